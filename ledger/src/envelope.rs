@@ -1,0 +1,259 @@
+//! The envelope every stored event carries, the per-stream SHA-256 hash chain, and the
+//! versioned storage encoding.
+//!
+//! The hash covers the previous hash, the stream, seq, event id, recorded_at, actor and the
+//! postcard bytes of the event. The global position is left out on purpose: it belongs to one
+//! log backend, and an export moved to another backend keeps its chain.
+
+use crate::event::{from_canonical_json, to_canonical_json, Event};
+use crate::stream::StreamId;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+/// A SHA-256 digest.
+pub type Hash = [u8; 32];
+
+/// The hash a stream's first event points back to.
+pub const GENESIS: Hash = [0; 32];
+
+/// Everything the ledger adds to an event when it stores it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub stream: StreamId,
+    /// 1, 2, 3 … within the stream.
+    pub seq: u64,
+    /// 1, 2, 3 … across the whole log, in commit order.
+    pub position: u64,
+    pub event_id: String,
+    /// Server time in milliseconds since the Unix epoch.
+    pub recorded_at_ms: u64,
+    pub actor: String,
+    pub prev_hash: Hash,
+    pub hash: Hash,
+}
+
+/// A stored event with its envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Recorded {
+    pub envelope: Envelope,
+    pub event: Event,
+}
+
+/// What the hash is computed over; the domain string versions the scheme.
+#[derive(Serialize)]
+struct HashInput<'a> {
+    scheme: &'static str,
+    prev_hash: &'a Hash,
+    stream: String,
+    seq: u64,
+    event_id: &'a str,
+    recorded_at_ms: u64,
+    actor: &'a str,
+    event: &'a Event,
+}
+
+/// The chain hash of one event given the hash of the one before it.
+pub fn chain_hash(
+    prev_hash: &Hash,
+    stream: &StreamId,
+    seq: u64,
+    event_id: &str,
+    recorded_at_ms: u64,
+    actor: &str,
+    event: &Event,
+) -> Hash {
+    let input = HashInput {
+        scheme: "tournament-ledger/chain/v1",
+        prev_hash,
+        stream: stream.to_string(),
+        seq,
+        event_id,
+        recorded_at_ms,
+        actor,
+        event,
+    };
+    let bytes = postcard::to_stdvec(&input).expect("hash input always encodes");
+    Sha256::digest(&bytes).into()
+}
+
+impl Recorded {
+    /// Builds a record whose hash follows `prev_hash`.
+    pub fn seal(
+        stream: StreamId,
+        seq: u64,
+        position: u64,
+        event_id: String,
+        recorded_at_ms: u64,
+        actor: String,
+        prev_hash: Hash,
+        event: Event,
+    ) -> Self {
+        let hash = chain_hash(
+            &prev_hash,
+            &stream,
+            seq,
+            &event_id,
+            recorded_at_ms,
+            &actor,
+            &event,
+        );
+        Recorded {
+            envelope: Envelope {
+                stream,
+                seq,
+                position,
+                event_id,
+                recorded_at_ms,
+                actor,
+                prev_hash,
+                hash,
+            },
+            event,
+        }
+    }
+
+    /// The hash this record should have, recomputed from its contents.
+    pub fn recomputed_hash(&self) -> Hash {
+        let e = &self.envelope;
+        chain_hash(
+            &e.prev_hash,
+            &e.stream,
+            e.seq,
+            &e.event_id,
+            e.recorded_at_ms,
+            &e.actor,
+            &self.event,
+        )
+    }
+
+    /// The JSON Lines form used by `ledgerctl read` and exports: the envelope fields with the
+    /// canonical event nested under `event`.
+    pub fn to_json(&self) -> Value {
+        let e = &self.envelope;
+        json!({
+            "stream": e.stream.to_string(),
+            "seq": e.seq,
+            "position": e.position,
+            "event_id": e.event_id,
+            "recorded_at_ms": e.recorded_at_ms,
+            "actor": e.actor,
+            "prev_hash": hex::encode(e.prev_hash),
+            "hash": hex::encode(e.hash),
+            "event": to_canonical_json(&self.event),
+        })
+    }
+
+    /// Parses the JSON Lines form of [`Recorded::to_json`].
+    ///
+    /// # Errors
+    /// A message naming the missing or malformed field.
+    pub fn from_json(value: &Value) -> Result<Self, String> {
+        let text = |k: &str| {
+            value
+                .get(k)
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("missing `{k}`"))
+        };
+        let number = |k: &str| {
+            value
+                .get(k)
+                .and_then(Value::as_u64)
+                .ok_or_else(|| format!("missing `{k}`"))
+        };
+        let hash = |k: &str| -> Result<Hash, String> {
+            let bytes = hex::decode(text(k)?).map_err(|e| format!("`{k}`: {e}"))?;
+            bytes
+                .try_into()
+                .map_err(|_| format!("`{k}` must be 32 bytes"))
+        };
+        let stream = StreamId::parse(text("stream")?).map_err(|r| r.message)?;
+        let event =
+            from_canonical_json(value.get("event").ok_or("missing `event`")?).map_err(|e| e.0)?;
+        Ok(Recorded {
+            envelope: Envelope {
+                stream,
+                seq: number("seq")?,
+                position: number("position")?,
+                event_id: text("event_id")?.to_owned(),
+                recorded_at_ms: number("recorded_at_ms")?,
+                actor: text("actor")?.to_owned(),
+                prev_hash: hash("prev_hash")?,
+                hash: hash("hash")?,
+            },
+            event,
+        })
+    }
+}
+
+/// The storage format version written today. Every version ever written stays decodable.
+pub const STORAGE_VERSION: u8 = 1;
+
+/// Encodes a record for storage: one version byte, then postcard.
+pub fn encode_record(record: &Recorded) -> Vec<u8> {
+    let mut bytes = vec![STORAGE_VERSION];
+    bytes.extend(postcard::to_stdvec(record).expect("records always encode"));
+    bytes
+}
+
+/// Decodes a stored record of any known version.
+///
+/// # Errors
+/// A message when the version is unknown or the bytes are damaged.
+pub fn decode_record(bytes: &[u8]) -> Result<Recorded, String> {
+    match bytes.split_first() {
+        Some((1, body)) => postcard::from_bytes(body).map_err(|e| format!("damaged record: {e}")),
+        Some((version, _)) => Err(format!("unknown storage version {version}")),
+        None => Err("empty record".into()),
+    }
+}
+
+/// Where a chain of records breaks, if it does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainBreak {
+    pub seq: u64,
+    pub reason: String,
+}
+
+/// Checks that `records` form one stream's chain from seq 1: seqs without gaps, each record's
+/// hash recomputed from its contents, and each pointing back to the one before.
+///
+/// # Errors
+/// The first seq where the chain breaks, and why.
+pub fn verify_chain<'a>(
+    records: impl IntoIterator<Item = &'a Recorded>,
+) -> Result<Option<Hash>, ChainBreak> {
+    let mut prev = GENESIS;
+    let mut expected_seq = 1;
+    let mut head = None;
+    for record in records {
+        let e = &record.envelope;
+        if e.seq != expected_seq {
+            return Err(ChainBreak {
+                seq: expected_seq,
+                reason: format!("expected seq {expected_seq}, found seq {}", e.seq),
+            });
+        }
+        if e.prev_hash != prev {
+            return Err(ChainBreak {
+                seq: e.seq,
+                reason: "does not point back to the event before it".into(),
+            });
+        }
+        if record.recomputed_hash() != e.hash {
+            return Err(ChainBreak {
+                seq: e.seq,
+                reason: "its contents do not match its hash".into(),
+            });
+        }
+        prev = e.hash;
+        head = Some(e.hash);
+        expected_seq += 1;
+    }
+    Ok(head)
+}
+
+/// The short form of a chain head a jury writes on the paper game report.
+pub fn short_digest(hash: &Hash) -> String {
+    hex::encode(&hash[..6])
+}

@@ -1,0 +1,271 @@
+//! Every event the ledger records, one variant per table, organiser or jury action of
+//! RULES.md section 2.
+//!
+//! Stored events are a promise: postcard encodes a variant by its position, so new variants go
+//! at the end of [`Event`] and existing fields never change type. `store` keeps a sample of
+//! every stored version with a test that it still decodes.
+
+mod json;
+mod shape;
+
+pub use json::{from_canonical_json, to_canonical_json, ParseError};
+
+use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A player's id as registered in the tournament.
+pub type PlayerId = String;
+
+/// Who sits in which role at one table.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seats {
+    pub frederick: PlayerId,
+    pub elisabeth: PlayerId,
+    pub maria_theresa: PlayerId,
+    pub pompadour: PlayerId,
+}
+
+impl Seats {
+    /// The player in a role.
+    pub fn player(&self, role: Role) -> &PlayerId {
+        match role {
+            Role::Frederick => &self.frederick,
+            Role::Elisabeth => &self.elisabeth,
+            Role::MariaTheresa => &self.maria_theresa,
+            Role::Pompadour => &self.pompadour,
+        }
+    }
+
+    /// The four seats in role order.
+    pub fn iter(&self) -> impl Iterator<Item = (Role, &PlayerId)> {
+        Role::ALL.iter().map(move |&role| (role, self.player(role)))
+    }
+}
+
+/// One game of a recorded qualifying draw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DrawnGame {
+    pub game: String,
+    pub round: u32,
+    pub table: u32,
+    pub seats: Seats,
+}
+
+/// Objectives an attacking nation holds: `[held, total]` in JSON.
+pub type Objectives = (i32, i32);
+
+/// One recorded action. Field meanings are those of RULES.md section 2.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Event {
+    // --- tournament stream ---
+    TournamentCreated {
+        name: String,
+        ruleset: Ruleset,
+        clock_ms_per_side: Option<u64>,
+    },
+    PlayerRegistered {
+        player: PlayerId,
+        name: String,
+        pseudonym: Option<String>,
+    },
+    QualifyingDrawn {
+        seed: u64,
+        games: Vec<DrawnGame>,
+    },
+    GameScheduled {
+        game: String,
+        stage: Stage,
+        round: u32,
+        table: u32,
+        seats: Seats,
+    },
+    FinalRoleChosen {
+        player: PlayerId,
+        role: Role,
+    },
+    LotDrawn {
+        purpose: String,
+        seed: u64,
+        order: Vec<PlayerId>,
+    },
+
+    // --- game stream ---
+    /// `ruleset` and `tournament` are optional additions: a game scheduled in a tournament takes
+    /// the tournament's ruleset; a stand-alone game must name one.
+    GameStarted {
+        at_ms: u64,
+        ruleset: Option<Ruleset>,
+        tournament: Option<String>,
+    },
+    TurnStarted {
+        turn: u32,
+        at_ms: Option<u64>,
+    },
+    TcDealt {
+        nation: Nation,
+        count: i32,
+    },
+    ClockStarted {
+        side: ClockSide,
+        at_ms: u64,
+    },
+    ClockPressed {
+        at_ms: u64,
+    },
+    ClockStopped {
+        reason: StopReason,
+        at_ms: u64,
+    },
+    ActionStageStarted {
+        nation: Nation,
+        at_ms: u64,
+    },
+    ActionStageEnded {
+        nation: Nation,
+        at_ms: u64,
+    },
+    RetreatStarted {
+        length: u32,
+        at_ms: u64,
+    },
+    RetreatEnded {
+        at_ms: u64,
+    },
+    FateCardDrawn {
+        card: String,
+    },
+    NationDroppedOut {
+        nation: Nation,
+        objectives_held: i32,
+        objectives_total: i32,
+    },
+    ImperialArmySwitched {
+        to: Role,
+        objectives_held: i32,
+        objectives_total: i32,
+    },
+    OffensiveLaunched {
+        set_aside_tc: i32,
+    },
+    AustriaClaimedObjectives {
+        count: i32,
+    },
+    SetAsideTcPickedUp {},
+    OffensiveCalledOff {
+        bohemian_held_by_prussia: i32,
+    },
+    GameEnded {
+        outcome: Outcome,
+        winners: Vec<Nation>,
+        objectives: BTreeMap<Nation, Objectives>,
+        bohemian_held_by_prussia: Option<i32>,
+    },
+    FateHorizonRecorded {
+        turn: u32,
+    },
+
+    // --- jury (any stream) ---
+    JuryCalled {
+        reason: String,
+    },
+    JuryRuling {
+        text: String,
+    },
+    EventVoided {
+        seq: u64,
+        reason: String,
+    },
+}
+
+/// Which streams an event belongs in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    Tournament,
+    Game,
+    Jury,
+}
+
+impl Event {
+    /// The canonical `type` name of the event.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Event::TournamentCreated { .. } => "tournament_created",
+            Event::PlayerRegistered { .. } => "player_registered",
+            Event::QualifyingDrawn { .. } => "qualifying_drawn",
+            Event::GameScheduled { .. } => "game_scheduled",
+            Event::FinalRoleChosen { .. } => "final_role_chosen",
+            Event::LotDrawn { .. } => "lot_drawn",
+            Event::GameStarted { .. } => "game_started",
+            Event::TurnStarted { .. } => "turn_started",
+            Event::TcDealt { .. } => "tc_dealt",
+            Event::ClockStarted { .. } => "clock_started",
+            Event::ClockPressed { .. } => "clock_pressed",
+            Event::ClockStopped { .. } => "clock_stopped",
+            Event::ActionStageStarted { .. } => "action_stage_started",
+            Event::ActionStageEnded { .. } => "action_stage_ended",
+            Event::RetreatStarted { .. } => "retreat_started",
+            Event::RetreatEnded { .. } => "retreat_ended",
+            Event::FateCardDrawn { .. } => "fate_card_drawn",
+            Event::NationDroppedOut { .. } => "nation_dropped_out",
+            Event::ImperialArmySwitched { .. } => "imperial_army_switched",
+            Event::OffensiveLaunched { .. } => "offensive_launched",
+            Event::AustriaClaimedObjectives { .. } => "austria_claimed_objectives",
+            Event::SetAsideTcPickedUp {} => "set_aside_tc_picked_up",
+            Event::OffensiveCalledOff { .. } => "offensive_called_off",
+            Event::GameEnded { .. } => "game_ended",
+            Event::FateHorizonRecorded { .. } => "fate_horizon_recorded",
+            Event::JuryCalled { .. } => "jury_called",
+            Event::JuryRuling { .. } => "jury_ruling",
+            Event::EventVoided { .. } => "event_voided",
+        }
+    }
+
+    /// The family decides which stream kinds accept the event.
+    pub fn family(&self) -> Family {
+        match self {
+            Event::TournamentCreated { .. }
+            | Event::PlayerRegistered { .. }
+            | Event::QualifyingDrawn { .. }
+            | Event::GameScheduled { .. }
+            | Event::FinalRoleChosen { .. }
+            | Event::LotDrawn { .. } => Family::Tournament,
+            Event::JuryCalled { .. } | Event::JuryRuling { .. } | Event::EventVoided { .. } => {
+                Family::Jury
+            }
+            _ => Family::Game,
+        }
+    }
+
+    /// The table device's clock reading, for events that carry one.
+    pub fn at_ms(&self) -> Option<u64> {
+        match self {
+            Event::GameStarted { at_ms, .. }
+            | Event::ClockStarted { at_ms, .. }
+            | Event::ClockPressed { at_ms }
+            | Event::ClockStopped { at_ms, .. }
+            | Event::ActionStageStarted { at_ms, .. }
+            | Event::ActionStageEnded { at_ms, .. }
+            | Event::RetreatStarted { at_ms, .. }
+            | Event::RetreatEnded { at_ms } => Some(*at_ms),
+            Event::TurnStarted { at_ms, .. } => *at_ms,
+            _ => None,
+        }
+    }
+
+    /// Checks what can be checked without any state: counts, ranges and totals.
+    ///
+    /// # Errors
+    /// A [`crate::RejectionKind::Malformed`] rejection naming the field.
+    pub fn check_shape(&self) -> Result<(), crate::Rejection> {
+        shape::check(self)
+    }
+
+    /// The storage encoding (postcard) of the body alone; also what the hash chain covers.
+    pub fn to_postcard(&self) -> Vec<u8> {
+        postcard::to_stdvec(self).expect("events always encode")
+    }
+}

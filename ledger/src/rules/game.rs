@@ -1,0 +1,416 @@
+//! The game stream's rules (RULES.md section 2, "What the ledger refuses"): turns in order,
+//! table time that never goes back, nations in and out, the Prussian offensive, the clock and
+//! the end of the game.
+
+use crate::event::Event;
+use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset};
+use crate::rejection::Rejection;
+use std::collections::BTreeMap;
+
+/// The Prussian offensive option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Offensive {
+    #[default]
+    NotLaunched,
+    Active {
+        launched_in: u32,
+    },
+    CalledOff {
+        launched_in: u32,
+        called_off_in: u32,
+    },
+}
+
+/// What a game stream has recorded so far, as far as the rules need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameState {
+    /// The ruleset of the tournament that scheduled this game, if any.
+    scheduled: Option<Ruleset>,
+    pub ruleset: Option<Ruleset>,
+    pub started: bool,
+    /// The outcome and the turn it came in.
+    pub ended: Option<(Outcome, u32)>,
+    /// The current turn; 0 before the first `turn_started`.
+    pub turn: u32,
+    pub last_at_ms: Option<u64>,
+    /// Nations that dropped out, with the turn they left in.
+    pub out: BTreeMap<Nation, u32>,
+    pub imperial_army: Role,
+    pub offensive: Offensive,
+    pub set_aside_picked_up: bool,
+    pub austria_claimed: bool,
+    pub clock_running: Option<ClockSide>,
+    pub action_stage: Option<Nation>,
+    pub retreat_open: bool,
+}
+
+impl GameState {
+    pub(super) fn new(scheduled: Option<Ruleset>) -> Self {
+        GameState {
+            scheduled,
+            ruleset: None,
+            started: false,
+            ended: None,
+            turn: 0,
+            last_at_ms: None,
+            out: BTreeMap::new(),
+            imperial_army: Role::MariaTheresa,
+            offensive: Offensive::NotLaunched,
+            set_aside_picked_up: false,
+            austria_claimed: false,
+            clock_running: None,
+            action_stage: None,
+            retreat_open: false,
+        }
+    }
+
+    /// The same game before any event.
+    pub(super) fn fresh(&self) -> Self {
+        GameState::new(self.scheduled)
+    }
+
+    /// The role that controls a nation now.
+    pub fn controller(&self, nation: Nation) -> Role {
+        if nation == Nation::ImperialArmy {
+            self.imperial_army
+        } else {
+            nation.starting_role()
+        }
+    }
+
+    pub(super) fn decide(&self, event: &Event) -> Result<(), Rejection> {
+        self.decide_phase(event)?;
+        if let (Some(at), Some(last)) = (event.at_ms(), self.last_at_ms) {
+            if at < last {
+                return Err(Rejection::precondition(format!(
+                    "at_ms {at} goes back in time: the table clock already read {last}"
+                )));
+            }
+        }
+        match event {
+            Event::GameStarted { ruleset, .. } => self.decide_start(*ruleset),
+            Event::TurnStarted { turn, .. } => {
+                let next = self.turn + 1;
+                if *turn != next {
+                    let what = if *turn <= self.turn {
+                        "repeats"
+                    } else {
+                        "skips"
+                    };
+                    return Err(Rejection::precondition(format!(
+                        "turn_started {turn} {what} a turn: turn {next} comes next"
+                    )));
+                }
+                Ok(())
+            }
+            Event::TcDealt { nation, .. } => {
+                self.in_turn()?;
+                self.in_game(*nation)
+            }
+            Event::ClockStarted { .. } => match self.clock_running {
+                Some(side) => Err(Rejection::precondition(format!(
+                    "the clock already runs for {side}"
+                ))),
+                None => Ok(()),
+            },
+            Event::ClockPressed { .. } => self.clock_runs("press"),
+            Event::ClockStopped { .. } => self.clock_runs("stop"),
+            Event::ActionStageStarted { nation, .. } => {
+                self.in_turn()?;
+                self.in_game(*nation)?;
+                match self.action_stage {
+                    Some(open) => Err(Rejection::precondition(format!(
+                        "the action stage of {open} has not ended"
+                    ))),
+                    None => Ok(()),
+                }
+            }
+            Event::ActionStageEnded { nation, .. } => match self.action_stage {
+                Some(open) if open == *nation => Ok(()),
+                Some(open) => Err(Rejection::precondition(format!(
+                    "the action stage of {nation} was not started: {open} is acting"
+                ))),
+                None => Err(Rejection::precondition(format!(
+                    "the action stage of {nation} was not started"
+                ))),
+            },
+            Event::RetreatStarted { .. } if self.retreat_open => {
+                Err(Rejection::precondition("a retreat is already under way"))
+            }
+            Event::RetreatEnded { .. } if !self.retreat_open => {
+                Err(Rejection::precondition("no retreat was started"))
+            }
+            Event::NationDroppedOut { nation, .. } => {
+                self.in_turn()?;
+                if !nation.can_drop_out() {
+                    return Err(Rejection::precondition(format!(
+                        "{nation} cannot drop out: only russia, sweden and france leave by a Card of Fate"
+                    )));
+                }
+                self.in_game(*nation)
+            }
+            Event::ImperialArmySwitched { to, .. } => {
+                self.in_turn()?;
+                if !matches!(to, Role::Elisabeth | Role::Pompadour) {
+                    return Err(Rejection::malformed(format!(
+                        "the imperial army can pass only to elisabeth or pompadour, not {to}"
+                    )));
+                }
+                if *to == self.imperial_army {
+                    return Err(Rejection::precondition(format!(
+                        "the imperial army is already controlled by {to}"
+                    )));
+                }
+                Ok(())
+            }
+            Event::OffensiveLaunched { set_aside_tc } => {
+                self.in_turn()?;
+                if let Offensive::Active { launched_in }
+                | Offensive::CalledOff { launched_in, .. } = self.offensive
+                {
+                    return Err(Rejection::precondition(format!(
+                        "the prussian offensive was already launched in turn {launched_in}"
+                    )));
+                }
+                if self.ruleset == Some(Ruleset::Cafe2019) && *set_aside_tc < 10 {
+                    return Err(Rejection::precondition(format!(
+                        "cafe2019: the tactical card set aside for the offensive must be worth at least 10, got {set_aside_tc}"
+                    )));
+                }
+                Ok(())
+            }
+            Event::AustriaClaimedObjectives { count } => {
+                self.offensive_active("austria can claim objectives")?;
+                if self.austria_claimed {
+                    return Err(Rejection::precondition(
+                        "austria already claimed her objectives",
+                    ));
+                }
+                match self.ruleset {
+                    Some(r) if r.is_cafe() && *count != 4 => Err(Rejection::precondition(format!(
+                        "{r}: austria claims exactly 4 objectives, got {count}"
+                    ))),
+                    _ => Ok(()),
+                }
+            }
+            Event::SetAsideTcPickedUp {} => {
+                self.offensive_active("the set-aside tactical card can be picked up")?;
+                if self.set_aside_picked_up {
+                    return Err(Rejection::precondition(
+                        "the set-aside tactical card was already picked up",
+                    ));
+                }
+                Ok(())
+            }
+            Event::OffensiveCalledOff { .. } => {
+                self.offensive_active("the offensive can be called off")
+            }
+            Event::GameEnded {
+                outcome,
+                winners,
+                objectives,
+                bohemian_held_by_prussia,
+            } => {
+                self.in_turn()?;
+                self.decide_end(*outcome, winners, objectives, *bohemian_held_by_prussia)
+            }
+            Event::FateHorizonRecorded { turn } if *turn < self.turn => {
+                Err(Rejection::precondition(format!(
+                    "the fate horizon cannot come before the current turn {}, got {turn}",
+                    self.turn
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    pub(super) fn evolve(&mut self, event: &Event) {
+        if let Some(at) = event.at_ms() {
+            self.last_at_ms = Some(at);
+        }
+        match event {
+            Event::GameStarted { ruleset, .. } => {
+                self.started = true;
+                self.ruleset = ruleset.or(self.scheduled);
+            }
+            Event::TurnStarted { turn, .. } => self.turn = *turn,
+            Event::ClockStarted { side, .. } => self.clock_running = Some(*side),
+            Event::ClockPressed { .. } => {
+                self.clock_running = self.clock_running.map(|side| match side {
+                    ClockSide::Prussia => ClockSide::Attackers,
+                    ClockSide::Attackers => ClockSide::Prussia,
+                });
+            }
+            Event::ClockStopped { .. } => self.clock_running = None,
+            Event::ActionStageStarted { nation, .. } => self.action_stage = Some(*nation),
+            Event::ActionStageEnded { .. } => self.action_stage = None,
+            Event::RetreatStarted { .. } => self.retreat_open = true,
+            Event::RetreatEnded { .. } => self.retreat_open = false,
+            Event::NationDroppedOut { nation, .. } => {
+                self.out.insert(*nation, self.turn);
+            }
+            Event::ImperialArmySwitched { to, .. } => self.imperial_army = *to,
+            Event::OffensiveLaunched { .. } => {
+                self.offensive = Offensive::Active {
+                    launched_in: self.turn,
+                }
+            }
+            Event::AustriaClaimedObjectives { .. } => self.austria_claimed = true,
+            Event::SetAsideTcPickedUp {} => self.set_aside_picked_up = true,
+            Event::OffensiveCalledOff { .. } => {
+                if let Offensive::Active { launched_in } = self.offensive {
+                    self.offensive = Offensive::CalledOff {
+                        launched_in,
+                        called_off_in: self.turn,
+                    };
+                }
+            }
+            Event::GameEnded { outcome, .. } => self.ended = Some((*outcome, self.turn)),
+            _ => {}
+        }
+    }
+
+    /// Events before the start, and anything but jury work after the end, are refused.
+    fn decide_phase(&self, event: &Event) -> Result<(), Rejection> {
+        let is_start = matches!(event, Event::GameStarted { .. });
+        if !self.started && !is_start {
+            return Err(Rejection::precondition(format!(
+                "the game has not started: game_started comes before {}",
+                event.type_name()
+            )));
+        }
+        if self.started && is_start {
+            return Err(Rejection::precondition("the game has already started"));
+        }
+        if let Some((outcome, turn)) = self.ended {
+            if !matches!(event, Event::FateHorizonRecorded { .. }) {
+                return Err(Rejection::precondition(format!(
+                    "the game ended in turn {turn} ({outcome}); only the jury may record events now, not {}",
+                    event.type_name()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn decide_start(&self, ruleset: Option<Ruleset>) -> Result<(), Rejection> {
+        match (ruleset, self.scheduled) {
+            (Some(given), Some(scheduled)) if given != scheduled => Err(Rejection::precondition(
+                format!("game_started names ruleset {given}, but the tournament plays {scheduled}"),
+            )),
+            (None, None) => Err(Rejection::precondition(
+                "this game is not scheduled in any tournament: name its ruleset in game_started",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn in_turn(&self) -> Result<(), Rejection> {
+        if self.turn == 0 {
+            return Err(Rejection::precondition(
+                "no turn has started yet: turn_started 1 comes first",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The nation still plays: it has not dropped out.
+    fn in_game(&self, nation: Nation) -> Result<(), Rejection> {
+        match self.out.get(&nation) {
+            Some(turn) => Err(Rejection::precondition(format!(
+                "{nation} already dropped out in turn {turn}"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn clock_runs(&self, verb: &str) -> Result<(), Rejection> {
+        match self.clock_running {
+            Some(_) => Ok(()),
+            None => Err(Rejection::precondition(format!(
+                "no clock is running to {verb}"
+            ))),
+        }
+    }
+
+    fn offensive_active(&self, what: &str) -> Result<(), Rejection> {
+        match self.offensive {
+            Offensive::Active { .. } => Ok(()),
+            Offensive::NotLaunched => Err(Rejection::precondition(format!(
+                "{what} only during a prussian offensive, and none was launched"
+            ))),
+            Offensive::CalledOff { called_off_in, .. } => Err(Rejection::precondition(format!(
+                "{what} only during a prussian offensive, and it was called off in turn {called_off_in}"
+            ))),
+        }
+    }
+
+    fn decide_end(
+        &self,
+        outcome: Outcome,
+        winners: &[Nation],
+        objectives: &BTreeMap<Nation, (i32, i32)>,
+        bohemian: Option<i32>,
+    ) -> Result<(), Rejection> {
+        if outcome.is_prussian() {
+            if winners != [Nation::Prussia] {
+                return Err(Rejection::precondition(format!(
+                    "a {outcome} has prussia as its only winner, not {}",
+                    list(winners)
+                )));
+            }
+        } else {
+            if winners.is_empty() {
+                return Err(Rejection::precondition(
+                    "an allied_victory needs at least one attacking winner",
+                ));
+            }
+            for &winner in winners {
+                if !winner.is_attacking() {
+                    return Err(Rejection::precondition(format!(
+                        "{winner} cannot win an allied_victory"
+                    )));
+                }
+                self.in_game(winner).map_err(|r| r.context("winner"))?;
+            }
+        }
+        for nation in Nation::attacking() {
+            match (self.out.get(&nation), objectives.contains_key(&nation)) {
+                (None, false) => {
+                    return Err(Rejection::precondition(format!(
+                        "game_ended must report the objectives of {nation}, still in the game"
+                    )))
+                }
+                (Some(turn), true) => {
+                    return Err(Rejection::precondition(format!(
+                        "{nation} dropped out in turn {turn}: its objectives were fixed then"
+                    )))
+                }
+                _ => {}
+            }
+        }
+        let active = matches!(self.offensive, Offensive::Active { .. });
+        match (active, bohemian) {
+            (true, None) => Err(Rejection::precondition(
+                "the prussian offensive is still active: game_ended must give bohemian_held_by_prussia",
+            )),
+            (false, Some(_)) => Err(Rejection::precondition(
+                "bohemian_held_by_prussia is reported only while the prussian offensive is active",
+            )),
+            _ if outcome == Outcome::PrussianOffensiveVictory && !active => Err(Rejection::precondition(
+                "a prussian_offensive_victory needs an active prussian offensive",
+            )),
+            (true, Some(held)) if outcome == Outcome::PrussianOffensiveVictory && held != 14 => {
+                Err(Rejection::precondition(format!(
+                    "a prussian_offensive_victory means prussia holds all 14 bohemian objectives, got {held}"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+fn list(nations: &[Nation]) -> String {
+    let names: Vec<&str> = nations.iter().map(|n| n.as_str()).collect();
+    format!("[{}]", names.join(", "))
+}

@@ -1,0 +1,162 @@
+//! The rule book's refusals and the jury's voids, at the domain level.
+
+use crate::check::{check_stream, parse_lines, Line};
+use crate::event::{from_canonical_json, Event};
+use crate::names::Ruleset;
+use crate::rules::{Rules, StreamState};
+use crate::stream::StreamId;
+use crate::testing::{refusal_cases, started_game};
+use serde_json::json;
+
+fn lines(values: &[serde_json::Value]) -> Vec<Line> {
+    let text: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+    parse_lines(&text.join("\n")).expect("setup parses")
+}
+
+#[test]
+fn every_refusal_of_the_rule_book() {
+    for case in refusal_cases() {
+        let stream = StreamId::parse(case.stream).unwrap();
+        let state = check_stream(&stream, Some(case.ruleset), &lines(&case.setup))
+            .unwrap_or_else(|e| panic!("{}: setup refused: {e}", case.name));
+        let rejection = match from_canonical_json(&case.refused) {
+            Ok(event) => state.decide(&event).expect_err(case.name),
+            Err(parse) => crate::Rejection::malformed(parse.0),
+        };
+        assert_eq!(
+            rejection.kind, case.kind,
+            "{}: {}",
+            case.name, rejection.message
+        );
+        assert!(
+            rejection.message.contains(case.message),
+            "{}: got `{}`",
+            case.name,
+            rejection.message
+        );
+    }
+}
+
+#[test]
+fn a_void_is_honoured_and_the_corrected_event_follows() {
+    let stream = StreamId::game("g").unwrap();
+    let mut setup = started_game(Some(Ruleset::Cafe2023), 11);
+    setup.push(json!({"type": "nation_dropped_out", "nation": "sweden", "objectives_held": 4, "objectives_total": 5}));
+    let mut state = check_stream(&stream, None, &lines(&setup)).unwrap();
+    // The table meant Russia: void seq 13 and record the right nation.
+    let void = Event::EventVoided {
+        seq: 13,
+        reason: "wrong nation".into(),
+    };
+    state.apply(&void).unwrap();
+    assert!(state.is_voided(13));
+    let Rules::Game(game) = state.rules() else {
+        panic!()
+    };
+    assert!(game.out.is_empty(), "the voided drop-out no longer counts");
+    let russia = from_canonical_json(&json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10})).unwrap();
+    state.apply(&russia).unwrap();
+    assert_eq!(state.version(), 15);
+    let again = state.decide(&void).unwrap_err();
+    assert_eq!(
+        again.message,
+        "event 13 (nation_dropped_out) is already voided"
+    );
+    let void_of_void = state
+        .decide(&Event::EventVoided {
+            seq: 14,
+            reason: "x".into(),
+        })
+        .unwrap_err();
+    assert!(void_of_void.message.contains("is itself a void"));
+    let beyond = state
+        .decide(&Event::EventVoided {
+            seq: 99,
+            reason: "x".into(),
+        })
+        .unwrap_err();
+    assert_eq!(
+        beyond.message,
+        "there is no event 99 to void: the stream has 15 events"
+    );
+}
+
+#[test]
+fn a_stand_alone_game_must_name_its_ruleset() {
+    let stream = StreamId::game("g").unwrap();
+    let state = StreamState::new(&stream, None);
+    let start = Event::GameStarted {
+        at_ms: 0,
+        ruleset: None,
+        tournament: None,
+    };
+    assert!(state
+        .decide(&start)
+        .unwrap_err()
+        .message
+        .contains("name its ruleset"));
+    let scheduled = StreamState::new(&stream, Some(Ruleset::Wm2015));
+    let other = Event::GameStarted {
+        at_ms: 0,
+        ruleset: Some(Ruleset::Cafe2019),
+        tournament: None,
+    };
+    assert_eq!(
+        scheduled.decide(&other).unwrap_err().message,
+        "game_started names ruleset cafe2019, but the tournament plays wm2015"
+    );
+}
+
+#[test]
+fn tournament_refusals() {
+    let stream = StreamId::tournament("t").unwrap();
+    let mut state = StreamState::new(&stream, None);
+    let register = Event::PlayerRegistered {
+        player: "p1".into(),
+        name: "Ann".into(),
+        pseudonym: None,
+    };
+    assert!(state
+        .decide(&register)
+        .unwrap_err()
+        .message
+        .contains("tournament_created comes before"));
+    for event in crate::testing::simple_tournament(Ruleset::Cafe2023, 8) {
+        state.apply(&event).unwrap();
+    }
+    assert_eq!(
+        state.decide(&register).unwrap_err().message,
+        "player p1 is already registered as Player p1"
+    );
+    let choose = |player: &str, role| Event::FinalRoleChosen {
+        player: player.into(),
+        role,
+    };
+    state.apply(&choose("p1", crate::Role::Pompadour)).unwrap();
+    assert_eq!(
+        state
+            .decide(&choose("p2", crate::Role::Pompadour))
+            .unwrap_err()
+            .message,
+        "pompadour was already chosen by p1"
+    );
+    assert_eq!(
+        state
+            .decide(&choose("p9", crate::Role::Frederick))
+            .unwrap_err()
+            .message,
+        "player p9 is not registered"
+    );
+}
+
+proptest::proptest! {
+    #[test]
+    fn simulated_games_replay_cleanly((ruleset, events) in crate::testing::arb_game()) {
+        let stream = StreamId::game("g").unwrap();
+        let mut state = StreamState::new(&stream, Some(ruleset));
+        for event in &events {
+            state.apply(event).unwrap();
+        }
+        proptest::prop_assert_eq!(state.version(), events.len() as u64);
+    }
+}

@@ -1,0 +1,177 @@
+//! The tournament stream's rules: creation, registration, the draw, scheduled games, the
+//! final's role choices and recorded lots.
+
+use crate::event::{DrawnGame, Event, PlayerId, Seats};
+use crate::names::{Role, Ruleset, Stage};
+use crate::rejection::Rejection;
+use crate::stream::StreamId;
+use std::collections::BTreeMap;
+
+/// A game the tournament has put on a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduledGame {
+    pub stage: Stage,
+    pub round: u32,
+    pub table: u32,
+    pub seats: Seats,
+}
+
+/// What the tournament stream has recorded so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TournamentState {
+    pub ruleset: Option<Ruleset>,
+    /// Player id → name.
+    pub players: BTreeMap<PlayerId, String>,
+    pub drawn: bool,
+    pub games: BTreeMap<String, ScheduledGame>,
+    pub final_roles: BTreeMap<Role, PlayerId>,
+}
+
+impl TournamentState {
+    pub(super) fn decide(&self, event: &Event) -> Result<(), Rejection> {
+        if self.ruleset.is_none() && !matches!(event, Event::TournamentCreated { .. }) {
+            return Err(Rejection::precondition(format!(
+                "the tournament has not been created: tournament_created comes before {}",
+                event.type_name()
+            )));
+        }
+        match event {
+            Event::TournamentCreated { .. } => match self.ruleset {
+                Some(ruleset) => Err(Rejection::precondition(format!(
+                    "the tournament was already created with ruleset {ruleset}"
+                ))),
+                None => Ok(()),
+            },
+            Event::PlayerRegistered { player, .. } => match self.players.get(player) {
+                Some(name) => Err(Rejection::precondition(format!(
+                    "player {player} is already registered as {name}"
+                ))),
+                None => Ok(()),
+            },
+            Event::QualifyingDrawn { games, .. } => {
+                if self.drawn {
+                    return Err(Rejection::precondition(
+                        "the qualifying draw was already recorded",
+                    ));
+                }
+                games.iter().try_for_each(|g| self.check_new_game(g))
+            }
+            Event::GameScheduled {
+                game,
+                stage,
+                round,
+                table,
+                seats,
+            } => self
+                .check_new_game(&DrawnGame {
+                    game: game.clone(),
+                    round: *round,
+                    table: *table,
+                    seats: seats.clone(),
+                })
+                .map_err(|r| {
+                    if *stage == Stage::Final {
+                        r.context("final")
+                    } else {
+                        r
+                    }
+                }),
+            Event::FinalRoleChosen { player, role } => {
+                self.check_player(player)?;
+                if let Some(taken_by) = self.final_roles.get(role) {
+                    return Err(Rejection::precondition(format!(
+                        "{role} was already chosen by {taken_by}"
+                    )));
+                }
+                if let Some((chosen, _)) = self.final_roles.iter().find(|(_, p)| *p == player) {
+                    return Err(Rejection::precondition(format!(
+                        "{player} already chose {chosen}"
+                    )));
+                }
+                Ok(())
+            }
+            Event::LotDrawn { order, .. } => order.iter().try_for_each(|p| self.check_player(p)),
+            other => Err(Rejection::malformed(format!(
+                "{} does not belong in a tournament stream",
+                other.type_name()
+            ))),
+        }
+    }
+
+    pub(super) fn evolve(&mut self, event: &Event) {
+        match event {
+            Event::TournamentCreated { ruleset, .. } => self.ruleset = Some(*ruleset),
+            Event::PlayerRegistered { player, name, .. } => {
+                self.players.insert(player.clone(), name.clone());
+            }
+            Event::QualifyingDrawn { games, .. } => {
+                self.drawn = true;
+                for g in games {
+                    self.games.insert(
+                        g.game.clone(),
+                        ScheduledGame {
+                            stage: Stage::Qualifying,
+                            round: g.round,
+                            table: g.table,
+                            seats: g.seats.clone(),
+                        },
+                    );
+                }
+            }
+            Event::GameScheduled {
+                game,
+                stage,
+                round,
+                table,
+                seats,
+            } => {
+                self.games.insert(
+                    game.clone(),
+                    ScheduledGame {
+                        stage: *stage,
+                        round: *round,
+                        table: *table,
+                        seats: seats.clone(),
+                    },
+                );
+            }
+            Event::FinalRoleChosen { player, role } => {
+                self.final_roles.insert(*role, player.clone());
+            }
+            _ => {}
+        }
+    }
+
+    fn check_player(&self, player: &str) -> Result<(), Rejection> {
+        if self.players.contains_key(player) {
+            Ok(())
+        } else {
+            Err(Rejection::precondition(format!(
+                "player {player} is not registered"
+            )))
+        }
+    }
+
+    fn check_new_game(&self, game: &DrawnGame) -> Result<(), Rejection> {
+        StreamId::game(&game.game).map_err(|r| r.context("game"))?;
+        if self.games.contains_key(&game.game) {
+            return Err(Rejection::precondition(format!(
+                "game {} is already scheduled",
+                game.game
+            )));
+        }
+        let mut seen: Vec<&PlayerId> = Vec::new();
+        for (role, player) in game.seats.iter() {
+            self.check_player(player)
+                .map_err(|r| r.context(format!("game {} {role}", game.game)))?;
+            if seen.contains(&player) {
+                return Err(Rejection::precondition(format!(
+                    "game {}: {player} sits in two roles",
+                    game.game
+                )));
+            }
+            seen.push(player);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,370 @@
+//! Test support shared by every crate's tests (feature `testing`): generators of valid
+//! streams for property tests, and the table of refusals from RULES.md section 2 that both
+//! the domain tests and the gRPC tests run.
+
+use crate::event::{DrawnGame, Event, Seats};
+use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
+use crate::rejection::RejectionKind;
+use crate::rules::{Offensive, Rules, StreamState};
+use crate::stream::StreamId;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+/// Builds a valid game from a list of choices: at each step the candidates the rules accept are
+/// listed and one is picked. Every prefix of the result is a valid game stream.
+pub fn simulate_game(ruleset: Ruleset, choices: &[u32]) -> Vec<Event> {
+    let stream = StreamId::game("sim").expect("valid id");
+    let mut state = StreamState::new(&stream, Some(ruleset));
+    let mut events = Vec::new();
+    let mut clock = 0u64;
+    let mut push = |state: &mut StreamState, event: Event| {
+        state.apply(&event).expect("simulated events are valid");
+        events.push(event);
+    };
+    push(
+        &mut state,
+        Event::GameStarted {
+            at_ms: 0,
+            ruleset: None,
+            tournament: None,
+        },
+    );
+    for &choice in choices {
+        let Rules::Game(game) = state.rules() else {
+            unreachable!()
+        };
+        if game.ended.is_some() {
+            break;
+        }
+        clock += u64::from(choice % 90_000);
+        let candidates: Vec<Event> = candidates(game, clock, choice)
+            .into_iter()
+            .filter(|e| state.decide(e).is_ok())
+            .collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        let idx = usize::try_from(choice / 7).unwrap_or(0) % candidates.len();
+        push(&mut state, candidates[idx].clone());
+    }
+    events
+}
+
+fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Event> {
+    let pick = |xs: &[Nation]| xs[usize::try_from(choice).unwrap_or(0) % xs.len()];
+    let nation = pick(Nation::ALL);
+    let small = i32::try_from(choice % 6).unwrap_or(0);
+    let mut out = vec![
+        Event::TurnStarted {
+            turn: game.turn + 1,
+            at_ms: Some(at_ms),
+        },
+        Event::TcDealt {
+            nation,
+            count: small,
+        },
+        Event::ClockStarted {
+            side: if choice % 2 == 0 {
+                ClockSide::Prussia
+            } else {
+                ClockSide::Attackers
+            },
+            at_ms,
+        },
+        Event::ClockPressed { at_ms },
+        Event::ClockStopped {
+            reason: StopReason::ALL[usize::try_from(choice).unwrap_or(0) % 5],
+            at_ms,
+        },
+        Event::ActionStageStarted { nation, at_ms },
+        Event::RetreatStarted {
+            length: choice % 5,
+            at_ms,
+        },
+        Event::RetreatEnded { at_ms },
+        Event::FateCardDrawn {
+            card: format!("card-{}", choice % 18),
+        },
+        Event::JuryCalled {
+            reason: "question".into(),
+        },
+    ];
+    if let Some(open) = game.action_stage {
+        out.push(Event::ActionStageEnded {
+            nation: open,
+            at_ms,
+        });
+    }
+    if choice % 11 == 0 {
+        out.push(Event::NationDroppedOut {
+            nation: pick(&[Nation::Russia, Nation::Sweden, Nation::France]),
+            objectives_held: small,
+            objectives_total: 10,
+        });
+        out.push(Event::ImperialArmySwitched {
+            to: if choice % 2 == 0 {
+                Role::Elisabeth
+            } else {
+                Role::Pompadour
+            },
+            objectives_held: small.min(5),
+            objectives_total: 5,
+        });
+    }
+    if choice % 13 == 0 {
+        out.push(Event::OffensiveLaunched {
+            set_aside_tc: 10 + small,
+        });
+        out.push(Event::AustriaClaimedObjectives { count: 4 });
+        out.push(Event::SetAsideTcPickedUp {});
+        out.push(Event::OffensiveCalledOff {
+            bohemian_held_by_prussia: small * 2,
+        });
+    }
+    if game.turn >= 3 && choice % 17 == 0 {
+        out.push(ending(game, choice));
+    }
+    out
+}
+
+/// A valid `game_ended` for the game as it stands.
+fn ending(game: &crate::rules::GameState, choice: u32) -> Event {
+    let in_game: Vec<Nation> = Nation::attacking()
+        .filter(|n| !game.out.contains_key(n))
+        .collect();
+    let objectives: BTreeMap<Nation, (i32, i32)> = in_game
+        .iter()
+        .map(|&n| (n, (i32::try_from(choice % 9).unwrap_or(0), 10)))
+        .collect();
+    let active = matches!(game.offensive, Offensive::Active { .. });
+    let (outcome, winners) = match choice % 3 {
+        0 => (Outcome::PrussianDefensiveVictory, vec![Nation::Prussia]),
+        1 if active => (Outcome::PrussianOffensiveVictory, vec![Nation::Prussia]),
+        _ => (
+            Outcome::AlliedVictory,
+            in_game
+                .iter()
+                .copied()
+                .take(1 + (choice as usize / 3) % 2)
+                .collect(),
+        ),
+    };
+    let bohemian = active.then_some(if outcome == Outcome::PrussianOffensiveVictory {
+        14
+    } else {
+        7
+    });
+    Event::GameEnded {
+        outcome,
+        winners,
+        objectives,
+        bohemian_held_by_prussia: bohemian,
+    }
+}
+
+/// Random valid games of any ruleset.
+pub fn arb_game() -> impl Strategy<Value = (Ruleset, Vec<Event>)> {
+    (
+        prop::sample::select(Ruleset::ALL.to_vec()),
+        prop::collection::vec(any::<u32>(), 0..300),
+    )
+        .prop_map(|(ruleset, choices)| (ruleset, simulate_game(ruleset, &choices)))
+}
+
+/// A valid tournament stream with `n_players` players and a hand-made draw.
+pub fn simple_tournament(ruleset: Ruleset, n_players: usize) -> Vec<Event> {
+    let mut events = vec![Event::TournamentCreated {
+        name: "Test Open".into(),
+        ruleset,
+        clock_ms_per_side: None,
+    }];
+    let players: Vec<String> = (1..=n_players).map(|i| format!("p{i}")).collect();
+    for p in &players {
+        events.push(Event::PlayerRegistered {
+            player: p.clone(),
+            name: format!("Player {p}"),
+            pseudonym: None,
+        });
+    }
+    let games = players
+        .chunks(4)
+        .enumerate()
+        .filter(|(_, c)| c.len() == 4)
+        .map(|(t, c)| DrawnGame {
+            game: format!("r1-t{}", t + 1),
+            round: 1,
+            table: u32::try_from(t + 1).unwrap_or(u32::MAX),
+            seats: Seats {
+                frederick: c[0].clone(),
+                elisabeth: c[1].clone(),
+                maria_theresa: c[2].clone(),
+                pompadour: c[3].clone(),
+            },
+        })
+        .collect();
+    events.push(Event::QualifyingDrawn { seed: 7, games });
+    if n_players >= 4 {
+        events.push(Event::GameScheduled {
+            game: "final".into(),
+            stage: Stage::Final,
+            round: 5,
+            table: 1,
+            seats: Seats {
+                frederick: players[1].clone(),
+                elisabeth: players[0].clone(),
+                maria_theresa: players[3].clone(),
+                pompadour: players[2].clone(),
+            },
+        });
+    }
+    events
+}
+
+/// One refusal of RULES.md: a stream prepared by `setup`, then `refused`, which the ledger must
+/// refuse with `kind` and a message containing `message`.
+#[derive(Debug, Clone)]
+pub struct RefusalCase {
+    pub name: &'static str,
+    pub stream: &'static str,
+    pub ruleset: Ruleset,
+    /// Canonical JSON lines.
+    pub setup: Vec<serde_json::Value>,
+    pub refused: serde_json::Value,
+    pub kind: RejectionKind,
+    pub message: &'static str,
+}
+
+/// `game_started` and turns 1..=n, with table times.
+pub fn started_game(ruleset: Option<Ruleset>, turns: u32) -> Vec<serde_json::Value> {
+    let mut lines = vec![match ruleset {
+        Some(r) => serde_json::json!({"type": "game_started", "at_ms": 0, "ruleset": r}),
+        None => serde_json::json!({"type": "game_started", "at_ms": 0}),
+    }];
+    lines.extend((1..=turns).map(
+        |t| serde_json::json!({"type": "turn_started", "turn": t, "at_ms": u64::from(t) * 1000}),
+    ));
+    lines
+}
+
+/// Every refusal listed in RULES.md section 2, plus the ones this project added.
+pub fn refusal_cases() -> Vec<RefusalCase> {
+    use serde_json::json;
+    use RejectionKind::{Malformed, Precondition};
+    let game = |turns| started_game(Some(Ruleset::Cafe2023), turns);
+    let with = |mut base: Vec<serde_json::Value>, more: &[serde_json::Value]| {
+        base.extend_from_slice(more);
+        base
+    };
+    let all_objectives = json!({"russia": [3, 10], "sweden": [2, 5], "austria": [5, 12], "imperial_army": [1, 5], "france": [4, 10]});
+    let russia_out = json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
+    let launched = json!({"type": "offensive_launched", "set_aside_tc": 12});
+    let case = |name, setup, refused, kind, message| RefusalCase {
+        name,
+        stream: "game/refusal",
+        ruleset: Ruleset::Cafe2023,
+        setup,
+        refused,
+        kind,
+        message,
+    };
+    vec![
+        case("event before game_started", vec![], json!({"type": "turn_started", "turn": 1}), Precondition,
+            "the game has not started: game_started comes before turn_started"),
+        case("second game_started", game(0), json!({"type": "game_started", "at_ms": 5}), Precondition,
+            "the game has already started"),
+        case("event after game_ended",
+            with(game(2), &[json!({"type": "game_ended", "outcome": "prussian_defensive_victory", "winners": ["prussia"], "objectives": all_objectives})]),
+            json!({"type": "tc_dealt", "nation": "austria", "count": 2}), Precondition,
+            "the game ended in turn 2 (prussian_defensive_victory); only the jury may record events now, not tc_dealt"),
+        case("turn that skips", game(2), json!({"type": "turn_started", "turn": 4}), Precondition,
+            "turn_started 4 skips a turn: turn 3 comes next"),
+        case("turn that repeats", game(2), json!({"type": "turn_started", "turn": 2}), Precondition,
+            "turn_started 2 repeats a turn: turn 3 comes next"),
+        case("at_ms going backwards", game(2), json!({"type": "clock_started", "side": "prussia", "at_ms": 1500}), Precondition,
+            "at_ms 1500 goes back in time: the table clock already read 2000"),
+        case("unknown nation", game(1), json!({"type": "tc_dealt", "nation": "spain", "count": 1}), Malformed,
+            "unknown value `spain`"),
+        case("nation already out", with(game(11), &[russia_out.clone()]), json!({"type": "tc_dealt", "nation": "russia", "count": 2}), Precondition,
+            "russia already dropped out in turn 11"),
+        case("nation dropping out twice", with(game(11), &[russia_out.clone()]), russia_out.clone(), Precondition,
+            "russia already dropped out in turn 11"),
+        case("action stage of a nation no longer in the game", with(game(11), &[russia_out.clone()]),
+            json!({"type": "action_stage_started", "nation": "russia", "at_ms": 11_500}), Precondition,
+            "russia already dropped out in turn 11"),
+        case("nation that cannot drop out", game(3),
+            json!({"type": "nation_dropped_out", "nation": "austria", "objectives_held": 1, "objectives_total": 12}), Precondition,
+            "austria cannot drop out: only russia, sweden and france leave by a Card of Fate"),
+        case("nation event before the first turn", game(0), russia_out.clone(), Precondition,
+            "no turn has started yet: turn_started 1 comes first"),
+        case("objectives held below 0", game(3),
+            json!({"type": "nation_dropped_out", "nation": "france", "objectives_held": -1, "objectives_total": 10}), Malformed,
+            "objectives held must be between 0 and the total 10, got -1"),
+        case("objectives held above total", game(3),
+            json!({"type": "imperial_army_switched", "to": "elisabeth", "objectives_held": 6, "objectives_total": 5}), Malformed,
+            "objectives held must be between 0 and the total 5, got 6"),
+        case("objectives total of 0", game(3),
+            json!({"type": "nation_dropped_out", "nation": "sweden", "objectives_held": 0, "objectives_total": 0}), Malformed,
+            "objectives total must be more than 0, got 0"),
+        case("negative tc count", game(1), json!({"type": "tc_dealt", "nation": "prussia", "count": -2}), Malformed,
+            "tc_dealt count must not be negative, got -2"),
+        case("second offensive_launched", with(game(2), &[launched.clone()]), json!({"type": "offensive_launched", "set_aside_tc": 11}), Precondition,
+            "the prussian offensive was already launched in turn 2"),
+        case("offensive launched again after a call-off",
+            with(game(2), &[launched.clone(), json!({"type": "offensive_called_off", "bohemian_held_by_prussia": 3})]),
+            launched.clone(), Precondition, "the prussian offensive was already launched in turn 2"),
+        case("call-off without an offensive", game(2), json!({"type": "offensive_called_off", "bohemian_held_by_prussia": 3}), Precondition,
+            "the offensive can be called off only during a prussian offensive, and none was launched"),
+        case("austria claims without an offensive", game(2), json!({"type": "austria_claimed_objectives", "count": 4}), Precondition,
+            "austria can claim objectives only during a prussian offensive, and none was launched"),
+        case("picking up the set-aside card without an offensive", game(2), json!({"type": "set_aside_tc_picked_up"}), Precondition,
+            "the set-aside tactical card can be picked up only during a prussian offensive, and none was launched"),
+        case("picking up the set-aside card twice", with(game(2), &[launched.clone(), json!({"type": "set_aside_tc_picked_up"})]),
+            json!({"type": "set_aside_tc_picked_up"}), Precondition, "the set-aside tactical card was already picked up"),
+        case("claiming after the call-off",
+            with(game(4), &[launched.clone(), json!({"type": "offensive_called_off", "bohemian_held_by_prussia": 3})]),
+            json!({"type": "austria_claimed_objectives", "count": 4}), Precondition,
+            "austria can claim objectives only during a prussian offensive, and it was called off in turn 4"),
+        case("bohemian objectives above 14", with(game(2), &[launched.clone()]),
+            json!({"type": "offensive_called_off", "bohemian_held_by_prussia": 15}), Malformed,
+            "bohemian_held_by_prussia must be between 0 and 14, got 15"),
+        case("bohemian objectives below 0", with(game(2), &[launched.clone()]),
+            json!({"type": "offensive_called_off", "bohemian_held_by_prussia": -1}), Malformed,
+            "bohemian_held_by_prussia must be between 0 and 14, got -1"),
+        RefusalCase {
+            ruleset: Ruleset::Cafe2019,
+            ..case("cafe2019 set-aside card below 10", started_game(Some(Ruleset::Cafe2019), 1),
+                json!({"type": "offensive_launched", "set_aside_tc": 9}), Precondition,
+                "cafe2019: the tactical card set aside for the offensive must be worth at least 10, got 9")
+        },
+        case("imperial army switched to its controller",
+            with(game(5), &[json!({"type": "imperial_army_switched", "to": "elisabeth", "objectives_held": 2, "objectives_total": 5})]),
+            json!({"type": "imperial_army_switched", "to": "elisabeth", "objectives_held": 2, "objectives_total": 5}), Precondition,
+            "the imperial army is already controlled by elisabeth"),
+        case("prussian victory with attacking winners", game(3),
+            json!({"type": "game_ended", "outcome": "prussian_defensive_victory", "winners": ["russia"], "objectives": all_objectives}), Precondition,
+            "a prussian_defensive_victory has prussia as its only winner, not [russia]"),
+        case("allied victory without a winner", game(3),
+            json!({"type": "game_ended", "outcome": "allied_victory", "winners": [], "objectives": all_objectives}), Precondition,
+            "an allied_victory needs at least one attacking winner"),
+        case("allied victory won by a nation already out", with(game(11), &[russia_out.clone()]),
+            json!({"type": "game_ended", "outcome": "allied_victory", "winners": ["russia"],
+                   "objectives": {"sweden": [2, 5], "austria": [5, 12], "imperial_army": [1, 5], "france": [4, 10]}}), Precondition,
+            "winner: russia already dropped out in turn 11"),
+        case("game end missing a nation's objectives", game(3),
+            json!({"type": "game_ended", "outcome": "allied_victory", "winners": ["france"], "objectives": {"france": [10, 10]}}), Precondition,
+            "game_ended must report the objectives of russia, still in the game"),
+        case("game end while the offensive is active without bohemian count", with(game(3), &[launched.clone()]),
+            json!({"type": "game_ended", "outcome": "allied_victory", "winners": ["russia"], "objectives": all_objectives}), Precondition,
+            "the prussian offensive is still active: game_ended must give bohemian_held_by_prussia"),
+        case("clock press while no clock runs", game(1), json!({"type": "clock_pressed", "at_ms": 1200}), Precondition,
+            "no clock is running to press"),
+        case("action stage ended that was not started", game(1),
+            json!({"type": "action_stage_ended", "nation": "sweden", "at_ms": 1200}), Precondition,
+            "the action stage of sweden was not started"),
+        case("tournament event in a game stream", game(1),
+            json!({"type": "player_registered", "player": "p1", "name": "Ann"}), Malformed,
+            "player_registered belongs in a tournament stream, not a game stream"),
+        case("voiding an event whose absence breaks the stream", game(3), json!({"type": "event_voided", "seq": 2, "reason": "typo"}), Precondition,
+            "voiding event 2 (turn_started) would leave event 3 invalid: turn_started 2 skips a turn: turn 1 comes next"),
+    ]
+}
