@@ -45,8 +45,7 @@ pub fn parse_lines(text: &str) -> Result<Vec<Line>, LineError> {
             kind: RejectionKind::Malformed,
             message,
         };
-        let value: Value =
-            serde_json::from_str(raw).map_err(|e| malformed(format!("not JSON: {e}")))?;
+        let value: Value = serde_json::from_str(raw).map_err(|e| malformed(format!("not JSON: {e}")))?;
         lines.push(parse_value(number, value).map_err(malformed)?);
     }
     Ok(lines)
@@ -62,9 +61,7 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
             event: record.event,
         });
     }
-    let map = value
-        .as_object_mut()
-        .ok_or("an event must be a JSON object")?;
+    let map = value.as_object_mut().ok_or("an event must be a JSON object")?;
     let mut take = |key: &str| -> Result<Option<String>, String> {
         match map.remove(key) {
             None | Some(Value::Null) => Ok(None),
@@ -88,11 +85,7 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
 ///
 /// # Errors
 /// The first refused line, with the rule it broke.
-pub fn check_stream(
-    stream: &StreamId,
-    ruleset: Option<Ruleset>,
-    lines: &[Line],
-) -> Result<StreamState, LineError> {
+pub fn check_stream(stream: &StreamId, ruleset: Option<Ruleset>, lines: &[Line]) -> Result<StreamState, LineError> {
     let mut state = StreamState::new(stream, ruleset);
     for line in lines {
         state
@@ -114,12 +107,7 @@ mod tests {
     fn reports_the_first_refused_line_with_its_number() {
         let text = "{\"type\":\"game_started\",\"at_ms\":0}\n\n{\"type\":\"turn_started\",\"turn\":1}\n{\"type\":\"turn_started\",\"turn\":3}\n";
         let lines = parse_lines(text).unwrap();
-        let err = check_stream(
-            &StreamId::game("g").unwrap(),
-            Some(Ruleset::Cafe2019),
-            &lines,
-        )
-        .unwrap_err();
+        let err = check_stream(&StreamId::game("g").unwrap(), Some(Ruleset::Cafe2019), &lines).unwrap_err();
         assert_eq!(err.line, 4);
         assert_eq!(
             err.to_string(),
@@ -129,10 +117,9 @@ mod tests {
 
     #[test]
     fn keeps_event_ids_and_streams_apart_from_the_event() {
-        let lines = parse_lines(
-            "{\"type\":\"jury_called\",\"reason\":\"x\",\"event_id\":\"e1\",\"stream\":\"game/g\"}",
-        )
-        .unwrap();
+        let lines =
+            parse_lines("{\"type\":\"jury_called\",\"reason\":\"x\",\"event_id\":\"e1\",\"stream\":\"game/g\"}")
+                .unwrap();
         assert_eq!(lines[0].event_id.as_deref(), Some("e1"));
         assert_eq!(lines[0].stream.as_deref(), Some("game/g"));
         let err = parse_lines("{\"type\":1}").unwrap_err();

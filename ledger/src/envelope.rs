@@ -89,15 +89,7 @@ impl Recorded {
         prev_hash: Hash,
         event: Event,
     ) -> Self {
-        let hash = chain_hash(
-            &prev_hash,
-            &stream,
-            seq,
-            &event_id,
-            recorded_at_ms,
-            &actor,
-            &event,
-        );
+        let hash = chain_hash(&prev_hash, &stream, seq, &event_id, recorded_at_ms, &actor, &event);
         Recorded {
             envelope: Envelope {
                 stream,
@@ -163,13 +155,10 @@ impl Recorded {
         };
         let hash = |k: &str| -> Result<Hash, String> {
             let bytes = hex::decode(text(k)?).map_err(|e| format!("`{k}`: {e}"))?;
-            bytes
-                .try_into()
-                .map_err(|_| format!("`{k}` must be 32 bytes"))
+            bytes.try_into().map_err(|_| format!("`{k}` must be 32 bytes"))
         };
         let stream = StreamId::parse(text("stream")?).map_err(|r| r.message)?;
-        let event =
-            from_canonical_json(value.get("event").ok_or("missing `event`")?).map_err(|e| e.0)?;
+        let event = from_canonical_json(value.get("event").ok_or("missing `event`")?).map_err(|e| e.0)?;
         Ok(Recorded {
             envelope: Envelope {
                 stream,
@@ -220,9 +209,7 @@ pub struct ChainBreak {
 ///
 /// # Errors
 /// The first seq where the chain breaks, and why.
-pub fn verify_chain<'a>(
-    records: impl IntoIterator<Item = &'a Recorded>,
-) -> Result<Option<Hash>, ChainBreak> {
+pub fn verify_chain<'a>(records: impl IntoIterator<Item = &'a Recorded>) -> Result<Option<Hash>, ChainBreak> {
     let mut prev = GENESIS;
     let mut expected_seq = 1;
     let mut head = None;

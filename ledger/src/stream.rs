@@ -61,9 +61,11 @@ impl StreamId {
         let kind = match prefix {
             "tournament" => StreamKind::Tournament,
             "game" => StreamKind::Game,
-            other => return Err(Rejection::malformed(format!(
-                "unknown stream kind `{other}` in `{name}`: use `game/<id>` or `tournament/<id>`"
-            ))),
+            other => {
+                return Err(Rejection::malformed(format!(
+                    "unknown stream kind `{other}` in `{name}`: use `game/<id>` or `tournament/<id>`"
+                )))
+            }
         };
         Self::new(kind, id)
     }
@@ -99,10 +101,7 @@ mod tests {
 
     #[test]
     fn parses_both_kinds_and_refuses_others() {
-        assert_eq!(
-            StreamId::parse("game/q1-t3").unwrap().to_string(),
-            "game/q1-t3"
-        );
+        assert_eq!(StreamId::parse("game/q1-t3").unwrap().to_string(), "game/q1-t3");
         assert_eq!(
             StreamId::parse("tournament/wm26").unwrap().kind(),
             StreamKind::Tournament

@@ -25,7 +25,7 @@ pub fn simulate_game(ruleset: Ruleset, choices: &[u32]) -> Vec<Event> {
         &mut state,
         Event::GameStarted {
             at_ms: 0,
-            ruleset: None,
+            ruleset: Some(ruleset),
             tournament: None,
         },
     );
@@ -59,10 +59,7 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
             turn: game.turn + 1,
             at_ms: Some(at_ms),
         },
-        Event::TcDealt {
-            nation,
-            count: small,
-        },
+        Event::TcDealt { nation, count: small },
         Event::ClockStarted {
             side: if choice % 2 == 0 {
                 ClockSide::Prussia
@@ -90,10 +87,7 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
         },
     ];
     if let Some(open) = game.action_stage {
-        out.push(Event::ActionStageEnded {
-            nation: open,
-            at_ms,
-        });
+        out.push(Event::ActionStageEnded { nation: open, at_ms });
     }
     if choice % 11 == 0 {
         out.push(Event::NationDroppedOut {
@@ -129,9 +123,7 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
 
 /// A valid `game_ended` for the game as it stands.
 fn ending(game: &crate::rules::GameState, choice: u32) -> Event {
-    let in_game: Vec<Nation> = Nation::attacking()
-        .filter(|n| !game.out.contains_key(n))
-        .collect();
+    let in_game: Vec<Nation> = Nation::attacking().filter(|n| !game.out.contains_key(n)).collect();
     let objectives: BTreeMap<Nation, (i32, i32)> = in_game
         .iter()
         .map(|&n| (n, (i32::try_from(choice % 9).unwrap_or(0), 10)))
@@ -142,11 +134,7 @@ fn ending(game: &crate::rules::GameState, choice: u32) -> Event {
         1 if active => (Outcome::PrussianOffensiveVictory, vec![Nation::Prussia]),
         _ => (
             Outcome::AlliedVictory,
-            in_game
-                .iter()
-                .copied()
-                .take(1 + (choice as usize / 3) % 2)
-                .collect(),
+            in_game.iter().copied().take(1 + (choice as usize / 3) % 2).collect(),
         ),
     };
     let bohemian = active.then_some(if outcome == Outcome::PrussianOffensiveVictory {
@@ -240,9 +228,9 @@ pub fn started_game(ruleset: Option<Ruleset>, turns: u32) -> Vec<serde_json::Val
         Some(r) => serde_json::json!({"type": "game_started", "at_ms": 0, "ruleset": r}),
         None => serde_json::json!({"type": "game_started", "at_ms": 0}),
     }];
-    lines.extend((1..=turns).map(
-        |t| serde_json::json!({"type": "turn_started", "turn": t, "at_ms": u64::from(t) * 1000}),
-    ));
+    lines.extend(
+        (1..=turns).map(|t| serde_json::json!({"type": "turn_started", "turn": t, "at_ms": u64::from(t) * 1000})),
+    );
     lines
 }
 
@@ -255,8 +243,10 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
         base.extend_from_slice(more);
         base
     };
-    let all_objectives = json!({"russia": [3, 10], "sweden": [2, 5], "austria": [5, 12], "imperial_army": [1, 5], "france": [4, 10]});
-    let russia_out = json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
+    let all_objectives =
+        json!({"russia": [3, 10], "sweden": [2, 5], "austria": [5, 12], "imperial_army": [1, 5], "france": [4, 10]});
+    let russia_out =
+        json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
     let launched = json!({"type": "offensive_launched", "set_aside_tc": 12});
     let case = |name, setup, refused, kind, message| RefusalCase {
         name,

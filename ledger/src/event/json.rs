@@ -34,10 +34,7 @@ pub fn from_canonical_json(value: &Value) -> Result<Event, ParseError> {
         if text.starts_with(&format!("unknown variant `{kind}`")) {
             ParseError(format!("unknown event type `{kind}`"))
         } else {
-            ParseError(format!(
-                "{kind}: {}",
-                text.replace("unknown variant", "unknown value")
-            ))
+            ParseError(format!("{kind}: {}", text.replace("unknown variant", "unknown value")))
         }
     })
 }
@@ -66,7 +63,8 @@ mod tests {
 
     #[test]
     fn round_trips_a_flat_object() {
-        let line = json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
+        let line =
+            json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
         let event = from_canonical_json(&line).unwrap();
         assert_eq!(
             event,
@@ -82,30 +80,18 @@ mod tests {
     #[test]
     fn empty_bodies_and_optional_fields() {
         let line = json!({"type": "set_aside_tc_picked_up"});
-        assert_eq!(
-            from_canonical_json(&line).unwrap(),
-            Event::SetAsideTcPickedUp {}
-        );
+        assert_eq!(from_canonical_json(&line).unwrap(), Event::SetAsideTcPickedUp {});
         assert_eq!(to_canonical_json(&Event::SetAsideTcPickedUp {}), line);
         let turn = from_canonical_json(&json!({"type": "turn_started", "turn": 2})).unwrap();
-        assert_eq!(
-            to_canonical_json(&turn),
-            json!({"type": "turn_started", "turn": 2})
-        );
+        assert_eq!(to_canonical_json(&turn), json!({"type": "turn_started", "turn": 2}));
     }
 
     #[test]
     fn refuses_unknown_types_fields_and_nations() {
         let err = |v: Value| from_canonical_json(&v).unwrap_err().0;
         assert_eq!(err(json!({"type": "coup"})), "unknown event type `coup`");
-        assert!(
-            err(json!({"type": "turn_started", "turn": 1, "colour": "red"}))
-                .contains("unknown field `colour`")
-        );
-        assert!(
-            err(json!({"type": "tc_dealt", "nation": "spain", "count": 1}))
-                .contains("unknown value `spain`")
-        );
+        assert!(err(json!({"type": "turn_started", "turn": 1, "colour": "red"})).contains("unknown field `colour`"));
+        assert!(err(json!({"type": "tc_dealt", "nation": "spain", "count": 1})).contains("unknown value `spain`"));
         assert!(err(json!({"turn": 1})).contains("missing field `type`"));
     }
 }

@@ -233,9 +233,7 @@ impl Event {
             | Event::GameScheduled { .. }
             | Event::FinalRoleChosen { .. }
             | Event::LotDrawn { .. } => Family::Tournament,
-            Event::JuryCalled { .. } | Event::JuryRuling { .. } | Event::EventVoided { .. } => {
-                Family::Jury
-            }
+            Event::JuryCalled { .. } | Event::JuryRuling { .. } | Event::EventVoided { .. } => Family::Jury,
             _ => Family::Game,
         }
     }

@@ -16,9 +16,7 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
         } => {
             not_blank("name", name)?;
             if *clock_ms_per_side == Some(0) {
-                return Err(Rejection::malformed(
-                    "clock_ms_per_side must be more than 0",
-                ));
+                return Err(Rejection::malformed("clock_ms_per_side must be more than 0"));
             }
             Ok(())
         }
@@ -39,14 +37,12 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
             objectives_total,
             ..
         } => objectives("", *objectives_held, *objectives_total),
-        Event::OffensiveLaunched { set_aside_tc } if *set_aside_tc < 1 => {
-            Err(Rejection::malformed(format!(
-                "set_aside_tc is the value of a tactical card, at least 1, got {set_aside_tc}"
-            )))
-        }
-        Event::AustriaClaimedObjectives { count } if *count < 0 => Err(Rejection::malformed(
-            format!("austria_claimed_objectives count must not be negative, got {count}"),
-        )),
+        Event::OffensiveLaunched { set_aside_tc } if *set_aside_tc < 1 => Err(Rejection::malformed(format!(
+            "set_aside_tc is the value of a tactical card, at least 1, got {set_aside_tc}"
+        ))),
+        Event::AustriaClaimedObjectives { count } if *count < 0 => Err(Rejection::malformed(format!(
+            "austria_claimed_objectives count must not be negative, got {count}"
+        ))),
         Event::OffensiveCalledOff {
             bohemian_held_by_prussia,
         } => bohemian(*bohemian_held_by_prussia),
@@ -75,20 +71,14 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
             }
             bohemian_held_by_prussia.map_or(Ok(()), bohemian)
         }
-        Event::FateHorizonRecorded { turn: 0 } => {
-            Err(Rejection::malformed("fate horizon turn must be 1 or later"))
-        }
-        Event::EventVoided { seq: 0, .. } => {
-            Err(Rejection::malformed("event_voided seq starts at 1"))
-        }
+        Event::FateHorizonRecorded { turn: 0 } => Err(Rejection::malformed("fate horizon turn must be 1 or later")),
+        Event::EventVoided { seq: 0, .. } => Err(Rejection::malformed("event_voided seq starts at 1")),
         Event::EventVoided { reason, .. } => not_blank("reason", reason),
         Event::JuryRuling { text } => not_blank("text", text),
         Event::LotDrawn { purpose, order, .. } => {
             not_blank("purpose", purpose)?;
             if order.is_empty() {
-                return Err(Rejection::malformed(
-                    "lot_drawn order must name at least one player",
-                ));
+                return Err(Rejection::malformed("lot_drawn order must name at least one player"));
             }
             Ok(())
         }

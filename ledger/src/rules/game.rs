@@ -92,11 +92,7 @@ impl GameState {
             Event::TurnStarted { turn, .. } => {
                 let next = self.turn + 1;
                 if *turn != next {
-                    let what = if *turn <= self.turn {
-                        "repeats"
-                    } else {
-                        "skips"
-                    };
+                    let what = if *turn <= self.turn { "repeats" } else { "skips" };
                     return Err(Rejection::precondition(format!(
                         "turn_started {turn} {what} a turn: turn {next} comes next"
                     )));
@@ -108,9 +104,7 @@ impl GameState {
                 self.in_game(*nation)
             }
             Event::ClockStarted { .. } => match self.clock_running {
-                Some(side) => Err(Rejection::precondition(format!(
-                    "the clock already runs for {side}"
-                ))),
+                Some(side) => Err(Rejection::precondition(format!("the clock already runs for {side}"))),
                 None => Ok(()),
             },
             Event::ClockPressed { .. } => self.clock_runs("press"),
@@ -137,9 +131,7 @@ impl GameState {
             Event::RetreatStarted { .. } if self.retreat_open => {
                 Err(Rejection::precondition("a retreat is already under way"))
             }
-            Event::RetreatEnded { .. } if !self.retreat_open => {
-                Err(Rejection::precondition("no retreat was started"))
-            }
+            Event::RetreatEnded { .. } if !self.retreat_open => Err(Rejection::precondition("no retreat was started")),
             Event::NationDroppedOut { nation, .. } => {
                 self.in_turn()?;
                 if !nation.can_drop_out() {
@@ -165,9 +157,7 @@ impl GameState {
             }
             Event::OffensiveLaunched { set_aside_tc } => {
                 self.in_turn()?;
-                if let Offensive::Active { launched_in }
-                | Offensive::CalledOff { launched_in, .. } = self.offensive
-                {
+                if let Offensive::Active { launched_in } | Offensive::CalledOff { launched_in, .. } = self.offensive {
                     return Err(Rejection::precondition(format!(
                         "the prussian offensive was already launched in turn {launched_in}"
                     )));
@@ -182,9 +172,7 @@ impl GameState {
             Event::AustriaClaimedObjectives { count } => {
                 self.offensive_active("austria can claim objectives")?;
                 if self.austria_claimed {
-                    return Err(Rejection::precondition(
-                        "austria already claimed her objectives",
-                    ));
+                    return Err(Rejection::precondition("austria already claimed her objectives"));
                 }
                 match self.ruleset {
                     Some(r) if r.is_cafe() && *count != 4 => Err(Rejection::precondition(format!(
@@ -202,9 +190,7 @@ impl GameState {
                 }
                 Ok(())
             }
-            Event::OffensiveCalledOff { .. } => {
-                self.offensive_active("the offensive can be called off")
-            }
+            Event::OffensiveCalledOff { .. } => self.offensive_active("the offensive can be called off"),
             Event::GameEnded {
                 outcome,
                 winners,
@@ -214,12 +200,10 @@ impl GameState {
                 self.in_turn()?;
                 self.decide_end(*outcome, winners, objectives, *bohemian_held_by_prussia)
             }
-            Event::FateHorizonRecorded { turn } if *turn < self.turn => {
-                Err(Rejection::precondition(format!(
-                    "the fate horizon cannot come before the current turn {}, got {turn}",
-                    self.turn
-                )))
-            }
+            Event::FateHorizonRecorded { turn } if *turn < self.turn => Err(Rejection::precondition(format!(
+                "the fate horizon cannot come before the current turn {}, got {turn}",
+                self.turn
+            ))),
             _ => Ok(()),
         }
     }
@@ -250,11 +234,7 @@ impl GameState {
                 self.out.insert(*nation, self.turn);
             }
             Event::ImperialArmySwitched { to, .. } => self.imperial_army = *to,
-            Event::OffensiveLaunched { .. } => {
-                self.offensive = Offensive::Active {
-                    launched_in: self.turn,
-                }
-            }
+            Event::OffensiveLaunched { .. } => self.offensive = Offensive::Active { launched_in: self.turn },
             Event::AustriaClaimedObjectives { .. } => self.austria_claimed = true,
             Event::SetAsideTcPickedUp {} => self.set_aside_picked_up = true,
             Event::OffensiveCalledOff { .. } => {
@@ -295,9 +275,9 @@ impl GameState {
 
     fn decide_start(&self, ruleset: Option<Ruleset>) -> Result<(), Rejection> {
         match (ruleset, self.scheduled) {
-            (Some(given), Some(scheduled)) if given != scheduled => Err(Rejection::precondition(
-                format!("game_started names ruleset {given}, but the tournament plays {scheduled}"),
-            )),
+            (Some(given), Some(scheduled)) if given != scheduled => Err(Rejection::precondition(format!(
+                "game_started names ruleset {given}, but the tournament plays {scheduled}"
+            ))),
             (None, None) => Err(Rejection::precondition(
                 "this game is not scheduled in any tournament: name its ruleset in game_started",
             )),
@@ -327,9 +307,7 @@ impl GameState {
     fn clock_runs(&self, verb: &str) -> Result<(), Rejection> {
         match self.clock_running {
             Some(_) => Ok(()),
-            None => Err(Rejection::precondition(format!(
-                "no clock is running to {verb}"
-            ))),
+            None => Err(Rejection::precondition(format!("no clock is running to {verb}"))),
         }
     }
 

@@ -174,10 +174,7 @@ impl StreamState {
     fn replay_without(&self, extra_void: Option<u64>) -> Result<Rules, (u64, Rejection)> {
         let mut rules = self.rules.fresh();
         for (seq, event) in (1u64..).zip(&self.history) {
-            if self.voided.contains(&seq)
-                || extra_void == Some(seq)
-                || event.family() == Family::Jury
-            {
+            if self.voided.contains(&seq) || extra_void == Some(seq) || event.family() == Family::Jury {
                 continue;
             }
             rules.decide(event).map_err(|r| (seq, r))?;

@@ -23,11 +23,7 @@ fn every_refusal_of_the_rule_book() {
             Ok(event) => state.decide(&event).expect_err(case.name),
             Err(parse) => crate::Rejection::malformed(parse.0),
         };
-        assert_eq!(
-            rejection.kind, case.kind,
-            "{}: {}",
-            case.name, rejection.message
-        );
+        assert_eq!(rejection.kind, case.kind, "{}: {}", case.name, rejection.message);
         assert!(
             rejection.message.contains(case.message),
             "{}: got `{}`",
@@ -50,18 +46,16 @@ fn a_void_is_honoured_and_the_corrected_event_follows() {
     };
     state.apply(&void).unwrap();
     assert!(state.is_voided(13));
-    let Rules::Game(game) = state.rules() else {
-        panic!()
-    };
+    let Rules::Game(game) = state.rules() else { panic!() };
     assert!(game.out.is_empty(), "the voided drop-out no longer counts");
-    let russia = from_canonical_json(&json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10})).unwrap();
+    let russia = from_canonical_json(
+        &json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10}),
+    )
+    .unwrap();
     state.apply(&russia).unwrap();
     assert_eq!(state.version(), 15);
     let again = state.decide(&void).unwrap_err();
-    assert_eq!(
-        again.message,
-        "event 13 (nation_dropped_out) is already voided"
-    );
+    assert_eq!(again.message, "event 13 (nation_dropped_out) is already voided");
     let void_of_void = state
         .decide(&Event::EventVoided {
             seq: 14,
@@ -75,10 +69,7 @@ fn a_void_is_honoured_and_the_corrected_event_follows() {
             reason: "x".into(),
         })
         .unwrap_err();
-    assert_eq!(
-        beyond.message,
-        "there is no event 99 to void: the stream has 15 events"
-    );
+    assert_eq!(beyond.message, "there is no event 99 to void: the stream has 15 events");
 }
 
 #[test]
@@ -90,11 +81,7 @@ fn a_stand_alone_game_must_name_its_ruleset() {
         ruleset: None,
         tournament: None,
     };
-    assert!(state
-        .decide(&start)
-        .unwrap_err()
-        .message
-        .contains("name its ruleset"));
+    assert!(state.decide(&start).unwrap_err().message.contains("name its ruleset"));
     let scheduled = StreamState::new(&stream, Some(Ruleset::Wm2015));
     let other = Event::GameStarted {
         at_ms: 0,
@@ -134,17 +121,11 @@ fn tournament_refusals() {
     };
     state.apply(&choose("p1", crate::Role::Pompadour)).unwrap();
     assert_eq!(
-        state
-            .decide(&choose("p2", crate::Role::Pompadour))
-            .unwrap_err()
-            .message,
+        state.decide(&choose("p2", crate::Role::Pompadour)).unwrap_err().message,
         "pompadour was already chosen by p1"
     );
     assert_eq!(
-        state
-            .decide(&choose("p9", crate::Role::Frederick))
-            .unwrap_err()
-            .message,
+        state.decide(&choose("p9", crate::Role::Frederick)).unwrap_err().message,
         "player p9 is not registered"
     );
 }

@@ -50,9 +50,7 @@ impl TournamentState {
             },
             Event::QualifyingDrawn { games, .. } => {
                 if self.drawn {
-                    return Err(Rejection::precondition(
-                        "the qualifying draw was already recorded",
-                    ));
+                    return Err(Rejection::precondition("the qualifying draw was already recorded"));
                 }
                 games.iter().try_for_each(|g| self.check_new_game(g))
             }
@@ -69,13 +67,7 @@ impl TournamentState {
                     table: *table,
                     seats: seats.clone(),
                 })
-                .map_err(|r| {
-                    if *stage == Stage::Final {
-                        r.context("final")
-                    } else {
-                        r
-                    }
-                }),
+                .map_err(|r| if *stage == Stage::Final { r.context("final") } else { r }),
             Event::FinalRoleChosen { player, role } => {
                 self.check_player(player)?;
                 if let Some(taken_by) = self.final_roles.get(role) {
@@ -84,9 +76,7 @@ impl TournamentState {
                     )));
                 }
                 if let Some((chosen, _)) = self.final_roles.iter().find(|(_, p)| *p == player) {
-                    return Err(Rejection::precondition(format!(
-                        "{player} already chose {chosen}"
-                    )));
+                    return Err(Rejection::precondition(format!("{player} already chose {chosen}")));
                 }
                 Ok(())
             }
@@ -146,9 +136,7 @@ impl TournamentState {
         if self.players.contains_key(player) {
             Ok(())
         } else {
-            Err(Rejection::precondition(format!(
-                "player {player} is not registered"
-            )))
+            Err(Rejection::precondition(format!("player {player} is not registered")))
         }
     }
 

@@ -1,0 +1,134 @@
+//! [`Log`]: the handle the daemon holds. Appends go to the sequencer thread and come back once
+//! durable; reads go straight to the backend.
+
+use crate::append::{AppendRequest, Appended};
+use crate::error::{AppendError, StoreError};
+use crate::sequencer::{Job, Sequencer};
+use crate::sled::SledStorage;
+use crate::storage::{Reader, Storage, StreamInfo};
+use ledger::{Recorded, StreamId};
+use std::path::Path;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{SystemTime, UNIX_EPOCH};
+use tokio::sync::{broadcast, oneshot};
+
+/// How many committed events a slow live subscriber may fall behind before it re-reads them
+/// from storage.
+const LIVE_BUFFER: usize = 4096;
+
+/// An open event log.
+pub struct Log {
+    jobs: Mutex<Option<mpsc::Sender<Job>>>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+    reader: Arc<dyn Reader>,
+    committed: broadcast::Sender<Arc<Recorded>>,
+    backend: &'static str,
+}
+
+fn wall_clock_ms() -> u64 {
+    let since = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl Log {
+    /// Opens the embedded sled log in `dir`, creating it if needed.
+    ///
+    /// # Errors
+    /// The directory or the database cannot be opened.
+    pub fn open_sled(dir: &Path) -> Result<Log, StoreError> {
+        let storage = SledStorage::open(dir)?;
+        let tournaments = storage.tournament_streams()?;
+        Log::start(storage.clone(), storage, &tournaments, "sled")
+    }
+
+    /// Starts the sequencer over any backend.
+    ///
+    /// # Errors
+    /// The backend cannot be read.
+    pub fn start<S: Storage, R: Reader>(
+        storage: S,
+        reader: R,
+        tournaments: &[StreamId],
+        backend: &'static str,
+    ) -> Result<Log, StoreError> {
+        let (committed, _) = broadcast::channel(LIVE_BUFFER);
+        let mut sequencer = Sequencer::new(storage, wall_clock_ms, committed.clone())?;
+        sequencer.index_tournaments(tournaments)?;
+        let (jobs, inbox) = mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name("ledger-sequencer".into())
+            .spawn(move || sequencer.run(inbox))?;
+        Ok(Log {
+            jobs: Mutex::new(Some(jobs)),
+            writer: Mutex::new(Some(writer)),
+            reader: Arc::new(reader),
+            committed,
+            backend,
+        })
+    }
+
+    /// The backend's name, for logs and metrics.
+    pub fn backend(&self) -> &'static str {
+        self.backend
+    }
+
+    /// Appends atomically; returns once the events are durable (or were already stored).
+    ///
+    /// # Errors
+    /// A rule refused the append (nothing appended), or the backend failed (nothing
+    /// acknowledged), or the log is closing.
+    pub async fn append(&self, request: AppendRequest) -> Result<Appended, AppendError> {
+        let sender = self
+            .jobs
+            .lock()
+            .expect("not poisoned")
+            .clone()
+            .ok_or(StoreError::Closed)?;
+        let (reply, answer) = oneshot::channel();
+        sender.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
+        drop(sender);
+        answer.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// # Errors
+    /// The backend failed.
+    pub fn read_stream(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
+        self.reader.read_stream(stream, from_seq, limit)
+    }
+
+    /// # Errors
+    /// The backend failed.
+    pub fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
+        self.reader.read_all(from_position, limit)
+    }
+
+    /// # Errors
+    /// The backend failed.
+    pub fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {
+        self.reader.streams()
+    }
+
+    /// Every event committed from now on, in commit order.
+    pub fn committed(&self) -> broadcast::Receiver<Arc<Recorded>> {
+        self.committed.subscribe()
+    }
+
+    /// Stops taking appends, lets the sequencer finish the ones in flight, and waits for it.
+    /// Blocking: call it from `spawn_blocking` in async code.
+    pub fn close(&self) {
+        self.jobs.lock().expect("not poisoned").take();
+        if let Some(writer) = self.writer.lock().expect("not poisoned").take() {
+            if writer.join().is_err() {
+                tracing::error!("the sequencer thread panicked");
+            }
+        }
+    }
+}
+
+impl Drop for Log {
+    fn drop(&mut self) {
+        self.close();
+    }
+}

@@ -1,0 +1,282 @@
+//! The sled log end to end: durability across restarts, idempotent retries, optimistic
+//! concurrency, atomic batches and gap-free subscriptions.
+
+use ledger::envelope::verify_chain;
+use ledger::event::from_canonical_json;
+use ledger::testing::{simple_tournament, simulate_game, started_game};
+use ledger::{Event, RejectionKind, Ruleset, StreamId};
+use ledger_store::{AppendError, AppendRequest, Filter, Log, ProposedEvent};
+use serde_json::json;
+use std::sync::Arc;
+
+fn request(stream: &StreamId, events: Vec<Event>, ids: &str, expected_version: Option<u64>) -> AppendRequest {
+    AppendRequest {
+        stream: stream.clone(),
+        events: events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| ProposedEvent {
+                event_id: if ids.is_empty() {
+                    String::new()
+                } else {
+                    format!("{ids}-{i}")
+                },
+                event,
+            })
+            .collect(),
+        expected_version,
+        actor: "table-1".into(),
+    }
+}
+
+fn game_events(turns: u32) -> Vec<Event> {
+    started_game(Some(Ruleset::Cafe2023), turns)
+        .iter()
+        .map(|v| from_canonical_json(v).unwrap())
+        .collect()
+}
+
+fn rejection(result: Result<ledger_store::Appended, AppendError>) -> ledger::Rejection {
+    match result {
+        Err(AppendError::Rejected(r)) => r,
+        other => panic!("expected a rejection, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn appends_read_back_and_survive_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = StreamId::game("g1").unwrap();
+    {
+        let log = Log::open_sled(dir.path()).unwrap();
+        let first = log.append(request(&game, game_events(3), "a", Some(0))).await.unwrap();
+        assert_eq!(
+            (
+                first.first_seq,
+                first.last_seq,
+                first.first_position,
+                first.last_position
+            ),
+            (1, 4, 1, 4)
+        );
+        let more = log
+            .append(request(
+                &game,
+                vec![Event::TurnStarted { turn: 4, at_ms: None }],
+                "b",
+                Some(4),
+            ))
+            .await
+            .unwrap();
+        assert_eq!((more.first_seq, more.first_position), (5, 5));
+        log.close();
+    }
+    let log = Log::open_sled(dir.path()).unwrap();
+    let records = log.read_stream(&game, 1, usize::MAX).unwrap();
+    assert_eq!(records.len(), 5);
+    let head = verify_chain(&records).unwrap().unwrap();
+    let info = &log.streams().unwrap()[0];
+    assert_eq!((info.version, info.head_hash), (5, head));
+    // The rules state was rebuilt from storage: turn 4 was the last one.
+    let refused = rejection(
+        log.append(request(
+            &game,
+            vec![Event::TurnStarted { turn: 4, at_ms: None }],
+            "c",
+            None,
+        ))
+        .await,
+    );
+    assert_eq!(refused.message, "turn_started 4 repeats a turn: turn 5 comes next");
+    let next = log
+        .append(request(
+            &game,
+            vec![Event::TurnStarted { turn: 5, at_ms: None }],
+            "c",
+            None,
+        ))
+        .await
+        .unwrap();
+    assert_eq!((next.first_seq, next.first_position), (6, 6));
+    assert_eq!(log.read_stream(&game, 6, 10).unwrap()[0].envelope.prev_hash, head);
+}
+
+#[tokio::test]
+async fn a_retry_returns_the_first_result_and_appends_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Log::open_sled(dir.path()).unwrap();
+    let game = StreamId::game("g1").unwrap();
+    let first = log.append(request(&game, game_events(2), "x", None)).await.unwrap();
+    let retry = log.append(request(&game, game_events(2), "x", None)).await.unwrap();
+    assert!(retry.duplicate && !first.duplicate);
+    assert_eq!(
+        (retry.first_seq, retry.last_seq, retry.head_hash),
+        (first.first_seq, first.last_seq, first.head_hash)
+    );
+    assert_eq!(log.read_all(1, 100).unwrap().len(), 3);
+    // The same id for another event is refused.
+    let reused = rejection(
+        log.append(request(
+            &game,
+            vec![Event::TurnStarted { turn: 3, at_ms: None }],
+            "x",
+            None,
+        ))
+        .await,
+    );
+    assert_eq!(reused.kind, RejectionKind::DuplicateId);
+    assert_eq!(
+        reused.message,
+        "event id x-0 was already used for event 1 of game/g1 (game_started)"
+    );
+}
+
+#[tokio::test]
+async fn two_writers_with_the_same_expected_version_one_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Arc::new(Log::open_sled(dir.path()).unwrap());
+    let game = StreamId::game("g1").unwrap();
+    log.append(request(&game, game_events(1), "", Some(0))).await.unwrap();
+    let writer = |id: &'static str| {
+        let (log, game) = (Arc::clone(&log), game.clone());
+        tokio::spawn(async move {
+            log.append(request(
+                &game,
+                vec![Event::TcDealt {
+                    nation: ledger::Nation::Prussia,
+                    count: 2,
+                }],
+                id,
+                Some(2),
+            ))
+            .await
+        })
+    };
+    let (a, b) = (writer("a"), writer("b"));
+    let results = [a.await.unwrap(), b.await.unwrap()];
+    let wins = results.iter().filter(|r| r.is_ok()).count();
+    assert_eq!(wins, 1, "{results:?}");
+    let loser = results.into_iter().find(Result::is_err).unwrap();
+    let refused = rejection(loser);
+    assert_eq!(refused.kind, RejectionKind::StaleVersion);
+    assert_eq!(
+        refused.message,
+        "expected game/g1 at version 2, but it is at version 3: re-read and retry"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_batch_appends_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Log::open_sled(dir.path()).unwrap();
+    let game = StreamId::game("g1").unwrap();
+    let mut events = game_events(2);
+    events.push(Event::TurnStarted { turn: 7, at_ms: None });
+    let refused = rejection(log.append(request(&game, events, "b", None)).await);
+    assert_eq!(
+        refused.message,
+        "event 4 of 4: turn_started 7 skips a turn: turn 3 comes next"
+    );
+    assert!(log.read_all(1, 10).unwrap().is_empty());
+    assert!(log.streams().unwrap().is_empty());
+    // Nothing was consumed either: the next append starts at position 1 and the ids are free.
+    let ok = log.append(request(&game, game_events(2), "b", None)).await.unwrap();
+    assert_eq!(ok.first_position, 1);
+}
+
+#[tokio::test]
+async fn a_game_scheduled_by_a_tournament_takes_its_ruleset() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = StreamId::game("r1-t1").unwrap();
+    {
+        let log = Log::open_sled(dir.path()).unwrap();
+        let tournament = StreamId::tournament("open").unwrap();
+        log.append(request(&tournament, simple_tournament(Ruleset::Cafe2019, 8), "t", None))
+            .await
+            .unwrap();
+        log.append(request(
+            &game,
+            vec![Event::GameStarted {
+                at_ms: 0,
+                ruleset: None,
+                tournament: None,
+            }],
+            "",
+            None,
+        ))
+        .await
+        .unwrap();
+    }
+    // After a restart the ruleset is learned again from the stored tournament.
+    let log = Log::open_sled(dir.path()).unwrap();
+    log.append(request(
+        &game,
+        vec![Event::TurnStarted { turn: 1, at_ms: None }],
+        "",
+        None,
+    ))
+    .await
+    .unwrap();
+    let low_card = rejection(
+        log.append(request(
+            &game,
+            vec![Event::OffensiveLaunched { set_aside_tc: 7 }],
+            "",
+            None,
+        ))
+        .await,
+    );
+    assert!(low_card.message.starts_with("cafe2019:"), "{}", low_card.message);
+}
+
+#[tokio::test]
+async fn subscriptions_pass_from_catch_up_to_live_without_gap_or_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = Arc::new(Log::open_sled(dir.path()).unwrap());
+    let events = simulate_game(
+        Ruleset::Wm2015,
+        &(0..400).map(|i| i * 7919 % 100_000).collect::<Vec<u32>>(),
+    );
+    assert!(events.len() > 60, "the simulated game is long enough");
+    let (early, late) = events.split_at(events.len() / 2);
+    let game = StreamId::game("g").unwrap();
+    for (i, event) in early.iter().enumerate() {
+        log.append(request(&game, vec![event.clone()], &format!("e{i}"), None))
+            .await
+            .unwrap();
+    }
+    let mut stream_sub = log.subscribe(Filter::Stream(game.clone()), 1);
+    let mut all_sub = log.subscribe(Filter::All, 1);
+    let writer = {
+        let (log, game, late) = (Arc::clone(&log), game.clone(), late.to_vec());
+        tokio::spawn(async move {
+            for (i, event) in late.into_iter().enumerate() {
+                log.append(request(&game, vec![event], &format!("l{i}"), None))
+                    .await
+                    .unwrap();
+            }
+        })
+    };
+    for expected in 1..=events.len() as u64 {
+        let by_stream = stream_sub.recv().await.unwrap().unwrap();
+        let by_all = all_sub.recv().await.unwrap().unwrap();
+        assert_eq!(by_stream.envelope.seq, expected);
+        assert_eq!(by_all.envelope.position, expected);
+        assert_eq!(by_stream.event, events[usize::try_from(expected).unwrap() - 1]);
+    }
+    writer.await.unwrap();
+    assert!(stream_sub.try_recv().is_err(), "nothing more than the stream holds");
+}
+
+#[test]
+fn storage_format_v1_still_decodes() {
+    // A record written by version 1 of the storage format; never regenerate this sample.
+    let sample = include_str!("samples/record-v1.hex").trim();
+    let record = ledger::envelope::decode_record(&hex::decode(sample).unwrap()).unwrap();
+    assert_eq!(record.envelope.stream.to_string(), "game/sample");
+    assert_eq!(
+        ledger::event::to_canonical_json(&record.event),
+        json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10})
+    );
+    assert_eq!(record.recomputed_hash(), record.envelope.hash);
+}
