@@ -80,16 +80,19 @@ impl Log {
     /// A rule refused the append (nothing appended), or the backend failed (nothing
     /// acknowledged), or the log is closing.
     pub async fn append(&self, request: AppendRequest) -> Result<Appended, AppendError> {
-        let sender = self
-            .jobs
-            .lock()
-            .expect("not poisoned")
-            .clone()
-            .ok_or(StoreError::Closed)?;
+        self.submit(request)?.await
+    }
+
+    /// Queues an append now and returns its answer to await later: appends submitted one after
+    /// the other reach the sequencer in that order, so a client may pipeline them.
+    ///
+    /// # Errors
+    /// The log is closing.
+    pub fn submit(&self, request: AppendRequest) -> Result<Pending, StoreError> {
+        let sender = self.jobs.lock().expect("not poisoned").clone().ok_or(StoreError::Closed)?;
         let (reply, answer) = oneshot::channel();
         sender.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
-        drop(sender);
-        answer.await.map_err(|_| StoreError::Closed)?
+        Ok(Pending(answer))
     }
 
     /// # Errors
@@ -124,6 +127,19 @@ impl Log {
                 tracing::error!("the sequencer thread panicked");
             }
         }
+    }
+}
+
+/// The answer to a submitted append.
+pub struct Pending(oneshot::Receiver<Result<Appended, AppendError>>);
+
+impl std::future::Future for Pending {
+    type Output = Result<Appended, AppendError>;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.0)
+            .poll(cx)
+            .map(|answer| answer.unwrap_or(Err(AppendError::Storage(StoreError::Closed))))
     }
 }
 

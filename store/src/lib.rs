@@ -16,6 +16,6 @@ mod subscription;
 
 pub use append::{AppendRequest, Appended, ProposedEvent, MAX_BATCH, MAX_EVENT_BYTES};
 pub use error::{AppendError, StoreError};
-pub use handle::Log;
+pub use handle::{Log, Pending};
 pub use storage::{Reader, Storage, StreamInfo};
 pub use subscription::Filter;

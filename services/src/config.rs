@@ -1,0 +1,12 @@
+//! The daemon's validated configuration (flags and environment are parsed in `main`).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// Where `ledgerd` keeps its log and where it listens.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The sled log's directory.
+    pub data_dir: PathBuf,
+    pub listen: SocketAddr,
+}

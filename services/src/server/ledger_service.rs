@@ -1,0 +1,206 @@
+//! The Ledger gRPC service: append (unary and pipelined), read, subscribe, list streams.
+
+use crate::convert::{appended_to_proto, proposed_from_proto, stream_info_to_proto, ToProto};
+use crate::status::{from_append, from_rejection, from_store};
+use crate::ACTOR_HEADER;
+use ledger::{Rejection, StreamId};
+use ledger_proto::v1 as pb;
+use ledger_store::{AppendRequest, Filter, Log, Pending};
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::{Stream, StreamExt};
+use tonic::{Request, Response, Status, Streaming};
+
+/// How many pipelined appends one AppendStream may have in flight.
+const IN_FLIGHT: usize = 1024;
+/// Events per page when streaming reads.
+const READ_PAGE: usize = 256;
+
+type EventStream = Pin<Box<dyn Stream<Item = Result<pb::RecordedEvent, Status>> + Send>>;
+type AppendAnswers = Pin<Box<dyn Stream<Item = Result<pb::AppendStreamResponse, Status>> + Send>>;
+
+/// The service over one open log.
+#[derive(Clone)]
+pub struct LedgerService {
+    log: Arc<Log>,
+    /// Turns true when the daemon shuts down: live subscriptions end then.
+    stopping: watch::Receiver<bool>,
+}
+
+impl LedgerService {
+    pub fn new(log: Arc<Log>, stopping: watch::Receiver<bool>) -> Self {
+        LedgerService { log, stopping }
+    }
+}
+
+/// Who appends: the `x-ledger-actor` metadata, or `anonymous`.
+fn actor<T>(request: &Request<T>) -> Result<String, Status> {
+    match request.metadata().get(ACTOR_HEADER) {
+        None => Ok("anonymous".into()),
+        Some(value) => {
+            let text = value.to_str().map_err(|_| Status::invalid_argument(format!("{ACTOR_HEADER} must be ASCII")))?;
+            if text.is_empty() || text.len() > 64 {
+                return Err(Status::invalid_argument(format!("{ACTOR_HEADER} must be 1 to 64 characters")));
+            }
+            Ok(text.to_owned())
+        }
+    }
+}
+
+/// Turns a wire append into the domain's, refusing malformed input.
+fn to_request(proto: pb::AppendRequest, actor: String) -> Result<AppendRequest, Rejection> {
+    let stream = StreamId::parse(&proto.stream)?;
+    let of = proto.events.len();
+    let events = proto
+        .events
+        .into_iter()
+        .enumerate()
+        .map(|(idx, e)| proposed_from_proto(e, idx + 1, of))
+        .collect::<Result<_, _>>()?;
+    Ok(AppendRequest { stream, events, expected_version: proto.expected_version, actor })
+}
+
+fn error_answer(status: &Status) -> pb::AppendStreamResponse {
+    pb::AppendStreamResponse {
+        result: Some(pb::append_stream_response::Result::Error(pb::AppendError {
+            code: status.code() as i32,
+            message: status.message().to_owned(),
+        })),
+    }
+}
+
+#[tonic::async_trait]
+impl pb::ledger_server::Ledger for LedgerService {
+    #[tracing::instrument(skip_all, fields(stream = %request.get_ref().stream, n_events = request.get_ref().events.len()))]
+    async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
+        let actor = actor(&request)?;
+        let append = to_request(request.into_inner(), actor).map_err(from_rejection)?;
+        let appended = self.log.append(append).await.map_err(|e| {
+            tracing::debug!(error = %e, "append refused");
+            from_append(e)
+        })?;
+        Ok(Response::new(appended_to_proto(&appended)))
+    }
+
+    type AppendStreamStream = AppendAnswers;
+
+    async fn append_stream(
+        &self,
+        request: Request<Streaming<pb::AppendRequest>>,
+    ) -> Result<Response<Self::AppendStreamStream>, Status> {
+        let actor = actor(&request)?;
+        let mut inbound = request.into_inner();
+        let log = Arc::clone(&self.log);
+        // Submitting in arrival order keeps pipelined appends to one stream in order; the
+        // answers are awaited in the same order.
+        let (pending_tx, mut pending_rx) = mpsc::channel::<Result<Pending, Status>>(IN_FLIGHT);
+        tokio::spawn(async move {
+            while let Some(message) = inbound.next().await {
+                let submitted = match message {
+                    Err(status) => Err(status),
+                    Ok(proto) => to_request(proto, actor.clone())
+                        .map_err(from_rejection)
+                        .and_then(|append| log.submit(append).map_err(from_store)),
+                };
+                if pending_tx.send(submitted).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let (answers_tx, answers_rx) = mpsc::channel(IN_FLIGHT);
+        tokio::spawn(async move {
+            while let Some(submitted) = pending_rx.recv().await {
+                let answer = match submitted {
+                    Ok(pending) => match pending.await {
+                        Ok(appended) => pb::AppendStreamResponse {
+                            result: Some(pb::append_stream_response::Result::Ok(appended_to_proto(&appended))),
+                        },
+                        Err(error) => error_answer(&from_append(error)),
+                    },
+                    Err(status) => error_answer(&status),
+                };
+                if answers_tx.send(Ok(answer)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(answers_rx))))
+    }
+
+    type ReadStream = EventStream;
+
+    async fn read(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadStream>, Status> {
+        let request = request.into_inner();
+        let stream = StreamId::parse(&request.stream).map_err(from_rejection)?;
+        let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        let log = Arc::clone(&self.log);
+        let (tx, rx) = mpsc::channel(READ_PAGE);
+        tokio::spawn(async move {
+            let mut next = request.from_seq.max(1);
+            while remaining > 0 {
+                let page = match log.read_stream(&stream, next, READ_PAGE.min(remaining)) {
+                    Ok(page) if page.is_empty() => break,
+                    Ok(page) => page,
+                    Err(error) => {
+                        tracing::error!(%error, %stream, "read failed");
+                        let _ = tx.send(Err(from_store(error))).await;
+                        break;
+                    }
+                };
+                remaining -= page.len();
+                for record in page {
+                    next = record.envelope.seq + 1;
+                    if tx.send(Ok(record.to_proto())).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    type SubscribeStream = EventStream;
+
+    async fn subscribe(&self, request: Request<pb::SubscribeRequest>) -> Result<Response<Self::SubscribeStream>, Status> {
+        let request = request.into_inner();
+        let filter = if request.stream.is_empty() {
+            Filter::All
+        } else {
+            Filter::Stream(StreamId::parse(&request.stream).map_err(from_rejection)?)
+        };
+        let mut source = self.log.subscribe(filter, request.from);
+        let mut stopping = self.stopping.clone();
+        let (tx, rx) = mpsc::channel(READ_PAGE);
+        tokio::spawn(async move {
+            loop {
+                let item = tokio::select! {
+                    _ = stopping.wait_for(|stop| *stop) => break,
+                    item = source.recv() => item,
+                };
+                let Some(item) = item else { break };
+                let message = item.map(|record| record.to_proto()).map_err(from_store);
+                if tx.send(message).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    async fn list_streams(
+        &self,
+        request: Request<pb::ListStreamsRequest>,
+    ) -> Result<Response<pb::ListStreamsResponse>, Status> {
+        let prefix = request.into_inner().prefix;
+        let streams = self.log.streams().map_err(from_store)?;
+        Ok(Response::new(pb::ListStreamsResponse {
+            streams: streams
+                .iter()
+                .filter(|s| s.stream.to_string().starts_with(&prefix))
+                .map(stream_info_to_proto)
+                .collect(),
+        }))
+    }
+}

@@ -1,0 +1,78 @@
+//! The gRPC server: the Ledger service with server reflection and grpc.health.v1, started on a
+//! listener the caller binds (tests use `127.0.0.1:0`) and stopped by a shutdown future.
+//!
+//! Shutdown order: stop accepting and end live subscriptions, let in-flight requests finish,
+//! then close the log so the sequencer commits what it holds.
+
+mod ledger_service;
+
+pub use ledger_service::LedgerService;
+
+use crate::config::Config;
+use ledger_proto::v1::ledger_server::LedgerServer;
+use ledger_store::{Log, StoreError};
+use std::future::Future;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio_stream::wrappers::TcpListenerStream;
+
+/// Why the daemon could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot open the log: {0}")]
+    Log(#[from] StoreError),
+    #[error("cannot listen on {addr}: {source}")]
+    Bind { addr: std::net::SocketAddr, source: std::io::Error },
+    #[error("the gRPC server failed: {0}")]
+    Transport(#[from] tonic::transport::Error),
+    #[error("reflection setup failed: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+}
+
+/// Opens the log, binds the address and serves until `shutdown` completes.
+///
+/// # Errors
+/// The log cannot be opened, the address cannot be bound, or the server fails.
+pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+    let log = Arc::new(Log::open_sled(&config.data_dir)?);
+    let listener = TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
+    tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,
+        data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening");
+    serve(Arc::clone(&log), listener, shutdown).await?;
+    tokio::task::spawn_blocking(move || log.close()).await.ok();
+    tracing::info!("ledgerd stopped; the log is closed");
+    Ok(())
+}
+
+/// Serves the Ledger service, reflection and health on `listener` until `shutdown`.
+///
+/// # Errors
+/// The server fails.
+pub async fn serve(
+    log: Arc<Log>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let (stopping_tx, stopping) = watch::channel(false);
+    let (health, health_service) = tonic_health::server::health_reporter();
+    health.set_serving::<LedgerServer<LedgerService>>().await;
+    let reflection = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(ledger_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let service = LedgerService::new(log, stopping);
+    let signal = async move {
+        shutdown.await;
+        tracing::info!("shutting down: no new requests, ending subscriptions");
+        health.set_not_serving::<LedgerServer<LedgerService>>().await;
+        let _ = stopping_tx.send(true);
+    };
+    tonic::transport::Server::builder()
+        .add_service(health_service)
+        .add_service(reflection)
+        .add_service(LedgerServer::new(service))
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal)
+        .await?;
+    Ok(())
+}
