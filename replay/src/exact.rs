@@ -86,14 +86,14 @@ impl Rational {
     }
 
     /// The value rounded to `places` decimals, halves up (towards +∞), as an integer count
-    /// of `10^-places`: 9/16 at 2 places is 563.
+    /// of `10^-places`: 45/8 at 2 places is 563.
     pub fn round_units(self, places: u32) -> i128 {
         let scaled = self * Rational::new(10i128.pow(places), 1) + Rational::new(1, 2);
         scaled.floor()
     }
 
     /// The value rounded to `places` decimals, halves up, with exactly `places` decimals:
-    /// 9/16 → "5.63", 121/10 at one place → "12.1".
+    /// 45/8 → "5.63", 121/10 at one place → "12.1".
     pub fn to_fixed(self, places: u32) -> String {
         fixed_text(self.round_units(places), places)
     }
@@ -111,19 +111,14 @@ impl Rational {
         }
     }
 
-    /// The exact value, and the displayed one after it when rounding changed it:
-    /// "5.625 → 5.63", "8/3 → 2.67", "7.5".
+    /// The exact value, and the displayed one after it when rounding changes it:
+    /// "5.625 → 5.63", "8/3 → 2.67", "7.5", "10".
     pub fn shown(self, places: u32) -> String {
         let exact = self.exact_text();
-        let fixed = self.to_fixed(places);
         if self.fits(places) {
-            if exact.contains('.') || places == 0 {
-                fixed
-            } else {
-                exact
-            }
+            exact
         } else {
-            format!("{exact} → {fixed}")
+            format!("{exact} → {}", self.to_fixed(places))
         }
     }
 }
@@ -159,8 +154,7 @@ pub fn json_number(units: i128, places: u32) -> serde_json::Number {
     while text.ends_with('0') && !text.ends_with(".0") {
         text.pop();
     }
-    text.parse()
-        .expect("a plain decimal is always a valid JSON number")
+    text.parse().expect("a plain decimal is always a valid JSON number")
 }
 
 /// [`json_number`] of a value rounded to `places` decimals, halves up.
@@ -292,13 +286,13 @@ mod tests {
 
     #[test]
     fn rounds_halves_up_once() {
-        assert_eq!(Rational::new(9, 16).to_fixed(2), "5.63");
+        assert_eq!(Rational::new(45, 8).to_fixed(2), "5.63");
         assert_eq!(Rational::new(8, 3).to_fixed(2), "2.67");
         assert_eq!(Rational::new(4, 3).to_fixed(2), "1.33");
         assert_eq!(Rational::tenths(121).to_fixed(1), "12.1");
         assert_eq!(Rational::tenths(-14).to_fixed(1), "-1.4");
         assert_eq!(Rational::new(-1, 200).to_fixed(2), "0.00");
-        assert_eq!(Rational::new(9, 16).shown(2), "5.625 → 5.63");
+        assert_eq!(Rational::new(45, 8).shown(2), "5.625 → 5.63");
         assert_eq!(Rational::new(8, 3).shown(2), "8/3 → 2.67");
         assert_eq!(Rational::int(10).shown(2), "10");
     }

@@ -89,7 +89,12 @@ impl Log {
     /// # Errors
     /// The log is closing.
     pub fn submit(&self, request: AppendRequest) -> Result<Pending, StoreError> {
-        let sender = self.jobs.lock().expect("not poisoned").clone().ok_or(StoreError::Closed)?;
+        let sender = self
+            .jobs
+            .lock()
+            .expect("not poisoned")
+            .clone()
+            .ok_or(StoreError::Closed)?;
         let (reply, answer) = oneshot::channel();
         sender.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
         Ok(Pending(answer))

@@ -266,4 +266,12 @@ impl Event {
     pub fn to_postcard(&self) -> Vec<u8> {
         postcard::to_stdvec(self).expect("events always encode")
     }
+
+    /// Decodes [`Event::to_postcard`].
+    ///
+    /// # Errors
+    /// The bytes are not an event of this version.
+    pub fn from_postcard(bytes: &[u8]) -> Result<Event, String> {
+        postcard::from_bytes(bytes).map_err(|e| e.to_string())
+    }
 }

@@ -37,18 +37,12 @@ pub(super) fn prussia(outcome: Outcome, turn: u32) -> (Rational, String) {
         }
         Outcome::PrussianOffensiveVictory => {
             let score = tenths(130);
-            let line = format!(
-                "prussia: offensive victory in turn {turn}; exactly {}",
-                show(score)
-            );
+            let line = format!("prussia: offensive victory in turn {turn}; exactly {}", show(score));
             (score, line)
         }
         Outcome::AlliedVictory => {
             let score = tenths(5 * t);
-            let line = format!(
-                "prussia: defeated in turn {turn}; 0.5×{turn} = {}",
-                show(score)
-            );
+            let line = format!("prussia: defeated in turn {turn}; 0.5×{turn} = {}", show(score));
             (score, line)
         }
     }
@@ -113,10 +107,7 @@ pub(super) fn frederick_offensive(end: OffensiveEnd) -> (Rational, String) {
 }
 
 /// Maria Theresa's offensive-option score: 0.5·L + A, at most 9, plus 1 for the set-aside card.
-pub(super) fn maria_theresa_offensive(
-    offensive: &OffensiveFacts,
-    end: OffensiveEnd,
-) -> (Rational, String) {
+pub(super) fn maria_theresa_offensive(offensive: &OffensiveFacts, end: OffensiveEnd) -> (Rational, String) {
     let length = i64::from(end.turn) - i64::from(offensive.launched_in) + 1;
     let austria_holds = 14 - i64::from(end.bohemian);
     let raw = tenths(5 * length + 10 * austria_holds);

@@ -149,9 +149,7 @@ impl GameFold {
     pub fn apply(&mut self, event: &Event) -> Result<(), ScoreError> {
         let facts = &mut self.facts;
         match event.family() {
-            ledger::event::Family::Tournament => {
-                return Err(ScoreError::NotAGameEvent(event.type_name()))
-            }
+            ledger::event::Family::Tournament => return Err(ScoreError::NotAGameEvent(event.type_name())),
             ledger::event::Family::Jury => {
                 self.n_events += 1;
                 return Ok(());

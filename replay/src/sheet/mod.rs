@@ -47,10 +47,7 @@ pub fn display_places(ruleset: Ruleset) -> u32 {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GameStatus {
     InProgress,
-    Ended {
-        outcome: Outcome,
-        winners: Vec<Nation>,
-    },
+    Ended { outcome: Outcome, winners: Vec<Nation> },
 }
 
 /// What fixed a nation's score.
@@ -198,11 +195,7 @@ pub fn population_variance(values: &[Rational]) -> Rational {
     }
     let n = Rational::int(i64::try_from(values.len()).unwrap_or(i64::MAX));
     let mean = values.iter().copied().sum::<Rational>() / n;
-    values
-        .iter()
-        .map(|&x| (x - mean) * (x - mean))
-        .sum::<Rational>()
-        / n
+    values.iter().map(|&x| (x - mean) * (x - mean)).sum::<Rational>() / n
 }
 
 /// The seqs an event stream's `event_voided` events void.
@@ -222,10 +215,7 @@ pub fn voided_seqs(events: &[(u64, Event)]) -> BTreeSet<u64> {
 ///
 /// # Errors
 /// See [`GameFold::apply`] and [`GameFold::sheet`].
-pub fn score_game(
-    scheduled: Option<Ruleset>,
-    events: &[(u64, Event)],
-) -> Result<ScoreSheet, ScoreError> {
+pub fn score_game(scheduled: Option<Ruleset>, events: &[(u64, Event)]) -> Result<ScoreSheet, ScoreError> {
     let voided = voided_seqs(events);
     let mut fold = GameFold::new(scheduled);
     for (seq, event) in events {

@@ -32,18 +32,12 @@ pub(super) fn count(facts: &Facts) -> TcCount {
 }
 
 /// TCC and sTCC with their explanation lines.
-pub(super) fn coefficients(
-    ruleset: Ruleset,
-    facts: &Facts,
-) -> (TcCount, Option<Rational>, Coefficient, Vec<String>) {
+pub(super) fn coefficients(ruleset: Ruleset, facts: &Facts) -> (TcCount, Option<Rational>, Coefficient, Vec<String>) {
     let counts = count(facts);
     let mut lines = Vec::new();
     let dealt = |nation: Nation| facts.tc.get(&nation).copied().unwrap_or(0);
     let tcc = if counts.attackers > 0 {
-        let tcc = Rational::new(
-            i128::from(counts.prussia_hanover),
-            i128::from(counts.attackers),
-        );
+        let tcc = Rational::new(i128::from(counts.prussia_hanover), i128::from(counts.attackers));
         lines.push(format!(
             "tcc: (prussia {} + hanover {}) / attacking nations {} = {} → {}",
             dealt(Nation::Prussia),
@@ -100,8 +94,7 @@ fn stcc(ruleset: Ruleset, facts: &Facts, tcc: Option<Rational>) -> Coefficient {
     match horizon(facts) {
         Some(n) => Coefficient::Available(scaled_tcc(tcc, n, ended.turn)),
         None => Coefficient::Unavailable(
-            "no fate_horizon_recorded after a game that did not end in a prussian defensive victory"
-                .into(),
+            "no fate_horizon_recorded after a game that did not end in a prussian defensive victory".into(),
         ),
     }
 }

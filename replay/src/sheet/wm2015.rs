@@ -29,10 +29,7 @@ pub(super) fn prussia(outcome: Outcome, turn: u32) -> (Rational, String) {
         let score = Rational::int(10);
         return (
             score,
-            format!(
-                "prussia: prussian victory in turn {turn}; always {}",
-                show(score)
-            ),
+            format!("prussia: prussian victory in turn {turn}; always {}", show(score)),
         );
     }
     let raw = half(i64::from(turn));
@@ -96,10 +93,7 @@ pub(super) fn frederick_offensive(end: OffensiveEnd) -> (Rational, String) {
 }
 
 /// Maria Theresa's offensive-option score: 0.5·L + A + 1 for the set-aside card, at most 9.5.
-pub(super) fn maria_theresa_offensive(
-    offensive: &OffensiveFacts,
-    end: OffensiveEnd,
-) -> (Rational, String) {
+pub(super) fn maria_theresa_offensive(offensive: &OffensiveFacts, end: OffensiveEnd) -> (Rational, String) {
     let length = i64::from(end.turn) - i64::from(offensive.launched_in) + 1;
     let austria_holds = 14 - i64::from(end.bohemian);
     let card = i64::from(offensive.picked_up);

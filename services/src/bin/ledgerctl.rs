@@ -1,1 +1,17 @@
-fn main() {}
+//! `ledgerctl`: see [`ledger_services::cli`].
+
+use clap::Parser;
+use ledger_services::cli::{run, Cli};
+use std::process::ExitCode;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("{error}");
+            ExitCode::from(error.exit_code())
+        }
+    }
+}

@@ -24,25 +24,27 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?).init();
-    let config = Config { data_dir: args.data_dir, listen: args.listen };
-    run(config, shutdown_signal()).await?;
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?)
+        .init();
+    let config = Config {
+        data_dir: args.data_dir,
+        listen: args.listen,
+    };
+    run(config, shutdown_signal()?).await?;
     Ok(())
 }
 
-/// Completes on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut terminate =
-            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).expect("SIGTERM handler");
+/// Completes on SIGINT or SIGTERM. The handlers are installed before the server starts, so
+/// a signal that arrives early is not lost.
+fn shutdown_signal() -> std::io::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut interrupt = signal(SignalKind::interrupt())?;
+    let mut terminate = signal(SignalKind::terminate())?;
+    Ok(async move {
         tokio::select! {
-            _ = interrupt => {},
-            _ = terminate.recv() => {},
+            _ = interrupt.recv() => tracing::info!("SIGINT received"),
+            _ = terminate.recv() => tracing::info!("SIGTERM received"),
         }
-    }
-    #[cfg(not(unix))]
-    interrupt.await.ok();
-    tracing::info!("signal received");
+    })
 }

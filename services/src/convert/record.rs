@@ -1,7 +1,7 @@
 //! Envelopes, appends and stream summaries, domain ↔ protobuf.
 
 use super::{FromProto, ToProto};
-use ledger::{Event, Rejection, Recorded};
+use ledger::{Event, Recorded, Rejection};
 use ledger_proto::v1 as pb;
 use ledger_store::{Appended, ProposedEvent, StreamInfo};
 
@@ -27,9 +27,13 @@ impl ToProto for Recorded {
 
 impl FromProto<pb::RecordedEvent> for Recorded {
     fn from_proto(proto: pb::RecordedEvent) -> Result<Self, Rejection> {
-        let e = proto.envelope.ok_or_else(|| Rejection::malformed("the envelope is missing"))?;
+        let e = proto
+            .envelope
+            .ok_or_else(|| Rejection::malformed("the envelope is missing"))?;
         let hash = |bytes: Vec<u8>, what: &str| -> Result<ledger::Hash, Rejection> {
-            bytes.try_into().map_err(|_| Rejection::malformed(format!("{what} must be 32 bytes")))
+            bytes
+                .try_into()
+                .map_err(|_| Rejection::malformed(format!("{what} must be 32 bytes")))
         };
         Ok(Recorded {
             envelope: ledger::Envelope {
@@ -42,7 +46,11 @@ impl FromProto<pb::RecordedEvent> for Recorded {
                 prev_hash: hash(e.prev_hash, "prev_hash")?,
                 hash: hash(e.hash, "hash")?,
             },
-            event: Event::from_proto(proto.event.ok_or_else(|| Rejection::malformed("the event is missing"))?)?,
+            event: Event::from_proto(
+                proto
+                    .event
+                    .ok_or_else(|| Rejection::malformed("the event is missing"))?,
+            )?,
         })
     }
 }
@@ -52,9 +60,20 @@ impl FromProto<pb::RecordedEvent> for Recorded {
 /// # Errors
 /// The event is missing or malformed.
 pub fn proposed_from_proto(proto: pb::ProposedEvent, index: usize, of: usize) -> Result<ProposedEvent, Rejection> {
-    let context = |r: Rejection| if of > 1 { r.context(format!("event {index} of {of}")) } else { r };
-    let event = proto.event.ok_or_else(|| context(Rejection::malformed("the event is missing")))?;
-    Ok(ProposedEvent { event_id: proto.event_id, event: Event::from_proto(event).map_err(context)? })
+    let context = |r: Rejection| {
+        if of > 1 {
+            r.context(format!("event {index} of {of}"))
+        } else {
+            r
+        }
+    };
+    let event = proto
+        .event
+        .ok_or_else(|| context(Rejection::malformed("the event is missing")))?;
+    Ok(ProposedEvent {
+        event_id: proto.event_id,
+        event: Event::from_proto(event).map_err(context)?,
+    })
 }
 
 pub fn appended_to_proto(a: &Appended) -> pb::AppendResponse {
@@ -70,5 +89,9 @@ pub fn appended_to_proto(a: &Appended) -> pb::AppendResponse {
 }
 
 pub fn stream_info_to_proto(s: &StreamInfo) -> pb::StreamSummary {
-    pb::StreamSummary { stream: s.stream.to_string(), version: s.version, head_hash: s.head_hash.to_vec() }
+    pb::StreamSummary {
+        stream: s.stream.to_string(),
+        version: s.version,
+        head_hash: s.head_hash.to_vec(),
+    }
 }

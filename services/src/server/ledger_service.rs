@@ -40,9 +40,13 @@ fn actor<T>(request: &Request<T>) -> Result<String, Status> {
     match request.metadata().get(ACTOR_HEADER) {
         None => Ok("anonymous".into()),
         Some(value) => {
-            let text = value.to_str().map_err(|_| Status::invalid_argument(format!("{ACTOR_HEADER} must be ASCII")))?;
+            let text = value
+                .to_str()
+                .map_err(|_| Status::invalid_argument(format!("{ACTOR_HEADER} must be ASCII")))?;
             if text.is_empty() || text.len() > 64 {
-                return Err(Status::invalid_argument(format!("{ACTOR_HEADER} must be 1 to 64 characters")));
+                return Err(Status::invalid_argument(format!(
+                    "{ACTOR_HEADER} must be 1 to 64 characters"
+                )));
             }
             Ok(text.to_owned())
         }
@@ -59,7 +63,12 @@ fn to_request(proto: pb::AppendRequest, actor: String) -> Result<AppendRequest, 
         .enumerate()
         .map(|(idx, e)| proposed_from_proto(e, idx + 1, of))
         .collect::<Result<_, _>>()?;
-    Ok(AppendRequest { stream, events, expected_version: proto.expected_version, actor })
+    Ok(AppendRequest {
+        stream,
+        events,
+        expected_version: proto.expected_version,
+        actor,
+    })
 }
 
 fn error_answer(status: &Status) -> pb::AppendStreamResponse {
@@ -134,7 +143,9 @@ impl pb::ledger_server::Ledger for LedgerService {
     async fn read(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadStream>, Status> {
         let request = request.into_inner();
         let stream = StreamId::parse(&request.stream).map_err(from_rejection)?;
-        let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        let mut remaining = request
+            .limit
+            .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
         let log = Arc::clone(&self.log);
         let (tx, rx) = mpsc::channel(READ_PAGE);
         tokio::spawn(async move {
@@ -163,7 +174,10 @@ impl pb::ledger_server::Ledger for LedgerService {
 
     type SubscribeStream = EventStream;
 
-    async fn subscribe(&self, request: Request<pb::SubscribeRequest>) -> Result<Response<Self::SubscribeStream>, Status> {
+    async fn subscribe(
+        &self,
+        request: Request<pb::SubscribeRequest>,
+    ) -> Result<Response<Self::SubscribeStream>, Status> {
         let request = request.into_inner();
         let filter = if request.stream.is_empty() {
             Filter::All

@@ -23,7 +23,10 @@ pub enum ServeError {
     #[error("cannot open the log: {0}")]
     Log(#[from] StoreError),
     #[error("cannot listen on {addr}: {source}")]
-    Bind { addr: std::net::SocketAddr, source: std::io::Error },
+    Bind {
+        addr: std::net::SocketAddr,
+        source: std::io::Error,
+    },
     #[error("the gRPC server failed: {0}")]
     Transport(#[from] tonic::transport::Error),
     #[error("reflection setup failed: {0}")]
@@ -36,7 +39,12 @@ pub enum ServeError {
 /// The log cannot be opened, the address cannot be bound, or the server fails.
 pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
     let log = Arc::new(Log::open_sled(&config.data_dir)?);
-    let listener = TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| ServeError::Bind {
+            addr: config.listen,
+            source,
+        })?;
     tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,
         data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening");
     serve(Arc::clone(&log), listener, shutdown).await?;

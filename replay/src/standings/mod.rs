@@ -1,0 +1,243 @@
+//! Tournament standings (RULES.md sections 6 and 7): a fold over the tournament stream and
+//! the streams of its games into qualifying totals, the ruleset's tie-breakers with the value
+//! each player had, which tie-breaker decided each adjacent pair, the four finalists and the
+//! winner of the final.
+//!
+//! Games link to the tournament through `qualifying_drawn` and `game_scheduled`: game id `g`
+//! is the stream `game/g`, its seats give the player in each role. A game whose stream is
+//! missing or has not ended counts for nobody yet and is listed as pending.
+
+mod final_game;
+mod render;
+mod tiebreak;
+
+pub use final_game::{FinalContender, FinalDecider, FinalResult};
+pub use render::StandingsJson;
+pub use tiebreak::{Decider, TieBreakValue, TieBreaker};
+
+use crate::exact::Rational;
+use crate::sheet::{score_game, voided_seqs, ScoreError, ScoreSheet};
+use ledger::event::{PlayerId, Seats};
+use ledger::{Event, Role, Ruleset, Stage};
+use std::collections::BTreeMap;
+
+/// Why standings cannot be computed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StandingsError {
+    #[error("the tournament stream has no tournament_created")]
+    NotCreated,
+    #[error("game {game}: {error}")]
+    Game { game: String, error: ScoreError },
+    #[error("game {game} is played under {found}, but the tournament plays {expected}")]
+    WrongRuleset {
+        game: String,
+        expected: Ruleset,
+        found: Ruleset,
+    },
+}
+
+/// A game the tournament put on a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScheduledGame {
+    pub game: String,
+    pub stage: Stage,
+    pub round: u32,
+    pub table: u32,
+    pub seats: Seats,
+}
+
+/// A recorded lot: `order` is best first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lot {
+    pub purpose: String,
+    pub seed: u64,
+    pub order: Vec<PlayerId>,
+}
+
+impl Lot {
+    /// The final's lot (wm2015 final tie-breaker 3) has purpose "final"; every other lot
+    /// serves the qualifying standings.
+    pub fn is_for_final(&self) -> bool {
+        self.purpose == "final"
+    }
+}
+
+/// What the tournament stream recorded, voided events left out.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TournamentFacts {
+    pub name: String,
+    pub ruleset: Option<Ruleset>,
+    /// Player id and name, in registration order.
+    pub players: Vec<(PlayerId, String)>,
+    /// In scheduling order.
+    pub games: Vec<ScheduledGame>,
+    pub lots: Vec<Lot>,
+    pub final_roles: Vec<(PlayerId, Role)>,
+}
+
+impl TournamentFacts {
+    /// Folds a tournament stream, skipping voided events.
+    pub fn fold(events: &[(u64, Event)]) -> TournamentFacts {
+        let voided = voided_seqs(events);
+        let mut facts = TournamentFacts::default();
+        for (_, event) in events.iter().filter(|(seq, _)| !voided.contains(seq)) {
+            match event {
+                Event::TournamentCreated { name, ruleset, .. } => {
+                    facts.name.clone_from(name);
+                    facts.ruleset = Some(*ruleset);
+                }
+                Event::PlayerRegistered { player, name, .. } => {
+                    facts.players.push((player.clone(), name.clone()));
+                }
+                Event::QualifyingDrawn { games, .. } => {
+                    facts.games.extend(games.iter().map(|g| ScheduledGame {
+                        game: g.game.clone(),
+                        stage: Stage::Qualifying,
+                        round: g.round,
+                        table: g.table,
+                        seats: g.seats.clone(),
+                    }));
+                }
+                Event::GameScheduled {
+                    game,
+                    stage,
+                    round,
+                    table,
+                    seats,
+                } => facts.games.push(ScheduledGame {
+                    game: game.clone(),
+                    stage: *stage,
+                    round: *round,
+                    table: *table,
+                    seats: seats.clone(),
+                }),
+                Event::FinalRoleChosen { player, role } => {
+                    facts.final_roles.push((player.clone(), *role));
+                }
+                Event::LotDrawn {
+                    purpose,
+                    seed,
+                    order,
+                } => facts.lots.push(Lot {
+                    purpose: purpose.clone(),
+                    seed: *seed,
+                    order: order.clone(),
+                }),
+                _ => {}
+            }
+        }
+        facts
+    }
+}
+
+/// One player's line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StandingRow {
+    /// 1-based; players the tie-breakers could not separate share a rank.
+    pub rank: u32,
+    pub player: PlayerId,
+    pub name: String,
+    /// Sum of the exact scores of the player's ended qualifying games.
+    pub total: Rational,
+    pub games_counted: u32,
+    /// Game score per role played (summed if a role was played twice).
+    pub scores: BTreeMap<Role, Rational>,
+    /// Every tie-breaker of the ruleset, in order, with this player's value.
+    pub tie_breakers: Vec<TieBreakValue>,
+    /// What put this row below the one above; `None` for the first row.
+    pub decided_by: Option<Decider>,
+}
+
+/// The standings of one tournament.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standings {
+    pub tournament: String,
+    pub ruleset: Ruleset,
+    pub rows: Vec<StandingRow>,
+    /// The top four rows.
+    pub finalists: Vec<PlayerId>,
+    /// Every qualifying game has ended and the fourth and fifth rows are separated.
+    pub finalists_settled: bool,
+    /// Scheduled games whose streams are missing or have not ended.
+    pub pending_games: Vec<String>,
+    pub final_result: Option<FinalResult>,
+}
+
+/// A scored game with its place in the tournament.
+#[derive(Debug, Clone)]
+pub(crate) struct PlayedGame {
+    pub scheduled: ScheduledGame,
+    pub sheet: ScoreSheet,
+}
+
+/// Computes the standings from the tournament stream and the streams of its games, keyed by
+/// game id (`game/<id>` without the prefix). Streams of games the tournament did not
+/// schedule are ignored.
+///
+/// # Errors
+/// [`StandingsError::NotCreated`] without `tournament_created`; a game stream that cannot be
+/// scored or is played under another ruleset.
+pub fn standings(
+    tournament: &[(u64, Event)],
+    games: &BTreeMap<String, Vec<(u64, Event)>>,
+) -> Result<Standings, StandingsError> {
+    let facts = TournamentFacts::fold(tournament);
+    let ruleset = facts.ruleset.ok_or(StandingsError::NotCreated)?;
+    let mut played = Vec::new();
+    let mut pending = Vec::new();
+    for scheduled in &facts.games {
+        let Some(events) = games.get(&scheduled.game) else {
+            pending.push(scheduled.game.clone());
+            continue;
+        };
+        let sheet = score_game(Some(ruleset), events).map_err(|error| StandingsError::Game {
+            game: scheduled.game.clone(),
+            error,
+        })?;
+        if sheet.ruleset != ruleset {
+            return Err(StandingsError::WrongRuleset {
+                game: scheduled.game.clone(),
+                expected: ruleset,
+                found: sheet.ruleset,
+            });
+        }
+        if sheet.has_ended() {
+            played.push(PlayedGame {
+                scheduled: scheduled.clone(),
+                sheet,
+            });
+        } else {
+            pending.push(scheduled.game.clone());
+        }
+    }
+    played.sort_by(|a, b| {
+        (a.scheduled.round, a.scheduled.table, &a.scheduled.game).cmp(&(
+            b.scheduled.round,
+            b.scheduled.table,
+            &b.scheduled.game,
+        ))
+    });
+    let qualifying: Vec<&PlayedGame> = played
+        .iter()
+        .filter(|g| g.scheduled.stage == Stage::Qualifying)
+        .collect();
+    let rows = tiebreak::rank(ruleset, &facts, &qualifying);
+    let finalists: Vec<PlayerId> = rows.iter().take(4).map(|r| r.player.clone()).collect();
+    let qualifying_pending = facts
+        .games
+        .iter()
+        .any(|g| g.stage == Stage::Qualifying && pending.contains(&g.game));
+    let fifth_tied = rows
+        .get(4)
+        .is_some_and(|row| row.decided_by == Some(Decider::Unresolved));
+    let final_result = final_game::final_result(ruleset, &facts, &played, &qualifying);
+    Ok(Standings {
+        tournament: facts.name.clone(),
+        ruleset,
+        rows,
+        finalists,
+        finalists_settled: !qualifying_pending && !fifth_tied,
+        pending_games: pending,
+        final_result,
+    })
+}

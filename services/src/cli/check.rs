@@ -1,0 +1,44 @@
+//! `ledgerctl check`: validate a JSON Lines file offline with exactly the server's rules.
+
+use super::{read_input, CliError};
+use crate::status::rejection_code;
+use ledger::check::{check_stream, parse_lines, LineError};
+use ledger::rules::Rules;
+use ledger::{Ruleset, StreamId};
+use serde_json::json;
+use std::path::Path;
+
+pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>) -> Result<(), CliError> {
+    let ruleset = ruleset
+        .map(|r| {
+            Ruleset::parse(r)
+                .ok_or_else(|| CliError::Failed(format!("unknown ruleset `{r}`: use wm2015, cafe2019 or cafe2023")))
+        })
+        .transpose()?;
+    let stream = StreamId::parse(stream).map_err(|r| CliError::Failed(r.message))?;
+    let refused = |e: LineError| {
+        let code = super::code_name(rejection_code(e.kind));
+        if json {
+            println!(
+                "{}",
+                json!({"ok": false, "line": e.line, "code": code, "message": e.message})
+            );
+        }
+        CliError::Refused(format!("line {}: {code}: {}", e.line, e.message))
+    };
+    let lines = parse_lines(&read_input(file)?).map_err(refused)?;
+    let state = check_stream(&stream, ruleset, &lines).map_err(refused)?;
+    let status = match state.rules() {
+        Rules::Game(game) => match game.ended {
+            Some((outcome, turn)) => format!("the game ended in turn {turn} ({outcome})"),
+            None => format!("the game is in turn {}", game.turn),
+        },
+        Rules::Tournament(t) => format!("{} players, {} games scheduled", t.players.len(), t.games.len()),
+    };
+    if json {
+        println!("{}", json!({"ok": true, "events": lines.len(), "status": status}));
+    } else {
+        println!("ok: {} events, {status}", lines.len());
+    }
+    Ok(())
+}

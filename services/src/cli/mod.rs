@@ -1,0 +1,186 @@
+//! `ledgerctl`: the command line of table clients, the jury, analysts and organisers.
+//! Human-readable output by default, `--json` for scripts. Online commands talk to `ledgerd`;
+//! `check` works offline with the same rules as the server.
+
+mod append;
+mod check;
+mod output;
+mod read;
+
+use clap::{Parser, Subcommand};
+use ledger_proto::v1::ledger_client::LedgerClient;
+use std::path::PathBuf;
+use tonic::transport::Channel;
+
+/// Exit status 1: the ledger (or the offline check) refused something.
+pub const EXIT_REFUSED: u8 = 1;
+/// Exit status 2: the command could not run (no server, unreadable file, bad arguments).
+pub const EXIT_FAILED: u8 = 2;
+
+/// Why a command did not succeed.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A rule refused the input; the message says which, and where.
+    #[error("{0}")]
+    Refused(String),
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl CliError {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Refused(_) => EXIT_REFUSED,
+            CliError::Failed(_) => EXIT_FAILED,
+        }
+    }
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        CliError::Failed(e.to_string())
+    }
+}
+
+/// The Tournament Ledger's command line.
+#[derive(Debug, Parser)]
+#[command(name = "ledgerctl", version, about)]
+pub struct Cli {
+    /// The ledgerd to talk to.
+    #[arg(long, global = true, env = "LEDGER_SERVER", default_value = "http://127.0.0.1:50051")]
+    pub server: String,
+    /// Who you are, recorded as the actor of what you append.
+    #[arg(long, global = true, env = "LEDGER_ACTOR", default_value = "ledgerctl")]
+    pub actor: String,
+    /// Machine-readable output (JSON or JSON Lines).
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Append canonical events, one JSON object a line, from a file or stdin.
+    Append {
+        /// `game/<id>` or `tournament/<id>`.
+        #[arg(long)]
+        stream: String,
+        /// JSON Lines file; `-` or absent for stdin.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Refuse unless the stream is at this version (0 = new stream).
+        #[arg(long)]
+        expected_version: Option<u64>,
+    },
+    /// Print a stream's events with their envelopes.
+    Read {
+        #[arg(long)]
+        stream: String,
+        /// First seq to print.
+        #[arg(long, default_value_t = 1)]
+        from: u64,
+    },
+    /// Follow events live: one stream, or the whole log.
+    Tail {
+        #[arg(long)]
+        stream: Option<String>,
+        /// First seq (of the stream) or global position to print; default: only new events.
+        #[arg(long)]
+        from: Option<u64>,
+    },
+    /// List the streams with their versions and chain heads.
+    Streams {
+        /// Only streams whose name starts with this, e.g. `game/`.
+        #[arg(long, default_value = "")]
+        prefix: String,
+    },
+    /// Validate a JSON Lines file offline with the server's rules; exit 1 at the first refused line.
+    Check {
+        /// The ruleset of the game (needed unless game_started names it).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// The stream the file is for; default `game/check`.
+        #[arg(long, default_value = "game/check")]
+        stream: String,
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+}
+
+/// Runs one command.
+///
+/// # Errors
+/// What was refused, or why the command could not run.
+pub async fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        Command::Append {
+            ref stream,
+            ref file,
+            expected_version,
+        } => append::run(&cli, stream, file.as_deref(), expected_version).await,
+        Command::Read { ref stream, from } => read::read(&cli, stream, from).await,
+        Command::Tail { ref stream, from } => read::tail(&cli, stream.as_deref(), from).await,
+        Command::Streams { ref prefix } => read::streams(&cli, prefix).await,
+        Command::Check {
+            ref ruleset,
+            ref stream,
+            ref file,
+        } => check::run(cli.json, ruleset.as_deref(), stream, file.as_deref()),
+    }
+}
+
+async fn connect(cli: &Cli) -> Result<LedgerClient<Channel>, CliError> {
+    LedgerClient::connect(cli.server.clone())
+        .await
+        .map_err(|e| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server)))
+}
+
+/// Reads a file, or stdin for `None` or `-`.
+fn read_input(file: Option<&std::path::Path>) -> Result<String, CliError> {
+    match file {
+        Some(path) if path.as_os_str() != "-" => {
+            std::fs::read_to_string(path).map_err(|e| CliError::Failed(format!("cannot read {}: {e}", path.display())))
+        }
+        _ => std::io::read_to_string(std::io::stdin()).map_err(CliError::from),
+    }
+}
+
+/// `CODE: message`, the way a status reads to a person.
+fn status_text(status: &tonic::Status) -> String {
+    format!("{}: {}", code_name(status.code()), status.message())
+}
+
+fn code_name(code: tonic::Code) -> &'static str {
+    use tonic::Code::*;
+    match code {
+        Ok => "OK",
+        Cancelled => "CANCELLED",
+        Unknown => "UNKNOWN",
+        InvalidArgument => "INVALID_ARGUMENT",
+        DeadlineExceeded => "DEADLINE_EXCEEDED",
+        NotFound => "NOT_FOUND",
+        AlreadyExists => "ALREADY_EXISTS",
+        PermissionDenied => "PERMISSION_DENIED",
+        ResourceExhausted => "RESOURCE_EXHAUSTED",
+        FailedPrecondition => "FAILED_PRECONDITION",
+        Aborted => "ABORTED",
+        OutOfRange => "OUT_OF_RANGE",
+        Unimplemented => "UNIMPLEMENTED",
+        Internal => "INTERNAL",
+        Unavailable => "UNAVAILABLE",
+        DataLoss => "DATA_LOSS",
+        Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+/// A status from the server: a refusal for rule codes, a failure otherwise.
+fn from_status(status: &tonic::Status) -> CliError {
+    use tonic::Code::*;
+    match status.code() {
+        InvalidArgument | FailedPrecondition | Aborted | AlreadyExists | PermissionDenied => {
+            CliError::Refused(status_text(status))
+        }
+        _ => CliError::Failed(status_text(status)),
+    }
+}

@@ -1,0 +1,97 @@
+//! `ledgerctl` as a user runs it: offline checks with line numbers and exit codes, and an
+//! append / read round trip against a real server.
+
+use crate::support::TestServer;
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn ledgerctl(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerctl"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+const GAME: &str = r#"{"type":"game_started","at_ms":0}
+{"type":"turn_started","turn":1,"at_ms":1000}
+{"type":"tc_dealt","nation":"prussia","count":5}
+
+{"type":"offensive_launched","set_aside_tc":8}
+"#;
+
+#[test]
+fn check_names_the_first_refused_line_and_exits_1() {
+    let out = ledgerctl(&["check", "--ruleset", "cafe2019"], GAME);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "line 5: FAILED_PRECONDITION: cafe2019: the tactical card set aside for the offensive must be worth at least 10, got 8"
+    );
+    let ok = ledgerctl(&["check", "--ruleset", "cafe2023"], GAME);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    assert_eq!(text(&ok.stdout).trim(), "ok: 4 events, the game is in turn 1");
+    let json = ledgerctl(&["check", "--ruleset", "cafe2019", "--json"], GAME);
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report["line"], 5);
+    assert_eq!(report["code"], "FAILED_PRECONDITION");
+    let malformed = ledgerctl(
+        &["check", "--ruleset", "wm2015"],
+        "{\"type\":\"game_started\",\"at_ms\":0}\n{\"type\":\"tc_dealt\",\"nation\":\"spain\",\"count\":1}\n",
+    );
+    assert_eq!(malformed.status.code(), Some(1));
+    assert!(
+        text(&malformed.stderr).starts_with("line 2: INVALID_ARGUMENT: tc_dealt: unknown value `spain`"),
+        "{}",
+        text(&malformed.stderr)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn append_then_read_back_with_envelopes() {
+    let server = TestServer::start().await;
+    let url = format!("http://{}", server.addr);
+    let game = GAME.replace("\"at_ms\":0}", "\"at_ms\":0,\"ruleset\":\"cafe2023\"}");
+    let (first, again, refused, read) = tokio::task::spawn_blocking(move || {
+        let args = ["--server", &url, "append", "--stream", "game/cli"];
+        let first = ledgerctl(&args, &game);
+        let again = ledgerctl(&args, &game);
+        let refused = ledgerctl(&args, "{\"type\":\"turn_started\",\"turn\":3}\n");
+        let read = ledgerctl(&["--server", &url, "--json", "read", "--stream", "game/cli"], "");
+        (first, again, refused, read)
+    })
+    .await
+    .unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
+    assert!(
+        text(&first.stdout).starts_with("appended 4 events to game/cli: seq 1–4"),
+        "{}",
+        text(&first.stdout)
+    );
+    assert!(
+        text(&again.stdout).contains("already appended"),
+        "{}",
+        text(&again.stdout)
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        text(&refused.stderr).trim(),
+        "line 1: FAILED_PRECONDITION: turn_started 3 skips a turn: turn 2 comes next"
+    );
+    let records: Vec<ledger::Recorded> = text(&read.stdout)
+        .lines()
+        .map(|l| ledger::Recorded::from_json(&serde_json::from_str(l).unwrap()).unwrap())
+        .collect();
+    assert_eq!(records.len(), 4);
+    assert_eq!(records[0].envelope.actor, "ledgerctl");
+    ledger::envelope::verify_chain(&records).unwrap();
+    server.stop().await;
+}

@@ -1,0 +1,320 @@
+//! The gRPC service against a real server: every refusal of the rule book (and that nothing
+//! was appended), idempotent retries, optimistic concurrency, pipelined appends, subscriptions,
+//! health and reflection.
+
+use crate::support::{append, events, TestServer};
+use ledger::testing::{refusal_cases, simulate_game};
+use ledger::{Event, RejectionKind, Ruleset};
+use ledger_proto::v1 as pb;
+use ledger_services::convert::ToProto;
+use serde_json::json;
+use tokio_stream::StreamExt;
+use tonic::Code;
+
+#[tokio::test]
+async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_and_appends_nothing() {
+    let mut server = TestServer::start().await;
+    for (idx, case) in refusal_cases().into_iter().enumerate() {
+        let stream = format!("game/refusal-{idx}");
+        let mut setup = events(&case.setup);
+        if let Some(Event::GameStarted { ruleset, .. }) = setup.first_mut() {
+            *ruleset = Some(case.ruleset);
+        }
+        if !setup.is_empty() {
+            server
+                .client
+                .append(append(&stream, &setup, "", Some(0)))
+                .await
+                .unwrap_or_else(|s| panic!("{}: {s}", case.name));
+        }
+        let before = server.read(&stream).await;
+        let refused = match ledger::event::from_canonical_json(&case.refused) {
+            Ok(event) => append(&stream, &[event], "r", None),
+            // Malformed JSON has a malformed protobuf twin: an enum value the ledger does not know.
+            Err(_) => pb::AppendRequest {
+                stream: stream.clone(),
+                events: vec![pb::ProposedEvent {
+                    event_id: "r0".into(),
+                    event: Some(pb::Event {
+                        body: Some(pb::event::Body::TcDealt(pb::TcDealt { nation: 42, count: 1 })),
+                    }),
+                }],
+                expected_version: None,
+            },
+        };
+        let status = server.client.append(refused).await.expect_err(case.name);
+        let expected_code = match case.kind {
+            RejectionKind::Malformed => Code::InvalidArgument,
+            RejectionKind::Precondition => Code::FailedPrecondition,
+            other => panic!("unexpected kind {other:?}"),
+        };
+        assert_eq!(status.code(), expected_code, "{}: {}", case.name, status.message());
+        if status.message() != "nation is missing or unknown (42)" {
+            assert!(
+                status.message().contains(case.message),
+                "{}: got `{}`",
+                case.name,
+                status.message()
+            );
+        }
+        assert_eq!(
+            server.read(&stream).await,
+            before,
+            "{}: nothing was appended",
+            case.name
+        );
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_retried_append_returns_the_first_result_and_appends_nothing() {
+    let mut server = TestServer::start().await;
+    let game = events(&ledger::testing::started_game(Some(Ruleset::Wm2015), 3));
+    let first = server
+        .client
+        .append(append("game/g", &game, "t1-", None))
+        .await
+        .unwrap()
+        .into_inner();
+    let retry = server
+        .client
+        .append(append("game/g", &game, "t1-", None))
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(!first.duplicate && retry.duplicate);
+    assert_eq!(
+        (retry.first_seq, retry.last_seq, &retry.head_hash),
+        (first.first_seq, first.last_seq, &first.head_hash)
+    );
+    assert_eq!(server.version("game/g").await, 4);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn two_writers_with_the_same_expected_version_one_wins_one_is_aborted() {
+    let mut server = TestServer::start().await;
+    let game = events(&ledger::testing::started_game(Some(Ruleset::Cafe2023), 1));
+    server
+        .client
+        .append(append("game/g", &game, "", Some(0)))
+        .await
+        .unwrap();
+    let tc = |nation| Event::TcDealt { nation, count: 3 };
+    let (mut a, mut b) = (server.client.clone(), server.client.clone());
+    let (ra, rb) = tokio::join!(
+        a.append(append("game/g", &[tc(ledger::Nation::Prussia)], "a", Some(2))),
+        b.append(append("game/g", &[tc(ledger::Nation::Russia)], "b", Some(2))),
+    );
+    let codes: Vec<Code> = [&ra, &rb]
+        .iter()
+        .map(|r| r.as_ref().map_or_else(|s| s.code(), |_| Code::Ok))
+        .collect();
+    assert!(codes.contains(&Code::Ok) && codes.contains(&Code::Aborted), "{codes:?}");
+    let loser = ra.err().or(rb.err()).unwrap();
+    assert_eq!(
+        loser.message(),
+        "expected game/g at version 2, but it is at version 3: re-read and retry"
+    );
+    assert_eq!(server.version("game/g").await, 3);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_batch_with_one_bad_event_names_it_and_appends_nothing() {
+    let mut server = TestServer::start().await;
+    let mut request = append(
+        "game/g",
+        &events(&ledger::testing::started_game(Some(Ruleset::Cafe2023), 1)),
+        "",
+        None,
+    );
+    request.events[1].event = Some(pb::Event {
+        body: Some(pb::event::Body::TcDealt(pb::TcDealt { nation: 0, count: 1 })),
+    });
+    let status = server.client.append(request).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert_eq!(status.message(), "event 2 of 2: nation is missing or unknown (0)");
+    assert_eq!(server.version("game/g").await, 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_does_not_end_the_stream() {
+    let mut server = TestServer::start().await;
+    let start = Event::GameStarted {
+        at_ms: 0,
+        ruleset: Some(Ruleset::Cafe2019),
+        tournament: None,
+    };
+    let mut requests = vec![append("game/p", &[start], "s", None)];
+    for turn in 1..=300u32 {
+        if turn == 101 {
+            requests.push(append(
+                "game/p",
+                &[Event::TurnStarted {
+                    turn: 9999,
+                    at_ms: None,
+                }],
+                "bad",
+                None,
+            ));
+        }
+        requests.push(append(
+            "game/p",
+            &[Event::TurnStarted { turn, at_ms: None }],
+            &format!("t{turn}-"),
+            None,
+        ));
+    }
+    let n_requests = requests.len();
+    let answers: Vec<pb::AppendStreamResponse> = server
+        .client
+        .append_stream(tokio_stream::iter(requests))
+        .await
+        .unwrap()
+        .into_inner()
+        .map(Result::unwrap)
+        .collect()
+        .await;
+    assert_eq!(answers.len(), n_requests);
+    let mut expected_seq = 1;
+    for (idx, answer) in answers.iter().enumerate() {
+        match answer.result.as_ref().unwrap() {
+            pb::append_stream_response::Result::Ok(ok) => {
+                assert_eq!(ok.first_seq, expected_seq, "answer {idx}");
+                expected_seq += 1;
+            }
+            pb::append_stream_response::Result::Error(error) => {
+                assert_eq!(idx, 101);
+                assert_eq!(error.code, Code::FailedPrecondition as i32);
+                assert_eq!(error.message, "turn_started 9999 skips a turn: turn 101 comes next");
+            }
+        }
+    }
+    assert_eq!(server.version("game/p").await, 301);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn subscribe_passes_from_stored_to_live_events_without_gap_or_duplicate() {
+    let mut server = TestServer::start().await;
+    let game = simulate_game(
+        Ruleset::Cafe2023,
+        &(0..300).map(|i| (i * 104_729) % 1_000_003).collect::<Vec<u32>>(),
+    );
+    let (early, late) = game.split_at(game.len() / 2);
+    for (i, event) in early.iter().enumerate() {
+        server
+            .client
+            .append(append("game/s", std::slice::from_ref(event), &format!("e{i}-"), None))
+            .await
+            .unwrap();
+    }
+    let mut by_stream = server
+        .client
+        .subscribe(pb::SubscribeRequest {
+            stream: "game/s".into(),
+            from: 1,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut everything = server
+        .client
+        .subscribe(pb::SubscribeRequest {
+            stream: String::new(),
+            from: 1,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut writer = server.client.clone();
+    let late = late.to_vec();
+    let writing = tokio::spawn(async move {
+        for (i, event) in late.iter().enumerate() {
+            writer
+                .append(append("game/s", std::slice::from_ref(event), &format!("l{i}-"), None))
+                .await
+                .unwrap();
+        }
+    });
+    for expected in 1..=game.len() as u64 {
+        let a = by_stream.next().await.unwrap().unwrap();
+        let b = everything.next().await.unwrap().unwrap();
+        assert_eq!(a.envelope.as_ref().unwrap().seq, expected);
+        assert_eq!(b.envelope.as_ref().unwrap().position, expected);
+        assert_eq!(
+            a.event.unwrap(),
+            game[usize::try_from(expected).unwrap() - 1].to_proto()
+        );
+    }
+    writing.await.unwrap();
+    // A live subscription does not keep the server from shutting down.
+    server.stop().await;
+    assert!(by_stream.next().await.is_none_or(|item| item.is_err()));
+}
+
+#[tokio::test]
+async fn health_and_reflection_answer() {
+    let server = TestServer::start().await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr))
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+    let answer = health
+        .check(tonic_health::pb::HealthCheckRequest {
+            service: "tournament_ledger.v1.Ledger".into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        answer.status,
+        tonic_health::pb::health_check_response::ServingStatus::Serving as i32
+    );
+
+    use tonic_reflection::pb::v1::{
+        server_reflection_client::ServerReflectionClient, server_reflection_request::MessageRequest,
+        server_reflection_response::MessageResponse, ServerReflectionRequest,
+    };
+    let mut reflection = ServerReflectionClient::new(channel);
+    let request = ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(MessageRequest::ListServices(String::new())),
+    };
+    let mut answers = reflection
+        .server_reflection_info(tokio_stream::iter([request]))
+        .await
+        .unwrap()
+        .into_inner();
+    let Some(MessageResponse::ListServicesResponse(list)) = answers.next().await.unwrap().unwrap().message_response
+    else {
+        panic!("expected a service list")
+    };
+    let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+    assert!(names.contains(&"tournament_ledger.v1.Ledger".to_string()), "{names:?}");
+    assert!(names.contains(&"grpc.health.v1.Health".to_string()), "{names:?}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn the_actor_header_is_recorded_in_the_envelope() {
+    let mut server = TestServer::start().await;
+    let mut request = tonic::Request::new(append(
+        "game/a",
+        &events(&[json!({"type": "game_started", "at_ms": 0, "ruleset": "wm2015"})]),
+        "",
+        None,
+    ));
+    request
+        .metadata_mut()
+        .insert(ledger_services::ACTOR_HEADER, "table-7".parse().unwrap());
+    server.client.append(request).await.unwrap();
+    let stored = server.read("game/a").await;
+    assert_eq!(stored[0].envelope.as_ref().unwrap().actor, "table-7");
+    server.stop().await;
+}

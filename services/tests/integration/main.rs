@@ -1,0 +1,8 @@
+//! End-to-end tests of ledgerd and ledgerctl: the real gRPC server on `127.0.0.1:0`, the real
+//! binaries for crashes and the command line.
+
+mod cli;
+mod daemon;
+mod grpc;
+mod roundtrip;
+mod support;

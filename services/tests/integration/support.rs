@@ -1,0 +1,106 @@
+//! A real server on a free loopback port over a fresh sled log, and small request helpers.
+
+use ledger::Event;
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::ledger_client::LedgerClient;
+use ledger_services::convert::ToProto;
+use ledger_store::Log;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tonic::transport::Channel;
+
+pub struct TestServer {
+    pub addr: SocketAddr,
+    pub client: LedgerClient<Channel>,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    _dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        let dir = tempfile::tempdir().unwrap();
+        let log = Arc::new(Log::open_sled(dir.path()).unwrap());
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            ledger_services::server::serve(log, listener, async {
+                stopped.await.ok();
+            })
+            .await
+            .unwrap();
+        });
+        let client = LedgerClient::connect(format!("http://{addr}")).await.unwrap();
+        TestServer {
+            addr,
+            client,
+            stop: Some(stop),
+            task: Some(task),
+            _dir: dir,
+        }
+    }
+
+    /// Stops the server and waits until it has stopped.
+    pub async fn stop(mut self) {
+        self.stop.take().unwrap().send(()).unwrap();
+        tokio::time::timeout(std::time::Duration::from_secs(10), self.task.take().unwrap())
+            .await
+            .expect("the server stops within 10 s")
+            .unwrap();
+    }
+
+    /// The stream's version as the server reports it (0 when it does not exist).
+    pub async fn version(&mut self, stream: &str) -> u64 {
+        let listed = self
+            .client
+            .list_streams(pb::ListStreamsRequest { prefix: stream.into() })
+            .await
+            .unwrap();
+        listed
+            .into_inner()
+            .streams
+            .iter()
+            .find(|s| s.stream == stream)
+            .map_or(0, |s| s.version)
+    }
+
+    pub async fn read(&mut self, stream: &str) -> Vec<pb::RecordedEvent> {
+        use tokio_stream::StreamExt;
+        let request = pb::ReadRequest {
+            stream: stream.into(),
+            from_seq: 1,
+            limit: None,
+        };
+        let events = self.client.read(request).await.unwrap().into_inner();
+        events.map(Result::unwrap).collect().await
+    }
+}
+
+pub fn append(stream: &str, events: &[Event], id_prefix: &str, expected_version: Option<u64>) -> pb::AppendRequest {
+    pb::AppendRequest {
+        stream: stream.into(),
+        events: events
+            .iter()
+            .enumerate()
+            .map(|(i, e)| pb::ProposedEvent {
+                event_id: if id_prefix.is_empty() {
+                    String::new()
+                } else {
+                    format!("{id_prefix}{i}")
+                },
+                event: Some(e.to_proto()),
+            })
+            .collect(),
+        expected_version,
+    }
+}
+
+pub fn events(values: &[serde_json::Value]) -> Vec<Event> {
+    values
+        .iter()
+        .map(|v| ledger::event::from_canonical_json(v).unwrap())
+        .collect()
+}
