@@ -114,6 +114,12 @@ impl Log {
 
     /// # Errors
     /// The backend failed.
+    pub fn last_position(&self) -> Result<u64, StoreError> {
+        self.reader.last_position()
+    }
+
+    /// # Errors
+    /// The backend failed.
     pub fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {
         self.reader.streams()
     }

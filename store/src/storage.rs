@@ -54,6 +54,12 @@ pub trait Reader: Send + Sync + 'static {
     /// The backend failed or holds damaged data.
     fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError>;
 
+    /// The global position of the newest stored event (0 for an empty log).
+    ///
+    /// # Errors
+    /// The backend failed.
+    fn last_position(&self) -> Result<u64, StoreError>;
+
     /// Every stream with its version and chain head, in name order.
     ///
     /// # Errors

@@ -6,6 +6,7 @@ mod append;
 mod check;
 mod output;
 mod read;
+mod verify;
 
 use clap::{Parser, Subcommand};
 use ledger_proto::v1::ledger_client::LedgerClient;
@@ -106,6 +107,26 @@ pub enum Command {
         #[arg(long)]
         file: Option<PathBuf>,
     },
+    /// Recompute every hash chain: of a stopped daemon's data directory (or a copy), or of an
+    /// export file. Exit 1 and name the first broken seq if anything was altered.
+    Verify {
+        /// A sled data directory (the daemon must be stopped; or verify a copy).
+        #[arg(long, conflicts_with = "file")]
+        data_dir: Option<PathBuf>,
+        /// An export (JSON Lines with envelopes); `-` for stdin.
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+    /// Print every event (or one stream's) as JSON Lines with envelopes and hashes.
+    Export {
+        #[arg(long)]
+        stream: Option<String>,
+    },
+    /// Print a stream's chain head as a short digest for the paper game report.
+    Digest {
+        #[arg(long)]
+        stream: String,
+    },
 }
 
 /// Runs one command.
@@ -127,6 +148,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             ref stream,
             ref file,
         } => check::run(cli.json, ruleset.as_deref(), stream, file.as_deref()),
+        Command::Verify { ref data_dir, ref file } => verify::verify(cli.json, data_dir.as_deref(), file.as_deref()),
+        Command::Export { ref stream } => verify::export(&cli, stream.as_deref()).await,
+        Command::Digest { ref stream } => verify::digest(&cli, stream).await,
     }
 }
 

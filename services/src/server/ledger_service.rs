@@ -209,12 +209,14 @@ impl pb::ledger_server::Ledger for LedgerService {
     ) -> Result<Response<pb::ListStreamsResponse>, Status> {
         let prefix = request.into_inner().prefix;
         let streams = self.log.streams().map_err(from_store)?;
+        let last_position = self.log.last_position().map_err(from_store)?;
         Ok(Response::new(pb::ListStreamsResponse {
             streams: streams
                 .iter()
                 .filter(|s| s.stream.to_string().starts_with(&prefix))
                 .map(stream_info_to_proto)
                 .collect(),
+            last_position,
         }))
     }
 }

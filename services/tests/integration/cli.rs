@@ -95,3 +95,40 @@ async fn append_then_read_back_with_envelopes() {
     ledger::envelope::verify_chain(&records).unwrap();
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_verifies_offline_and_a_changed_line_is_caught() {
+    let server = TestServer::start().await;
+    let url = format!("http://{}", server.addr);
+    let game = GAME.replace("\"at_ms\":0}", "\"at_ms\":0,\"ruleset\":\"cafe2023\"}");
+    let (export, digest) = tokio::task::spawn_blocking(move || {
+        assert!(ledgerctl(&["--server", &url, "append", "--stream", "game/v"], &game)
+            .status
+            .success());
+        let export = ledgerctl(&["--server", &url, "export"], "");
+        let digest = ledgerctl(&["--server", &url, "--json", "digest", "--stream", "game/v"], "");
+        (export, digest)
+    })
+    .await
+    .unwrap();
+    let exported = text(&export.stdout);
+    let ok = ledgerctl(&["--json", "verify", "--file", "-"], &exported);
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
+    let verdict: serde_json::Value = serde_json::from_str(text(&ok.stdout).trim()).unwrap();
+    let printed: serde_json::Value = serde_json::from_slice(&digest.stdout).unwrap();
+    assert_eq!(
+        verdict["digest"], printed["digest"],
+        "the digest on the report matches the export"
+    );
+    // Someone changes the tactical cards dealt in event 3.
+    let tampered = exported.replacen("\"count\":5", "\"count\":6", 1);
+    assert_ne!(tampered, exported);
+    let broken = ledgerctl(&["verify", "--file", "-"], &tampered);
+    assert_eq!(broken.status.code(), Some(1));
+    assert!(
+        text(&broken.stdout).contains("BROKEN at seq 3: its contents do not match its hash"),
+        "{}",
+        text(&broken.stdout)
+    );
+    server.stop().await;
+}

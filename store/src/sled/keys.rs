@@ -35,6 +35,20 @@ impl Key {
         key
     }
 
+    /// The stream and seq an event key names.
+    pub fn parse_event_key(key: &[u8]) -> Result<(StreamId, u64), StoreError> {
+        let body = key.strip_prefix(b"e").ok_or_else(|| damaged("event key"))?;
+        let at = body.len().checked_sub(9).ok_or_else(|| damaged("event key"))?;
+        if body[at] != 0 {
+            return Err(damaged("event key"));
+        }
+        let name = std::str::from_utf8(&body[..at]).map_err(|_| damaged("event key"))?;
+        let stream = StreamId::parse(name).map_err(|r| StoreError::Corrupt(r.message))?;
+        Ok((stream, decode_u64(&body[at + 1..])?))
+    }
+
+    pub const EVENT_PREFIX: &'static [u8] = b"e";
+
     pub fn seq_of_event_key(key: &[u8]) -> Result<u64, StoreError> {
         key.len()
             .checked_sub(8)

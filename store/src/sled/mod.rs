@@ -6,6 +6,9 @@
 //! write survive a power cut. docs/DECISIONS.md shows the strace.
 
 mod keys;
+mod verify;
+
+pub use verify::StreamVerdict;
 
 use crate::error::StoreError;
 use crate::storage::{Reader, Storage, StreamInfo};
@@ -48,6 +51,27 @@ impl SledStorage {
             tree,
             log_file,
             path: dir.to_owned(),
+        })
+    }
+
+    /// Opens a log that must already exist, e.g. a copy the jury verifies.
+    ///
+    /// # Errors
+    /// There is no sled log in `dir`, or sled cannot open it (another process holds it, or its
+    /// own checksums fail).
+    pub fn open_existing(dir: &Path) -> Result<Self, StoreError> {
+        if !dir.join("db").is_file() || !dir.join("conf").is_file() {
+            return Err(StoreError::Io(format!(
+                "{} holds no ledger (no sled `db` and `conf` files)",
+                dir.display()
+            )));
+        }
+        Self::open(dir).map_err(|e| match e {
+            StoreError::Io(text) if text.contains("lock") => StoreError::Io(format!(
+                "{text}: is ledgerd running on {}? verify a stopped daemon's data or a copy of it",
+                dir.display()
+            )),
+            other => other,
         })
     }
 
@@ -162,6 +186,10 @@ impl Reader for SledStorage {
             records.push(record);
         }
         Ok(records)
+    }
+
+    fn last_position(&self) -> Result<u64, StoreError> {
+        Ok(self.next_position()? - 1)
     }
 
     fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {
