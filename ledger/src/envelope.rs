@@ -40,6 +40,17 @@ pub struct Recorded {
     pub event: Event,
 }
 
+/// The envelope of an event about to be stored, before its hashes are known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Draft {
+    pub stream: StreamId,
+    pub seq: u64,
+    pub position: u64,
+    pub event_id: String,
+    pub recorded_at_ms: u64,
+    pub actor: String,
+}
+
 /// What the hash is computed over; the domain string versions the scheme.
 #[derive(Serialize)]
 struct HashInput<'a> {
@@ -79,16 +90,15 @@ pub fn chain_hash(
 
 impl Recorded {
     /// Builds a record whose hash follows `prev_hash`.
-    pub fn seal(
-        stream: StreamId,
-        seq: u64,
-        position: u64,
-        event_id: String,
-        recorded_at_ms: u64,
-        actor: String,
-        prev_hash: Hash,
-        event: Event,
-    ) -> Self {
+    pub fn seal(draft: Draft, prev_hash: Hash, event: Event) -> Self {
+        let Draft {
+            stream,
+            seq,
+            position,
+            event_id,
+            recorded_at_ms,
+            actor,
+        } = draft;
         let hash = chain_hash(&prev_hash, &stream, seq, &event_id, recorded_at_ms, &actor, &event);
         Recorded {
             envelope: Envelope {
@@ -211,9 +221,8 @@ pub struct ChainBreak {
 /// The first seq where the chain breaks, and why.
 pub fn verify_chain<'a>(records: impl IntoIterator<Item = &'a Recorded>) -> Result<Option<Hash>, ChainBreak> {
     let mut prev = GENESIS;
-    let mut expected_seq = 1;
     let mut head = None;
-    for record in records {
+    for (expected_seq, record) in (1u64..).zip(records) {
         let e = &record.envelope;
         if e.seq != expected_seq {
             return Err(ChainBreak {
@@ -235,7 +244,6 @@ pub fn verify_chain<'a>(records: impl IntoIterator<Item = &'a Recorded>) -> Resu
         }
         prev = e.hash;
         head = Some(e.hash);
-        expected_seq += 1;
     }
     Ok(head)
 }

@@ -2,6 +2,8 @@
 //! streams for property tests, and the table of refusals from RULES.md section 2 that both
 //! the domain tests and the gRPC tests run.
 
+#![allow(clippy::cloned_ref_to_slice_refs)] // the refusal table reads better with `&[x.clone()]`
+
 use crate::event::{DrawnGame, Event, Seats};
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
 use crate::rejection::RejectionKind;
@@ -61,7 +63,7 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
         },
         Event::TcDealt { nation, count: small },
         Event::ClockStarted {
-            side: if choice % 2 == 0 {
+            side: if choice.is_multiple_of(2) {
                 ClockSide::Prussia
             } else {
                 ClockSide::Attackers
@@ -89,14 +91,14 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
     if let Some(open) = game.action_stage {
         out.push(Event::ActionStageEnded { nation: open, at_ms });
     }
-    if choice % 11 == 0 {
+    if choice.is_multiple_of(11) {
         out.push(Event::NationDroppedOut {
             nation: pick(&[Nation::Russia, Nation::Sweden, Nation::France]),
             objectives_held: small,
             objectives_total: 10,
         });
         out.push(Event::ImperialArmySwitched {
-            to: if choice % 2 == 0 {
+            to: if choice.is_multiple_of(2) {
                 Role::Elisabeth
             } else {
                 Role::Pompadour
@@ -105,7 +107,7 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
             objectives_total: 5,
         });
     }
-    if choice % 13 == 0 {
+    if choice.is_multiple_of(13) {
         out.push(Event::OffensiveLaunched {
             set_aside_tc: 10 + small,
         });
@@ -115,7 +117,7 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
             bohemian_held_by_prussia: small * 2,
         });
     }
-    if game.turn >= 3 && choice % 17 == 0 {
+    if game.turn >= 3 && choice.is_multiple_of(17) {
         out.push(ending(game, choice));
     }
     out

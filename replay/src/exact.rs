@@ -162,6 +162,12 @@ pub fn json_rounded(value: Rational, places: u32) -> serde_json::Number {
     json_number(value.round_units(places), places)
 }
 
+impl Default for Rational {
+    fn default() -> Self {
+        Rational::ZERO
+    }
+}
+
 impl From<i64> for Rational {
     fn from(value: i64) -> Self {
         Rational::int(value)

@@ -1,12 +1,21 @@
-//! Pure projections over the ledger's events: the score sheet of a game, the standings of a
-//! tournament and statistics for analysts. Each projection is a fold over events that the
-//! ledger has already validated; voided events are skipped.
+//! Pure projections over the ledger's events. Each is a fold over events the ledger has
+//! already validated, with voided events left out:
+//!
+//! - [`sheet`]: the score sheet of one game (RULES.md sections 3–5), with an `explain` line
+//!   per number; [`sheet::GameFold`] folds event by event, for "as of seq" and audits.
+//! - [`mod@standings`]: qualifying totals, tie-breakers and the final (sections 6–7).
+//! - [`stats`]: games, wins, Wilson intervals and averages per role and nation.
+//! - [`exact`]: the exact numbers all of them use.
 //!
 //! Architecture Invariant: this crate does no I/O and reads no clock and no randomness; it
-//! depends on `ledger` and serde only. Scores are exact ([`exact::Rational`]), never `f64`.
+//! depends on `ledger`, serde and thiserror only. Scores are exact ([`exact::Rational`]), never
+//! `f64`. Rule readings beyond RULES.md are in `RULES-READINGS.md` beside this crate.
 
 pub mod exact;
 pub mod sheet;
+pub mod standings;
+pub mod stats;
 
 pub use exact::Rational;
 pub use sheet::{score_game, score_game_as_of, GameFold, ScoreError, ScoreSheet};
+pub use standings::{standings, Standings, StandingsError};

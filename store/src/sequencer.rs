@@ -8,7 +8,7 @@
 use crate::append::{AppendRequest, Appended, MAX_BATCH, MAX_EVENT_BYTES};
 use crate::error::{AppendError, StoreError};
 use crate::storage::Storage;
-use ledger::envelope::{encode_record, GENESIS};
+use ledger::envelope::{encode_record, Draft, GENESIS};
 use ledger::rules::Rules;
 use ledger::{Hash, Recorded, Rejection, Ruleset, StreamId, StreamKind, StreamState};
 use std::collections::HashMap;
@@ -216,16 +216,15 @@ impl<S: Storage> Sequencer<S> {
             } else {
                 proposed.event_id.clone()
             };
-            let record = Recorded::seal(
-                request.stream.clone(),
+            let draft = Draft {
+                stream: request.stream.clone(),
                 seq,
-                self.next_position + idx as u64,
+                position: self.next_position + idx as u64,
                 event_id,
-                now,
-                request.actor.clone(),
-                head,
-                proposed.event.clone(),
-            );
+                recorded_at_ms: now,
+                actor: request.actor.clone(),
+            };
+            let record = Recorded::seal(draft, head, proposed.event.clone());
             let size = encode_record(&record).len();
             if size > MAX_EVENT_BYTES {
                 return Err(context(Rejection::malformed(format!(

@@ -216,7 +216,19 @@ pub fn voided_seqs(events: &[(u64, Event)]) -> BTreeSet<u64> {
 /// # Errors
 /// See [`GameFold::apply`] and [`GameFold::sheet`].
 pub fn score_game(scheduled: Option<Ruleset>, events: &[(u64, Event)]) -> Result<ScoreSheet, ScoreError> {
-    let voided = voided_seqs(events);
+    score_without(scheduled, events, &voided_seqs(events))
+}
+
+/// Scores `events` leaving out the seqs in `voided`, whatever the slice itself voids: an
+/// audit can apply the voids of the whole stream to a prefix ("turn 5 as the jury now sees it").
+///
+/// # Errors
+/// See [`GameFold::apply`] and [`GameFold::sheet`].
+pub fn score_without(
+    scheduled: Option<Ruleset>,
+    events: &[(u64, Event)],
+    voided: &BTreeSet<u64>,
+) -> Result<ScoreSheet, ScoreError> {
     let mut fold = GameFold::new(scheduled);
     for (seq, event) in events {
         if !voided.contains(seq) {

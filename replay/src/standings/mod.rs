@@ -114,11 +114,7 @@ impl TournamentFacts {
                 Event::FinalRoleChosen { player, role } => {
                     facts.final_roles.push((player.clone(), *role));
                 }
-                Event::LotDrawn {
-                    purpose,
-                    seed,
-                    order,
-                } => facts.lots.push(Lot {
+                Event::LotDrawn { purpose, seed, order } => facts.lots.push(Lot {
                     purpose: purpose.clone(),
                     seed: *seed,
                     order: order.clone(),

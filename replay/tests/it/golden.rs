@@ -3,7 +3,7 @@
 //! file holds the numbers of the rule book (a subset of the sheet's JSON) with a `//` note on
 //! anything the source left out.
 
-use crate::support::{examples_dir, load_game, subset_diff};
+use crate::support::{checked_game, examples_dir, load_game, subset_diff};
 use replay::sheet::score_game;
 
 /// Loads the scenario, validates it with the ledger's rules, scores it and compares the JSON
@@ -115,4 +115,62 @@ fn every_scenario_is_checked_and_the_readme_example_is_the_fixture() {
         .expect("the README example exists");
     let fixture = std::fs::read_to_string(dir.join("cafe2019-worked-example.jsonl")).expect("the fixture exists");
     assert_eq!(readme, fixture);
+}
+
+/// A game that has not ended: nations that left have their scores, the rest are pending.
+#[test]
+fn a_running_game_scores_only_the_nations_that_left() {
+    use ledger::{Event, Nation, Role};
+    use replay::sheet::score_game_as_of;
+    let events = load_game(&examples_dir().join("scores/cafe2019-worked-example.jsonl"));
+    let (russia_out, _) = events
+        .iter()
+        .find(|(_, e)| {
+            matches!(
+                e,
+                Event::NationDroppedOut {
+                    nation: Nation::Russia,
+                    ..
+                }
+            )
+        })
+        .expect("russia drops out");
+    let sheet = score_game_as_of(None, &events, *russia_out).expect("scores");
+    assert!(!sheet.has_ended());
+    assert_eq!(sheet.turns, 11);
+    assert_eq!(sheet.nations[&Nation::Russia].score, Some(replay::Rational::tenths(75)));
+    assert_eq!(sheet.nations[&Nation::Sweden].score, None);
+    assert_eq!(sheet.nations[&Nation::Prussia].score, None);
+    assert!(sheet.roles.values().all(|r| r.score.is_none()));
+    let json = serde_json::to_value(sheet.to_json()).unwrap();
+    assert_eq!(json["status"], "in_progress");
+    assert_eq!(json["nations"]["russia"], serde_json::json!(7.5));
+    assert_eq!(json["nations"]["sweden"], serde_json::Value::Null);
+    assert_eq!(json["roles"][Role::Elisabeth.as_str()], serde_json::Value::Null);
+}
+
+/// The jury voids a mistyped drop-out and the corrected one is appended: the sheet is the
+/// worked example's.
+#[test]
+fn a_voided_and_corrected_event_scores_as_the_correction() {
+    let path = examples_dir().join("scores/cafe2019-worked-example.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let correct = r#"{"type":"nation_dropped_out","nation":"russia","objectives_held":7,"objectives_total":10}"#;
+    let at = lines.iter().position(|l| l == correct).expect("russia's drop-out");
+    let wrong = correct.replace("\"objectives_held\":7", "\"objectives_held\":6");
+    let wrong_seq = at + 1;
+    lines[at] = wrong;
+    lines.splice(
+        at + 1..at + 1,
+        [
+            r#"{"type":"jury_called","reason":"russia held 7, not 6"}"#.to_owned(),
+            format!(r#"{{"type":"event_voided","seq":{wrong_seq},"reason":"mistyped"}}"#),
+            correct.to_owned(),
+        ],
+    );
+    let events = checked_game(&lines.join("\n"), "corrected worked example");
+    let sheet = score_game(None, &events).unwrap();
+    let original = score_game(None, &load_game(&path)).unwrap();
+    assert_eq!(sheet.to_json_string(), original.to_json_string());
 }

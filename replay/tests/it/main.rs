@@ -3,4 +3,7 @@
 
 mod golden;
 mod props;
+mod standings;
+mod stats;
 mod support;
+mod tourney;

@@ -14,9 +14,14 @@ pub fn examples_dir() -> PathBuf {
 /// streams. Returns `(seq, event)` pairs.
 pub fn load_game(path: &std::path::Path) -> Vec<(u64, Event)> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let lines = parse_lines(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    checked_game(&text, &path.display().to_string())
+}
+
+/// Parses and validates JSON Lines text as one game stream.
+pub fn checked_game(text: &str, label: &str) -> Vec<(u64, Event)> {
+    let lines = parse_lines(text).unwrap_or_else(|e| panic!("{label}: {e}"));
     let stream = StreamId::game("fixture").expect("valid id");
-    check_stream(&stream, None, &lines).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    check_stream(&stream, None, &lines).unwrap_or_else(|e| panic!("{label}: {e}"));
     replay::sheet::with_seqs(lines.into_iter().map(|l| l.event))
 }
 
