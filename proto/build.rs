@@ -1,7 +1,11 @@
 //! Compiles the .proto files with protox (pure Rust), so no `protoc` is needed.
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let files = ["tournament_ledger/v1/ledger.proto", "tournament_ledger/v1/events.proto"];
+    let files = [
+        "tournament_ledger/v1/ledger.proto",
+        "tournament_ledger/v1/events.proto",
+        "tournament_ledger/v1/projections.proto",
+    ];
     for file in files {
         println!("cargo:rerun-if-changed={file}");
     }

@@ -17,6 +17,8 @@ pub struct Line {
     pub number: usize,
     pub stream: Option<String>,
     pub event_id: Option<String>,
+    /// When the ledger recorded it, for lines of an export.
+    pub recorded_at_ms: Option<u64>,
     pub event: Event,
 }
 
@@ -58,6 +60,7 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
             number,
             stream: Some(record.envelope.stream.to_string()),
             event_id: Some(record.envelope.event_id),
+            recorded_at_ms: Some(record.envelope.recorded_at_ms),
             event: record.event,
         });
     }
@@ -76,6 +79,7 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
         number,
         stream,
         event_id,
+        recorded_at_ms: None,
         event,
     })
 }

@@ -4,6 +4,7 @@
 pub mod cli;
 pub mod config;
 pub mod convert;
+pub mod projections;
 pub mod server;
 pub mod status;
 

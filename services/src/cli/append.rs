@@ -8,10 +8,12 @@ use crate::convert::ToProto;
 use ledger::check::{parse_lines, Line};
 use ledger::StreamId;
 use ledger_proto::v1 as pb;
+use ledger_proto::v1::ledger_client::LedgerClient;
 use ledger_store::MAX_BATCH;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::path::Path;
+use tonic::transport::Channel;
 
 pub async fn run(cli: &Cli, stream: &str, file: Option<&Path>, expected_version: Option<u64>) -> Result<(), CliError> {
     let stream_id = StreamId::parse(stream).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {r}")))?;
@@ -23,22 +25,108 @@ pub async fn run(cli: &Cli, stream: &str, file: Option<&Path>, expected_version:
             line.stream.as_deref().unwrap_or_default()
         )));
     }
+    let mut client = connect(cli).await?;
+    let summary = append_lines(cli, &mut client, &stream_id, &lines, expected_version).await?;
+    summary.print(cli.json);
+    Ok(())
+}
+
+/// `ledgerctl import`: every line names its stream (an export, or lines with `stream`); each
+/// stream is appended in file order, tournaments first so that their games know their ruleset.
+pub async fn import(cli: &Cli, file: Option<&Path>) -> Result<(), CliError> {
+    let lines = parse_lines(&read_input(file)?).map_err(|e| CliError::Refused(format!("{e}")))?;
+    let mut order: Vec<StreamId> = Vec::new();
+    let mut by_stream: std::collections::HashMap<StreamId, Vec<Line>> = std::collections::HashMap::new();
+    for line in lines {
+        let name = line.stream.clone().ok_or_else(|| {
+            CliError::Refused(format!(
+                "line {}: no `stream` field: every line of an import names its stream",
+                line.number
+            ))
+        })?;
+        let id = StreamId::parse(&name).map_err(|r| CliError::Refused(format!("line {}: {r}", line.number)))?;
+        if !by_stream.contains_key(&id) {
+            order.push(id.clone());
+        }
+        by_stream.entry(id).or_default().push(line);
+    }
+    order.sort_by_key(|id| id.kind() != ledger::StreamKind::Tournament);
+    let mut client = connect(cli).await?;
+    for id in order {
+        let summary = append_lines(cli, &mut client, &id, &by_stream[&id], None).await?;
+        summary.print(cli.json);
+    }
+    Ok(())
+}
+
+/// What an append of many lines did.
+struct Summary {
+    stream: String,
+    n_events: usize,
+    answers: Vec<pb::AppendResponse>,
+}
+
+impl Summary {
+    fn print(&self, as_json: bool) {
+        let (first, last) = (&self.answers[0], self.answers.last().expect("at least one batch"));
+        let stream = &self.stream;
+        let duplicate = self.answers.iter().all(|a| a.duplicate);
+        if as_json {
+            say!(
+                "{}",
+                json!({
+                    "stream": stream,
+                    "events": self.n_events,
+                    "first_seq": first.first_seq,
+                    "last_seq": last.last_seq,
+                    "first_position": first.first_position,
+                    "last_position": last.last_position,
+                    "head_hash": hex::encode(&last.head_hash),
+                    "duplicate": duplicate,
+                })
+            );
+        } else if duplicate {
+            say!(
+                "{stream}: these {} events were already appended (seq {}–{}); nothing new",
+                self.n_events,
+                first.first_seq,
+                last.last_seq
+            );
+        } else {
+            say!(
+                "appended {} events to {stream}: seq {}–{}, chain head {}",
+                self.n_events,
+                first.first_seq,
+                last.last_seq,
+                hex::encode(&last.head_hash[..6.min(last.head_hash.len())])
+            );
+        }
+    }
+}
+
+/// Appends lines to one stream in atomic batches of up to [`MAX_BATCH`].
+async fn append_lines(
+    cli: &Cli,
+    client: &mut LedgerClient<Channel>,
+    stream: &StreamId,
+    lines: &[Line],
+    expected_version: Option<u64>,
+) -> Result<Summary, CliError> {
     if lines.is_empty() {
         return Err(CliError::Refused("the input holds no events".into()));
     }
-    let mut client = connect(cli).await?;
     let mut expected = expected_version;
-    let mut summary = Vec::new();
+    let mut answers = Vec::new();
     for batch in lines.chunks(MAX_BATCH) {
         let events = batch
             .iter()
             .map(|line| pb::ProposedEvent {
-                event_id: line.event_id.clone().unwrap_or_else(|| derived_id(&stream_id, line)),
+                event_id: line.event_id.clone().unwrap_or_else(|| derived_id(stream, line)),
                 event: Some(line.event.to_proto()),
             })
             .collect();
         let mut request = tonic::Request::new(pb::AppendRequest {
-            stream: stream.to_owned(),
+            stream: stream.to_string(),
             events,
             expected_version: expected,
         });
@@ -51,42 +139,13 @@ pub async fn run(cli: &Cli, stream: &str, file: Option<&Path>, expected_version:
             .map_err(|status| at_line(batch, &status))?
             .into_inner();
         expected = expected.map(|_| answer.last_seq);
-        summary.push(answer);
+        answers.push(answer);
     }
-    let first = &summary[0];
-    let last = summary.last().expect("at least one batch");
-    let duplicate = summary.iter().all(|a| a.duplicate);
-    if cli.json {
-        println!(
-            "{}",
-            json!({
-                "stream": stream,
-                "events": lines.len(),
-                "first_seq": first.first_seq,
-                "last_seq": last.last_seq,
-                "first_position": first.first_position,
-                "last_position": last.last_position,
-                "head_hash": hex::encode(&last.head_hash),
-                "duplicate": duplicate,
-            })
-        );
-    } else if duplicate {
-        println!(
-            "{stream}: these {} events were already appended (seq {}–{}); nothing new",
-            lines.len(),
-            first.first_seq,
-            last.last_seq
-        );
-    } else {
-        println!(
-            "appended {} events to {stream}: seq {}–{}, chain head {}",
-            lines.len(),
-            first.first_seq,
-            last.last_seq,
-            hex::encode(&last.head_hash[..6.min(last.head_hash.len())])
-        );
-    }
-    Ok(())
+    Ok(Summary {
+        stream: stream.to_string(),
+        n_events: lines.len(),
+        answers,
+    })
 }
 
 /// A stable id: the same stream, line and event always give the same id.

@@ -19,7 +19,7 @@ pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>)
     let refused = |e: LineError| {
         let code = super::code_name(rejection_code(e.kind));
         if json {
-            println!(
+            say!(
                 "{}",
                 json!({"ok": false, "line": e.line, "code": code, "message": e.message})
             );
@@ -36,9 +36,9 @@ pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>)
         Rules::Tournament(t) => format!("{} players, {} games scheduled", t.players.len(), t.games.len()),
     };
     if json {
-        println!("{}", json!({"ok": true, "events": lines.len(), "status": status}));
+        say!("{}", json!({"ok": true, "events": lines.len(), "status": status}));
     } else {
-        println!("ok: {} events, {status}", lines.len());
+        say!("ok: {} events, {status}", lines.len());
     }
     Ok(())
 }

@@ -2,10 +2,18 @@
 //! Human-readable output by default, `--json` for scripts. Online commands talk to `ledgerd`;
 //! `check` works offline with the same rules as the server.
 
+/// Prints a line to stdout; a closed pipe (`ledgerctl read | head`) ends the program quietly
+/// instead of panicking.
+macro_rules! say {
+    () => { $crate::cli::write_stdout(format_args!("")) };
+    ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*)) };
+}
+
 mod append;
 mod check;
 mod output;
 mod read;
+mod score;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -74,6 +82,12 @@ pub enum Command {
         #[arg(long)]
         expected_version: Option<u64>,
     },
+    /// Append a multi-stream file (an export, or lines carrying `stream`), stream by stream,
+    /// tournaments first. Idempotent like `append`.
+    Import {
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
     /// Print a stream's events with their envelopes.
     Read {
         #[arg(long)]
@@ -122,10 +136,59 @@ pub enum Command {
         #[arg(long)]
         stream: Option<String>,
     },
+    /// A game's score sheet: offline from a file (validated like `check`), or online with --game.
+    Score {
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// A game's JSON Lines file; `-` for stdin.
+        #[arg(long, conflicts_with = "game")]
+        file: Option<PathBuf>,
+        /// Ask ledgerd for this game's sheet (`<id>` or `game/<id>`).
+        #[arg(long)]
+        game: Option<String>,
+        /// The sheet as it stood after this event (seq).
+        #[arg(long)]
+        as_of: Option<u64>,
+    },
+    /// A tournament's standings with every tie-breaker used; online, or offline from an export.
+    Standings {
+        /// `<id>` or `tournament/<id>`.
+        #[arg(long)]
+        tournament: String,
+        /// An export (or JSON Lines whose lines carry `stream`) to compute from offline.
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
+    /// Statistics for analysts.
+    Stats {
+        #[command(subcommand)]
+        what: StatsCommand,
+    },
     /// Print a stream's chain head as a short digest for the paper game report.
     Digest {
         #[arg(long)]
         stream: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum StatsCommand {
+    /// Games, wins, win rate with a 95% Wilson interval, and average score per role and nation.
+    Roles {
+        /// An export to compute from offline; without it, ask ledgerd.
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// Only this tournament (its id).
+        #[arg(long)]
+        tournament: Option<String>,
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// qualifying or final.
+        #[arg(long)]
+        stage: Option<String>,
+        /// The year the tournament was recorded.
+        #[arg(long)]
+        year: Option<i32>,
     },
 }
 
@@ -140,6 +203,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             ref file,
             expected_version,
         } => append::run(&cli, stream, file.as_deref(), expected_version).await,
+        Command::Import { ref file } => append::import(&cli, file.as_deref()).await,
         Command::Read { ref stream, from } => read::read(&cli, stream, from).await,
         Command::Tail { ref stream, from } => read::tail(&cli, stream.as_deref(), from).await,
         Command::Streams { ref prefix } => read::streams(&cli, prefix).await,
@@ -151,11 +215,48 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Verify { ref data_dir, ref file } => verify::verify(cli.json, data_dir.as_deref(), file.as_deref()),
         Command::Export { ref stream } => verify::export(&cli, stream.as_deref()).await,
         Command::Digest { ref stream } => verify::digest(&cli, stream).await,
+        Command::Score {
+            ref ruleset,
+            ref file,
+            ref game,
+            as_of,
+        } => score::score(&cli, ruleset.as_deref(), file.as_deref(), game.as_deref(), as_of).await,
+        Command::Standings {
+            ref tournament,
+            ref file,
+        } => score::standings(&cli, tournament, file.as_deref()).await,
+        Command::Stats {
+            what:
+                StatsCommand::Roles {
+                    ref file,
+                    ref tournament,
+                    ref ruleset,
+                    ref stage,
+                    year,
+                },
+        } => {
+            let args = score::StatsArgs {
+                file: file.as_deref(),
+                tournament: tournament.as_deref(),
+                ruleset: ruleset.as_deref(),
+                stage: stage.as_deref(),
+                year,
+            };
+            score::stats(&cli, args).await
+        }
     }
 }
 
 async fn connect(cli: &Cli) -> Result<LedgerClient<Channel>, CliError> {
     LedgerClient::connect(cli.server.clone())
+        .await
+        .map_err(|e| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server)))
+}
+
+async fn connect_projections(
+    cli: &Cli,
+) -> Result<ledger_proto::v1::projections_client::ProjectionsClient<Channel>, CliError> {
+    ledger_proto::v1::projections_client::ProjectionsClient::connect(cli.server.clone())
         .await
         .map_err(|e| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server)))
 }
@@ -167,6 +268,15 @@ fn read_input(file: Option<&std::path::Path>) -> Result<String, CliError> {
             std::fs::read_to_string(path).map_err(|e| CliError::Failed(format!("cannot read {}: {e}", path.display())))
         }
         _ => std::io::read_to_string(std::io::stdin()).map_err(CliError::from),
+    }
+}
+
+#[doc(hidden)]
+pub fn write_stdout(args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if writeln!(out, "{args}").and_then(|()| out.flush()).is_err() {
+        std::process::exit(0);
     }
 }
 

@@ -11,9 +11,9 @@ use tokio_stream::StreamExt;
 fn print(cli: &Cli, proto: pb::RecordedEvent) -> Result<(), CliError> {
     let record = Recorded::from_proto(proto).map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
     if cli.json {
-        println!("{}", record.to_json());
+        say!("{}", record.to_json());
     } else {
-        println!("{}", record_line(&record));
+        say!("{}", record_line(&record));
     }
     Ok(())
 }
@@ -95,12 +95,12 @@ pub async fn streams(cli: &Cli, prefix: &str) -> Result<(), CliError> {
         .into_inner();
     for s in &listed.streams {
         if cli.json {
-            println!(
+            say!(
                 "{}",
                 json!({"stream": s.stream, "version": s.version, "head_hash": hex::encode(&s.head_hash)})
             );
         } else {
-            println!(
+            say!(
                 "{:<40} {:>6} events  head {}",
                 s.stream,
                 s.version,

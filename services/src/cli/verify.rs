@@ -42,7 +42,7 @@ pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Resul
     let mut n_broken = 0;
     for v in &verdicts {
         if json {
-            println!(
+            say!(
                 "{}",
                 json!({
                     "stream": v.stream,
@@ -56,17 +56,20 @@ pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Resul
             );
         } else {
             match (&v.broken, &v.head) {
-                (None, Some(head)) => println!(
+                (None, Some(head)) => say!(
                     "{:<40} {:>6} events  ok      digest {}",
                     v.stream,
                     v.verified,
                     short_digest(head)
                 ),
-                (Some(b), _) => println!(
+                (Some(b), _) => say!(
                     "{:<40} BROKEN at seq {}: {} ({} events verified before it)",
-                    v.stream, b.seq, b.reason, v.verified
+                    v.stream,
+                    b.seq,
+                    b.reason,
+                    v.verified
                 ),
-                (None, None) => println!("{:<40} empty", v.stream),
+                (None, None) => say!("{:<40} empty", v.stream),
             }
         }
         n_broken += usize::from(v.broken.is_some());
@@ -139,7 +142,7 @@ pub async fn export(cli: &Cli, stream: Option<&str>) -> Result<(), CliError> {
         while let Some(item) = events.next().await {
             let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
                 .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
-            println!("{}", record.to_json());
+            say!("{}", record.to_json());
         }
     }
     Ok(())
@@ -166,12 +169,12 @@ pub async fn digest(cli: &Cli, stream: &str) -> Result<(), CliError> {
         .try_into()
         .map_err(|_| CliError::Failed("malformed head hash".into()))?;
     if cli.json {
-        println!(
+        say!(
             "{}",
             json!({"stream": stream, "version": summary.version, "digest": short_digest(&head), "head_hash": hex::encode(head)})
         );
     } else {
-        println!(
+        say!(
             "{stream} after event {}: digest {}",
             summary.version,
             short_digest(&head)

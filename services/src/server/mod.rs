@@ -5,11 +5,14 @@
 //! then close the log so the sequencer commits what it holds.
 
 mod ledger_service;
+mod projections_service;
 
 pub use ledger_service::LedgerService;
+pub use projections_service::ProjectionsService;
 
 use crate::config::Config;
 use ledger_proto::v1::ledger_server::LedgerServer;
+use ledger_proto::v1::projections_server::ProjectionsServer;
 use ledger_store::{Log, StoreError};
 use std::future::Future;
 use std::sync::Arc;
@@ -65,10 +68,12 @@ pub async fn serve(
     let (stopping_tx, stopping) = watch::channel(false);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<LedgerServer<LedgerService>>().await;
+    health.set_serving::<ProjectionsServer<ProjectionsService>>().await;
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(ledger_proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
+    let projections = ProjectionsService::new(Arc::clone(&log));
     let service = LedgerService::new(log, stopping);
     let signal = async move {
         shutdown.await;
@@ -80,6 +85,7 @@ pub async fn serve(
         .add_service(health_service)
         .add_service(reflection)
         .add_service(LedgerServer::new(service))
+        .add_service(ProjectionsServer::new(projections))
         .serve_with_incoming_shutdown(TcpListenerStream::new(listener), signal)
         .await?;
     Ok(())

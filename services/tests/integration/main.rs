@@ -5,5 +5,6 @@ mod architecture;
 mod cli;
 mod daemon;
 mod grpc;
+mod projections;
 mod roundtrip;
 mod support;

@@ -1,0 +1,196 @@
+//! The Projections gRPC service: score sheets, standings and statistics folded from the log,
+//! as of the newest event or an earlier point.
+
+use crate::projections::{self, ProjectionError, Streams};
+use crate::status::{from_rejection, from_store};
+use ledger::{Recorded, Ruleset, Stage, StreamId, StreamKind};
+use ledger_proto::v1 as pb;
+use ledger_store::{Log, StoreError};
+use replay::stats::{year_of_unix_ms, Filter};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use tonic::{Request, Response, Status};
+
+#[derive(Clone)]
+pub struct ProjectionsService {
+    log: Arc<Log>,
+}
+
+impl ProjectionsService {
+    pub fn new(log: Arc<Log>) -> Self {
+        ProjectionsService { log }
+    }
+}
+
+/// What was read: the streams, the newest position included, and when each stream began.
+struct Loaded {
+    records: Vec<Recorded>,
+    streams: Streams,
+    last_position: u64,
+    first_recorded_ms: BTreeMap<StreamId, u64>,
+}
+
+fn load(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Loaded, StoreError> {
+    let limit = as_of_position.unwrap_or(u64::MAX);
+    let mut records: Vec<Recorded> = Vec::new();
+    for id in ids {
+        records.extend(
+            log.read_stream(id, 1, usize::MAX)?
+                .into_iter()
+                .filter(|r| r.envelope.position <= limit),
+        );
+    }
+    let last_position = records.iter().map(|r| r.envelope.position).max().unwrap_or(0);
+    let mut first_recorded_ms = BTreeMap::new();
+    for r in &records {
+        first_recorded_ms
+            .entry(r.envelope.stream.clone())
+            .or_insert(r.envelope.recorded_at_ms);
+    }
+    Ok(Loaded {
+        streams: projections::from_records(&records),
+        records,
+        last_position,
+        first_recorded_ms,
+    })
+}
+
+fn tournaments(log: &Log) -> Result<Vec<StreamId>, StoreError> {
+    Ok(log
+        .streams()?
+        .into_iter()
+        .map(|s| s.stream)
+        .filter(|s| s.kind() == StreamKind::Tournament)
+        .collect())
+}
+
+/// `<id>` or `<kind>/<id>`.
+fn stream_id(kind: StreamKind, text: &str) -> Result<StreamId, Status> {
+    let name = if text.contains('/') {
+        text.to_owned()
+    } else {
+        format!("{}/{text}", kind.prefix())
+    };
+    let id = StreamId::parse(&name).map_err(from_rejection)?;
+    if id.kind() != kind {
+        return Err(Status::invalid_argument(format!(
+            "{name} is not a {} stream",
+            kind.prefix()
+        )));
+    }
+    Ok(id)
+}
+
+fn from_projection(error: ProjectionError) -> Status {
+    match error {
+        ProjectionError::NotFound(_) => Status::not_found(error.to_string()),
+        other => Status::failed_precondition(other.to_string()),
+    }
+}
+
+/// Runs a blocking load and fold off the async workers.
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, Status> + Send + 'static) -> Result<T, Status> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| Status::internal(format!("projection failed: {e}")))?
+}
+
+/// The games a tournament stream schedules.
+fn games_of(log: &Log, tournament: &StreamId, as_of: Option<u64>) -> Result<Vec<StreamId>, StoreError> {
+    let loaded = load(log, std::slice::from_ref(tournament), as_of)?;
+    let events = loaded.streams.get(tournament).cloned().unwrap_or_default();
+    Ok(projections::tournament_games(&events)
+        .iter()
+        .filter_map(|g| StreamId::game(g).ok())
+        .collect())
+}
+
+#[tonic::async_trait]
+impl pb::projections_server::Projections for ProjectionsService {
+    async fn get_score_sheet(
+        &self,
+        request: Request<pb::ScoreSheetRequest>,
+    ) -> Result<Response<pb::Projection>, Status> {
+        let request = request.into_inner();
+        let game = stream_id(StreamKind::Game, &request.game)?;
+        let log = Arc::clone(&self.log);
+        blocking(move || {
+            let mut ids = tournaments(&log).map_err(from_store)?;
+            ids.push(game.clone());
+            let loaded = load(&log, &ids, None).map_err(from_store)?;
+            let sheet = projections::score_sheet(&loaded.streams, &game, request.as_of_seq).map_err(from_projection)?;
+            let as_of_seq = request.as_of_seq.unwrap_or(u64::MAX);
+            let as_of_position = loaded
+                .records
+                .iter()
+                .filter(|r| r.envelope.stream == game && r.envelope.seq <= as_of_seq)
+                .map(|r| r.envelope.position)
+                .max()
+                .unwrap_or(0);
+            Ok(Response::new(pb::Projection {
+                json: sheet.to_json_string(),
+                text: sheet.to_string(),
+                as_of_position,
+            }))
+        })
+        .await
+    }
+
+    async fn get_standings(&self, request: Request<pb::StandingsRequest>) -> Result<Response<pb::Projection>, Status> {
+        let request = request.into_inner();
+        let tournament = stream_id(StreamKind::Tournament, &request.tournament)?;
+        let log = Arc::clone(&self.log);
+        blocking(move || {
+            let mut ids = games_of(&log, &tournament, request.as_of_position).map_err(from_store)?;
+            ids.push(tournament.clone());
+            let loaded = load(&log, &ids, request.as_of_position).map_err(from_store)?;
+            let standings = projections::standings(&loaded.streams, &tournament).map_err(from_projection)?;
+            Ok(Response::new(pb::Projection {
+                json: standings.to_json_string(),
+                text: standings.to_string(),
+                as_of_position: loaded.last_position,
+            }))
+        })
+        .await
+    }
+
+    async fn get_role_stats(&self, request: Request<pb::RoleStatsRequest>) -> Result<Response<pb::Projection>, Status> {
+        let request = request.into_inner();
+        let filter = Filter {
+            tournament: request.tournament.clone(),
+            ruleset: request
+                .ruleset
+                .as_deref()
+                .map(|r| Ruleset::parse(r).ok_or_else(|| Status::invalid_argument(format!("unknown ruleset `{r}`"))))
+                .transpose()?,
+            stage: request
+                .stage
+                .as_deref()
+                .map(|s| Stage::parse(s).ok_or_else(|| Status::invalid_argument(format!("unknown stage `{s}`"))))
+                .transpose()?,
+            year: request.year,
+        };
+        let log = Arc::clone(&self.log);
+        blocking(move || {
+            let mut ids = Vec::new();
+            for tournament in tournaments(&log).map_err(from_store)? {
+                ids.extend(games_of(&log, &tournament, request.as_of_position).map_err(from_store)?);
+                ids.push(tournament);
+            }
+            let loaded = load(&log, &ids, request.as_of_position).map_err(from_store)?;
+            let years = loaded
+                .first_recorded_ms
+                .iter()
+                .filter(|(id, _)| id.kind() == StreamKind::Tournament)
+                .map(|(id, ms)| (id.clone(), year_of_unix_ms(*ms)))
+                .collect();
+            let stats = projections::role_stats(&loaded.streams, &years, &filter).map_err(from_projection)?;
+            Ok(Response::new(pb::Projection {
+                json: serde_json::to_string(&stats.to_json()).expect("stats serialise"),
+                text: projections::stats_text(&stats),
+                as_of_position: loaded.last_position,
+            }))
+        })
+        .await
+    }
+}
