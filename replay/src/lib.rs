@@ -9,7 +9,7 @@
 //!
 //! Architecture Invariant: this crate does no I/O and reads no clock and no randomness; it
 //! depends on `ledger`, serde and thiserror only. Scores are exact ([`exact::Rational`]), never
-//! `f64`. Rule readings beyond RULES.md are in `RULES-READINGS.md` beside this crate.
+//! `f64`. Rule readings beyond RULES.md are in `docs/RULES.md`.
 
 pub mod exact;
 pub mod sheet;
