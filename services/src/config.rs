@@ -9,4 +9,6 @@ pub struct Config {
     /// The sled log's directory.
     pub data_dir: PathBuf,
     pub listen: SocketAddr,
+    /// Token → identity file; `None` runs open (headers trusted).
+    pub auth_file: Option<PathBuf>,
 }

@@ -1,6 +1,7 @@
 //! `ledgerd` and `ledgerctl`: the gRPC daemon over the durable log, and the command line for
 //! table clients, the jury, analysts and organisers.
 
+pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod convert;
@@ -8,6 +9,4 @@ pub mod projections;
 pub mod server;
 pub mod status;
 
-/// The gRPC metadata key that names who appends. It becomes a verified identity once
-/// authentication arrives; until then it is taken as given.
-pub const ACTOR_HEADER: &str = "x-ledger-actor";
+pub use auth::ACTOR_HEADER;

@@ -26,6 +26,8 @@ pub struct AppendRequest {
     pub expected_version: Option<u64>,
     /// Who appends, as the transport authenticated them.
     pub actor: String,
+    /// What they may record.
+    pub clearance: ledger::access::Clearance,
 }
 
 /// Where an acknowledged append landed.

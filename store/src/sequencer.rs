@@ -209,6 +209,7 @@ impl<S: Storage> Sequencer<S> {
                     r.context(format!("event {} of {n_events}", idx + 1))
                 }
             };
+            ledger::access::permits(request.clearance, &request.actor, &proposed.event).map_err(context)?;
             state.decide(&proposed.event).map_err(context)?;
             let seq = version + 1 + idx as u64;
             let event_id = if proposed.event_id.is_empty() {

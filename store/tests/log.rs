@@ -26,6 +26,7 @@ fn request(stream: &StreamId, events: Vec<Event>, ids: &str, expected_version: O
             .collect(),
         expected_version,
         actor: "table-1".into(),
+        clearance: ledger::access::Clearance::Jury,
     }
 }
 

@@ -29,6 +29,7 @@ async fn real_log() -> (tempfile::TempDir, tempfile::TempDir) {
                     }],
                     expected_version: None,
                     actor: "table".into(),
+                    clearance: ledger::access::Clearance::Table,
                 };
                 log.append(request).await.unwrap();
             }

@@ -16,6 +16,9 @@ struct Args {
     /// Address the gRPC server listens on.
     #[arg(long, env = "LEDGER_LISTEN", default_value = "127.0.0.1:50051")]
     listen: SocketAddr,
+    /// JSON file mapping token digests to actors and clearances; without it ledgerd runs open.
+    #[arg(long, env = "LEDGER_AUTH_FILE")]
+    auth_file: Option<PathBuf>,
     /// Log filter, e.g. `info` or `ledger_services=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
@@ -30,6 +33,7 @@ async fn main() -> anyhow::Result<()> {
     let config = Config {
         data_dir: args.data_dir,
         listen: args.listen,
+        auth_file: args.auth_file,
     };
     run(config, shutdown_signal()?).await?;
     Ok(())

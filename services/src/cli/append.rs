@@ -130,9 +130,7 @@ async fn append_lines(
             events,
             expected_version: expected,
         });
-        if let Ok(actor) = cli.actor.parse() {
-            request.metadata_mut().insert(crate::ACTOR_HEADER, actor);
-        }
+        super::authorize(cli, &mut request)?;
         let answer = client
             .append(request)
             .await

@@ -61,6 +61,12 @@ pub struct Cli {
     /// Who you are, recorded as the actor of what you append.
     #[arg(long, global = true, env = "LEDGER_ACTOR", default_value = "ledgerctl")]
     pub actor: String,
+    /// Bearer token for a ledgerd that runs with an auth file.
+    #[arg(long, global = true, env = "LEDGER_TOKEN", hide_env_values = true)]
+    pub token: Option<String>,
+    /// The clearance to claim from a ledgerd that runs open: table, organiser or jury.
+    #[arg(long, global = true, env = "LEDGER_CLEARANCE")]
+    pub clearance: Option<String>,
     /// Machine-readable output (JSON or JSON Lines).
     #[arg(long, global = true)]
     pub json: bool,
@@ -164,6 +170,15 @@ pub enum Command {
         #[command(subcommand)]
         what: StatsCommand,
     },
+    /// Make a bearer token for ledgerd's auth file.
+    NewToken {
+        /// Who the token stands for, recorded as the actor of every append.
+        #[arg(long)]
+        actor: String,
+        /// table, organiser or jury.
+        #[arg(long)]
+        clearance: String,
+    },
     /// Print a stream's chain head as a short digest for the paper game report.
     Digest {
         #[arg(long)]
@@ -203,6 +218,10 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             ref file,
             expected_version,
         } => append::run(&cli, stream, file.as_deref(), expected_version).await,
+        Command::NewToken {
+            ref actor,
+            ref clearance,
+        } => new_token(actor, clearance),
         Command::Import { ref file } => append::import(&cli, file.as_deref()).await,
         Command::Read { ref stream, from } => read::read(&cli, stream, from).await,
         Command::Tail { ref stream, from } => read::tail(&cli, stream.as_deref(), from).await,
@@ -259,6 +278,40 @@ async fn connect_projections(
     ledger_proto::v1::projections_client::ProjectionsClient::connect(cli.server.clone())
         .await
         .map_err(|e| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server)))
+}
+
+/// Prints a fresh random token and the auth-file entry that admits it.
+fn new_token(actor: &str, clearance: &str) -> Result<(), CliError> {
+    let clearance = ledger::access::Clearance::parse(clearance)
+        .ok_or_else(|| CliError::Failed(format!("clearance must be table, organiser or jury, not {clearance}")))?;
+    let mut bytes = [0u8; 24];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut bytes)?;
+    let token = hex::encode(bytes);
+    let entry = serde_json::json!({
+        "sha256": hex::encode(crate::auth::token_digest(&token)),
+        "actor": actor,
+        "clearance": clearance,
+    });
+    say!("token (give it to {actor}; it is not stored anywhere): {token}");
+    say!("auth-file entry (add it to \"tokens\"): {entry}");
+    Ok(())
+}
+
+/// Adds who we are to a request: the token if we have one, else the open-mode headers.
+fn authorize<T>(cli: &Cli, request: &mut tonic::Request<T>) -> Result<(), CliError> {
+    let metadata = request.metadata_mut();
+    let value = |text: &str, what: &str| {
+        text.parse()
+            .map_err(|_| CliError::Failed(format!("{what} must be printable ASCII")))
+    };
+    if let Some(token) = &cli.token {
+        metadata.insert("authorization", value(&format!("Bearer {token}"), "the token")?);
+    }
+    metadata.insert(crate::auth::ACTOR_HEADER, value(&cli.actor, "--actor")?);
+    if let Some(clearance) = &cli.clearance {
+        metadata.insert(crate::auth::CLEARANCE_HEADER, value(clearance, "--clearance")?);
+    }
+    Ok(())
 }
 
 /// Reads a file, or stdin for `None` or `-`.

@@ -1,8 +1,8 @@
 //! The Ledger gRPC service: append (unary and pipelined), read, subscribe, list streams.
 
+use crate::auth::{Auth, Identity};
 use crate::convert::{appended_to_proto, proposed_from_proto, stream_info_to_proto, ToProto};
 use crate::status::{from_append, from_rejection, from_store};
-use crate::ACTOR_HEADER;
 use ledger::{Rejection, StreamId};
 use ledger_proto::v1 as pb;
 use ledger_store::{AppendRequest, Filter, Log, Pending};
@@ -25,36 +25,19 @@ type AppendAnswers = Pin<Box<dyn Stream<Item = Result<pb::AppendStreamResponse, 
 #[derive(Clone)]
 pub struct LedgerService {
     log: Arc<Log>,
+    auth: Arc<Auth>,
     /// Turns true when the daemon shuts down: live subscriptions end then.
     stopping: watch::Receiver<bool>,
 }
 
 impl LedgerService {
-    pub fn new(log: Arc<Log>, stopping: watch::Receiver<bool>) -> Self {
-        LedgerService { log, stopping }
-    }
-}
-
-/// Who appends: the `x-ledger-actor` metadata, or `anonymous`.
-fn actor<T>(request: &Request<T>) -> Result<String, Status> {
-    match request.metadata().get(ACTOR_HEADER) {
-        None => Ok("anonymous".into()),
-        Some(value) => {
-            let text = value
-                .to_str()
-                .map_err(|_| Status::invalid_argument(format!("{ACTOR_HEADER} must be ASCII")))?;
-            if text.is_empty() || text.len() > 64 {
-                return Err(Status::invalid_argument(format!(
-                    "{ACTOR_HEADER} must be 1 to 64 characters"
-                )));
-            }
-            Ok(text.to_owned())
-        }
+    pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
+        LedgerService { log, auth, stopping }
     }
 }
 
 /// Turns a wire append into the domain's, refusing malformed input.
-fn to_request(proto: pb::AppendRequest, actor: String) -> Result<AppendRequest, Rejection> {
+fn to_request(proto: pb::AppendRequest, who: Identity) -> Result<AppendRequest, Rejection> {
     let stream = StreamId::parse(&proto.stream)?;
     let of = proto.events.len();
     let events = proto
@@ -67,7 +50,8 @@ fn to_request(proto: pb::AppendRequest, actor: String) -> Result<AppendRequest, 
         stream,
         events,
         expected_version: proto.expected_version,
-        actor,
+        actor: who.actor,
+        clearance: who.clearance,
     })
 }
 
@@ -84,8 +68,8 @@ fn error_answer(status: &Status) -> pb::AppendStreamResponse {
 impl pb::ledger_server::Ledger for LedgerService {
     #[tracing::instrument(skip_all, fields(stream = %request.get_ref().stream, n_events = request.get_ref().events.len()))]
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
-        let actor = actor(&request)?;
-        let append = to_request(request.into_inner(), actor).map_err(from_rejection)?;
+        let who = self.auth.identify(request.metadata())?;
+        let append = to_request(request.into_inner(), who).map_err(from_rejection)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
             from_append(e)
@@ -99,7 +83,7 @@ impl pb::ledger_server::Ledger for LedgerService {
         &self,
         request: Request<Streaming<pb::AppendRequest>>,
     ) -> Result<Response<Self::AppendStreamStream>, Status> {
-        let actor = actor(&request)?;
+        let who = self.auth.identify(request.metadata())?;
         let mut inbound = request.into_inner();
         let log = Arc::clone(&self.log);
         // Submitting in arrival order keeps pipelined appends to one stream in order; the
@@ -109,7 +93,7 @@ impl pb::ledger_server::Ledger for LedgerService {
             while let Some(message) = inbound.next().await {
                 let submitted = match message {
                     Err(status) => Err(status),
-                    Ok(proto) => to_request(proto, actor.clone())
+                    Ok(proto) => to_request(proto, who.clone())
                         .map_err(from_rejection)
                         .and_then(|append| log.submit(append).map_err(from_store)),
                 };

@@ -32,6 +32,8 @@ pub enum ServeError {
     },
     #[error("the gRPC server failed: {0}")]
     Transport(#[from] tonic::transport::Error),
+    #[error(transparent)]
+    Auth(#[from] crate::auth::AuthFileError),
     #[error("reflection setup failed: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
 }
@@ -41,6 +43,13 @@ pub enum ServeError {
 /// # Errors
 /// The log cannot be opened, the address cannot be bound, or the server fails.
 pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+    let auth = match &config.auth_file {
+        Some(path) => crate::auth::Auth::load(path)?,
+        None => {
+            tracing::warn!("no --auth-file: running open, trusting the x-ledger-actor and x-ledger-clearance headers");
+            crate::auth::Auth::Open
+        }
+    };
     let log = Arc::new(Log::open_sled(&config.data_dir)?);
     let listener = TcpListener::bind(config.listen)
         .await
@@ -50,7 +59,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         })?;
     tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,
         data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening");
-    serve(Arc::clone(&log), listener, shutdown).await?;
+    serve(Arc::clone(&log), Arc::new(auth), listener, shutdown).await?;
     tokio::task::spawn_blocking(move || log.close()).await.ok();
     tracing::info!("ledgerd stopped; the log is closed");
     Ok(())
@@ -62,6 +71,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
 /// The server fails.
 pub async fn serve(
     log: Arc<Log>,
+    auth: Arc<crate::auth::Auth>,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
@@ -74,7 +84,7 @@ pub async fn serve(
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
         .build_v1()?;
     let projections = ProjectionsService::new(Arc::clone(&log));
-    let service = LedgerService::new(log, stopping);
+    let service = LedgerService::new(log, auth, stopping);
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down: no new requests, ending subscriptions");

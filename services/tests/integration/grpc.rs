@@ -42,6 +42,11 @@ async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_and_appends_n
                 expected_version: None,
             },
         };
+        // As the jury, so that only the rules (not the clearance) decide.
+        let mut refused = tonic::Request::new(refused);
+        refused
+            .metadata_mut()
+            .insert(ledger_services::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
         let status = server.client.append(refused).await.expect_err(case.name);
         let expected_code = match case.kind {
             RejectionKind::Malformed => Code::InvalidArgument,
@@ -316,5 +321,86 @@ async fn the_actor_header_is_recorded_in_the_envelope() {
     server.client.append(request).await.unwrap();
     let stored = server.read("game/a").await;
     assert_eq!(stored[0].envelope.as_ref().unwrap().actor, "table-7");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn only_the_jury_may_void_and_rule() {
+    use ledger_services::auth::{token_digest, Auth, Identity};
+    let mut tokens = std::collections::HashMap::new();
+    let jury = Identity {
+        actor: "jury-anna".into(),
+        clearance: ledger::access::Clearance::Jury,
+    };
+    let table = Identity {
+        actor: "table-3".into(),
+        clearance: ledger::access::Clearance::Table,
+    };
+    tokens.insert(token_digest("jury-secret"), jury);
+    tokens.insert(token_digest("table-secret"), table);
+    let mut server = TestServer::start_with_auth(Auth::Tokens(tokens)).await;
+    let with_token = |request: pb::AppendRequest, token: Option<&str>| {
+        let mut request = tonic::Request::new(request);
+        if let Some(token) = token {
+            request
+                .metadata_mut()
+                .insert("authorization", format!("Bearer {token}").parse().unwrap());
+        }
+        request
+    };
+    let game = events(&ledger::testing::started_game(Some(Ruleset::Cafe2023), 2));
+    let anonymous = server
+        .client
+        .append(with_token(append("game/j", &game, "", None), None))
+        .await
+        .unwrap_err();
+    assert_eq!(anonymous.code(), Code::Unauthenticated);
+    server
+        .client
+        .append(with_token(append("game/j", &game, "", None), Some("table-secret")))
+        .await
+        .unwrap();
+    let void = Event::EventVoided {
+        seq: 3,
+        reason: "turn 2 was started by mistake".into(),
+    };
+    let refused = server
+        .client
+        .append(with_token(
+            append("game/j", std::slice::from_ref(&void), "", None),
+            Some("table-secret"),
+        ))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied);
+    assert_eq!(
+        refused.message(),
+        "only the jury may record event_voided; table-3 is cleared as table"
+    );
+    let ruling = Event::JuryRuling {
+        text: "turn 2 started before Sweden's action stage".into(),
+    };
+    server
+        .client
+        .append(with_token(
+            append("game/j", &[ruling, void], "", None),
+            Some("jury-secret"),
+        ))
+        .await
+        .unwrap();
+    let stored = server.read("game/j").await;
+    assert_eq!(stored.len(), 5);
+    assert_eq!(stored[4].envelope.as_ref().unwrap().actor, "jury-anna");
+    assert_eq!(stored[0].envelope.as_ref().unwrap().actor, "table-3");
+    // The voided turn no longer counts: turn 2 may start again.
+    let again = Event::TurnStarted {
+        turn: 2,
+        at_ms: Some(2500),
+    };
+    server
+        .client
+        .append(with_token(append("game/j", &[again], "", None), Some("table-secret")))
+        .await
+        .unwrap();
     server.stop().await;
 }

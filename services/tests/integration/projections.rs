@@ -86,7 +86,15 @@ async fn online_and_offline_projections_are_byte_identical() {
     let server = TestServer::start().await;
     let url = format!("http://{}", server.addr);
     let offline = tokio::task::spawn_blocking(move || {
-        ledgerctl(&["--server", &url, "import", "--file", TOURNAMENT]);
+        ledgerctl(&[
+            "--server",
+            &url,
+            "--clearance",
+            "organiser",
+            "import",
+            "--file",
+            TOURNAMENT,
+        ]);
         (
             stdout(&ledgerctl(&[
                 "--json",

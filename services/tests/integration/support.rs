@@ -21,13 +21,17 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start() -> TestServer {
+        Self::start_with_auth(ledger_services::auth::Auth::Open).await
+    }
+
+    pub async fn start_with_auth(auth: ledger_services::auth::Auth) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
         let log = Arc::new(Log::open_sled(dir.path()).unwrap());
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            ledger_services::server::serve(log, listener, async {
+            ledger_services::server::serve(log, Arc::new(auth), listener, async {
                 stopped.await.ok();
             })
             .await
