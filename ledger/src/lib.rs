@@ -5,6 +5,7 @@
 //! Architecture Invariant: this crate does no I/O and knows nothing of tokio, sled, tonic or
 //! NATS. Time, seeds and identities arrive inside events and envelopes.
 
+pub mod access;
 pub mod check;
 pub mod envelope;
 pub mod event;
