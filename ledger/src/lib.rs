@@ -7,6 +7,7 @@
 
 pub mod access;
 pub mod check;
+pub mod draw;
 pub mod envelope;
 pub mod event;
 pub mod names;

@@ -1,0 +1,265 @@
+//! The qualifying draw against RULES.md section 8, checked from the games alone: 4 rounds, every
+//! player once a round and once in each role, no repeated opponents from 16 players on, the
+//! repeats below that reported exactly, the same draw for the same seed — and pinned, because a
+//! recorded draw must still verify after any change to the code.
+
+use ledger::draw::{draw_qualifying, verify_draw, DrawError, QualifyingDraw, RepeatedPair};
+use ledger::event::{DrawnGame, PlayerId};
+use ledger::Role;
+use std::collections::BTreeMap;
+
+const FIELDS_WITHOUT_REPEATS: &[usize] = &[16, 20, 24, 28, 32, 36, 40, 44, 48, 64];
+const SMALL_FIELDS: &[usize] = &[4, 8, 12];
+
+fn players(n: usize) -> Vec<PlayerId> {
+    (1..=n).map(|i| format!("p{i:02}")).collect()
+}
+
+/// Pairs that share a table more than once, counted from the games.
+fn repeats_in(games: &[DrawnGame]) -> BTreeMap<(String, String), u32> {
+    let mut met: BTreeMap<(String, String), u32> = BTreeMap::new();
+    for game in games {
+        let seated: Vec<&PlayerId> = game.seats.iter().map(|(_, p)| p).collect();
+        for (i, a) in seated.iter().enumerate() {
+            for b in &seated[i + 1..] {
+                let key = if a < b {
+                    (a.to_string(), b.to_string())
+                } else {
+                    (b.to_string(), a.to_string())
+                };
+                *met.entry(key).or_default() += 1;
+            }
+        }
+    }
+    met.retain(|_, times| *times > 1);
+    met
+}
+
+/// Every structural rule of the draw, from the games alone.
+fn check_structure(players: &[PlayerId], draw: &QualifyingDraw) {
+    let n = players.len();
+    let m = n / 4;
+    assert_eq!(draw.games.len(), 4 * m, "{n} players: 4 rounds of {m} tables");
+    let mut roles: BTreeMap<&str, Vec<Role>> = BTreeMap::new();
+    for round in 1..=4u32 {
+        let games: Vec<&DrawnGame> = draw.games.iter().filter(|g| g.round == round).collect();
+        let mut tables: Vec<u32> = games.iter().map(|g| g.table).collect();
+        tables.sort_unstable();
+        assert_eq!(
+            tables,
+            (1..=u32::try_from(m).unwrap()).collect::<Vec<_>>(),
+            "tables of round {round}"
+        );
+        let mut seated: Vec<&str> = Vec::new();
+        for game in &games {
+            assert_eq!(game.game, format!("q{}-t{}", game.round, game.table));
+            for (role, player) in game.seats.iter() {
+                seated.push(player);
+                roles.entry(player).or_default().push(role);
+            }
+        }
+        seated.sort_unstable();
+        let mut everyone: Vec<&str> = players.iter().map(String::as_str).collect();
+        everyone.sort_unstable();
+        assert_eq!(
+            seated, everyone,
+            "{n} players: everyone plays exactly once in round {round}"
+        );
+    }
+    for (player, mut played) in roles {
+        played.sort();
+        assert_eq!(played, Role::ALL.to_vec(), "{player} plays each role once");
+    }
+    let reported: BTreeMap<(String, String), u32> = draw
+        .repeats
+        .iter()
+        .map(
+            |RepeatedPair {
+                 players: [a, b],
+                 times_met,
+             }| {
+                let key = if a < b {
+                    (a.clone(), b.clone())
+                } else {
+                    (b.clone(), a.clone())
+                };
+                (key, *times_met)
+            },
+        )
+        .collect();
+    assert_eq!(
+        reported,
+        repeats_in(&draw.games),
+        "{n} players: the report lists every repeat"
+    );
+}
+
+#[test]
+fn fields_of_16_and_more_have_no_repeated_opponents() {
+    for &n in FIELDS_WITHOUT_REPEATS {
+        for seed in 0..8 {
+            let players = players(n);
+            let draw = draw_qualifying(&players, seed).unwrap();
+            check_structure(&players, &draw);
+            assert!(draw.repeats.is_empty(), "{n} players, seed {seed}: {:?}", draw.repeats);
+            assert_eq!(draw.repeated_meetings(), 0);
+        }
+    }
+}
+
+#[test]
+fn small_fields_report_the_repeats_they_cannot_avoid() {
+    // Any two rounds of 1, 2 or 3 tables seat together at least 6, 2 or 1 pairs per table, so
+    // over the 6 pairs of rounds: 4 players, all 6 pairs in every round; 8 players, at least
+    // 24 pairs twice; 12 players, at least 18. The draw reaches these, no pair meeting 3 times.
+    let expected = BTreeMap::from([(4, (6, 4)), (8, (24, 2)), (12, (18, 2))]);
+    for &n in SMALL_FIELDS {
+        for seed in 0..8 {
+            let players = players(n);
+            let draw = draw_qualifying(&players, seed).unwrap();
+            check_structure(&players, &draw);
+            let (n_pairs, times_met) = expected[&n];
+            assert_eq!(
+                draw.repeats.len(),
+                n_pairs,
+                "{n} players, seed {seed}: {:?}",
+                draw.repeats
+            );
+            assert!(
+                draw.repeats.iter().all(|pair| pair.times_met == times_met),
+                "{n} players, seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_draw_and_another_seed_another() {
+    for n in [8, 16, 24, 40] {
+        let players = players(n);
+        let first = draw_qualifying(&players, 2026).unwrap();
+        assert_eq!(first, draw_qualifying(&players, 2026).unwrap());
+        assert_ne!(
+            first.games,
+            draw_qualifying(&players, 2027).unwrap().games,
+            "{n} players"
+        );
+    }
+}
+
+#[test]
+fn the_number_of_players_must_be_a_multiple_of_4() {
+    let err = draw_qualifying(&players(18), 1).unwrap_err();
+    assert_eq!(err, DrawError::NotMultipleOfFour(18));
+    assert_eq!(
+        err.to_string(),
+        "a qualifying draw needs a multiple of 4 players, got 18"
+    );
+    assert_eq!(draw_qualifying(&[], 1).unwrap_err(), DrawError::NoPlayers);
+    let mut twice = players(8);
+    twice[5] = "p01".into();
+    assert_eq!(
+        draw_qualifying(&twice, 1).unwrap_err().to_string(),
+        "player p01 is listed twice for the qualifying draw"
+    );
+}
+
+#[test]
+fn verify_accepts_the_seeds_draw_in_any_order_and_names_a_difference() {
+    let players = players(20);
+    let draw = draw_qualifying(&players, 77).unwrap();
+    let mut games = draw.games.clone();
+    games.reverse();
+    assert_eq!(verify_draw(&players, 77, &games), Ok(()));
+
+    let err = verify_draw(&players, 78, &draw.games).unwrap_err();
+    assert!(
+        err.starts_with("the recorded draw differs from seed 78 in game q1-t1: recorded round 1 table 1: frederick"),
+        "{err}"
+    );
+
+    let mut swapped = draw.games.clone();
+    let seats = &mut swapped[3].seats;
+    std::mem::swap(&mut seats.frederick, &mut seats.pompadour);
+    let err = verify_draw(&players, 77, &swapped).unwrap_err();
+    assert!(err.contains(&format!("in game {}", swapped[3].game)), "{err}");
+
+    let missing = &draw.games[1..];
+    assert!(verify_draw(&players, 77, missing)
+        .unwrap_err()
+        .starts_with("the recorded draw has no game q1-t1"));
+    let mut extra = draw.games.clone();
+    extra.push(DrawnGame {
+        game: "q5-t1".into(),
+        ..draw.games[0].clone()
+    });
+    assert_eq!(
+        verify_draw(&players, 77, &extra).unwrap_err(),
+        "the recorded draw has game q5-t1, which seed 77 does not give"
+    );
+    let mut doubled = draw.games.clone();
+    doubled.push(draw.games[0].clone());
+    assert_eq!(
+        verify_draw(&players, 77, &doubled).unwrap_err(),
+        "the recorded draw lists game q1-t1 twice"
+    );
+    assert_eq!(
+        verify_draw(&players[..18], 77, &draw.games).unwrap_err(),
+        "a qualifying draw needs a multiple of 4 players, got 18"
+    );
+}
+
+#[test]
+fn the_draw_is_recorded_as_qualifying_drawn() {
+    let draw = draw_qualifying(&players(16), 5).unwrap();
+    let ledger::Event::QualifyingDrawn { seed, games } = draw.to_event() else {
+        panic!("not a qualifying_drawn")
+    };
+    assert_eq!((seed, games), (5, draw.games));
+}
+
+/// A recorded draw must verify forever: this pins the draw of 8 players with seed 1 and the
+/// first round of 16 players with seed 2015. If this fails, the change breaks stored draws.
+#[test]
+fn golden_draws_do_not_change() {
+    let line = |g: &DrawnGame| {
+        let s = &g.seats;
+        format!(
+            "{} {} {} {} {}",
+            g.game, s.frederick, s.elisabeth, s.maria_theresa, s.pompadour
+        )
+    };
+    let eight: Vec<String> = draw_qualifying(&players(8), 1)
+        .unwrap()
+        .games
+        .iter()
+        .map(line)
+        .collect();
+    let sixteen: Vec<String> = draw_qualifying(&players(16), 2015)
+        .unwrap()
+        .games
+        .iter()
+        .filter(|g| g.round == 1)
+        .map(line)
+        .collect();
+    assert_eq!(eight, GOLDEN_EIGHT, "8 players, seed 1");
+    assert_eq!(sixteen, GOLDEN_SIXTEEN_ROUND_1, "16 players, seed 2015, round 1");
+}
+
+/// Game, then frederick, elisabeth, maria_theresa, pompadour.
+const GOLDEN_EIGHT: &[&str] = &[
+    "q1-t1 p08 p06 p07 p02",
+    "q1-t2 p01 p03 p05 p04",
+    "q2-t1 p04 p08 p03 p06",
+    "q2-t2 p07 p01 p02 p05",
+    "q3-t1 p05 p02 p04 p08",
+    "q3-t2 p06 p07 p01 p03",
+    "q4-t1 p03 p05 p08 p07",
+    "q4-t2 p02 p04 p06 p01",
+];
+const GOLDEN_SIXTEEN_ROUND_1: &[&str] = &[
+    "q1-t1 p02 p11 p05 p03",
+    "q1-t2 p09 p10 p12 p16",
+    "q1-t3 p06 p15 p04 p14",
+    "q1-t4 p07 p08 p13 p01",
+];
