@@ -4,7 +4,7 @@
 
 #![allow(clippy::cloned_ref_to_slice_refs)] // the refusal table reads better with `&[x.clone()]`
 
-use crate::event::{DrawnGame, Event, Seats};
+use crate::event::{Event, Seats};
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
 use crate::rejection::RejectionKind;
 use crate::rules::{Offensive, Rules, StreamState};
@@ -176,23 +176,9 @@ pub fn simple_tournament(ruleset: Ruleset, n_players: usize) -> Vec<Event> {
             pseudonym: None,
         });
     }
-    let games = players
-        .chunks(4)
-        .enumerate()
-        .filter(|(_, c)| c.len() == 4)
-        .map(|(t, c)| DrawnGame {
-            game: format!("r1-t{}", t + 1),
-            round: 1,
-            table: u32::try_from(t + 1).unwrap_or(u32::MAX),
-            seats: Seats {
-                frederick: c[0].clone(),
-                elisabeth: c[1].clone(),
-                maria_theresa: c[2].clone(),
-                pompadour: c[3].clone(),
-            },
-        })
-        .collect();
-    events.push(Event::QualifyingDrawn { seed: 7, games });
+    if let Ok(draw) = crate::draw::draw_qualifying(&players, 7) {
+        events.push(draw.to_event());
+    }
     if n_players >= 4 {
         events.push(Event::GameScheduled {
             game: "final".into(),

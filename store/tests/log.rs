@@ -188,7 +188,7 @@ async fn a_refused_batch_appends_nothing() {
 #[tokio::test]
 async fn a_game_scheduled_by_a_tournament_takes_its_ruleset() {
     let dir = tempfile::tempdir().unwrap();
-    let game = StreamId::game("r1-t1").unwrap();
+    let game = StreamId::game("q1-t1").unwrap();
     {
         let log = Log::open_sled(dir.path()).unwrap();
         let tournament = StreamId::tournament("open").unwrap();

@@ -141,3 +141,41 @@ proptest::proptest! {
         proptest::prop_assert_eq!(state.version(), events.len() as u64);
     }
 }
+
+#[test]
+fn a_qualifying_draw_must_follow_from_its_seed() {
+    let stream = StreamId::tournament("t").unwrap();
+    let mut state = StreamState::new(&stream, None);
+    let mut events = crate::testing::simple_tournament(Ruleset::Wm2015, 16);
+    let final_scheduled = events.pop().unwrap();
+    let Some(Event::QualifyingDrawn { seed, mut games }) = events.pop() else {
+        panic!("the draw comes last")
+    };
+    for event in &events {
+        state.apply(event).unwrap();
+    }
+    // Someone swaps two players of the first game.
+    let seats = &mut games[0].seats;
+    std::mem::swap(&mut seats.frederick, &mut seats.elisabeth);
+    let swapped = Event::QualifyingDrawn {
+        seed,
+        games: games.clone(),
+    };
+    let refused = state.decide(&swapped).unwrap_err();
+    assert!(
+        refused
+            .message
+            .starts_with("this is not the draw of seed 7 for the 16 registered players: "),
+        "{}",
+        refused.message
+    );
+    let other_seed = Event::QualifyingDrawn {
+        seed: 8,
+        games: games.clone(),
+    };
+    assert!(state.decide(&other_seed).is_err());
+    let seats = &mut games[0].seats;
+    std::mem::swap(&mut seats.frederick, &mut seats.elisabeth);
+    state.apply(&Event::QualifyingDrawn { seed, games }).unwrap();
+    state.apply(&final_scheduled).unwrap();
+}

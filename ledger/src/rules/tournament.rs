@@ -22,6 +22,8 @@ pub struct TournamentState {
     pub ruleset: Option<Ruleset>,
     /// Player id → name.
     pub players: BTreeMap<PlayerId, String>,
+    /// Player ids in the order they registered: the qualifying draw deals from this list.
+    pub registration_order: Vec<PlayerId>,
     pub drawn: bool,
     pub games: BTreeMap<String, ScheduledGame>,
     pub final_roles: BTreeMap<Role, PlayerId>,
@@ -48,11 +50,17 @@ impl TournamentState {
                 ))),
                 None => Ok(()),
             },
-            Event::QualifyingDrawn { games, .. } => {
+            Event::QualifyingDrawn { seed, games } => {
                 if self.drawn {
                     return Err(Rejection::precondition("the qualifying draw was already recorded"));
                 }
-                games.iter().try_for_each(|g| self.check_new_game(g))
+                games.iter().try_for_each(|g| self.check_new_game(g))?;
+                crate::draw::verify_draw(&self.registration_order, *seed, games).map_err(|difference| {
+                    Rejection::precondition(format!(
+                        "this is not the draw of seed {seed} for the {} registered players: {difference}",
+                        self.registration_order.len()
+                    ))
+                })
             }
             Event::GameScheduled {
                 game,
@@ -93,6 +101,7 @@ impl TournamentState {
             Event::TournamentCreated { ruleset, .. } => self.ruleset = Some(*ruleset),
             Event::PlayerRegistered { player, name, .. } => {
                 self.players.insert(player.clone(), name.clone());
+                self.registration_order.push(player.clone());
             }
             Event::QualifyingDrawn { games, .. } => {
                 self.drawn = true;

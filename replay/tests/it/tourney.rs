@@ -2,7 +2,7 @@
 //! turn 15) that every table plays, with small changes per game. Every stream built here is
 //! checked against the ledger's rules.
 
-use ledger::event::{DrawnGame, Seats};
+use ledger::event::Seats;
 use ledger::{Event, Nation, Outcome, Role, Ruleset, Stage, StreamId, StreamState};
 use std::collections::BTreeMap;
 
@@ -152,18 +152,19 @@ impl Tourney {
                 pseudonym: None,
             });
         }
-        let mut drawn = Vec::new();
+        // A line-up entered by hand (`game_scheduled`): a `qualifying_drawn` must follow from
+        // its seed, and these tests choose their seatings.
         for table in 0..self.n_players / 4 {
             for round in 1..=4 {
-                drawn.push(DrawnGame {
+                events.push(Event::GameScheduled {
                     game: game_id(round, table),
+                    stage: Stage::Qualifying,
                     round: u32::try_from(round).unwrap(),
                     table: u32::try_from(table + 1).unwrap(),
                     seats: seats(table, round),
                 });
             }
         }
-        events.push(Event::QualifyingDrawn { seed: 1, games: drawn });
         if self.final_game.is_some() {
             events.push(Event::GameScheduled {
                 game: "final".into(),
