@@ -11,10 +11,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let descriptors = protox::compile(files, ["."])?;
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR")?);
-    std::fs::write(
-        out_dir.join("descriptor.bin"),
-        prost::Message::encode_to_vec(&descriptors),
-    )?;
+    std::fs::write(out_dir.join("descriptor.bin"), prost::Message::encode_to_vec(&descriptors))?;
     tonic_prost_build::configure().compile_fds(descriptors)?;
     Ok(())
 }

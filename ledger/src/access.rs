@@ -62,10 +62,7 @@ pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), R
         Clearance::Organiser => "only an organiser or the jury",
         Clearance::Table => "anyone",
     };
-    Err(Rejection::not_allowed(format!(
-        "{who} may record {}; {actor} is cleared as {clearance}",
-        event.type_name()
-    )))
+    Err(Rejection::not_allowed(format!("{who} may record {}; {actor} is cleared as {clearance}", event.type_name())))
 }
 
 #[cfg(test)]
@@ -74,30 +71,14 @@ mod tests {
 
     #[test]
     fn only_the_jury_rules_and_voids() {
-        let void = Event::EventVoided {
-            seq: 3,
-            reason: "typo".into(),
-        };
+        let void = Event::EventVoided { seq: 3, reason: "typo".into() };
         let err = permits(Clearance::Table, "table-4", &void).unwrap_err();
-        assert_eq!(
-            err.message,
-            "only the jury may record event_voided; table-4 is cleared as table"
-        );
+        assert_eq!(err.message, "only the jury may record event_voided; table-4 is cleared as table");
         assert!(permits(Clearance::Organiser, "org", &void).is_err());
         assert!(permits(Clearance::Jury, "jury-1", &void).is_ok());
-        assert!(permits(
-            Clearance::Table,
-            "t",
-            &Event::JuryCalled {
-                reason: "rules question".into()
-            }
-        )
-        .is_ok());
-        let created = Event::TournamentCreated {
-            name: "x".into(),
-            ruleset: crate::Ruleset::Wm2015,
-            clock_ms_per_side: None,
-        };
+        assert!(permits(Clearance::Table, "t", &Event::JuryCalled { reason: "rules question".into() }).is_ok());
+        let created =
+            Event::TournamentCreated { name: "x".into(), ruleset: crate::Ruleset::Wm2015, clock_ms_per_side: None };
         assert!(permits(Clearance::Table, "t", &created).is_err());
         assert!(permits(Clearance::Organiser, "o", &created).is_ok());
     }

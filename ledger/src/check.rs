@@ -42,11 +42,7 @@ pub fn parse_lines(text: &str) -> Result<Vec<Line>, LineError> {
         if raw.trim().is_empty() {
             continue;
         }
-        let malformed = |message: String| LineError {
-            line: number,
-            kind: RejectionKind::Malformed,
-            message,
-        };
+        let malformed = |message: String| LineError { line: number, kind: RejectionKind::Malformed, message };
         let value: Value = serde_json::from_str(raw).map_err(|e| malformed(format!("not JSON: {e}")))?;
         lines.push(parse_value(number, value).map_err(malformed)?);
     }
@@ -75,13 +71,7 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
     let stream = take("stream")?;
     let event_id = take("event_id")?;
     let event = from_canonical_json(&value).map_err(|e| e.0)?;
-    Ok(Line {
-        number,
-        stream,
-        event_id,
-        recorded_at_ms: None,
-        event,
-    })
+    Ok(Line { number, stream, event_id, recorded_at_ms: None, event })
 }
 
 /// Validates lines as one stream, the way the server would, and returns the final state.
@@ -92,13 +82,11 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
 pub fn check_stream(stream: &StreamId, ruleset: Option<Ruleset>, lines: &[Line]) -> Result<StreamState, LineError> {
     let mut state = StreamState::new(stream, ruleset);
     for line in lines {
-        state
-            .apply(&line.event)
-            .map_err(|Rejection { kind, message }| LineError {
-                line: line.number,
-                kind,
-                message,
-            })?;
+        state.apply(&line.event).map_err(|Rejection { kind, message }| LineError {
+            line: line.number,
+            kind,
+            message,
+        })?;
     }
     Ok(state)
 }
@@ -113,10 +101,7 @@ mod tests {
         let lines = parse_lines(text).unwrap();
         let err = check_stream(&StreamId::game("g").unwrap(), Some(Ruleset::Cafe2019), &lines).unwrap_err();
         assert_eq!(err.line, 4);
-        assert_eq!(
-            err.to_string(),
-            "line 4: turn_started 3 skips a turn: turn 2 comes next"
-        );
+        assert_eq!(err.to_string(), "line 4: turn_started 3 skips a turn: turn 2 comes next");
     }
 
     #[test]

@@ -67,10 +67,7 @@ impl QualifyingDraw {
 
     /// The event that records this draw.
     pub fn to_event(&self) -> Event {
-        Event::QualifyingDrawn {
-            seed: self.seed,
-            games: self.games.clone(),
-        }
+        Event::QualifyingDrawn { seed: self.seed, games: self.games.clone() }
     }
 }
 
@@ -181,9 +178,7 @@ pub fn verify_draw(players: &[PlayerId], seed: u64, games: &[DrawnGame]) -> Resu
         }
     }
     match recorded.keys().next() {
-        Some(extra) => Err(format!(
-            "the recorded draw has game {extra}, which seed {seed} does not give"
-        )),
+        Some(extra) => Err(format!("the recorded draw has game {extra}, which seed {seed} does not give")),
         None => Ok(()),
     }
 }

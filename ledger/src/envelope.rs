@@ -91,26 +91,10 @@ pub fn chain_hash(
 impl Recorded {
     /// Builds a record whose hash follows `prev_hash`.
     pub fn seal(draft: Draft, prev_hash: Hash, event: Event) -> Self {
-        let Draft {
-            stream,
-            seq,
-            position,
-            event_id,
-            recorded_at_ms,
-            actor,
-        } = draft;
+        let Draft { stream, seq, position, event_id, recorded_at_ms, actor } = draft;
         let hash = chain_hash(&prev_hash, &stream, seq, &event_id, recorded_at_ms, &actor, &event);
         Recorded {
-            envelope: Envelope {
-                stream,
-                seq,
-                position,
-                event_id,
-                recorded_at_ms,
-                actor,
-                prev_hash,
-                hash,
-            },
+            envelope: Envelope { stream, seq, position, event_id, recorded_at_ms, actor, prev_hash, hash },
             event,
         }
     }
@@ -118,15 +102,7 @@ impl Recorded {
     /// The hash this record should have, recomputed from its contents.
     pub fn recomputed_hash(&self) -> Hash {
         let e = &self.envelope;
-        chain_hash(
-            &e.prev_hash,
-            &e.stream,
-            e.seq,
-            &e.event_id,
-            e.recorded_at_ms,
-            &e.actor,
-            &self.event,
-        )
+        chain_hash(&e.prev_hash, &e.stream, e.seq, &e.event_id, e.recorded_at_ms, &e.actor, &self.event)
     }
 
     /// The JSON Lines form used by `ledgerctl read` and exports: the envelope fields with the
@@ -151,18 +127,8 @@ impl Recorded {
     /// # Errors
     /// A message naming the missing or malformed field.
     pub fn from_json(value: &Value) -> Result<Self, String> {
-        let text = |k: &str| {
-            value
-                .get(k)
-                .and_then(Value::as_str)
-                .ok_or_else(|| format!("missing `{k}`"))
-        };
-        let number = |k: &str| {
-            value
-                .get(k)
-                .and_then(Value::as_u64)
-                .ok_or_else(|| format!("missing `{k}`"))
-        };
+        let text = |k: &str| value.get(k).and_then(Value::as_str).ok_or_else(|| format!("missing `{k}`"));
+        let number = |k: &str| value.get(k).and_then(Value::as_u64).ok_or_else(|| format!("missing `{k}`"));
         let hash = |k: &str| -> Result<Hash, String> {
             let bytes = hex::decode(text(k)?).map_err(|e| format!("`{k}`: {e}"))?;
             bytes.try_into().map_err(|_| format!("`{k}` must be 32 bytes"))
@@ -231,16 +197,10 @@ pub fn verify_chain<'a>(records: impl IntoIterator<Item = &'a Recorded>) -> Resu
             });
         }
         if e.prev_hash != prev {
-            return Err(ChainBreak {
-                seq: e.seq,
-                reason: "does not point back to the event before it".into(),
-            });
+            return Err(ChainBreak { seq: e.seq, reason: "does not point back to the event before it".into() });
         }
         if record.recomputed_hash() != e.hash {
-            return Err(ChainBreak {
-                seq: e.seq,
-                reason: "its contents do not match its hash".into(),
-            });
+            return Err(ChainBreak { seq: e.seq, reason: "its contents do not match its hash".into() });
         }
         prev = e.hash;
         head = Some(e.hash);

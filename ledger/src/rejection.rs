@@ -27,46 +27,28 @@ pub struct Rejection {
 
 impl Rejection {
     pub fn malformed(message: impl Into<String>) -> Self {
-        Rejection {
-            kind: RejectionKind::Malformed,
-            message: message.into(),
-        }
+        Rejection { kind: RejectionKind::Malformed, message: message.into() }
     }
 
     pub fn precondition(message: impl Into<String>) -> Self {
-        Rejection {
-            kind: RejectionKind::Precondition,
-            message: message.into(),
-        }
+        Rejection { kind: RejectionKind::Precondition, message: message.into() }
     }
 
     pub fn stale_version(message: impl Into<String>) -> Self {
-        Rejection {
-            kind: RejectionKind::StaleVersion,
-            message: message.into(),
-        }
+        Rejection { kind: RejectionKind::StaleVersion, message: message.into() }
     }
 
     pub fn duplicate_id(message: impl Into<String>) -> Self {
-        Rejection {
-            kind: RejectionKind::DuplicateId,
-            message: message.into(),
-        }
+        Rejection { kind: RejectionKind::DuplicateId, message: message.into() }
     }
 
     pub fn not_allowed(message: impl Into<String>) -> Self {
-        Rejection {
-            kind: RejectionKind::NotAllowed,
-            message: message.into(),
-        }
+        Rejection { kind: RejectionKind::NotAllowed, message: message.into() }
     }
 
     /// The same rejection with context in front, e.g. the index of the event in a batch.
     pub fn context(self, prefix: impl fmt::Display) -> Self {
-        Rejection {
-            kind: self.kind,
-            message: format!("{prefix}: {}", self.message),
-        }
+        Rejection { kind: self.kind, message: format!("{prefix}: {}", self.message) }
     }
 }
 

@@ -34,10 +34,7 @@ impl StreamId {
     /// A malformed rejection naming what is wrong with the id.
     pub fn new(kind: StreamKind, id: &str) -> Result<Self, Rejection> {
         check_id(id)?;
-        Ok(StreamId {
-            kind,
-            id: id.to_owned(),
-        })
+        Ok(StreamId { kind, id: id.to_owned() })
     }
 
     pub fn game(id: &str) -> Result<Self, Rejection> {
@@ -54,9 +51,7 @@ impl StreamId {
     /// A malformed rejection when the prefix is unknown or the id is not allowed.
     pub fn parse(name: &str) -> Result<Self, Rejection> {
         let (prefix, id) = name.split_once('/').ok_or_else(|| {
-            Rejection::malformed(format!(
-                "stream `{name}` must look like `game/<id>` or `tournament/<id>`"
-            ))
+            Rejection::malformed(format!("stream `{name}` must look like `game/<id>` or `tournament/<id>`"))
         })?;
         let kind = match prefix {
             "tournament" => StreamKind::Tournament,
@@ -102,14 +97,8 @@ mod tests {
     #[test]
     fn parses_both_kinds_and_refuses_others() {
         assert_eq!(StreamId::parse("game/q1-t3").unwrap().to_string(), "game/q1-t3");
-        assert_eq!(
-            StreamId::parse("tournament/wm26").unwrap().kind(),
-            StreamKind::Tournament
-        );
-        assert!(StreamId::parse("match/1")
-            .unwrap_err()
-            .message
-            .contains("unknown stream kind"));
+        assert_eq!(StreamId::parse("tournament/wm26").unwrap().kind(), StreamKind::Tournament);
+        assert!(StreamId::parse("match/1").unwrap_err().message.contains("unknown stream kind"));
         assert!(StreamId::parse("game/a b").is_err());
         assert!(StreamId::parse("game/").is_err());
         assert!(StreamId::parse("game").is_err());

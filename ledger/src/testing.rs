@@ -23,26 +23,15 @@ pub fn simulate_game(ruleset: Ruleset, choices: &[u32]) -> Vec<Event> {
         state.apply(&event).expect("simulated events are valid");
         events.push(event);
     };
-    push(
-        &mut state,
-        Event::GameStarted {
-            at_ms: 0,
-            ruleset: Some(ruleset),
-            tournament: None,
-        },
-    );
+    push(&mut state, Event::GameStarted { at_ms: 0, ruleset: Some(ruleset), tournament: None });
     for &choice in choices {
-        let Rules::Game(game) = state.rules() else {
-            unreachable!()
-        };
+        let Rules::Game(game) = state.rules() else { unreachable!() };
         if game.ended.is_some() {
             break;
         }
         clock += u64::from(choice % 90_000);
-        let candidates: Vec<Event> = candidates(game, clock, choice)
-            .into_iter()
-            .filter(|e| state.decide(e).is_ok())
-            .collect();
+        let candidates: Vec<Event> =
+            candidates(game, clock, choice).into_iter().filter(|e| state.decide(e).is_ok()).collect();
         if candidates.is_empty() {
             continue;
         }
@@ -57,36 +46,19 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
     let nation = pick(Nation::ALL);
     let small = i32::try_from(choice % 6).unwrap_or(0);
     let mut out = vec![
-        Event::TurnStarted {
-            turn: game.turn + 1,
-            at_ms: Some(at_ms),
-        },
+        Event::TurnStarted { turn: game.turn + 1, at_ms: Some(at_ms) },
         Event::TcDealt { nation, count: small },
         Event::ClockStarted {
-            side: if choice.is_multiple_of(2) {
-                ClockSide::Prussia
-            } else {
-                ClockSide::Attackers
-            },
+            side: if choice.is_multiple_of(2) { ClockSide::Prussia } else { ClockSide::Attackers },
             at_ms,
         },
         Event::ClockPressed { at_ms },
-        Event::ClockStopped {
-            reason: StopReason::ALL[usize::try_from(choice).unwrap_or(0) % 5],
-            at_ms,
-        },
+        Event::ClockStopped { reason: StopReason::ALL[usize::try_from(choice).unwrap_or(0) % 5], at_ms },
         Event::ActionStageStarted { nation, at_ms },
-        Event::RetreatStarted {
-            length: choice % 5,
-            at_ms,
-        },
+        Event::RetreatStarted { length: choice % 5, at_ms },
         Event::RetreatEnded { at_ms },
-        Event::FateCardDrawn {
-            card: format!("card-{}", choice % 18),
-        },
-        Event::JuryCalled {
-            reason: "question".into(),
-        },
+        Event::FateCardDrawn { card: format!("card-{}", choice % 18) },
+        Event::JuryCalled { reason: "question".into() },
     ];
     if let Some(open) = game.action_stage {
         out.push(Event::ActionStageEnded { nation: open, at_ms });
@@ -98,24 +70,16 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
             objectives_total: 10,
         });
         out.push(Event::ImperialArmySwitched {
-            to: if choice.is_multiple_of(2) {
-                Role::Elisabeth
-            } else {
-                Role::Pompadour
-            },
+            to: if choice.is_multiple_of(2) { Role::Elisabeth } else { Role::Pompadour },
             objectives_held: small.min(5),
             objectives_total: 5,
         });
     }
     if choice.is_multiple_of(13) {
-        out.push(Event::OffensiveLaunched {
-            set_aside_tc: 10 + small,
-        });
+        out.push(Event::OffensiveLaunched { set_aside_tc: 10 + small });
         out.push(Event::AustriaClaimedObjectives { count: 4 });
         out.push(Event::SetAsideTcPickedUp {});
-        out.push(Event::OffensiveCalledOff {
-            bohemian_held_by_prussia: small * 2,
-        });
+        out.push(Event::OffensiveCalledOff { bohemian_held_by_prussia: small * 2 });
     }
     if game.turn >= 3 && choice.is_multiple_of(17) {
         out.push(ending(game, choice));
@@ -126,55 +90,30 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
 /// A valid `game_ended` for the game as it stands.
 fn ending(game: &crate::rules::GameState, choice: u32) -> Event {
     let in_game: Vec<Nation> = Nation::attacking().filter(|n| !game.out.contains_key(n)).collect();
-    let objectives: BTreeMap<Nation, (i32, i32)> = in_game
-        .iter()
-        .map(|&n| (n, (i32::try_from(choice % 9).unwrap_or(0), 10)))
-        .collect();
+    let objectives: BTreeMap<Nation, (i32, i32)> =
+        in_game.iter().map(|&n| (n, (i32::try_from(choice % 9).unwrap_or(0), 10))).collect();
     let active = matches!(game.offensive, Offensive::Active { .. });
     let (outcome, winners) = match choice % 3 {
         0 => (Outcome::PrussianDefensiveVictory, vec![Nation::Prussia]),
         1 if active => (Outcome::PrussianOffensiveVictory, vec![Nation::Prussia]),
-        _ => (
-            Outcome::AlliedVictory,
-            in_game.iter().copied().take(1 + (choice as usize / 3) % 2).collect(),
-        ),
+        _ => (Outcome::AlliedVictory, in_game.iter().copied().take(1 + (choice as usize / 3) % 2).collect()),
     };
-    let bohemian = active.then_some(if outcome == Outcome::PrussianOffensiveVictory {
-        14
-    } else {
-        7
-    });
-    Event::GameEnded {
-        outcome,
-        winners,
-        objectives,
-        bohemian_held_by_prussia: bohemian,
-    }
+    let bohemian = active.then_some(if outcome == Outcome::PrussianOffensiveVictory { 14 } else { 7 });
+    Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia: bohemian }
 }
 
 /// Random valid games of any ruleset.
 pub fn arb_game() -> impl Strategy<Value = (Ruleset, Vec<Event>)> {
-    (
-        prop::sample::select(Ruleset::ALL.to_vec()),
-        prop::collection::vec(any::<u32>(), 0..300),
-    )
+    (prop::sample::select(Ruleset::ALL.to_vec()), prop::collection::vec(any::<u32>(), 0..300))
         .prop_map(|(ruleset, choices)| (ruleset, simulate_game(ruleset, &choices)))
 }
 
 /// A valid tournament stream with `n_players` players and a hand-made draw.
 pub fn simple_tournament(ruleset: Ruleset, n_players: usize) -> Vec<Event> {
-    let mut events = vec![Event::TournamentCreated {
-        name: "Test Open".into(),
-        ruleset,
-        clock_ms_per_side: None,
-    }];
+    let mut events = vec![Event::TournamentCreated { name: "Test Open".into(), ruleset, clock_ms_per_side: None }];
     let players: Vec<String> = (1..=n_players).map(|i| format!("p{i}")).collect();
     for p in &players {
-        events.push(Event::PlayerRegistered {
-            player: p.clone(),
-            name: format!("Player {p}"),
-            pseudonym: None,
-        });
+        events.push(Event::PlayerRegistered { player: p.clone(), name: format!("Player {p}"), pseudonym: None });
     }
     if let Ok(draw) = crate::draw::draw_qualifying(&players, 7) {
         events.push(draw.to_event());

@@ -22,11 +22,7 @@ fn repeats_in(games: &[DrawnGame]) -> BTreeMap<(String, String), u32> {
         let seated: Vec<&PlayerId> = game.seats.iter().map(|(_, p)| p).collect();
         for (i, a) in seated.iter().enumerate() {
             for b in &seated[i + 1..] {
-                let key = if a < b {
-                    (a.to_string(), b.to_string())
-                } else {
-                    (b.to_string(), a.to_string())
-                };
+                let key = if a < b { (a.to_string(), b.to_string()) } else { (b.to_string(), a.to_string()) };
                 *met.entry(key).or_default() += 1;
             }
         }
@@ -45,11 +41,7 @@ fn check_structure(players: &[PlayerId], draw: &QualifyingDraw) {
         let games: Vec<&DrawnGame> = draw.games.iter().filter(|g| g.round == round).collect();
         let mut tables: Vec<u32> = games.iter().map(|g| g.table).collect();
         tables.sort_unstable();
-        assert_eq!(
-            tables,
-            (1..=u32::try_from(m).unwrap()).collect::<Vec<_>>(),
-            "tables of round {round}"
-        );
+        assert_eq!(tables, (1..=u32::try_from(m).unwrap()).collect::<Vec<_>>(), "tables of round {round}");
         let mut seated: Vec<&str> = Vec::new();
         for game in &games {
             assert_eq!(game.game, format!("q{}-t{}", game.round, game.table));
@@ -61,10 +53,7 @@ fn check_structure(players: &[PlayerId], draw: &QualifyingDraw) {
         seated.sort_unstable();
         let mut everyone: Vec<&str> = players.iter().map(String::as_str).collect();
         everyone.sort_unstable();
-        assert_eq!(
-            seated, everyone,
-            "{n} players: everyone plays exactly once in round {round}"
-        );
+        assert_eq!(seated, everyone, "{n} players: everyone plays exactly once in round {round}");
     }
     for (player, mut played) in roles {
         played.sort();
@@ -73,25 +62,12 @@ fn check_structure(players: &[PlayerId], draw: &QualifyingDraw) {
     let reported: BTreeMap<(String, String), u32> = draw
         .repeats
         .iter()
-        .map(
-            |RepeatedPair {
-                 players: [a, b],
-                 times_met,
-             }| {
-                let key = if a < b {
-                    (a.clone(), b.clone())
-                } else {
-                    (b.clone(), a.clone())
-                };
-                (key, *times_met)
-            },
-        )
+        .map(|RepeatedPair { players: [a, b], times_met }| {
+            let key = if a < b { (a.clone(), b.clone()) } else { (b.clone(), a.clone()) };
+            (key, *times_met)
+        })
         .collect();
-    assert_eq!(
-        reported,
-        repeats_in(&draw.games),
-        "{n} players: the report lists every repeat"
-    );
+    assert_eq!(reported, repeats_in(&draw.games), "{n} players: the report lists every repeat");
 }
 
 #[test]
@@ -119,16 +95,8 @@ fn small_fields_report_the_repeats_they_cannot_avoid() {
             let draw = draw_qualifying(&players, seed).unwrap();
             check_structure(&players, &draw);
             let (n_pairs, times_met) = expected[&n];
-            assert_eq!(
-                draw.repeats.len(),
-                n_pairs,
-                "{n} players, seed {seed}: {:?}",
-                draw.repeats
-            );
-            assert!(
-                draw.repeats.iter().all(|pair| pair.times_met == times_met),
-                "{n} players, seed {seed}"
-            );
+            assert_eq!(draw.repeats.len(), n_pairs, "{n} players, seed {seed}: {:?}", draw.repeats);
+            assert!(draw.repeats.iter().all(|pair| pair.times_met == times_met), "{n} players, seed {seed}");
         }
     }
 }
@@ -139,11 +107,7 @@ fn the_same_seed_gives_the_same_draw_and_another_seed_another() {
         let players = players(n);
         let first = draw_qualifying(&players, 2026).unwrap();
         assert_eq!(first, draw_qualifying(&players, 2026).unwrap());
-        assert_ne!(
-            first.games,
-            draw_qualifying(&players, 2027).unwrap().games,
-            "{n} players"
-        );
+        assert_ne!(first.games, draw_qualifying(&players, 2027).unwrap().games, "{n} players");
     }
 }
 
@@ -151,10 +115,7 @@ fn the_same_seed_gives_the_same_draw_and_another_seed_another() {
 fn the_number_of_players_must_be_a_multiple_of_4() {
     let err = draw_qualifying(&players(18), 1).unwrap_err();
     assert_eq!(err, DrawError::NotMultipleOfFour(18));
-    assert_eq!(
-        err.to_string(),
-        "a qualifying draw needs a multiple of 4 players, got 18"
-    );
+    assert_eq!(err.to_string(), "a qualifying draw needs a multiple of 4 players, got 18");
     assert_eq!(draw_qualifying(&[], 1).unwrap_err(), DrawError::NoPlayers);
     let mut twice = players(8);
     twice[5] = "p01".into();
@@ -185,24 +146,16 @@ fn verify_accepts_the_seeds_draw_in_any_order_and_names_a_difference() {
     assert!(err.contains(&format!("in game {}", swapped[3].game)), "{err}");
 
     let missing = &draw.games[1..];
-    assert!(verify_draw(&players, 77, missing)
-        .unwrap_err()
-        .starts_with("the recorded draw has no game q1-t1"));
+    assert!(verify_draw(&players, 77, missing).unwrap_err().starts_with("the recorded draw has no game q1-t1"));
     let mut extra = draw.games.clone();
-    extra.push(DrawnGame {
-        game: "q5-t1".into(),
-        ..draw.games[0].clone()
-    });
+    extra.push(DrawnGame { game: "q5-t1".into(), ..draw.games[0].clone() });
     assert_eq!(
         verify_draw(&players, 77, &extra).unwrap_err(),
         "the recorded draw has game q5-t1, which seed 77 does not give"
     );
     let mut doubled = draw.games.clone();
     doubled.push(draw.games[0].clone());
-    assert_eq!(
-        verify_draw(&players, 77, &doubled).unwrap_err(),
-        "the recorded draw lists game q1-t1 twice"
-    );
+    assert_eq!(verify_draw(&players, 77, &doubled).unwrap_err(), "the recorded draw lists game q1-t1 twice");
     assert_eq!(
         verify_draw(&players[..18], 77, &draw.games).unwrap_err(),
         "a qualifying draw needs a multiple of 4 players, got 18"
@@ -212,9 +165,7 @@ fn verify_accepts_the_seeds_draw_in_any_order_and_names_a_difference() {
 #[test]
 fn the_draw_is_recorded_as_qualifying_drawn() {
     let draw = draw_qualifying(&players(16), 5).unwrap();
-    let ledger::Event::QualifyingDrawn { seed, games } = draw.to_event() else {
-        panic!("not a qualifying_drawn")
-    };
+    let ledger::Event::QualifyingDrawn { seed, games } = draw.to_event() else { panic!("not a qualifying_drawn") };
     assert_eq!((seed, games), (5, draw.games));
 }
 
@@ -224,24 +175,11 @@ fn the_draw_is_recorded_as_qualifying_drawn() {
 fn golden_draws_do_not_change() {
     let line = |g: &DrawnGame| {
         let s = &g.seats;
-        format!(
-            "{} {} {} {} {}",
-            g.game, s.frederick, s.elisabeth, s.maria_theresa, s.pompadour
-        )
+        format!("{} {} {} {} {}", g.game, s.frederick, s.elisabeth, s.maria_theresa, s.pompadour)
     };
-    let eight: Vec<String> = draw_qualifying(&players(8), 1)
-        .unwrap()
-        .games
-        .iter()
-        .map(line)
-        .collect();
-    let sixteen: Vec<String> = draw_qualifying(&players(16), 2015)
-        .unwrap()
-        .games
-        .iter()
-        .filter(|g| g.round == 1)
-        .map(line)
-        .collect();
+    let eight: Vec<String> = draw_qualifying(&players(8), 1).unwrap().games.iter().map(line).collect();
+    let sixteen: Vec<String> =
+        draw_qualifying(&players(16), 2015).unwrap().games.iter().filter(|g| g.round == 1).map(line).collect();
     assert_eq!(eight, GOLDEN_EIGHT, "8 players, seed 1");
     assert_eq!(sixteen, GOLDEN_SIXTEEN_ROUND_1, "16 players, seed 2015, round 1");
 }
@@ -257,9 +195,5 @@ const GOLDEN_EIGHT: &[&str] = &[
     "q4-t1 p03 p05 p08 p07",
     "q4-t2 p02 p04 p06 p01",
 ];
-const GOLDEN_SIXTEEN_ROUND_1: &[&str] = &[
-    "q1-t1 p02 p11 p05 p03",
-    "q1-t2 p09 p10 p12 p16",
-    "q1-t3 p06 p15 p04 p14",
-    "q1-t4 p07 p08 p13 p01",
-];
+const GOLDEN_SIXTEEN_ROUND_1: &[&str] =
+    &["q1-t1 p02 p11 p05 p03", "q1-t2 p09 p10 p12 p16", "q1-t3 p06 p15 p04 p14", "q1-t4 p07 p08 p13 p01"];

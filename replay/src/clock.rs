@@ -388,13 +388,7 @@ impl ClockFold {
         self.used_ms.insert(side, after);
         if before < self.ms_per_side && after >= self.ms_per_side {
             let at = at_ms - elapsed + (self.ms_per_side - before);
-            self.ran_out.insert(
-                side,
-                TimeRanOut {
-                    at_ms: at,
-                    turn: self.turn,
-                },
-            );
+            self.ran_out.insert(side, TimeRanOut { at_ms: at, turn: self.turn });
         }
         match &mut self.retreat {
             Some(retreat) => {
@@ -419,11 +413,7 @@ impl ClockFold {
                 let retreat = self.retreat.as_mut().expect("checked above");
                 retreat.side = Some(side);
                 retreat.on_stopwatch = on_stopwatch;
-                retreat.nation = self
-                    .stage
-                    .as_ref()
-                    .and_then(|s| s.nation)
-                    .filter(|&n| side_of(n) == side);
+                retreat.nation = self.stage.as_ref().and_then(|s| s.nation).filter(|&n| side_of(n) == side);
             }
         }
     }
@@ -443,14 +433,7 @@ impl ClockFold {
         let mut transferred_ms = 0;
         match self.first_nations.get_mut(&role) {
             None => {
-                self.first_nations.insert(
-                    role,
-                    FirstNation {
-                        nation,
-                        unused_ms: 0,
-                        passed_on: false,
-                    },
-                );
+                self.first_nations.insert(role, FirstNation { nation, unused_ms: 0, passed_on: false });
             }
             Some(first) if first.nation != nation && !first.passed_on => {
                 first.passed_on = true;

@@ -41,10 +41,7 @@ impl Rational {
         assert!(den != 0, "a fraction with denominator 0");
         let sign = if den < 0 { -1 } else { 1 };
         let divisor = gcd(num, den).max(1);
-        Rational {
-            num: sign * num / divisor,
-            den: sign * den / divisor,
-        }
+        Rational { num: sign * num / divisor, den: sign * den / divisor }
     }
 
     pub fn int(value: i64) -> Rational {
@@ -132,12 +129,7 @@ pub fn fixed_text(units: i128, places: u32) -> String {
     }
     let scale = 10u128.pow(places);
     let width = usize::try_from(places).unwrap_or(0);
-    format!(
-        "{sign}{}.{:0width$}",
-        magnitude / scale,
-        magnitude % scale,
-        width = width
-    )
+    format!("{sign}{}.{:0width$}", magnitude / scale, magnitude % scale, width = width)
 }
 
 /// A JSON number with the digits of `units × 10^-places`, written from the decimal text,
@@ -146,11 +138,7 @@ pub fn fixed_text(units: i128, places: u32) -> String {
 /// `arbitrary_precision` feature: without it the text goes through the nearest `f64`, whose
 /// shortest form gives back exactly these digits (at most 17 significant digits).
 pub fn json_number(units: i128, places: u32) -> serde_json::Number {
-    let mut text = if places == 0 {
-        format!("{}.0", fixed_text(units, 0))
-    } else {
-        fixed_text(units, places)
-    };
+    let mut text = if places == 0 { format!("{}.0", fixed_text(units, 0)) } else { fixed_text(units, places) };
     while text.ends_with('0') && !text.ends_with(".0") {
         text.pop();
     }
@@ -203,10 +191,7 @@ impl Sub for Rational {
 impl Neg for Rational {
     type Output = Rational;
     fn neg(self) -> Rational {
-        Rational {
-            num: -self.num,
-            den: self.den,
-        }
+        Rational { num: -self.num, den: self.den }
     }
 }
 

@@ -6,11 +6,14 @@
 //! - [`mod@standings`]: qualifying totals, tie-breakers and the final (sections 6–7).
 //! - [`stats`]: games, wins, Wilson intervals and averages per role and nation.
 //! - [`exact`]: the exact numbers all of them use.
+//! - [`audit`]: the jury's audit — any point of a game as the ledger knew it then, stepping,
+//!   diffs, the timeline with voids and rulings, and the Markdown report with the chain digest.
 //!
 //! Architecture Invariant: this crate does no I/O and reads no clock and no randomness; it
 //! depends on `ledger`, serde and thiserror only. Scores are exact ([`exact::Rational`]), never
 //! `f64`. Rule readings beyond RULES.md are in `docs/RULES.md`.
 
+pub mod audit;
 pub mod clock;
 pub mod exact;
 pub mod sheet;

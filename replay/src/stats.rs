@@ -84,10 +84,7 @@ pub fn wilson_interval(wins: u64, games: u64) -> Option<Interval> {
     let low = round_sum_with_root(centre, -1, spread, RATE_PLACES);
     let high = round_sum_with_root(centre, 1, spread, RATE_PLACES);
     let one = 10i128.pow(RATE_PLACES);
-    Some(Interval {
-        low: low.clamp(0, one),
-        high: high.clamp(0, one),
-    })
+    Some(Interval { low: low.clamp(0, one), high: high.clamp(0, one) })
 }
 
 /// One role's or nation's figures.
@@ -167,10 +164,8 @@ pub fn tournament_records(
         let Some(events) = games.get(&scheduled.game) else {
             continue;
         };
-        let sheet = crate::sheet::score_game(Some(ruleset), events).map_err(|error| StandingsError::Game {
-            game: scheduled.game.clone(),
-            error,
-        })?;
+        let sheet = crate::sheet::score_game(Some(ruleset), events)
+            .map_err(|error| StandingsError::Game { game: scheduled.game.clone(), error })?;
         records.push(GameRecord {
             game: scheduled.game.clone(),
             tournament: Some(facts.name.clone()),

@@ -16,9 +16,7 @@ fn fold(ruleset: Ruleset, ms_per_side: u64, lines: &[Value]) -> ClockFold {
     let mut fold = ClockFold::new(ruleset, ms_per_side);
     for (i, line) in lines.iter().enumerate() {
         let event = from_canonical_json(line).unwrap_or_else(|e| panic!("line {}: {e}", i + 1));
-        state
-            .apply(&event)
-            .unwrap_or_else(|r| panic!("line {} refused: {r:?}", i + 1));
+        state.apply(&event).unwrap_or_else(|r| panic!("line {} refused: {r:?}", i + 1));
         fold.apply(u64::try_from(i + 1).unwrap(), &event);
     }
     fold
@@ -62,12 +60,7 @@ fn switch_imperial_army(to: &str) -> Value {
 /// Turn 1 uses up the attackers' `ms_per_side` = 1 s, so turn 2 (from 10 s) is on the stopwatch.
 fn attackers_out_of_time(ruleset: Ruleset) -> Vec<Value> {
     let mut lines = begin(ruleset);
-    lines.extend([
-        turn(1, 0),
-        start("attackers", 0),
-        stop("turn_end", 2_000),
-        turn(2, 10_000),
-    ]);
+    lines.extend([turn(1, 0), start("attackers", 0), stop("turn_end", 2_000), turn(2, 10_000)]);
     lines
 }
 
@@ -88,27 +81,14 @@ fn a_side_runs_out_and_the_stage_it_ran_out_in_is_not_timed() {
     assert_eq!(view.prussia.remaining_ms, 0);
     assert_eq!(view.prussia.used_ms, 130_000);
     assert!(view.prussia.on_stopwatch);
-    assert_eq!(
-        view.prussia.ran_out,
-        Some(TimeRanOut {
-            at_ms: 100_000,
-            turn: 1
-        })
-    );
+    assert_eq!(view.prussia.ran_out, Some(TimeRanOut { at_ms: 100_000, turn: 1 }));
     assert_eq!(view.attackers.remaining_ms, 100_000);
     assert_eq!(view.running, Some(ClockSide::Attackers));
-    assert!(
-        view.overruns.is_empty(),
-        "hanover started before the time ran out: {:?}",
-        view.overruns
-    );
+    assert!(view.overruns.is_empty(), "hanover started before the time ran out: {:?}", view.overruns);
 
     let live = running.view(Some(145_000));
     assert_eq!(live.at_ms, Some(145_000));
-    assert_eq!(
-        live.attackers.remaining_ms, 85_000,
-        "the running side's clock is carried forward"
-    );
+    assert_eq!(live.attackers.remaining_ms, 85_000, "the running side's clock is carried forward");
     assert_eq!(live.prussia.used_ms, 130_000);
 
     lines.extend([stop("turn_end", 150_000), turn(2, 150_000)]);
@@ -117,33 +97,19 @@ fn a_side_runs_out_and_the_stage_it_ran_out_in_is_not_timed() {
     assert_eq!(view.attackers.remaining_ms, 80_000);
     assert_eq!(view.running, None);
     assert_eq!(view.stopped_for, Some(StopReason::TurnEnd));
-    assert_eq!(
-        view.stopped_ms[&StopReason::TurnEnd],
-        20_000,
-        "an open stop is carried forward too"
-    );
+    assert_eq!(view.stopped_ms[&StopReason::TurnEnd], 20_000, "an open stop is carried forward too");
     assert_eq!(stopped.view(None).stopped_ms[&StopReason::TurnEnd], 0);
 }
 
 #[test]
 fn stopwatch_allowances_and_prussia_passing_unused_time_to_hanover() {
     let mut lines = begin(Ruleset::Cafe2023);
-    lines.extend([
-        turn(1, 0),
-        start("prussia", 0),
-        stop("turn_end", 1_000),
-        turn(2, 10_000),
-    ]);
+    lines.extend([turn(1, 0), start("prussia", 0), stop("turn_end", 1_000), turn(2, 10_000)]);
     // Turn 2: Prussia uses 100 s of 150, Hanover gets 30 + 50 and uses 90.
     lines.push(start("prussia", 10_000));
     lines.extend(stage("prussia", 10_000, 110_000));
     lines.extend(stage("hanover", 110_000, 200_000));
-    lines.extend([
-        press(200_000),
-        stop("turn_end", 201_000),
-        turn(3, 300_000),
-        start("prussia", 300_000),
-    ]);
+    lines.extend([press(200_000), stop("turn_end", 201_000), turn(3, 300_000), start("prussia", 300_000)]);
     // Turn 3: Prussia 160 s (10 s over), nothing left for Hanover, which stays within 30 s.
     lines.extend(stage("prussia", 300_000, 460_000));
     lines.extend(stage("hanover", 460_000, 485_000));
@@ -158,18 +124,12 @@ fn stopwatch_allowances_and_prussia_passing_unused_time_to_hanover() {
         (h.turn, h.allowance_ms, h.transferred_ms, h.used_ms, h.overrun_ms),
         (2, 30_000, 50_000, 90_000, 10_000)
     );
-    assert_eq!(
-        (h.timed, h.side, h.retreat_length, h.seq),
-        (Timed::ActionStage, ClockSide::Prussia, None, 10)
-    );
+    assert_eq!((h.timed, h.side, h.retreat_length, h.seq), (Timed::ActionStage, ClockSide::Prussia, None, 10));
 
     let prussia = overrun(&view, Nation::Prussia);
     assert_eq!(prussia.len(), 1);
     let p = prussia[0];
-    assert_eq!(
-        (p.turn, p.allowance_ms, p.transferred_ms, p.used_ms, p.overrun_ms),
-        (3, 150_000, 0, 160_000, 10_000)
-    );
+    assert_eq!((p.turn, p.allowance_ms, p.transferred_ms, p.used_ms, p.overrun_ms), (3, 150_000, 0, 160_000, 10_000));
 
     // A stage under way: the live view shows what is left of its allowance.
     let live = fold.view(Some(585_000));
@@ -199,11 +159,7 @@ fn imperial_army_with_pompadour(ruleset: Ruleset) -> ClockView {
 #[test]
 fn unused_time_passes_to_the_players_second_nation_in_cafe() {
     let view = imperial_army_with_pompadour(Ruleset::Cafe2023);
-    assert!(
-        view.overruns.is_empty(),
-        "sweden has 20 + 20 s, france 60 + 15 s: {:?}",
-        view.overruns
-    );
+    assert!(view.overruns.is_empty(), "sweden has 20 + 20 s, france 60 + 15 s: {:?}", view.overruns);
     let view = imperial_army_with_pompadour(Ruleset::Cafe2019);
     assert!(view.overruns.is_empty(), "{:?}", view.overruns);
 }
@@ -214,10 +170,7 @@ fn wm2015_passes_time_only_prussia_to_hanover_russia_to_sweden_austria_to_imperi
     assert!(overrun(&view, Nation::Sweden).is_empty(), "russia to sweden is allowed");
     let france = overrun(&view, Nation::France);
     assert_eq!(france.len(), 1, "imperial army to france is not: {:?}", view.overruns);
-    assert_eq!(
-        (france[0].transferred_ms, france[0].used_ms, france[0].overrun_ms),
-        (0, 70_000, 10_000)
-    );
+    assert_eq!((france[0].transferred_ms, france[0].used_ms, france[0].overrun_ms), (0, 70_000, 10_000));
 
     // With Maria Theresa still leading both, Austria's unused 30 s go to the Imperial Army.
     let mut lines = attackers_out_of_time(Ruleset::Wm2015);
@@ -243,16 +196,8 @@ fn a_third_nation_gets_nothing_and_unused_time_does_not_carry_into_the_next_turn
     assert_eq!(imperial.len(), 1, "{:?}", view.overruns);
     assert_eq!((imperial[0].transferred_ms, imperial[0].overrun_ms), (0, 5_000));
     let sweden = overrun(&view, Nation::Sweden);
-    assert_eq!(
-        sweden.len(),
-        1,
-        "turn 3: sweden is elisabeth's first nation: {:?}",
-        view.overruns
-    );
-    assert_eq!(
-        (sweden[0].turn, sweden[0].transferred_ms, sweden[0].overrun_ms),
-        (3, 0, 10_000)
-    );
+    assert_eq!(sweden.len(), 1, "turn 3: sweden is elisabeth's first nation: {:?}", view.overruns);
+    assert_eq!((sweden[0].turn, sweden[0].transferred_ms, sweden[0].overrun_ms), (3, 0, 10_000));
 }
 
 #[test]
@@ -260,33 +205,17 @@ fn retreats_on_the_stopwatch_get_3_s_plus_1_s_per_length_apart_from_the_stage() 
     let mut lines = attackers_out_of_time(Ruleset::Cafe2023);
     lines.extend([start("attackers", 10_000), stage_start("austria", 10_000)]);
     // Austria wins a combat and takes 7 s for a retreat of length 3 (allowance 6 s).
-    lines.extend([
-        stop("combat", 20_000),
-        start("attackers", 30_000),
-        retreat(3, 30_000),
-        retreat_end(37_000),
-    ]);
+    lines.extend([stop("combat", 20_000), start("attackers", 30_000), retreat(3, 30_000), retreat_end(37_000)]);
     // Austria loses a combat: Frederick (still on the clock) chooses, untimed.
-    lines.extend([
-        stop("combat", 50_000),
-        retreat(2, 60_000),
-        start("prussia", 60_000),
-        retreat_end(80_000),
-    ]);
+    lines.extend([stop("combat", 50_000), retreat(2, 60_000), start("prussia", 60_000), retreat_end(80_000)]);
     lines.extend([press(80_000), stage_end("austria", 100_000)]);
     let view = fold(Ruleset::Cafe2023, 1_000, &lines).view(None);
 
     assert_eq!(view.overruns.len(), 1, "{:?}", view.overruns);
     let o = &view.overruns[0];
     assert_eq!(o.timed, Timed::Retreat);
-    assert_eq!(
-        (o.nation, o.side, o.retreat_length),
-        (Some(Nation::Austria), ClockSide::Attackers, Some(3))
-    );
-    assert_eq!(
-        (o.allowance_ms, o.used_ms, o.overrun_ms, o.seq),
-        (6_000, 7_000, 1_000, 11)
-    );
+    assert_eq!((o.nation, o.side, o.retreat_length), (Some(Nation::Austria), ClockSide::Attackers, Some(3)));
+    assert_eq!((o.allowance_ms, o.used_ms, o.overrun_ms, o.seq), (6_000, 7_000, 1_000, 11));
     // Austria's stage: 10 + 13 + 20 s of her own time = 43 s of 60; without taking out the
     // retreat it would be 50 s, and the combats and Frederick's retreat are not hers.
     assert_eq!(view.prussia.used_ms, 20_000);
@@ -294,12 +223,7 @@ fn retreats_on_the_stopwatch_get_3_s_plus_1_s_per_length_apart_from_the_stage() 
 
     // The same retreat chosen before the time ran out is not timed.
     let mut lines = begin(Ruleset::Cafe2023);
-    lines.extend([
-        turn(1, 0),
-        start("attackers", 0),
-        retreat(0, 1_000),
-        retreat_end(60_000),
-    ]);
+    lines.extend([turn(1, 0), start("attackers", 0), retreat(0, 1_000), retreat_end(60_000)]);
     assert!(fold(Ruleset::Cafe2023, 100_000, &lines).view(None).overruns.is_empty());
 }
 
@@ -328,11 +252,7 @@ fn time_the_clock_is_stopped_counts_by_reason_and_not_on_the_stopwatch() {
 #[test]
 fn the_game_end_closes_an_open_stage_and_freezes_the_clocks() {
     let mut lines = attackers_out_of_time(Ruleset::Cafe2023);
-    lines.extend([
-        start("attackers", 10_000),
-        stage_start("france", 10_000),
-        press(100_000),
-    ]);
+    lines.extend([start("attackers", 10_000), stage_start("france", 10_000), press(100_000)]);
     lines.push(json!({"type": "game_ended", "outcome": "allied_victory", "winners": ["france"],
         "objectives": {"russia": [1, 10], "sweden": [1, 5], "austria": [1, 12], "imperial_army": [1, 5], "france": [10, 10]}}));
     let fold = fold(Ruleset::Cafe2023, 1_000, &lines);

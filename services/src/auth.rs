@@ -68,10 +68,7 @@ impl Auth {
     /// # Errors
     /// The file cannot be read or is malformed.
     pub fn load(path: &Path) -> Result<Auth, AuthFileError> {
-        let fail = |reason: String| AuthFileError {
-            path: path.display().to_string(),
-            reason,
-        };
+        let fail = |reason: String| AuthFileError { path: path.display().to_string(), reason };
         let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
         let file: AuthFile = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
         let mut tokens = HashMap::new();
@@ -81,13 +78,7 @@ impl Auth {
                 .and_then(|b| b.try_into().ok())
                 .ok_or_else(|| fail(format!("sha256 of {} must be 64 hex digits", entry.actor)))?;
             check_actor(&entry.actor).map_err(|e| fail(e.message().to_owned()))?;
-            tokens.insert(
-                digest,
-                Identity {
-                    actor: entry.actor,
-                    clearance: entry.clearance,
-                },
-            );
+            tokens.insert(digest, Identity { actor: entry.actor, clearance: entry.clearance });
         }
         Ok(Auth::Tokens(tokens))
     }
@@ -128,10 +119,7 @@ impl Auth {
                     .and_then(|v| v.to_str().ok())
                     .and_then(|v| v.strip_prefix("Bearer "))
                     .ok_or_else(|| Status::unauthenticated("this ledger needs `authorization: Bearer <token>`"))?;
-                tokens
-                    .get(&token_digest(token))
-                    .cloned()
-                    .ok_or_else(|| Status::unauthenticated("unknown token"))
+                tokens.get(&token_digest(token)).cloned().ok_or_else(|| Status::unauthenticated("unknown token"))
             }
         }
     }
@@ -151,19 +139,10 @@ mod tests {
     #[test]
     fn tokens_are_checked_by_digest() {
         let mut tokens = HashMap::new();
-        tokens.insert(
-            token_digest("s3cret"),
-            Identity {
-                actor: "jury-1".into(),
-                clearance: Clearance::Jury,
-            },
-        );
+        tokens.insert(token_digest("s3cret"), Identity { actor: "jury-1".into(), clearance: Clearance::Jury });
         let auth = Auth::Tokens(tokens);
         let mut metadata = MetadataMap::new();
-        assert_eq!(
-            auth.identify(&metadata).unwrap_err().code(),
-            tonic::Code::Unauthenticated
-        );
+        assert_eq!(auth.identify(&metadata).unwrap_err().code(), tonic::Code::Unauthenticated);
         metadata.insert("authorization", "Bearer wrong".parse().unwrap());
         assert_eq!(auth.identify(&metadata).unwrap_err().message(), "unknown token");
         metadata.insert("authorization", "Bearer s3cret".parse().unwrap());
@@ -178,15 +157,8 @@ mod tests {
     fn open_mode_trusts_headers() {
         let mut metadata = MetadataMap::new();
         let anonymous = Auth::Open.identify(&metadata).unwrap();
-        assert_eq!(
-            (anonymous.actor.as_str(), anonymous.clearance),
-            ("anonymous", Clearance::Table)
-        );
+        assert_eq!((anonymous.actor.as_str(), anonymous.clearance), ("anonymous", Clearance::Table));
         metadata.insert(CLEARANCE_HEADER, "judge".parse().unwrap());
-        assert!(Auth::Open
-            .identify(&metadata)
-            .unwrap_err()
-            .message()
-            .contains("table, organiser or jury"));
+        assert!(Auth::Open.identify(&metadata).unwrap_err().message().contains("table, organiser or jury"));
     }
 }

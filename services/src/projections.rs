@@ -27,37 +27,22 @@ pub enum ProjectionError {
 pub fn from_records<'a>(records: impl IntoIterator<Item = &'a Recorded>) -> Streams {
     let mut streams = Streams::new();
     for record in records {
-        streams
-            .entry(record.envelope.stream.clone())
-            .or_default()
-            .push((record.envelope.seq, record.event.clone()));
+        streams.entry(record.envelope.stream.clone()).or_default().push((record.envelope.seq, record.event.clone()));
     }
     streams
 }
 
 /// The ruleset of the tournament whose draw or schedule names `game`, if any.
 pub fn scheduled_ruleset(streams: &Streams, game: &str) -> Option<Ruleset> {
-    streams
-        .iter()
-        .filter(|(id, _)| id.kind() == StreamKind::Tournament)
-        .find_map(|(_, events)| {
-            let facts = TournamentFacts::fold(events);
-            facts
-                .games
-                .iter()
-                .any(|g| g.game == game)
-                .then_some(facts.ruleset)
-                .flatten()
-        })
+    streams.iter().filter(|(id, _)| id.kind() == StreamKind::Tournament).find_map(|(_, events)| {
+        let facts = TournamentFacts::fold(events);
+        facts.games.iter().any(|g| g.game == game).then_some(facts.ruleset).flatten()
+    })
 }
 
 /// The game ids a tournament's events schedule, in schedule order.
 pub fn tournament_games(tournament_events: &[(u64, Event)]) -> Vec<String> {
-    TournamentFacts::fold(tournament_events)
-        .games
-        .into_iter()
-        .map(|g| g.game)
-        .collect()
+    TournamentFacts::fold(tournament_events).games.into_iter().map(|g| g.game).collect()
 }
 
 /// A game's score sheet, as of a seq if given.
@@ -65,10 +50,8 @@ pub fn tournament_games(tournament_events: &[(u64, Event)]) -> Vec<String> {
 /// # Errors
 /// The game has no events, or cannot be scored yet.
 pub fn score_sheet(streams: &Streams, game: &StreamId, as_of_seq: Option<u64>) -> Result<ScoreSheet, ProjectionError> {
-    let events = streams
-        .get(game)
-        .filter(|e| !e.is_empty())
-        .ok_or_else(|| ProjectionError::NotFound(game.to_string()))?;
+    let events =
+        streams.get(game).filter(|e| !e.is_empty()).ok_or_else(|| ProjectionError::NotFound(game.to_string()))?;
     let scheduled = scheduled_ruleset(streams, game.id());
     Ok(match as_of_seq {
         Some(seq) => replay::score_game_as_of(scheduled, events, seq)?,
@@ -92,9 +75,7 @@ fn games_of(streams: &Streams, tournament_events: &[(u64, Event)]) -> BTreeMap<S
 /// # Errors
 /// The tournament has no events, or its games cannot be scored.
 pub fn standings(streams: &Streams, tournament: &StreamId) -> Result<Standings, ProjectionError> {
-    let events = streams
-        .get(tournament)
-        .ok_or_else(|| ProjectionError::NotFound(tournament.to_string()))?;
+    let events = streams.get(tournament).ok_or_else(|| ProjectionError::NotFound(tournament.to_string()))?;
     Ok(replay::standings(events, &games_of(streams, events))?)
 }
 
@@ -141,13 +122,212 @@ pub fn stats_text(stats: &Stats) -> String {
             ));
         }
     };
-    section(
-        "role",
-        json.roles.iter().map(|(r, l)| (r.to_string(), l.clone())).collect(),
-    );
-    section(
-        "nation",
-        json.nations.iter().map(|(n, l)| (n.to_string(), l.clone())).collect(),
-    );
+    section("role", json.roles.iter().map(|(r, l)| (r.to_string(), l.clone())).collect());
+    section("nation", json.nations.iter().map(|(n, l)| (n.to_string(), l.clone())).collect());
     out
+}
+
+/// The ruleset and clock length of a game: from the tournament that scheduled it, else from
+/// its own `game_started`.
+fn game_settings(streams: &Streams, game: &StreamId) -> (Option<Ruleset>, u64) {
+    let mut ms_per_side = replay::clock::DEFAULT_MS_PER_SIDE;
+    let mut ruleset = None;
+    for (_, events) in streams.iter().filter(|(id, _)| id.kind() == StreamKind::Tournament) {
+        if tournament_games(events).iter().any(|g| g == game.id()) {
+            for (_, event) in events {
+                if let Event::TournamentCreated { ruleset: r, clock_ms_per_side, .. } = event {
+                    ruleset = Some(*r);
+                    ms_per_side = clock_ms_per_side.unwrap_or(ms_per_side);
+                }
+            }
+        }
+    }
+    if ruleset.is_none() {
+        ruleset = streams.get(game).and_then(|events| {
+            events.iter().find_map(|(_, e)| match e {
+                Event::GameStarted { ruleset, .. } => *ruleset,
+                _ => None,
+            })
+        });
+    }
+    (ruleset, ms_per_side)
+}
+
+/// A game's chess clock as of a seq (voids known by then left out), extrapolated to the table
+/// time `now_at_ms` if given.
+///
+/// # Errors
+/// The game has no events or no ruleset.
+pub fn clock(
+    streams: &Streams,
+    game: &StreamId,
+    as_of_seq: Option<u64>,
+    now_at_ms: Option<u64>,
+) -> Result<replay::clock::ClockView, ProjectionError> {
+    let events =
+        streams.get(game).filter(|e| !e.is_empty()).ok_or_else(|| ProjectionError::NotFound(game.to_string()))?;
+    let (ruleset, ms_per_side) = game_settings(streams, game);
+    let ruleset = ruleset.ok_or(ProjectionError::Score(ScoreError::NoRuleset))?;
+    let as_of = as_of_seq.unwrap_or(u64::MAX);
+    let prefix: Vec<(u64, Event)> = events.iter().filter(|(seq, _)| *seq <= as_of).cloned().collect();
+    let voided = replay::sheet::voided_seqs(&prefix);
+    let mut fold = replay::clock::ClockFold::new(ruleset, ms_per_side);
+    for (seq, event) in prefix.iter().filter(|(seq, _)| !voided.contains(seq)) {
+        fold.apply(*seq, event);
+    }
+    Ok(fold.view(now_at_ms))
+}
+
+/// `1:23:45.678`
+fn hms(ms: u64) -> String {
+    let (h, m, s, rest) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    format!("{h}:{m:02}:{s:02}.{rest:03}")
+}
+
+/// The clock as a jury reads it.
+pub fn clock_text(view: &replay::clock::ClockView) -> String {
+    use ledger::ClockSide;
+    let mut out = String::new();
+    let state = match (view.running, view.stopped_for, view.game_ended) {
+        (_, _, true) => "game ended".to_owned(),
+        (Some(side), _, _) => format!("{side} running"),
+        (None, Some(reason), _) => format!("stopped ({reason})"),
+        (None, None, _) => "not started".to_owned(),
+    };
+    out.push_str(&format!("Clock at table time {}: {state}\n", view.at_ms.map_or_else(|| "-".to_owned(), hms)));
+    for side in [ClockSide::Prussia, ClockSide::Attackers] {
+        let s = view.side(side);
+        let flag = if s.on_stopwatch { "  ON THE STOPWATCH" } else { "" };
+        out.push_str(&format!("  {:<10} {} left, {} used{flag}\n", side.as_str(), hms(s.remaining_ms), hms(s.used_ms)));
+    }
+    for w in &view.stopwatch {
+        let what = w.nation.map_or_else(|| "retreat".to_owned(), |n| n.to_string());
+        out.push_str(&format!(
+            "  stopwatch {what}: {} of {} (+{} carried over) left\n",
+            hms(w.left_ms),
+            hms(w.allowance_ms + w.transferred_ms),
+            hms(w.transferred_ms)
+        ));
+    }
+    let stopped: Vec<String> = view
+        .stopped_ms
+        .iter()
+        .filter(|(_, ms)| **ms > 0)
+        .map(|(reason, ms)| format!("{reason} {}", hms(*ms)))
+        .collect();
+    if !stopped.is_empty() {
+        out.push_str(&format!("  stopped: {}\n", stopped.join(", ")));
+    }
+    for o in &view.overruns {
+        let what = o.nation.map_or_else(|| format!("retreat of {}", o.retreat_length.unwrap_or(0)), |n| n.to_string());
+        out.push_str(&format!(
+            "  OVERRUN turn {} {what}: {} over an allowance of {} (+{} carried over), event #{}\n",
+            o.turn,
+            hms(o.overrun_ms),
+            hms(o.allowance_ms),
+            hms(o.transferred_ms),
+            o.seq
+        ));
+    }
+    out
+}
+
+/// The same tournament with every player known only by a pseudonym: ids, names, seats, lots
+/// and role choices are all rewritten, so that standings computed from it name nobody (the WM
+/// rules publish standings this way). A player without a pseudonym becomes `player N`
+/// (registration order); two players who chose the same pseudonym get `#2`, `#3` after it.
+pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
+    use ledger::event::Seats;
+    let mut alias: BTreeMap<String, String> = BTreeMap::new();
+    let mut taken: BTreeMap<String, u32> = BTreeMap::new();
+    for (_, event) in events {
+        if let Event::PlayerRegistered { player, pseudonym, .. } = event {
+            let base = pseudonym
+                .clone()
+                .filter(|p| !p.trim().is_empty())
+                .unwrap_or_else(|| format!("player {}", alias.len() + 1));
+            let count = taken.entry(base.clone()).or_insert(0);
+            *count += 1;
+            let name = if *count == 1 { base } else { format!("{base} #{count}") };
+            alias.entry(player.clone()).or_insert(name);
+        }
+    }
+    let hide = |player: &String| alias.get(player).cloned().unwrap_or_else(|| "unregistered player".to_owned());
+    let seats = |s: &Seats| Seats {
+        frederick: hide(&s.frederick),
+        elisabeth: hide(&s.elisabeth),
+        maria_theresa: hide(&s.maria_theresa),
+        pompadour: hide(&s.pompadour),
+    };
+    events
+        .iter()
+        .map(|(seq, event)| {
+            let public = match event.clone() {
+                Event::PlayerRegistered { player, .. } => {
+                    let shown = hide(&player);
+                    Event::PlayerRegistered { player: shown.clone(), name: shown.clone(), pseudonym: Some(shown) }
+                }
+                Event::QualifyingDrawn { seed, games } => Event::QualifyingDrawn {
+                    seed,
+                    games: games
+                        .into_iter()
+                        .map(|mut g| {
+                            g.seats = seats(&g.seats);
+                            g
+                        })
+                        .collect(),
+                },
+                Event::GameScheduled { game, stage, round, table, seats: s } => {
+                    Event::GameScheduled { game, stage, round, table, seats: seats(&s) }
+                }
+                Event::FinalRoleChosen { player, role } => Event::FinalRoleChosen { player: hide(&player), role },
+                Event::LotDrawn { purpose, seed, order } => {
+                    Event::LotDrawn { purpose, seed, order: order.iter().map(hide).collect() }
+                }
+                other => other,
+            };
+            (*seq, public)
+        })
+        .collect()
+}
+
+/// A tournament's standings under pseudonyms.
+///
+/// # Errors
+/// As [`standings`].
+pub fn public_standings(streams: &Streams, tournament: &StreamId) -> Result<Standings, ProjectionError> {
+    let events = streams.get(tournament).ok_or_else(|| ProjectionError::NotFound(tournament.to_string()))?;
+    let public = pseudonymize(events);
+    Ok(replay::standings(&public, &games_of(streams, events))?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn public_standings_name_nobody() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl"))
+            .unwrap();
+        let lines = ledger::check::parse_lines(&text).unwrap();
+        let mut streams = Streams::new();
+        for line in lines {
+            let id = StreamId::parse(line.stream.as_deref().unwrap()).unwrap();
+            let events = streams.entry(id).or_default();
+            events.push((events.len() as u64 + 1, line.event));
+        }
+        let tournament = StreamId::tournament("open26").unwrap();
+        let private = standings(&streams, &tournament).unwrap();
+        let public = public_standings(&streams, &tournament).unwrap();
+        let shown = format!("{}\n{}", public.to_json_string(), public);
+        for (_, event) in &streams[&tournament] {
+            if let Event::PlayerRegistered { player, name, .. } = event {
+                assert!(!shown.contains(&format!("\"{player}\"")) && !shown.contains(name.as_str()), "{player} shows");
+            }
+        }
+        assert!(shown.contains("Fox") && shown.contains("Raven"));
+        // The same numbers, only the names differ.
+        let totals = |s: &Standings| s.rows.iter().map(|r| r.total).collect::<Vec<_>>();
+        assert_eq!(totals(&private), totals(&public));
+    }
 }

@@ -2,6 +2,7 @@
 //! durable; reads go straight to the backend.
 
 use crate::append::{AppendRequest, Appended};
+use crate::cross_check::{CrossCheck, NoCrossCheck};
 use crate::error::{AppendError, StoreError};
 use crate::sequencer::{Job, Sequencer};
 use crate::sled::SledStorage;
@@ -38,9 +39,17 @@ impl Log {
     /// # Errors
     /// The directory or the database cannot be opened.
     pub fn open_sled(dir: &Path) -> Result<Log, StoreError> {
+        Self::open_sled_with(dir, Arc::new(NoCrossCheck))
+    }
+
+    /// Opens the sled log with rules across streams.
+    ///
+    /// # Errors
+    /// The directory or the database cannot be opened.
+    pub fn open_sled_with(dir: &Path, cross_check: Arc<dyn CrossCheck>) -> Result<Log, StoreError> {
         let storage = SledStorage::open(dir)?;
         let tournaments = storage.tournament_streams()?;
-        Log::start(storage.clone(), storage, &tournaments, "sled")
+        Log::start(storage.clone(), storage, &tournaments, "sled", cross_check)
     }
 
     /// Starts the sequencer over any backend.
@@ -52,14 +61,13 @@ impl Log {
         reader: R,
         tournaments: &[StreamId],
         backend: &'static str,
+        cross_check: Arc<dyn CrossCheck>,
     ) -> Result<Log, StoreError> {
         let (committed, _) = broadcast::channel(LIVE_BUFFER);
-        let mut sequencer = Sequencer::new(storage, wall_clock_ms, committed.clone())?;
+        let mut sequencer = Sequencer::new(storage, wall_clock_ms, committed.clone(), cross_check)?;
         sequencer.index_tournaments(tournaments)?;
         let (jobs, inbox) = mpsc::channel();
-        let writer = std::thread::Builder::new()
-            .name("ledger-sequencer".into())
-            .spawn(move || sequencer.run(inbox))?;
+        let writer = std::thread::Builder::new().name("ledger-sequencer".into()).spawn(move || sequencer.run(inbox))?;
         Ok(Log {
             jobs: Mutex::new(Some(jobs)),
             writer: Mutex::new(Some(writer)),
@@ -89,12 +97,7 @@ impl Log {
     /// # Errors
     /// The log is closing.
     pub fn submit(&self, request: AppendRequest) -> Result<Pending, StoreError> {
-        let sender = self
-            .jobs
-            .lock()
-            .expect("not poisoned")
-            .clone()
-            .ok_or(StoreError::Closed)?;
+        let sender = self.jobs.lock().expect("not poisoned").clone().ok_or(StoreError::Closed)?;
         let (reply, answer) = oneshot::channel();
         sender.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
         Ok(Pending(answer))

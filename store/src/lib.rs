@@ -7,6 +7,7 @@
 //! backend will implement the same two traits.
 
 mod append;
+mod cross_check;
 mod error;
 mod handle;
 mod sequencer;
@@ -15,6 +16,7 @@ mod storage;
 mod subscription;
 
 pub use append::{AppendRequest, Appended, ProposedEvent, MAX_BATCH, MAX_EVENT_BYTES};
+pub use cross_check::{CrossCheck, NoCrossCheck, StreamLookup};
 pub use error::{AppendError, StoreError};
 pub use handle::{Log, Pending};
 pub use storage::{Reader, Storage, StreamInfo};

@@ -6,6 +6,7 @@
 //! the same `expected_version` are ordered: the first wins, the second gets `ABORTED`.
 
 use crate::append::{AppendRequest, Appended, MAX_BATCH, MAX_EVENT_BYTES};
+use crate::cross_check::CrossCheck;
 use crate::error::{AppendError, StoreError};
 use crate::storage::Storage;
 use ledger::envelope::{encode_record, Draft, GENESIS};
@@ -39,6 +40,7 @@ pub(crate) struct Sequencer<S: Storage> {
     next_position: u64,
     now_ms: fn() -> u64,
     committed: broadcast::Sender<Arc<Recorded>>,
+    cross_check: Arc<dyn CrossCheck>,
 }
 
 /// What one group has prepared but not yet committed.
@@ -56,6 +58,7 @@ impl<S: Storage> Sequencer<S> {
         storage: S,
         now_ms: fn() -> u64,
         committed: broadcast::Sender<Arc<Recorded>>,
+        cross_check: Arc<dyn CrossCheck>,
     ) -> Result<Self, StoreError> {
         let next_position = storage.next_position()?;
         Ok(Sequencer {
@@ -65,6 +68,7 @@ impl<S: Storage> Sequencer<S> {
             next_position,
             now_ms,
             committed,
+            cross_check,
         })
     }
 
@@ -147,7 +151,7 @@ impl<S: Storage> Sequencer<S> {
         }
         if n_events > MAX_BATCH {
             return Err(
-                Rejection::malformed(format!("an append holds at most {MAX_BATCH} events, got {n_events}")).into(),
+                Rejection::malformed(format!("an append holds at most {MAX_BATCH} events, got {n_events}")).into()
             );
         }
         check_ids(request)?;
@@ -211,6 +215,10 @@ impl<S: Storage> Sequencer<S> {
             };
             ledger::access::permits(request.clearance, &request.actor, &proposed.event).map_err(context)?;
             state.decide(&proposed.event).map_err(context)?;
+            self.cross_check.check(&request.stream, state, &proposed.event, &self.storage).map_err(|e| match e {
+                AppendError::Rejected(r) => AppendError::Rejected(context(r)),
+                other => other,
+            })?;
             let seq = version + 1 + idx as u64;
             let event_id = if proposed.event_id.is_empty() {
                 format!("{}#{seq}", request.stream)
@@ -338,14 +346,10 @@ fn check_ids(request: &AppendRequest) -> Result<(), Rejection> {
     for proposed in &request.events {
         let id = &proposed.event_id;
         if id.len() > 128 || id.chars().any(char::is_control) {
-            return Err(Rejection::malformed(format!(
-                "event id `{id}` must be at most 128 printable characters"
-            )));
+            return Err(Rejection::malformed(format!("event id `{id}` must be at most 128 printable characters")));
         }
         if !id.is_empty() && !seen.insert(id) {
-            return Err(Rejection::malformed(format!(
-                "event id {id} appears twice in one append"
-            )));
+            return Err(Rejection::malformed(format!("event id {id} appears twice in one append")));
         }
     }
     Ok(())

@@ -16,11 +16,7 @@ fn request(stream: &StreamId, events: Vec<Event>, ids: &str, expected_version: O
             .into_iter()
             .enumerate()
             .map(|(i, event)| ProposedEvent {
-                event_id: if ids.is_empty() {
-                    String::new()
-                } else {
-                    format!("{ids}-{i}")
-                },
+                event_id: if ids.is_empty() { String::new() } else { format!("{ids}-{i}") },
                 event,
             })
             .collect(),
@@ -31,10 +27,7 @@ fn request(stream: &StreamId, events: Vec<Event>, ids: &str, expected_version: O
 }
 
 fn game_events(turns: u32) -> Vec<Event> {
-    started_game(Some(Ruleset::Cafe2023), turns)
-        .iter()
-        .map(|v| from_canonical_json(v).unwrap())
-        .collect()
+    started_game(Some(Ruleset::Cafe2023), turns).iter().map(|v| from_canonical_json(v).unwrap()).collect()
 }
 
 fn rejection(result: Result<ledger_store::Appended, AppendError>) -> ledger::Rejection {
@@ -51,24 +44,9 @@ async fn appends_read_back_and_survive_a_restart() {
     {
         let log = Log::open_sled(dir.path()).unwrap();
         let first = log.append(request(&game, game_events(3), "a", Some(0))).await.unwrap();
-        assert_eq!(
-            (
-                first.first_seq,
-                first.last_seq,
-                first.first_position,
-                first.last_position
-            ),
-            (1, 4, 1, 4)
-        );
-        let more = log
-            .append(request(
-                &game,
-                vec![Event::TurnStarted { turn: 4, at_ms: None }],
-                "b",
-                Some(4),
-            ))
-            .await
-            .unwrap();
+        assert_eq!((first.first_seq, first.last_seq, first.first_position, first.last_position), (1, 4, 1, 4));
+        let more =
+            log.append(request(&game, vec![Event::TurnStarted { turn: 4, at_ms: None }], "b", Some(4))).await.unwrap();
         assert_eq!((more.first_seq, more.first_position), (5, 5));
         log.close();
     }
@@ -79,25 +57,10 @@ async fn appends_read_back_and_survive_a_restart() {
     let info = &log.streams().unwrap()[0];
     assert_eq!((info.version, info.head_hash), (5, head));
     // The rules state was rebuilt from storage: turn 4 was the last one.
-    let refused = rejection(
-        log.append(request(
-            &game,
-            vec![Event::TurnStarted { turn: 4, at_ms: None }],
-            "c",
-            None,
-        ))
-        .await,
-    );
+    let refused =
+        rejection(log.append(request(&game, vec![Event::TurnStarted { turn: 4, at_ms: None }], "c", None)).await);
     assert_eq!(refused.message, "turn_started 4 repeats a turn: turn 5 comes next");
-    let next = log
-        .append(request(
-            &game,
-            vec![Event::TurnStarted { turn: 5, at_ms: None }],
-            "c",
-            None,
-        ))
-        .await
-        .unwrap();
+    let next = log.append(request(&game, vec![Event::TurnStarted { turn: 5, at_ms: None }], "c", None)).await.unwrap();
     assert_eq!((next.first_seq, next.first_position), (6, 6));
     assert_eq!(log.read_stream(&game, 6, 10).unwrap()[0].envelope.prev_hash, head);
 }
@@ -110,26 +73,13 @@ async fn a_retry_returns_the_first_result_and_appends_nothing() {
     let first = log.append(request(&game, game_events(2), "x", None)).await.unwrap();
     let retry = log.append(request(&game, game_events(2), "x", None)).await.unwrap();
     assert!(retry.duplicate && !first.duplicate);
-    assert_eq!(
-        (retry.first_seq, retry.last_seq, retry.head_hash),
-        (first.first_seq, first.last_seq, first.head_hash)
-    );
+    assert_eq!((retry.first_seq, retry.last_seq, retry.head_hash), (first.first_seq, first.last_seq, first.head_hash));
     assert_eq!(log.read_all(1, 100).unwrap().len(), 3);
     // The same id for another event is refused.
-    let reused = rejection(
-        log.append(request(
-            &game,
-            vec![Event::TurnStarted { turn: 3, at_ms: None }],
-            "x",
-            None,
-        ))
-        .await,
-    );
+    let reused =
+        rejection(log.append(request(&game, vec![Event::TurnStarted { turn: 3, at_ms: None }], "x", None)).await);
     assert_eq!(reused.kind, RejectionKind::DuplicateId);
-    assert_eq!(
-        reused.message,
-        "event id x-0 was already used for event 1 of game/g1 (game_started)"
-    );
+    assert_eq!(reused.message, "event id x-0 was already used for event 1 of game/g1 (game_started)");
 }
 
 #[tokio::test]
@@ -141,16 +91,8 @@ async fn two_writers_with_the_same_expected_version_one_wins() {
     let writer = |id: &'static str| {
         let (log, game) = (Arc::clone(&log), game.clone());
         tokio::spawn(async move {
-            log.append(request(
-                &game,
-                vec![Event::TcDealt {
-                    nation: ledger::Nation::Prussia,
-                    count: 2,
-                }],
-                id,
-                Some(2),
-            ))
-            .await
+            log.append(request(&game, vec![Event::TcDealt { nation: ledger::Nation::Prussia, count: 2 }], id, Some(2)))
+                .await
         })
     };
     let (a, b) = (writer("a"), writer("b"));
@@ -160,10 +102,7 @@ async fn two_writers_with_the_same_expected_version_one_wins() {
     let loser = results.into_iter().find(Result::is_err).unwrap();
     let refused = rejection(loser);
     assert_eq!(refused.kind, RejectionKind::StaleVersion);
-    assert_eq!(
-        refused.message,
-        "expected game/g1 at version 2, but it is at version 3: re-read and retry"
-    );
+    assert_eq!(refused.message, "expected game/g1 at version 2, but it is at version 3: re-read and retry");
 }
 
 #[tokio::test]
@@ -174,10 +113,7 @@ async fn a_refused_batch_appends_nothing() {
     let mut events = game_events(2);
     events.push(Event::TurnStarted { turn: 7, at_ms: None });
     let refused = rejection(log.append(request(&game, events, "b", None)).await);
-    assert_eq!(
-        refused.message,
-        "event 4 of 4: turn_started 7 skips a turn: turn 3 comes next"
-    );
+    assert_eq!(refused.message, "event 4 of 4: turn_started 7 skips a turn: turn 3 comes next");
     assert!(log.read_all(1, 10).unwrap().is_empty());
     assert!(log.streams().unwrap().is_empty());
     // Nothing was consumed either: the next append starts at position 1 and the ids are free.
@@ -192,41 +128,16 @@ async fn a_game_scheduled_by_a_tournament_takes_its_ruleset() {
     {
         let log = Log::open_sled(dir.path()).unwrap();
         let tournament = StreamId::tournament("open").unwrap();
-        log.append(request(&tournament, simple_tournament(Ruleset::Cafe2019, 8), "t", None))
+        log.append(request(&tournament, simple_tournament(Ruleset::Cafe2019, 8), "t", None)).await.unwrap();
+        log.append(request(&game, vec![Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }], "", None))
             .await
             .unwrap();
-        log.append(request(
-            &game,
-            vec![Event::GameStarted {
-                at_ms: 0,
-                ruleset: None,
-                tournament: None,
-            }],
-            "",
-            None,
-        ))
-        .await
-        .unwrap();
     }
     // After a restart the ruleset is learned again from the stored tournament.
     let log = Log::open_sled(dir.path()).unwrap();
-    log.append(request(
-        &game,
-        vec![Event::TurnStarted { turn: 1, at_ms: None }],
-        "",
-        None,
-    ))
-    .await
-    .unwrap();
-    let low_card = rejection(
-        log.append(request(
-            &game,
-            vec![Event::OffensiveLaunched { set_aside_tc: 7 }],
-            "",
-            None,
-        ))
-        .await,
-    );
+    log.append(request(&game, vec![Event::TurnStarted { turn: 1, at_ms: None }], "", None)).await.unwrap();
+    let low_card =
+        rejection(log.append(request(&game, vec![Event::OffensiveLaunched { set_aside_tc: 7 }], "", None)).await);
     assert!(low_card.message.starts_with("cafe2019:"), "{}", low_card.message);
 }
 
@@ -234,17 +145,12 @@ async fn a_game_scheduled_by_a_tournament_takes_its_ruleset() {
 async fn subscriptions_pass_from_catch_up_to_live_without_gap_or_duplicate() {
     let dir = tempfile::tempdir().unwrap();
     let log = Arc::new(Log::open_sled(dir.path()).unwrap());
-    let events = simulate_game(
-        Ruleset::Wm2015,
-        &(0..400).map(|i| i * 7919 % 100_000).collect::<Vec<u32>>(),
-    );
+    let events = simulate_game(Ruleset::Wm2015, &(0..400).map(|i| i * 7919 % 100_000).collect::<Vec<u32>>());
     assert!(events.len() > 60, "the simulated game is long enough");
     let (early, late) = events.split_at(events.len() / 2);
     let game = StreamId::game("g").unwrap();
     for (i, event) in early.iter().enumerate() {
-        log.append(request(&game, vec![event.clone()], &format!("e{i}"), None))
-            .await
-            .unwrap();
+        log.append(request(&game, vec![event.clone()], &format!("e{i}"), None)).await.unwrap();
     }
     let mut stream_sub = log.subscribe(Filter::Stream(game.clone()), 1);
     let mut all_sub = log.subscribe(Filter::All, 1);
@@ -252,9 +158,7 @@ async fn subscriptions_pass_from_catch_up_to_live_without_gap_or_duplicate() {
         let (log, game, late) = (Arc::clone(&log), game.clone(), late.to_vec());
         tokio::spawn(async move {
             for (i, event) in late.into_iter().enumerate() {
-                log.append(request(&game, vec![event], &format!("l{i}"), None))
-                    .await
-                    .unwrap();
+                log.append(request(&game, vec![event], &format!("l{i}"), None)).await.unwrap();
             }
         })
     };

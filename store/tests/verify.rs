@@ -17,16 +17,11 @@ async fn real_log() -> (tempfile::TempDir, tempfile::TempDir) {
                 .iter()
                 .map(|v| ledger::event::from_canonical_json(v).unwrap())
                 .collect();
-            events.push(Event::FateCardDrawn {
-                card: format!("MARKER-{game}-CARD"),
-            });
+            events.push(Event::FateCardDrawn { card: format!("MARKER-{game}-CARD") });
             for (i, event) in events.into_iter().enumerate() {
                 let request = AppendRequest {
                     stream: StreamId::game(game).unwrap(),
-                    events: vec![ProposedEvent {
-                        event_id: format!("{game}{i}"),
-                        event,
-                    }],
+                    events: vec![ProposedEvent { event_id: format!("{game}{i}"), event }],
                     expected_version: None,
                     actor: "table".into(),
                     clearance: ledger::access::Clearance::Table,
@@ -60,11 +55,7 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 
 /// Changes the copy through sled itself, as someone with access to the files could.
 fn tamper(dir: &Path, change: impl FnOnce(&sled::Tree)) {
-    let db = sled::Config::new()
-        .path(dir)
-        .segment_size(8 * 1024 * 1024)
-        .open()
-        .unwrap();
+    let db = sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open().unwrap();
     change(&db.open_tree("ledger/v1").unwrap());
     db.flush().unwrap();
 }
@@ -104,11 +95,7 @@ async fn a_flipped_byte_in_a_stored_event_is_found() {
     let v = verdict(copy.path(), "game/a");
     let broken = v.broken.unwrap();
     assert_eq!((broken.seq, v.verified), (4, 3), "{}", broken.reason);
-    assert_eq!(
-        verdict(copy.path(), "game/b").broken,
-        None,
-        "the other game is untouched"
-    );
+    assert_eq!(verdict(copy.path(), "game/b").broken, None, "the other game is untouched");
 }
 
 #[tokio::test]
@@ -155,12 +142,8 @@ async fn a_byte_flipped_in_the_file_itself_does_not_go_unnoticed() {
     let file = copy.path().join("db");
     let mut bytes = std::fs::read(&file).unwrap();
     let marker = b"MARKER-a-CARD";
-    let places: Vec<usize> = bytes
-        .windows(marker.len())
-        .enumerate()
-        .filter(|(_, w)| w == marker)
-        .map(|(i, _)| i)
-        .collect();
+    let places: Vec<usize> =
+        bytes.windows(marker.len()).enumerate().filter(|(_, w)| w == marker).map(|(i, _)| i).collect();
     assert!(!places.is_empty(), "the marker is in the file");
     for at in places {
         bytes[at + 7] = b'X';
@@ -172,10 +155,7 @@ async fn a_byte_flipped_in_the_file_itself_does_not_go_unnoticed() {
         Err(_) => {}
         Ok(verdicts) => {
             let a = verdicts.into_iter().find(|v| v.stream.to_string() == "game/a");
-            assert!(
-                a.is_none_or(|v| v.head != Some(intact_head)),
-                "tampering went unnoticed"
-            );
+            assert!(a.is_none_or(|v| v.head != Some(intact_head)), "tampering went unnoticed");
         }
     }
 }

@@ -47,11 +47,7 @@ impl Schedule {
         let mut grid: Vec<usize> = (0..n).collect();
         lots.shuffle(&mut grid);
         let members: Vec<Vec<[usize; SEATS]>> = (0..ROUNDS)
-            .map(|r| {
-                (0..m)
-                    .map(|t| std::array::from_fn(|k| grid[k * m + (t + r * k) % m]))
-                    .collect()
-            })
+            .map(|r| (0..m).map(|t| std::array::from_fn(|k| grid[k * m + (t + r * k) % m])).collect())
             .collect();
         Self::from_members(n, members)
     }
@@ -73,14 +69,7 @@ impl Schedule {
                 }
             }
         }
-        Schedule {
-            n,
-            m,
-            table_of,
-            members,
-            meetings,
-            cost,
-        }
+        Schedule { n, m, table_of, members, meetings, cost }
     }
 
     /// The players at each table, by round.

@@ -9,11 +9,7 @@ pub const BOHEMIAN_OBJECTIVES: i32 = 14;
 
 pub(super) fn check(event: &Event) -> Result<(), Rejection> {
     match event {
-        Event::TournamentCreated {
-            name,
-            clock_ms_per_side,
-            ..
-        } => {
+        Event::TournamentCreated { name, clock_ms_per_side, .. } => {
             not_blank("name", name)?;
             if *clock_ms_per_side == Some(0) {
                 return Err(Rejection::malformed("clock_ms_per_side must be more than 0"));
@@ -24,34 +20,21 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
             not_blank("player", player)?;
             not_blank("name", name)
         }
-        Event::TcDealt { count, .. } if *count < 0 => Err(Rejection::malformed(format!(
-            "tc_dealt count must not be negative, got {count}"
-        ))),
-        Event::NationDroppedOut {
-            objectives_held,
-            objectives_total,
-            ..
+        Event::TcDealt { count, .. } if *count < 0 => {
+            Err(Rejection::malformed(format!("tc_dealt count must not be negative, got {count}")))
         }
-        | Event::ImperialArmySwitched {
-            objectives_held,
-            objectives_total,
-            ..
-        } => objectives("", *objectives_held, *objectives_total),
+        Event::NationDroppedOut { objectives_held, objectives_total, .. }
+        | Event::ImperialArmySwitched { objectives_held, objectives_total, .. } => {
+            objectives("", *objectives_held, *objectives_total)
+        }
         Event::OffensiveLaunched { set_aside_tc } if *set_aside_tc < 1 => Err(Rejection::malformed(format!(
             "set_aside_tc is the value of a tactical card, at least 1, got {set_aside_tc}"
         ))),
-        Event::AustriaClaimedObjectives { count } if *count < 0 => Err(Rejection::malformed(format!(
-            "austria_claimed_objectives count must not be negative, got {count}"
-        ))),
-        Event::OffensiveCalledOff {
-            bohemian_held_by_prussia,
-        } => bohemian(*bohemian_held_by_prussia),
-        Event::GameEnded {
-            objectives: held,
-            winners,
-            bohemian_held_by_prussia,
-            ..
-        } => {
+        Event::AustriaClaimedObjectives { count } if *count < 0 => {
+            Err(Rejection::malformed(format!("austria_claimed_objectives count must not be negative, got {count}")))
+        }
+        Event::OffensiveCalledOff { bohemian_held_by_prussia } => bohemian(*bohemian_held_by_prussia),
+        Event::GameEnded { objectives: held, winners, bohemian_held_by_prussia, .. } => {
             for (nation, (h, t)) in held {
                 if !nation.is_attacking() {
                     return Err(Rejection::malformed(format!(
@@ -63,9 +46,7 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
             let mut seen: Vec<Nation> = Vec::new();
             for winner in winners {
                 if seen.contains(winner) {
-                    return Err(Rejection::malformed(format!(
-                        "{winner} is listed twice among the winners"
-                    )));
+                    return Err(Rejection::malformed(format!("{winner} is listed twice among the winners")));
                 }
                 seen.push(*winner);
             }
@@ -95,9 +76,7 @@ fn not_blank(field: &str, value: &str) -> Result<(), Rejection> {
 
 fn objectives(prefix: &str, held: i32, total: i32) -> Result<(), Rejection> {
     if total <= 0 {
-        return Err(Rejection::malformed(format!(
-            "{prefix}objectives total must be more than 0, got {total}"
-        )));
+        return Err(Rejection::malformed(format!("{prefix}objectives total must be more than 0, got {total}")));
     }
     if held < 0 || held > total {
         return Err(Rejection::malformed(format!(

@@ -113,9 +113,7 @@ impl GameState {
                 self.in_turn()?;
                 self.in_game(*nation)?;
                 match self.action_stage {
-                    Some(open) => Err(Rejection::precondition(format!(
-                        "the action stage of {open} has not ended"
-                    ))),
+                    Some(open) => Err(Rejection::precondition(format!("the action stage of {open} has not ended"))),
                     None => Ok(()),
                 }
             }
@@ -124,9 +122,7 @@ impl GameState {
                 Some(open) => Err(Rejection::precondition(format!(
                     "the action stage of {nation} was not started: {open} is acting"
                 ))),
-                None => Err(Rejection::precondition(format!(
-                    "the action stage of {nation} was not started"
-                ))),
+                None => Err(Rejection::precondition(format!("the action stage of {nation} was not started"))),
             },
             Event::RetreatStarted { .. } if self.retreat_open => {
                 Err(Rejection::precondition("a retreat is already under way"))
@@ -149,9 +145,7 @@ impl GameState {
                     )));
                 }
                 if *to == self.imperial_army {
-                    return Err(Rejection::precondition(format!(
-                        "the imperial army is already controlled by {to}"
-                    )));
+                    return Err(Rejection::precondition(format!("the imperial army is already controlled by {to}")));
                 }
                 Ok(())
             }
@@ -175,28 +169,21 @@ impl GameState {
                     return Err(Rejection::precondition("austria already claimed her objectives"));
                 }
                 match self.ruleset {
-                    Some(r) if r.is_cafe() && *count != 4 => Err(Rejection::precondition(format!(
-                        "{r}: austria claims exactly 4 objectives, got {count}"
-                    ))),
+                    Some(r) if r.is_cafe() && *count != 4 => {
+                        Err(Rejection::precondition(format!("{r}: austria claims exactly 4 objectives, got {count}")))
+                    }
                     _ => Ok(()),
                 }
             }
             Event::SetAsideTcPickedUp {} => {
                 self.offensive_active("the set-aside tactical card can be picked up")?;
                 if self.set_aside_picked_up {
-                    return Err(Rejection::precondition(
-                        "the set-aside tactical card was already picked up",
-                    ));
+                    return Err(Rejection::precondition("the set-aside tactical card was already picked up"));
                 }
                 Ok(())
             }
             Event::OffensiveCalledOff { .. } => self.offensive_active("the offensive can be called off"),
-            Event::GameEnded {
-                outcome,
-                winners,
-                objectives,
-                bohemian_held_by_prussia,
-            } => {
+            Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {
                 self.in_turn()?;
                 self.decide_end(*outcome, winners, objectives, *bohemian_held_by_prussia)
             }
@@ -239,10 +226,7 @@ impl GameState {
             Event::SetAsideTcPickedUp {} => self.set_aside_picked_up = true,
             Event::OffensiveCalledOff { .. } => {
                 if let Offensive::Active { launched_in } = self.offensive {
-                    self.offensive = Offensive::CalledOff {
-                        launched_in,
-                        called_off_in: self.turn,
-                    };
+                    self.offensive = Offensive::CalledOff { launched_in, called_off_in: self.turn };
                 }
             }
             Event::GameEnded { outcome, .. } => self.ended = Some((*outcome, self.turn)),
@@ -287,9 +271,7 @@ impl GameState {
 
     fn in_turn(&self) -> Result<(), Rejection> {
         if self.turn == 0 {
-            return Err(Rejection::precondition(
-                "no turn has started yet: turn_started 1 comes first",
-            ));
+            return Err(Rejection::precondition("no turn has started yet: turn_started 1 comes first"));
         }
         Ok(())
     }
@@ -297,9 +279,7 @@ impl GameState {
     /// The nation still plays: it has not dropped out.
     fn in_game(&self, nation: Nation) -> Result<(), Rejection> {
         match self.out.get(&nation) {
-            Some(turn) => Err(Rejection::precondition(format!(
-                "{nation} already dropped out in turn {turn}"
-            ))),
+            Some(turn) => Err(Rejection::precondition(format!("{nation} already dropped out in turn {turn}"))),
             None => Ok(()),
         }
     }
@@ -314,9 +294,9 @@ impl GameState {
     fn offensive_active(&self, what: &str) -> Result<(), Rejection> {
         match self.offensive {
             Offensive::Active { .. } => Ok(()),
-            Offensive::NotLaunched => Err(Rejection::precondition(format!(
-                "{what} only during a prussian offensive, and none was launched"
-            ))),
+            Offensive::NotLaunched => {
+                Err(Rejection::precondition(format!("{what} only during a prussian offensive, and none was launched")))
+            }
             Offensive::CalledOff { called_off_in, .. } => Err(Rejection::precondition(format!(
                 "{what} only during a prussian offensive, and it was called off in turn {called_off_in}"
             ))),
@@ -339,15 +319,11 @@ impl GameState {
             }
         } else {
             if winners.is_empty() {
-                return Err(Rejection::precondition(
-                    "an allied_victory needs at least one attacking winner",
-                ));
+                return Err(Rejection::precondition("an allied_victory needs at least one attacking winner"));
             }
             for &winner in winners {
                 if !winner.is_attacking() {
-                    return Err(Rejection::precondition(format!(
-                        "{winner} cannot win an allied_victory"
-                    )));
+                    return Err(Rejection::precondition(format!("{winner} cannot win an allied_victory")));
                 }
                 self.in_game(winner).map_err(|r| r.context("winner"))?;
             }
@@ -375,9 +351,9 @@ impl GameState {
             (false, Some(_)) => Err(Rejection::precondition(
                 "bohemian_held_by_prussia is reported only while the prussian offensive is active",
             )),
-            _ if outcome == Outcome::PrussianOffensiveVictory && !active => Err(Rejection::precondition(
-                "a prussian_offensive_victory needs an active prussian offensive",
-            )),
+            _ if outcome == Outcome::PrussianOffensiveVictory && !active => {
+                Err(Rejection::precondition("a prussian_offensive_victory needs an active prussian offensive"))
+            }
             (true, Some(held)) if outcome == Outcome::PrussianOffensiveVictory && held != 14 => {
                 Err(Rejection::precondition(format!(
                     "a prussian_offensive_victory means prussia holds all 14 bohemian objectives, got {held}"

@@ -63,11 +63,7 @@ impl StreamState {
             StreamKind::Tournament => Rules::Tournament(TournamentState::default()),
             StreamKind::Game => Rules::Game(GameState::new(scheduled_ruleset)),
         };
-        StreamState {
-            rules,
-            history: Vec::new(),
-            voided: BTreeSet::new(),
-        }
+        StreamState { rules, history: Vec::new(), voided: BTreeSet::new() }
     }
 
     /// The seq of the last event (0 for an empty stream).
@@ -98,11 +94,7 @@ impl StreamState {
                 return Err(Rejection::malformed(format!(
                     "{} belongs in a {} stream, not a {} stream",
                     event.type_name(),
-                    if stream_kind == StreamKind::Game {
-                        "tournament"
-                    } else {
-                        "game"
-                    },
+                    if stream_kind == StreamKind::Game { "tournament" } else { "game" },
                     stream_kind.prefix()
                 )));
             }
@@ -139,35 +131,27 @@ impl StreamState {
     }
 
     fn decide_void(&self, seq: u64) -> Result<(), Rejection> {
-        let Some(target) = usize::try_from(seq)
-            .ok()
-            .and_then(|s| self.history.get(s.wrapping_sub(1)))
-        else {
+        let Some(target) = usize::try_from(seq).ok().and_then(|s| self.history.get(s.wrapping_sub(1))) else {
             return Err(Rejection::precondition(format!(
                 "there is no event {seq} to void: the stream has {} events",
                 self.version()
             )));
         };
         if self.voided.contains(&seq) {
-            return Err(Rejection::precondition(format!(
-                "event {seq} ({}) is already voided",
-                target.type_name()
-            )));
+            return Err(Rejection::precondition(format!("event {seq} ({}) is already voided", target.type_name())));
         }
         if matches!(target, Event::EventVoided { .. }) {
             return Err(Rejection::precondition(format!(
                 "event {seq} is itself a void; record a new ruling instead of voiding a void"
             )));
         }
-        self.replay_without(Some(seq))
-            .map(|_| ())
-            .map_err(|(bad_seq, rejection)| {
-                Rejection::precondition(format!(
-                    "voiding event {seq} ({}) would leave event {bad_seq} invalid: {}",
-                    target.type_name(),
-                    rejection.message
-                ))
-            })
+        self.replay_without(Some(seq)).map(|_| ()).map_err(|(bad_seq, rejection)| {
+            Rejection::precondition(format!(
+                "voiding event {seq} ({}) would leave event {bad_seq} invalid: {}",
+                target.type_name(),
+                rejection.message
+            ))
+        })
     }
 
     /// Replays every event that is not voided (nor `extra_void`) through fresh rules.

@@ -24,12 +24,7 @@ fn every_refusal_of_the_rule_book() {
             Err(parse) => crate::Rejection::malformed(parse.0),
         };
         assert_eq!(rejection.kind, case.kind, "{}: {}", case.name, rejection.message);
-        assert!(
-            rejection.message.contains(case.message),
-            "{}: got `{}`",
-            case.name,
-            rejection.message
-        );
+        assert!(rejection.message.contains(case.message), "{}: got `{}`", case.name, rejection.message);
     }
 }
 
@@ -40,10 +35,7 @@ fn a_void_is_honoured_and_the_corrected_event_follows() {
     setup.push(json!({"type": "nation_dropped_out", "nation": "sweden", "objectives_held": 4, "objectives_total": 5}));
     let mut state = check_stream(&stream, None, &lines(&setup)).unwrap();
     // The table meant Russia: void seq 13 and record the right nation.
-    let void = Event::EventVoided {
-        seq: 13,
-        reason: "wrong nation".into(),
-    };
+    let void = Event::EventVoided { seq: 13, reason: "wrong nation".into() };
     state.apply(&void).unwrap();
     assert!(state.is_voided(13));
     let Rules::Game(game) = state.rules() else { panic!() };
@@ -56,19 +48,9 @@ fn a_void_is_honoured_and_the_corrected_event_follows() {
     assert_eq!(state.version(), 15);
     let again = state.decide(&void).unwrap_err();
     assert_eq!(again.message, "event 13 (nation_dropped_out) is already voided");
-    let void_of_void = state
-        .decide(&Event::EventVoided {
-            seq: 14,
-            reason: "x".into(),
-        })
-        .unwrap_err();
+    let void_of_void = state.decide(&Event::EventVoided { seq: 14, reason: "x".into() }).unwrap_err();
     assert!(void_of_void.message.contains("is itself a void"));
-    let beyond = state
-        .decide(&Event::EventVoided {
-            seq: 99,
-            reason: "x".into(),
-        })
-        .unwrap_err();
+    let beyond = state.decide(&Event::EventVoided { seq: 99, reason: "x".into() }).unwrap_err();
     assert_eq!(beyond.message, "there is no event 99 to void: the stream has 15 events");
 }
 
@@ -76,18 +58,10 @@ fn a_void_is_honoured_and_the_corrected_event_follows() {
 fn a_stand_alone_game_must_name_its_ruleset() {
     let stream = StreamId::game("g").unwrap();
     let state = StreamState::new(&stream, None);
-    let start = Event::GameStarted {
-        at_ms: 0,
-        ruleset: None,
-        tournament: None,
-    };
+    let start = Event::GameStarted { at_ms: 0, ruleset: None, tournament: None };
     assert!(state.decide(&start).unwrap_err().message.contains("name its ruleset"));
     let scheduled = StreamState::new(&stream, Some(Ruleset::Wm2015));
-    let other = Event::GameStarted {
-        at_ms: 0,
-        ruleset: Some(Ruleset::Cafe2019),
-        tournament: None,
-    };
+    let other = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2019), tournament: None };
     assert_eq!(
         scheduled.decide(&other).unwrap_err().message,
         "game_started names ruleset cafe2019, but the tournament plays wm2015"
@@ -98,36 +72,19 @@ fn a_stand_alone_game_must_name_its_ruleset() {
 fn tournament_refusals() {
     let stream = StreamId::tournament("t").unwrap();
     let mut state = StreamState::new(&stream, None);
-    let register = Event::PlayerRegistered {
-        player: "p1".into(),
-        name: "Ann".into(),
-        pseudonym: None,
-    };
-    assert!(state
-        .decide(&register)
-        .unwrap_err()
-        .message
-        .contains("tournament_created comes before"));
+    let register = Event::PlayerRegistered { player: "p1".into(), name: "Ann".into(), pseudonym: None };
+    assert!(state.decide(&register).unwrap_err().message.contains("tournament_created comes before"));
     for event in crate::testing::simple_tournament(Ruleset::Cafe2023, 8) {
         state.apply(&event).unwrap();
     }
-    assert_eq!(
-        state.decide(&register).unwrap_err().message,
-        "player p1 is already registered as Player p1"
-    );
-    let choose = |player: &str, role| Event::FinalRoleChosen {
-        player: player.into(),
-        role,
-    };
+    assert_eq!(state.decide(&register).unwrap_err().message, "player p1 is already registered as Player p1");
+    let choose = |player: &str, role| Event::FinalRoleChosen { player: player.into(), role };
     state.apply(&choose("p1", crate::Role::Pompadour)).unwrap();
     assert_eq!(
         state.decide(&choose("p2", crate::Role::Pompadour)).unwrap_err().message,
         "pompadour was already chosen by p1"
     );
-    assert_eq!(
-        state.decide(&choose("p9", crate::Role::Frederick)).unwrap_err().message,
-        "player p9 is not registered"
-    );
+    assert_eq!(state.decide(&choose("p9", crate::Role::Frederick)).unwrap_err().message, "player p9 is not registered");
 }
 
 proptest::proptest! {
@@ -148,31 +105,21 @@ fn a_qualifying_draw_must_follow_from_its_seed() {
     let mut state = StreamState::new(&stream, None);
     let mut events = crate::testing::simple_tournament(Ruleset::Wm2015, 16);
     let final_scheduled = events.pop().unwrap();
-    let Some(Event::QualifyingDrawn { seed, mut games }) = events.pop() else {
-        panic!("the draw comes last")
-    };
+    let Some(Event::QualifyingDrawn { seed, mut games }) = events.pop() else { panic!("the draw comes last") };
     for event in &events {
         state.apply(event).unwrap();
     }
     // Someone swaps two players of the first game.
     let seats = &mut games[0].seats;
     std::mem::swap(&mut seats.frederick, &mut seats.elisabeth);
-    let swapped = Event::QualifyingDrawn {
-        seed,
-        games: games.clone(),
-    };
+    let swapped = Event::QualifyingDrawn { seed, games: games.clone() };
     let refused = state.decide(&swapped).unwrap_err();
     assert!(
-        refused
-            .message
-            .starts_with("this is not the draw of seed 7 for the 16 registered players: "),
+        refused.message.starts_with("this is not the draw of seed 7 for the 16 registered players: "),
         "{}",
         refused.message
     );
-    let other_seed = Event::QualifyingDrawn {
-        seed: 8,
-        games: games.clone(),
-    };
+    let other_seed = Event::QualifyingDrawn { seed: 8, games: games.clone() };
     assert!(state.decide(&other_seed).is_err());
     let seats = &mut games[0].seats;
     std::mem::swap(&mut seats.frederick, &mut seats.elisabeth);

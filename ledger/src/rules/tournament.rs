@@ -39,15 +39,13 @@ impl TournamentState {
         }
         match event {
             Event::TournamentCreated { .. } => match self.ruleset {
-                Some(ruleset) => Err(Rejection::precondition(format!(
-                    "the tournament was already created with ruleset {ruleset}"
-                ))),
+                Some(ruleset) => {
+                    Err(Rejection::precondition(format!("the tournament was already created with ruleset {ruleset}")))
+                }
                 None => Ok(()),
             },
             Event::PlayerRegistered { player, .. } => match self.players.get(player) {
-                Some(name) => Err(Rejection::precondition(format!(
-                    "player {player} is already registered as {name}"
-                ))),
+                Some(name) => Err(Rejection::precondition(format!("player {player} is already registered as {name}"))),
                 None => Ok(()),
             },
             Event::QualifyingDrawn { seed, games } => {
@@ -62,26 +60,18 @@ impl TournamentState {
                     ))
                 })
             }
-            Event::GameScheduled {
-                game,
-                stage,
-                round,
-                table,
-                seats,
-            } => self
-                .check_new_game(&DrawnGame {
-                    game: game.clone(),
-                    round: *round,
-                    table: *table,
-                    seats: seats.clone(),
-                })
-                .map_err(|r| if *stage == Stage::Final { r.context("final") } else { r }),
+            Event::GameScheduled { game, stage, round, table, seats } => {
+                let drawn = DrawnGame { game: game.clone(), round: *round, table: *table, seats: seats.clone() };
+                if *stage == Stage::Final {
+                    self.check_new_game(&drawn).map_err(|r| r.context("final"))?;
+                    return self.check_final_seats(seats);
+                }
+                self.check_new_game(&drawn)
+            }
             Event::FinalRoleChosen { player, role } => {
                 self.check_player(player)?;
                 if let Some(taken_by) = self.final_roles.get(role) {
-                    return Err(Rejection::precondition(format!(
-                        "{role} was already chosen by {taken_by}"
-                    )));
+                    return Err(Rejection::precondition(format!("{role} was already chosen by {taken_by}")));
                 }
                 if let Some((chosen, _)) = self.final_roles.iter().find(|(_, p)| *p == player) {
                     return Err(Rejection::precondition(format!("{player} already chose {chosen}")));
@@ -89,10 +79,7 @@ impl TournamentState {
                 Ok(())
             }
             Event::LotDrawn { order, .. } => order.iter().try_for_each(|p| self.check_player(p)),
-            other => Err(Rejection::malformed(format!(
-                "{} does not belong in a tournament stream",
-                other.type_name()
-            ))),
+            other => Err(Rejection::malformed(format!("{} does not belong in a tournament stream", other.type_name()))),
         }
     }
 
@@ -117,21 +104,10 @@ impl TournamentState {
                     );
                 }
             }
-            Event::GameScheduled {
-                game,
-                stage,
-                round,
-                table,
-                seats,
-            } => {
+            Event::GameScheduled { game, stage, round, table, seats } => {
                 self.games.insert(
                     game.clone(),
-                    ScheduledGame {
-                        stage: *stage,
-                        round: *round,
-                        table: *table,
-                        seats: seats.clone(),
-                    },
+                    ScheduledGame { stage: *stage, round: *round, table: *table, seats: seats.clone() },
                 );
             }
             Event::FinalRoleChosen { player, role } => {
@@ -139,6 +115,29 @@ impl TournamentState {
             }
             _ => {}
         }
+    }
+
+    /// Once finalists chose roles, the final seats them as they chose.
+    fn check_final_seats(&self, seats: &Seats) -> Result<(), Rejection> {
+        if self.final_roles.is_empty() {
+            return Ok(());
+        }
+        for (role, player) in seats.iter() {
+            match self.final_roles.get(&role) {
+                Some(chosen) if chosen == player => {}
+                Some(chosen) => {
+                    return Err(Rejection::precondition(format!(
+                        "the final seats {player} as {role}, but {chosen} chose {role}"
+                    )))
+                }
+                None => {
+                    return Err(Rejection::precondition(format!(
+                        "no finalist has chosen {role} yet: the final is scheduled after all four choices"
+                    )))
+                }
+            }
+        }
+        Ok(())
     }
 
     fn check_player(&self, player: &str) -> Result<(), Rejection> {
@@ -152,20 +151,13 @@ impl TournamentState {
     fn check_new_game(&self, game: &DrawnGame) -> Result<(), Rejection> {
         StreamId::game(&game.game).map_err(|r| r.context("game"))?;
         if self.games.contains_key(&game.game) {
-            return Err(Rejection::precondition(format!(
-                "game {} is already scheduled",
-                game.game
-            )));
+            return Err(Rejection::precondition(format!("game {} is already scheduled", game.game)));
         }
         let mut seen: Vec<&PlayerId> = Vec::new();
         for (role, player) in game.seats.iter() {
-            self.check_player(player)
-                .map_err(|r| r.context(format!("game {} {role}", game.game)))?;
+            self.check_player(player).map_err(|r| r.context(format!("game {} {role}", game.game)))?;
             if seen.contains(&player) {
-                return Err(Rejection::precondition(format!(
-                    "game {}: {player} sits in two roles",
-                    game.game
-                )));
+                return Err(Rejection::precondition(format!("game {}: {player} sits in two roles", game.game)));
             }
             seen.push(player);
         }

@@ -32,22 +32,12 @@ fn fix(facts: &Facts, nation: Nation) -> Result<Option<Fix>, ScoreError> {
         return Ok(None);
     };
     let &(held, total) = ended.objectives.get(&nation).ok_or_else(|| {
-        ScoreError::Inconsistent(format!(
-            "game_ended gives no objectives for {nation}, still in the game"
-        ))
+        ScoreError::Inconsistent(format!("game_ended gives no objectives for {nation}, still in the game"))
     })?;
     if total <= 0 {
-        return Err(ScoreError::Inconsistent(format!(
-            "game_ended gives {nation} an objectives total of {total}"
-        )));
+        return Err(ScoreError::Inconsistent(format!("game_ended gives {nation} an objectives total of {total}")));
     }
-    Ok(Some(Fix {
-        turn: ended.turn,
-        by: FixedBy::GameEnded,
-        held,
-        total,
-        won: ended.winners.contains(&nation),
-    }))
+    Ok(Some(Fix { turn: ended.turn, by: FixedBy::GameEnded, held, total, won: ended.winners.contains(&nation) }))
 }
 
 fn show(ruleset: Ruleset, value: Rational) -> String {
@@ -65,11 +55,7 @@ pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, Score
     let mut nations = BTreeMap::new();
 
     let prussia = ended.map(|e| {
-        let (score, line) = if cafe {
-            cafe::prussia(e.outcome, e.turn)
-        } else {
-            wm2015::prussia(e.outcome, e.turn)
-        };
+        let (score, line) = if cafe { cafe::prussia(e.outcome, e.turn) } else { wm2015::prussia(e.outcome, e.turn) };
         explain.push(line);
         NationScore {
             controller: Role::Frederick,
@@ -92,11 +78,7 @@ pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, Score
     for nation in Nation::attacking() {
         let line = match fix(facts, nation)? {
             Some(fix) => {
-                let (score, line) = if cafe {
-                    cafe::attacker(nation, &fix)
-                } else {
-                    wm2015::attacker(nation, &fix)
-                };
+                let (score, line) = if cafe { cafe::attacker(nation, &fix) } else { wm2015::attacker(nation, &fix) };
                 explain.push(line);
                 NationScore {
                     controller: facts.controller(nation),
@@ -118,29 +100,18 @@ pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, Score
     }
 
     let offensive = offensive(ruleset, facts, &mut explain);
-    let imperial_army_at_switch = facts
-        .switches
-        .iter()
-        .find(|s| s.from == Role::MariaTheresa)
-        .map(|switch| {
-            let (score, line) = if cafe {
-                cafe::imperial_army_at_switch(ruleset, switch)
-            } else {
-                wm2015::imperial_army_at_switch(switch)
-            };
-            explain.push(line);
-            score
-        });
+    let imperial_army_at_switch = facts.switches.iter().find(|s| s.from == Role::MariaTheresa).map(|switch| {
+        let (score, line) =
+            if cafe { cafe::imperial_army_at_switch(ruleset, switch) } else { wm2015::imperial_army_at_switch(switch) };
+        explain.push(line);
+        score
+    });
 
     let winners: Vec<(Nation, Role)> = ended.map_or_else(Vec::new, |e| {
         e.winners
             .iter()
             .map(|&n| {
-                let role = if n == Nation::Prussia {
-                    Role::Frederick
-                } else {
-                    facts.controller(n)
-                };
+                let role = if n == Nation::Prussia { Role::Frederick } else { facts.controller(n) };
                 (n, role)
             })
             .collect()
@@ -173,10 +144,7 @@ pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, Score
     let (tc, tcc, stcc, tc_lines) = tc::coefficients(ruleset, facts);
     explain.extend(tc_lines);
     let status = match ended {
-        Some(e) => GameStatus::Ended {
-            outcome: e.outcome,
-            winners: e.winners.clone(),
-        },
+        Some(e) => GameStatus::Ended { outcome: e.outcome, winners: e.winners.clone() },
         None => GameStatus::InProgress,
     };
     Ok(ScoreSheet {
@@ -210,11 +178,8 @@ fn offensive(ruleset: Ruleset, facts: &Facts, explain: &mut Vec<String>) -> Opti
         maria_theresa: None,
     };
     if let Some(end) = end {
-        let (frederick, line) = if ruleset.is_cafe() {
-            cafe::frederick_offensive(end)
-        } else {
-            wm2015::frederick_offensive(end)
-        };
+        let (frederick, line) =
+            if ruleset.is_cafe() { cafe::frederick_offensive(end) } else { wm2015::frederick_offensive(end) };
         explain.push(line);
         let (maria_theresa, line) = if ruleset.is_cafe() {
             cafe::maria_theresa_offensive(&facts_offensive, end)
@@ -279,13 +244,10 @@ fn role_score(
         out.entries.push((nation.as_str().to_owned(), value));
     }
     let Some((used_idx, best)) =
-        out.entries
-            .iter()
-            .enumerate()
-            .fold(None, |acc: Option<(usize, Rational)>, (idx, (_, v))| match acc {
-                Some((_, b)) if b >= *v => acc,
-                _ => Some((idx, *v)),
-            })
+        out.entries.iter().enumerate().fold(None, |acc: Option<(usize, Rational)>, (idx, (_, v))| match acc {
+            Some((_, b)) if b >= *v => acc,
+            _ => Some((idx, *v)),
+        })
     else {
         return out;
     };
@@ -294,13 +256,8 @@ fn role_score(
             out.entries.push(("imperial_army_at_switch".to_owned(), at_switch));
         }
     }
-    let others: Vec<Rational> = out
-        .entries
-        .iter()
-        .enumerate()
-        .filter(|(idx, _)| *idx != used_idx)
-        .map(|(_, (_, v))| *v)
-        .collect();
+    let others: Vec<Rational> =
+        out.entries.iter().enumerate().filter(|(idx, _)| *idx != used_idx).map(|(_, (_, v))| *v).collect();
     let used = out.entries[used_idx].0.clone();
     out.second_best = others.iter().copied().max();
     out.not_used = Some(others.iter().copied().sum());
@@ -311,11 +268,7 @@ fn role_score(
     let mut line = if described.len() == 1 {
         format!("{role}: {}", described[0])
     } else {
-        format!(
-            "{role}: best of {} = {} ({used})",
-            described.join(", "),
-            show(ruleset, best)
-        )
+        format!("{role}: best of {} = {} ({used})", described.join(", "), show(ruleset, best))
     };
     if !ruleset.is_cafe() && bonus != Rational::ZERO {
         line.push_str(&format!(" + bonus {} = {}", bonus.exact_text(), show(ruleset, score)));

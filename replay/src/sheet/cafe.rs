@@ -29,10 +29,7 @@ pub(super) fn prussia(outcome: Outcome, turn: u32) -> (Rational, String) {
     match outcome {
         Outcome::PrussianDefensiveVictory => {
             let score = tenths(100 + t);
-            let line = format!(
-                "prussia: defensive victory in turn {turn}; 10 + 0.1×{turn} = {}",
-                show(score)
-            );
+            let line = format!("prussia: defensive victory in turn {turn}; 10 + 0.1×{turn} = {}", show(score));
             (score, line)
         }
         Outcome::PrussianOffensiveVictory => {
@@ -53,12 +50,7 @@ pub(super) fn attacker(nation: Nation, fix: &Fix) -> (Rational, String) {
     let t = i64::from(fix.turn);
     if fix.won {
         let score = tenths(130 - t);
-        let line = format!(
-            "{nation}: victory in turn {}; 13 − 0.1×{} = {}",
-            fix.turn,
-            fix.turn,
-            show(score)
-        );
+        let line = format!("{nation}: victory in turn {}; 13 − 0.1×{} = {}", fix.turn, fix.turn, show(score));
         return (score, line);
     }
     let pct = percent(fix.held, fix.total);
@@ -84,11 +76,7 @@ pub(super) fn frederick_offensive(end: OffensiveEnd) -> (Rational, String) {
         let score = tenths(130);
         return (
             score,
-            format!(
-                "frederick offensive option: offensive victory in turn {}; exactly {}",
-                end.turn,
-                show(score)
-            ),
+            format!("frederick offensive option: offensive victory in turn {}; exactly {}", end.turn, show(score)),
         );
     }
     let pct = percent(end.bohemian, 14);

@@ -86,12 +86,7 @@ impl Facts {
     pub fn offensive_end(&self) -> Option<OffensiveEnd> {
         let offensive = self.offensive?;
         if let Some((turn, bohemian)) = offensive.called_off {
-            return Some(OffensiveEnd {
-                turn,
-                bohemian,
-                succeeded: false,
-                called_off: true,
-            });
+            return Some(OffensiveEnd { turn, bohemian, succeeded: false, called_off: true });
         }
         let ended = self.ended.as_ref()?;
         let bohemian = ended.bohemian?;
@@ -168,25 +163,10 @@ impl GameFold {
             Event::TcDealt { nation, count } => {
                 *facts.tc.entry(*nation).or_insert(0) += i64::from(*count);
             }
-            Event::NationDroppedOut {
-                nation,
-                objectives_held,
-                objectives_total,
-            } => {
-                facts.left.insert(
-                    *nation,
-                    Left {
-                        turn: facts.turn,
-                        held: *objectives_held,
-                        total: *objectives_total,
-                    },
-                );
+            Event::NationDroppedOut { nation, objectives_held, objectives_total } => {
+                facts.left.insert(*nation, Left { turn: facts.turn, held: *objectives_held, total: *objectives_total });
             }
-            Event::ImperialArmySwitched {
-                to,
-                objectives_held,
-                objectives_total,
-            } => {
+            Event::ImperialArmySwitched { to, objectives_held, objectives_total } => {
                 facts.switches.push(Switch {
                     turn: facts.turn,
                     from: facts.imperial_army,
@@ -215,19 +195,12 @@ impl GameFold {
                     offensive.picked_up = true;
                 }
             }
-            Event::OffensiveCalledOff {
-                bohemian_held_by_prussia,
-            } => {
+            Event::OffensiveCalledOff { bohemian_held_by_prussia } => {
                 if let Some(offensive) = facts.offensive.as_mut() {
                     offensive.called_off = Some((facts.turn, *bohemian_held_by_prussia));
                 }
             }
-            Event::GameEnded {
-                outcome,
-                winners,
-                objectives,
-                bohemian_held_by_prussia,
-            } => {
+            Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {
                 facts.ended = Some(Ended {
                     turn: facts.turn,
                     outcome: *outcome,

@@ -162,10 +162,7 @@ impl ScoreSheet {
                     maria_theresa: opt(o.maria_theresa),
                 }),
                 imperial_army_at_switch: opt(self.imperial_army_at_switch),
-                tc_dealt: TcJson {
-                    prussia_hanover: self.tc.prussia_hanover,
-                    attackers: self.tc.attackers,
-                },
+                tc_dealt: TcJson { prussia_hanover: self.tc.prussia_hanover, attackers: self.tc.attackers },
                 tcc_exact: self.tcc.map(|v| v.to_string()),
                 stcc_exact: self.stcc.value().map(|v| v.to_string()),
                 stcc_unavailable: match &self.stcc {
@@ -190,11 +187,9 @@ impl fmt::Display for ScoreSheet {
         let places = self.places();
         let show = |value: Option<Rational>| value.map_or_else(|| "pending".to_owned(), |v| v.to_fixed(places));
         match &self.status {
-            GameStatus::InProgress => writeln!(
-                f,
-                "Score sheet ({}), turn {}, game in progress",
-                self.ruleset, self.turns
-            )?,
+            GameStatus::InProgress => {
+                writeln!(f, "Score sheet ({}), turn {}, game in progress", self.ruleset, self.turns)?
+            }
             GameStatus::Ended { outcome, winners } => {
                 let names: Vec<&str> = winners.iter().map(|n| n.as_str()).collect();
                 writeln!(
@@ -220,18 +215,9 @@ impl fmt::Display for ScoreSheet {
                     format!("{nation} {}{left}{won}", show(n.score))
                 })
                 .collect();
-            writeln!(
-                f,
-                "  {:<14}{:>8}   {}",
-                role.as_str(),
-                show(line.score),
-                nations.join("; ")
-            )?;
+            writeln!(f, "  {:<14}{:>8}   {}", role.as_str(), show(line.score), nations.join("; "))?;
         }
-        let tcc = self.tcc.map_or_else(
-            || "none".to_owned(),
-            |v| format!("{} ({})", v, v.to_fixed(COEFFICIENT_PLACES)),
-        );
+        let tcc = self.tcc.map_or_else(|| "none".to_owned(), |v| format!("{} ({})", v, v.to_fixed(COEFFICIENT_PLACES)));
         write!(f, "  TCC {tcc}")?;
         match &self.stcc {
             Coefficient::Available(v) => write!(f, ", sTCC {} ({})", v, v.to_fixed(COEFFICIENT_PLACES))?,

@@ -27,10 +27,7 @@ fn objectives(held: i32, total: i32) -> Rational {
 pub(super) fn prussia(outcome: Outcome, turn: u32) -> (Rational, String) {
     if outcome.is_prussian() {
         let score = Rational::int(10);
-        return (
-            score,
-            format!("prussia: prussian victory in turn {turn}; always {}", show(score)),
-        );
+        return (score, format!("prussia: prussian victory in turn {turn}; always {}", show(score)));
     }
     let raw = half(i64::from(turn));
     let score = raw.min(Rational::new(23, 2));
@@ -147,11 +144,7 @@ pub(super) fn bonus(winners: &[(Nation, Role)]) -> (BTreeMap<Role, Rational>, St
     let mut parts = Vec::new();
     for (role, count) in per_role {
         let share = pool * Rational::new(i128::from(count), i128::from(n_winners));
-        parts.push(format!(
-            "{role} {}×{count}/{n_winners} = {}",
-            pool.exact_text(),
-            show(share)
-        ));
+        parts.push(format!("{role} {}×{count}/{n_winners} = {}", pool.exact_text(), show(share)));
         shares.insert(role, share);
     }
     let line = format!(

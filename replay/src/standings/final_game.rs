@@ -80,10 +80,8 @@ pub(super) fn final_result(
         return Some(result);
     }
     let qualifying_wins = |role: Role| {
-        let wins = qualifying
-            .iter()
-            .filter(|g| g.sheet.roles.get(&role).is_some_and(|r| r.winning_nations > 0))
-            .count();
+        let wins =
+            qualifying.iter().filter(|g| g.sheet.roles.get(&role).is_some_and(|r| r.winning_nations > 0)).count();
         u32::try_from(wins).unwrap_or(u32::MAX)
     };
     result.contenders = game
@@ -118,19 +116,13 @@ pub(super) fn final_result(
             decided_by = FinalDecider::CafeRoleOrder;
         } else {
             let lot = facts.lots.iter().rev().filter(|l| l.is_for_final()).find_map(|lot| {
-                let positions: Option<Vec<usize>> = left
-                    .iter()
-                    .map(|c| lot.order.iter().position(|p| *p == c.player))
-                    .collect();
+                let positions: Option<Vec<usize>> =
+                    left.iter().map(|c| lot.order.iter().position(|p| *p == c.player)).collect();
                 positions
             });
             match lot {
                 Some(positions) => {
-                    let best = positions
-                        .iter()
-                        .enumerate()
-                        .min_by_key(|(_, p)| **p)
-                        .map_or(0, |(idx, _)| idx);
+                    let best = positions.iter().enumerate().min_by_key(|(_, p)| **p).map_or(0, |(idx, _)| idx);
                     left = vec![left[best]];
                     decided_by = FinalDecider::Lot;
                 }

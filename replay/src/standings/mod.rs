@@ -29,11 +29,7 @@ pub enum StandingsError {
     #[error("game {game}: {error}")]
     Game { game: String, error: ScoreError },
     #[error("game {game} is played under {found}, but the tournament plays {expected}")]
-    WrongRuleset {
-        game: String,
-        expected: Ruleset,
-        found: Ruleset,
-    },
+    WrongRuleset { game: String, expected: Ruleset, found: Ruleset },
 }
 
 /// A game the tournament put on a table.
@@ -98,13 +94,7 @@ impl TournamentFacts {
                         seats: g.seats.clone(),
                     }));
                 }
-                Event::GameScheduled {
-                    game,
-                    stage,
-                    round,
-                    table,
-                    seats,
-                } => facts.games.push(ScheduledGame {
+                Event::GameScheduled { game, stage, round, table, seats } => facts.games.push(ScheduledGame {
                     game: game.clone(),
                     stage: *stage,
                     round: *round,
@@ -114,11 +104,9 @@ impl TournamentFacts {
                 Event::FinalRoleChosen { player, role } => {
                     facts.final_roles.push((player.clone(), *role));
                 }
-                Event::LotDrawn { purpose, seed, order } => facts.lots.push(Lot {
-                    purpose: purpose.clone(),
-                    seed: *seed,
-                    order: order.clone(),
-                }),
+                Event::LotDrawn { purpose, seed, order } => {
+                    facts.lots.push(Lot { purpose: purpose.clone(), seed: *seed, order: order.clone() })
+                }
                 _ => {}
             }
         }
@@ -186,10 +174,8 @@ pub fn standings(
             pending.push(scheduled.game.clone());
             continue;
         };
-        let sheet = score_game(Some(ruleset), events).map_err(|error| StandingsError::Game {
-            game: scheduled.game.clone(),
-            error,
-        })?;
+        let sheet = score_game(Some(ruleset), events)
+            .map_err(|error| StandingsError::Game { game: scheduled.game.clone(), error })?;
         if sheet.ruleset != ruleset {
             return Err(StandingsError::WrongRuleset {
                 game: scheduled.game.clone(),
@@ -198,10 +184,7 @@ pub fn standings(
             });
         }
         if sheet.has_ended() {
-            played.push(PlayedGame {
-                scheduled: scheduled.clone(),
-                sheet,
-            });
+            played.push(PlayedGame { scheduled: scheduled.clone(), sheet });
         } else {
             pending.push(scheduled.game.clone());
         }
@@ -213,19 +196,11 @@ pub fn standings(
             &b.scheduled.game,
         ))
     });
-    let qualifying: Vec<&PlayedGame> = played
-        .iter()
-        .filter(|g| g.scheduled.stage == Stage::Qualifying)
-        .collect();
+    let qualifying: Vec<&PlayedGame> = played.iter().filter(|g| g.scheduled.stage == Stage::Qualifying).collect();
     let rows = tiebreak::rank(ruleset, &facts, &qualifying);
     let finalists: Vec<PlayerId> = rows.iter().take(4).map(|r| r.player.clone()).collect();
-    let qualifying_pending = facts
-        .games
-        .iter()
-        .any(|g| g.stage == Stage::Qualifying && pending.contains(&g.game));
-    let fifth_tied = rows
-        .get(4)
-        .is_some_and(|row| row.decided_by == Some(Decider::Unresolved));
+    let qualifying_pending = facts.games.iter().any(|g| g.stage == Stage::Qualifying && pending.contains(&g.game));
+    let fifth_tied = rows.get(4).is_some_and(|row| row.decided_by == Some(Decider::Unresolved));
     let final_result = final_game::final_result(ruleset, &facts, &played, &qualifying);
     Ok(Standings {
         tournament: facts.name.clone(),

@@ -71,11 +71,7 @@ impl Standings {
                     total: json_rounded(row.total, places),
                     total_exact: row.total.to_string(),
                     games_counted: row.games_counted,
-                    scores: row
-                        .scores
-                        .iter()
-                        .map(|(role, v)| (*role, json_rounded(*v, places)))
-                        .collect(),
+                    scores: row.scores.iter().map(|(role, v)| (*role, json_rounded(*v, places))).collect(),
                     tie_breakers: row
                         .tie_breakers
                         .iter()
@@ -123,11 +119,8 @@ impl fmt::Display for Standings {
         let places = display_places(self.ruleset);
         writeln!(f, "Standings of {} ({})", self.tournament, self.ruleset)?;
         for row in &self.rows {
-            let tie_breakers: Vec<String> = row
-                .tie_breakers
-                .iter()
-                .map(|tb| format!("{} {}", tb.tie_breaker.as_str(), tb.display))
-                .collect();
+            let tie_breakers: Vec<String> =
+                row.tie_breakers.iter().map(|tb| format!("{} {}", tb.tie_breaker.as_str(), tb.display)).collect();
             writeln!(
                 f,
                 "{:>3}. {:<12} {:>7}  {}  [{}]",
@@ -138,11 +131,7 @@ impl fmt::Display for Standings {
                 tie_breakers.join("; ")
             )?;
         }
-        let settled = if self.finalists_settled {
-            ""
-        } else {
-            " (not settled yet)"
-        };
+        let settled = if self.finalists_settled { "" } else { " (not settled yet)" };
         writeln!(f, "Finalists{settled}: {}", self.finalists.join(", "))?;
         if !self.pending_games.is_empty() {
             writeln!(f, "Pending games: {}", self.pending_games.join(", "))?;

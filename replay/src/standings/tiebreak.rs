@@ -108,23 +108,13 @@ impl PlayerGames<'_> {
     fn all(&self, roles: &[Role]) -> Vec<(Role, &PlayedGame)> {
         roles
             .iter()
-            .flat_map(|role| {
-                self.by_role
-                    .get(role)
-                    .into_iter()
-                    .flatten()
-                    .map(move |game| (*role, *game))
-            })
+            .flat_map(|role| self.by_role.get(role).into_iter().flatten().map(move |game| (*role, *game)))
             .collect()
     }
 }
 
 fn unavailable(tie_breaker: TieBreaker, why: &str) -> TieBreakValue {
-    TieBreakValue {
-        tie_breaker,
-        value: None,
-        display: format!("unavailable: {why}"),
-    }
+    TieBreakValue { tie_breaker, value: None, display: format!("unavailable: {why}") }
 }
 
 fn coefficient_text(value: Rational) -> String {
@@ -150,11 +140,7 @@ fn value_of(
     facts: &TournamentFacts,
 ) -> TieBreakValue {
     let places = display_places(ruleset);
-    let number = |value: Rational, display: String| TieBreakValue {
-        tie_breaker,
-        value: Some(value),
-        display,
-    };
+    let number = |value: Rational, display: String| TieBreakValue { tie_breaker, value: Some(value), display };
     let attacking_games = [Role::Elisabeth, Role::MariaTheresa];
     let frederick = games.first(Role::Frederick);
     match tie_breaker {
@@ -192,9 +178,7 @@ fn value_of(
                     crate::sheet::Coefficient::Available(_) => String::new(),
                 })
             } else {
-                game.sheet
-                    .tcc
-                    .ok_or_else(|| "no tactical card was dealt to an attacking nation".into())
+                game.sheet.tcc.ok_or_else(|| "no tactical card was dealt to an attacking nation".into())
             };
             match value {
                 Ok(v) => number(v, format!("{} (game {})", coefficient_text(v), game.scheduled.game)),
@@ -205,17 +189,9 @@ fn value_of(
             let Some(game) = frederick else {
                 return unavailable(tie_breaker, "no frederick game has ended");
             };
-            let opponents: Vec<&PlayerId> = game
-                .scheduled
-                .seats
-                .iter()
-                .filter(|(role, _)| *role != Role::Frederick)
-                .map(|(_, p)| p)
-                .collect();
-            let sum: Rational = opponents
-                .iter()
-                .map(|p| totals.get(*p).copied().unwrap_or(Rational::ZERO))
-                .sum();
+            let opponents: Vec<&PlayerId> =
+                game.scheduled.seats.iter().filter(|(role, _)| *role != Role::Frederick).map(|(_, p)| p).collect();
+            let sum: Rational = opponents.iter().map(|p| totals.get(*p).copied().unwrap_or(Rational::ZERO)).sum();
             let names: Vec<&str> = opponents.iter().map(|p| p.as_str()).collect();
             number(sum, format!("{} ({})", sum.to_fixed(places), names.join(", ")))
         }
@@ -254,10 +230,7 @@ fn value_of(
         TieBreaker::Lot => match lot_positions(facts, &[player]) {
             Some(positions) => {
                 let position = positions[0] + 1;
-                number(
-                    Rational::int(i64::try_from(position).unwrap_or(i64::MAX)),
-                    format!("drawn {position}"),
-                )
+                number(Rational::int(i64::try_from(position).unwrap_or(i64::MAX)), format!("drawn {position}"))
             }
             None => unavailable(tie_breaker, "no lot drawn"),
         },
@@ -277,19 +250,13 @@ pub(super) fn rank(ruleset: Ruleset, facts: &TournamentFacts, qualifying: &[&Pla
             }
             by_player
                 .entry(player.clone())
-                .or_insert_with(|| PlayerGames {
-                    by_role: BTreeMap::new(),
-                })
+                .or_insert_with(|| PlayerGames { by_role: BTreeMap::new() })
                 .by_role
                 .entry(role)
                 .or_default()
                 .push(game);
             if let Some(score) = game.sheet.role_score(role) {
-                let slot = scores
-                    .entry(player.clone())
-                    .or_default()
-                    .entry(role)
-                    .or_insert(Rational::ZERO);
+                let slot = scores.entry(player.clone()).or_default().entry(role).or_insert(Rational::ZERO);
                 *slot = *slot + score;
                 *counted.entry(player.clone()).or_insert(0) += 1;
             }
@@ -302,28 +269,17 @@ pub(super) fn rank(ruleset: Ruleset, facts: &TournamentFacts, qualifying: &[&Pla
             (p.clone(), total)
         })
         .collect();
-    let empty = PlayerGames {
-        by_role: BTreeMap::new(),
-    };
+    let empty = PlayerGames { by_role: BTreeMap::new() };
     let tie_breakers = TieBreaker::for_ruleset(ruleset);
     let values: Vec<Vec<TieBreakValue>> = players
         .iter()
         .map(|(p, _)| {
             let games = by_player.get(p).unwrap_or(&empty);
-            tie_breakers
-                .iter()
-                .map(|&tb| value_of(ruleset, tb, p, games, &totals, facts))
-                .collect()
+            tie_breakers.iter().map(|&tb| value_of(ruleset, tb, p, games, &totals, facts)).collect()
         })
         .collect();
 
-    let ranking = Ranking {
-        facts,
-        tie_breakers,
-        players: &players,
-        totals: &totals,
-        values: &values,
-    };
+    let ranking = Ranking { facts, tie_breakers, players: &players, totals: &totals, values: &values };
     let mut order = Vec::new();
     ranking.order((0..players.len()).collect(), 0, None, &mut order);
 
@@ -367,12 +323,7 @@ impl Ranking<'_> {
         if tie_breaker == TieBreaker::Lot {
             let ids: Vec<&PlayerId> = group.iter().map(|&i| &self.players[i].0).collect();
             let positions = lot_positions(self.facts, &ids)?;
-            return Some(
-                positions
-                    .into_iter()
-                    .map(|p| Rational::int(i64::try_from(p).unwrap_or(i64::MAX)))
-                    .collect(),
-            );
+            return Some(positions.into_iter().map(|p| Rational::int(i64::try_from(p).unwrap_or(i64::MAX))).collect());
         }
         group.iter().map(|&i| self.values[i][level - 1].value).collect()
     }
@@ -381,10 +332,7 @@ impl Ranking<'_> {
         if level == 0 {
             Decider::Total
         } else {
-            Decider::TieBreaker {
-                index: level,
-                tie_breaker: self.tie_breakers[level - 1],
-            }
+            Decider::TieBreaker { index: level, tie_breaker: self.tie_breakers[level - 1] }
         }
     }
 
@@ -415,11 +363,7 @@ impl Ranking<'_> {
         let mut start = 0;
         let mut first_run = true;
         while start < members.len() {
-            let end = start
-                + members[start..]
-                    .iter()
-                    .take_while(|(k, _)| *k == members[start].0)
-                    .count();
+            let end = start + members[start..].iter().take_while(|(k, _)| *k == members[start].0).count();
             let run: Vec<usize> = members[start..end].iter().map(|(_, i)| *i).collect();
             let run_lead = if first_run { lead } else { Some(self.decider(level)) };
             self.order(run, level + 1, run_lead, out);

@@ -105,10 +105,7 @@ fn every_scenario_is_checked_and_the_readme_example_is_the_fixture() {
     names.sort();
     assert_eq!(names.len(), 13, "{names:?}");
     for name in &names {
-        assert!(
-            dir.join(format!("{name}.expected.json")).exists(),
-            "{name} has no expected sheet"
-        );
+        assert!(dir.join(format!("{name}.expected.json")).exists(), "{name} has no expected sheet");
         check(name);
     }
     let readme = std::fs::read_to_string(examples_dir().join("cafe2019-worked-example.jsonl"))
@@ -125,15 +122,7 @@ fn a_running_game_scores_only_the_nations_that_left() {
     let events = load_game(&examples_dir().join("scores/cafe2019-worked-example.jsonl"));
     let (russia_out, _) = events
         .iter()
-        .find(|(_, e)| {
-            matches!(
-                e,
-                Event::NationDroppedOut {
-                    nation: Nation::Russia,
-                    ..
-                }
-            )
-        })
+        .find(|(_, e)| matches!(e, Event::NationDroppedOut { nation: Nation::Russia, .. }))
         .expect("russia drops out");
     let sheet = score_game_as_of(None, &events, *russia_out).expect("scores");
     assert!(!sheet.has_ended());

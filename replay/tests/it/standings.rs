@@ -12,11 +12,7 @@ fn order(standings: &Standings) -> Vec<&str> {
 }
 
 fn row<'a>(standings: &'a Standings, player: &str) -> &'a replay::standings::StandingRow {
-    standings
-        .rows
-        .iter()
-        .find(|r| r.player == player)
-        .expect("player has a row")
+    standings.rows.iter().find(|r| r.player == player).expect("player has a row")
 }
 
 fn decided(index: usize, tie_breaker: TieBreaker) -> Option<Decider> {
@@ -82,10 +78,7 @@ fn cafe_1_second_best_scores_in_the_elisabeth_and_maria_theresa_games() {
 fn cafe2023_2_scaled_tcc_of_the_frederick_game() {
     let mut t = cafe_four(Ruleset::Cafe2023);
     // p2 is Frederick in r2: the same TCC 1/2, but N = 22 instead of 20.
-    t.change("r2-t1", |g| GameSpec {
-        fate_horizon: Some(22),
-        ..g
-    });
+    t.change("r2-t1", |g| GameSpec { fate_horizon: Some(22), ..g });
     let s = t.standings();
     assert_eq!(order(&s), ["p4", "p3", "p1", "p2"]);
     assert_eq!(row(&s, "p2").decided_by, decided(2, TieBreaker::ScaledTcc));
@@ -96,10 +89,7 @@ fn cafe2023_2_scaled_tcc_of_the_frederick_game() {
 #[test]
 fn cafe2023_2_unavailable_scaled_tcc_passes_to_the_next_tie_breaker() {
     let mut t = cafe_four(Ruleset::Cafe2023);
-    t.change("r2-t1", |g| GameSpec {
-        fate_horizon: None,
-        ..g
-    });
+    t.change("r2-t1", |g| GameSpec { fate_horizon: None, ..g });
     let s = t.standings();
     assert_eq!(value(&s, "p2", TieBreaker::ScaledTcc), None);
     // With four players the opponents are the same three: tie-breaker 3 is level, and no
@@ -136,28 +126,15 @@ fn cafe_3_opponents_quality_in_the_frederick_game() {
         // Eight players at two tables; everyone but p1 and p5 gets a different France bonus
         // in their Pompadour game: table 1 +1, +2, +3 objectives, table 2 +4, +5, +6.
         let mut t = Tourney::new(ruleset, 8);
-        for (game, held) in [
-            ("r3-t1", 11),
-            ("r4-t1", 12),
-            ("r1-t1", 13),
-            ("r3-t2", 14),
-            ("r4-t2", 15),
-            ("r1-t2", 16),
-        ] {
+        for (game, held) in [("r3-t1", 11), ("r4-t1", 12), ("r1-t1", 13), ("r3-t2", 14), ("r4-t2", 15), ("r1-t2", 16)] {
             t.change(game, |g| g.held(Nation::France, held));
         }
         let s = t.standings();
         let p1 = order(&s).iter().position(|p| *p == "p1").unwrap();
         assert_eq!(order(&s)[p1 - 1], "p5", "{ruleset}: {:?}", order(&s));
         assert_eq!(row(&s, "p1").decided_by, decided(3, TieBreaker::OpponentsQuality));
-        assert_eq!(
-            value(&s, "p1", TieBreaker::OpponentsQuality),
-            Some(Rational::tenths(906))
-        );
-        assert_eq!(
-            value(&s, "p5", TieBreaker::OpponentsQuality),
-            Some(Rational::tenths(951))
-        );
+        assert_eq!(value(&s, "p1", TieBreaker::OpponentsQuality), Some(Rational::tenths(906)));
+        assert_eq!(value(&s, "p5", TieBreaker::OpponentsQuality), Some(Rational::tenths(951)));
         assert_eq!(row(&s, "p1").total, row(&s, "p5").total);
     }
 }
@@ -206,11 +183,7 @@ fn wm2015_2_spread_of_the_attackers_in_the_frederick_game() {
 #[test]
 fn wm2015_2_a_prussian_victory_has_no_spread() {
     let mut t = wm_four();
-    t.change("r1-t1", |g| GameSpec {
-        outcome: Outcome::PrussianDefensiveVictory,
-        winners: vec![Nation::Prussia],
-        ..g
-    });
+    t.change("r1-t1", |g| GameSpec { outcome: Outcome::PrussianDefensiveVictory, winners: vec![Nation::Prussia], ..g });
     let s = t.standings();
     assert_eq!(value(&s, "p1", TieBreaker::AttackerSpread), Some(Rational::ZERO));
 }
@@ -270,11 +243,7 @@ fn final_single_winner() {
 
 #[test]
 fn final_1_most_winning_nations() {
-    let result = final_won_by(
-        Ruleset::Cafe2019,
-        &[Nation::Russia, Nation::Sweden, Nation::France],
-        None,
-    );
+    let result = final_won_by(Ruleset::Cafe2019, &[Nation::Russia, Nation::Sweden, Nation::France], None);
     assert_eq!(result.winner, Some(final_role(Role::Elisabeth)));
     assert_eq!(result.decided_by, FinalDecider::MostWinningNations);
     assert_eq!(result.contenders.len(), 2);
@@ -305,19 +274,11 @@ fn final_3_wm2015_a_lot() {
     assert_eq!((result.winner, result.decided_by), (None, FinalDecider::Unresolved));
     let maria_theresa = final_role(Role::MariaTheresa);
     let mt_number: usize = maria_theresa[1..].parse().unwrap();
-    let result = final_won_by(
-        Ruleset::Wm2015,
-        &[Nation::Austria, Nation::France],
-        Some(vec![mt_number]),
-    );
+    let result = final_won_by(Ruleset::Wm2015, &[Nation::Austria, Nation::France], Some(vec![mt_number]));
     // A lot that does not name both tied players decides nothing.
     assert_eq!(result.decided_by, FinalDecider::Unresolved);
     let pompadour: usize = final_role(Role::Pompadour)[1..].parse().unwrap();
-    let result = final_won_by(
-        Ruleset::Wm2015,
-        &[Nation::Austria, Nation::France],
-        Some(vec![mt_number, pompadour]),
-    );
+    let result = final_won_by(Ruleset::Wm2015, &[Nation::Austria, Nation::France], Some(vec![mt_number, pompadour]));
     assert_eq!(result.winner, Some(maria_theresa));
     assert_eq!(result.decided_by, FinalDecider::Lot);
 }
@@ -331,10 +292,7 @@ fn standings_render_as_json_and_text() {
     assert_eq!(json, t.standings().to_json_string());
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(value["rows"][0]["total"], serde_json::json!(31.2));
-    assert_eq!(
-        value["rows"][3]["decided_by"]["tie_breaker"]["index"],
-        serde_json::json!(4)
-    );
+    assert_eq!(value["rows"][3]["decided_by"]["tie_breaker"]["index"], serde_json::json!(4));
     let text = s.to_string();
     assert!(text.contains("by tie-breaker 4 (lot)"), "{text}");
 }

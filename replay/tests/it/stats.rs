@@ -18,10 +18,7 @@ fn records() -> Vec<GameRecord> {
         .games
         .iter()
         .map(|(id, spec)| (id.clone(), spec.events(t.ruleset)))
-        .chain(std::iter::once((
-            "final".to_owned(),
-            t.final_game.as_ref().unwrap().events(t.ruleset),
-        )))
+        .chain(std::iter::once(("final".to_owned(), t.final_game.as_ref().unwrap().events(t.ruleset))))
         .collect();
     let mut records = tournament_records(&t.tournament_events(), &streams, Some(2023)).unwrap();
     let worked = load_game(&examples_dir().join("scores/cafe2019-worked-example.jsonl"));
@@ -53,39 +50,17 @@ fn counts_wins_and_averages_per_role_and_nation() {
 #[test]
 fn filters_by_tournament_ruleset_stage_and_year() {
     let records = records();
-    let qualifying = stats(
-        &records,
-        &Filter {
-            stage: Some(Stage::Qualifying),
-            ..Filter::default()
-        },
-    );
+    let qualifying = stats(&records, &Filter { stage: Some(Stage::Qualifying), ..Filter::default() });
     assert_eq!(qualifying.games, 4);
     assert_eq!(qualifying.roles[&Role::Pompadour].wins, 0);
     let final_only = stats(
         &records,
-        &Filter {
-            tournament: Some("Test Open".into()),
-            stage: Some(Stage::Final),
-            ..Filter::default()
-        },
+        &Filter { tournament: Some("Test Open".into()), stage: Some(Stage::Final), ..Filter::default() },
     );
     assert_eq!(final_only.roles[&Role::Pompadour].wins, 1);
-    let year_2019 = stats(
-        &records,
-        &Filter {
-            year: Some(2019),
-            ..Filter::default()
-        },
-    );
+    let year_2019 = stats(&records, &Filter { year: Some(2019), ..Filter::default() });
     assert_eq!(year_2019.games, 1);
-    let cafe2019 = stats(
-        &records,
-        &Filter {
-            ruleset: Some(Ruleset::Cafe2019),
-            ..Filter::default()
-        },
-    );
+    let cafe2019 = stats(&records, &Filter { ruleset: Some(Ruleset::Cafe2019), ..Filter::default() });
     assert_eq!(cafe2019, year_2019);
 }
 

@@ -51,11 +51,7 @@ impl GameSpec {
     }
 
     pub fn events(&self, ruleset: Ruleset) -> Vec<(u64, Event)> {
-        let mut events = vec![Event::GameStarted {
-            at_ms: 0,
-            ruleset: None,
-            tournament: None,
-        }];
+        let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }];
         for turn in 1..=self.turns {
             events.push(Event::TurnStarted { turn, at_ms: None });
             if turn == 1 {
@@ -79,9 +75,7 @@ fn checked(stream: &str, ruleset: Option<Ruleset>, events: Vec<Event>) -> Vec<(u
     let stream = StreamId::parse(stream).expect("valid stream");
     let mut state = StreamState::new(&stream, ruleset);
     for event in &events {
-        state
-            .apply(event)
-            .unwrap_or_else(|r| panic!("{stream}: {} refused: {}", event.type_name(), r.message));
+        state.apply(event).unwrap_or_else(|r| panic!("{stream}: {} refused: {}", event.type_name(), r.message));
     }
     replay::sheet::with_seqs(events)
 }
@@ -104,12 +98,7 @@ pub struct Tourney {
 
 pub fn seats(table: usize, round: usize) -> Seats {
     let at = |role: usize| player(4 * table + (role + round - 1) % 4 + 1);
-    Seats {
-        frederick: at(0),
-        elisabeth: at(1),
-        maria_theresa: at(2),
-        pompadour: at(3),
-    }
+    Seats { frederick: at(0), elisabeth: at(1), maria_theresa: at(2), pompadour: at(3) }
 }
 
 pub fn game_id(round: usize, table: usize) -> String {
@@ -124,13 +113,7 @@ impl Tourney {
                 games.insert(game_id(round, table), GameSpec::template());
             }
         }
-        Tourney {
-            ruleset,
-            n_players,
-            games,
-            final_game: None,
-            lots: Vec::new(),
-        }
+        Tourney { ruleset, n_players, games, final_game: None, lots: Vec::new() }
     }
 
     pub fn change(&mut self, game: &str, how: impl FnOnce(GameSpec) -> GameSpec) -> &mut Self {
@@ -140,17 +123,10 @@ impl Tourney {
     }
 
     pub fn tournament_events(&self) -> Vec<(u64, Event)> {
-        let mut events = vec![Event::TournamentCreated {
-            name: "Test Open".into(),
-            ruleset: self.ruleset,
-            clock_ms_per_side: None,
-        }];
+        let mut events =
+            vec![Event::TournamentCreated { name: "Test Open".into(), ruleset: self.ruleset, clock_ms_per_side: None }];
         for n in 1..=self.n_players {
-            events.push(Event::PlayerRegistered {
-                player: player(n),
-                name: format!("Player {n}"),
-                pseudonym: None,
-            });
+            events.push(Event::PlayerRegistered { player: player(n), name: format!("Player {n}"), pseudonym: None });
         }
         // A line-up entered by hand (`game_scheduled`): a `qualifying_drawn` must follow from
         // its seed, and these tests choose their seatings.
@@ -185,11 +161,8 @@ impl Tourney {
     }
 
     pub fn standings(&self) -> replay::Standings {
-        let mut streams: BTreeMap<String, Vec<(u64, Event)>> = self
-            .games
-            .iter()
-            .map(|(id, spec)| (id.clone(), spec.events(self.ruleset)))
-            .collect();
+        let mut streams: BTreeMap<String, Vec<(u64, Event)>> =
+            self.games.iter().map(|(id, spec)| (id.clone(), spec.events(self.ruleset))).collect();
         if let Some(spec) = &self.final_game {
             streams.insert("final".into(), spec.events(self.ruleset));
         }

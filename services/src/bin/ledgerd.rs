@@ -27,14 +27,8 @@ struct Args {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?)
-        .init();
-    let config = Config {
-        data_dir: args.data_dir,
-        listen: args.listen,
-        auth_file: args.auth_file,
-    };
+    tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?).init();
+    let config = Config { data_dir: args.data_dir, listen: args.listen, auth_file: args.auth_file };
     run(config, shutdown_signal()?).await?;
     Ok(())
 }

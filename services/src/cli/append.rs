@@ -125,25 +125,14 @@ async fn append_lines(
                 event: Some(line.event.to_proto()),
             })
             .collect();
-        let mut request = tonic::Request::new(pb::AppendRequest {
-            stream: stream.to_string(),
-            events,
-            expected_version: expected,
-        });
+        let mut request =
+            tonic::Request::new(pb::AppendRequest { stream: stream.to_string(), events, expected_version: expected });
         super::authorize(cli, &mut request)?;
-        let answer = client
-            .append(request)
-            .await
-            .map_err(|status| at_line(batch, &status))?
-            .into_inner();
+        let answer = client.append(request).await.map_err(|status| at_line(batch, &status))?.into_inner();
         expected = expected.map(|_| answer.last_seq);
         answers.push(answer);
     }
-    Ok(Summary {
-        stream: stream.to_string(),
-        n_events: lines.len(),
-        answers,
-    })
+    Ok(Summary { stream: stream.to_string(), n_events: lines.len(), answers })
 }
 
 /// A stable id: the same stream, line and event always give the same id.
@@ -164,11 +153,7 @@ fn at_line(batch: &[Line], status: &tonic::Status) -> CliError {
         .or(if batch.len() == 1 { batch.first() } else { None });
     match (from_status(status), line) {
         (CliError::Refused(text), Some(line)) => {
-            let text = text.replacen(
-                &format!("event {} of {}: ", line_index(batch, line), batch.len()),
-                "",
-                1,
-            );
+            let text = text.replacen(&format!("event {} of {}: ", line_index(batch, line), batch.len()), "", 1);
             CliError::Refused(format!("line {}: {text}", line.number))
         }
         (other, _) => other,

@@ -19,10 +19,7 @@ pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>)
     let refused = |e: LineError| {
         let code = super::code_name(rejection_code(e.kind));
         if json {
-            say!(
-                "{}",
-                json!({"ok": false, "line": e.line, "code": code, "message": e.message})
-            );
+            say!("{}", json!({"ok": false, "line": e.line, "code": code, "message": e.message}));
         }
         CliError::Refused(format!("line {}: {code}: {}", e.line, e.message))
     };

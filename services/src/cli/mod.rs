@@ -164,6 +164,21 @@ pub enum Command {
         /// An export (or JSON Lines whose lines carry `stream`) to compute from offline.
         #[arg(long)]
         file: Option<PathBuf>,
+        /// Show players only by their pseudonyms, as published standings do.
+        #[arg(long)]
+        public: bool,
+    },
+    /// A game's chess clock: time left, the stopwatch, every overrun, time stopped by reason.
+    Clock {
+        /// `<id>` or `game/<id>`.
+        #[arg(long)]
+        game: String,
+        /// The clock as it stood after this event (seq).
+        #[arg(long, conflicts_with = "follow")]
+        as_of: Option<u64>,
+        /// Redraw as presses arrive, until interrupted.
+        #[arg(long)]
+        follow: bool,
     },
     /// Statistics for analysts.
     Stats {
@@ -213,47 +228,28 @@ pub enum StatsCommand {
 /// What was refused, or why the command could not run.
 pub async fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
-        Command::Append {
-            ref stream,
-            ref file,
-            expected_version,
-        } => append::run(&cli, stream, file.as_deref(), expected_version).await,
-        Command::NewToken {
-            ref actor,
-            ref clearance,
-        } => new_token(actor, clearance),
+        Command::Append { ref stream, ref file, expected_version } => {
+            append::run(&cli, stream, file.as_deref(), expected_version).await
+        }
+        Command::NewToken { ref actor, ref clearance } => new_token(actor, clearance),
         Command::Import { ref file } => append::import(&cli, file.as_deref()).await,
         Command::Read { ref stream, from } => read::read(&cli, stream, from).await,
         Command::Tail { ref stream, from } => read::tail(&cli, stream.as_deref(), from).await,
         Command::Streams { ref prefix } => read::streams(&cli, prefix).await,
-        Command::Check {
-            ref ruleset,
-            ref stream,
-            ref file,
-        } => check::run(cli.json, ruleset.as_deref(), stream, file.as_deref()),
+        Command::Check { ref ruleset, ref stream, ref file } => {
+            check::run(cli.json, ruleset.as_deref(), stream, file.as_deref())
+        }
         Command::Verify { ref data_dir, ref file } => verify::verify(cli.json, data_dir.as_deref(), file.as_deref()),
         Command::Export { ref stream } => verify::export(&cli, stream.as_deref()).await,
         Command::Digest { ref stream } => verify::digest(&cli, stream).await,
-        Command::Score {
-            ref ruleset,
-            ref file,
-            ref game,
-            as_of,
-        } => score::score(&cli, ruleset.as_deref(), file.as_deref(), game.as_deref(), as_of).await,
-        Command::Standings {
-            ref tournament,
-            ref file,
-        } => score::standings(&cli, tournament, file.as_deref()).await,
-        Command::Stats {
-            what:
-                StatsCommand::Roles {
-                    ref file,
-                    ref tournament,
-                    ref ruleset,
-                    ref stage,
-                    year,
-                },
-        } => {
+        Command::Score { ref ruleset, ref file, ref game, as_of } => {
+            score::score(&cli, ruleset.as_deref(), file.as_deref(), game.as_deref(), as_of).await
+        }
+        Command::Standings { ref tournament, ref file, public } => {
+            score::standings(&cli, tournament, file.as_deref(), public).await
+        }
+        Command::Clock { ref game, as_of, follow } => score::clock(&cli, game, as_of, follow).await,
+        Command::Stats { what: StatsCommand::Roles { ref file, ref tournament, ref ruleset, ref stage, year } } => {
             let args = score::StatsArgs {
                 file: file.as_deref(),
                 tournament: tournament.as_deref(),
@@ -300,10 +296,8 @@ fn new_token(actor: &str, clearance: &str) -> Result<(), CliError> {
 /// Adds who we are to a request: the token if we have one, else the open-mode headers.
 fn authorize<T>(cli: &Cli, request: &mut tonic::Request<T>) -> Result<(), CliError> {
     let metadata = request.metadata_mut();
-    let value = |text: &str, what: &str| {
-        text.parse()
-            .map_err(|_| CliError::Failed(format!("{what} must be printable ASCII")))
-    };
+    let value =
+        |text: &str, what: &str| text.parse().map_err(|_| CliError::Failed(format!("{what} must be printable ASCII")));
     if let Some(token) = &cli.token {
         metadata.insert("authorization", value(&format!("Bearer {token}"), "the token")?);
     }

@@ -20,11 +20,7 @@ fn print(cli: &Cli, proto: pb::RecordedEvent) -> Result<(), CliError> {
 
 pub async fn read(cli: &Cli, stream: &str, from: u64) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
-    let request = pb::ReadRequest {
-        stream: stream.to_owned(),
-        from_seq: from,
-        limit: None,
-    };
+    let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: from, limit: None };
     let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
     let mut n_events = 0usize;
     while let Some(item) = events.next().await {
@@ -50,23 +46,12 @@ pub async fn tail(cli: &Cli, stream: Option<&str>, from: Option<u64>) -> Result<
                 .await
                 .map_err(|s| from_status(&s))?
                 .into_inner();
-            listed
-                .streams
-                .iter()
-                .find(|s| s.stream == stream)
-                .map_or(1, |s| s.version + 1)
+            listed.streams.iter().find(|s| s.stream == stream).map_or(1, |s| s.version + 1)
         }
     };
-    let from = if from == u64::MAX {
-        latest_position(&mut client).await?
-    } else {
-        from
-    };
-    let mut events = client
-        .subscribe(pb::SubscribeRequest { stream, from })
-        .await
-        .map_err(|s| from_status(&s))?
-        .into_inner();
+    let from = if from == u64::MAX { latest_position(&mut client).await? } else { from };
+    let mut events =
+        client.subscribe(pb::SubscribeRequest { stream, from }).await.map_err(|s| from_status(&s))?.into_inner();
     while let Some(item) = events.next().await {
         print(cli, item.map_err(|s| from_status(&s))?)?;
     }
@@ -77,28 +62,21 @@ pub async fn tail(cli: &Cli, stream: Option<&str>, from: Option<u64>) -> Result<
 async fn latest_position(
     client: &mut pb::ledger_client::LedgerClient<tonic::transport::Channel>,
 ) -> Result<u64, CliError> {
-    let listed = client
-        .list_streams(pb::ListStreamsRequest { prefix: String::new() })
-        .await
-        .map_err(|s| from_status(&s))?;
+    let listed =
+        client.list_streams(pb::ListStreamsRequest { prefix: String::new() }).await.map_err(|s| from_status(&s))?;
     Ok(listed.into_inner().last_position + 1)
 }
 
 pub async fn streams(cli: &Cli, prefix: &str) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
     let listed = client
-        .list_streams(pb::ListStreamsRequest {
-            prefix: prefix.to_owned(),
-        })
+        .list_streams(pb::ListStreamsRequest { prefix: prefix.to_owned() })
         .await
         .map_err(|s| from_status(&s))?
         .into_inner();
     for s in &listed.streams {
         if cli.json {
-            say!(
-                "{}",
-                json!({"stream": s.stream, "version": s.version, "head_hash": hex::encode(&s.head_hash)})
-            );
+            say!("{}", json!({"stream": s.stream, "version": s.version, "head_hash": hex::encode(&s.head_hash)}));
         } else {
             say!(
                 "{:<40} {:>6} events  head {}",
@@ -109,14 +87,7 @@ pub async fn streams(cli: &Cli, prefix: &str) -> Result<(), CliError> {
         }
     }
     if listed.streams.is_empty() && !cli.json {
-        eprintln!(
-            "no streams{}",
-            if prefix.is_empty() {
-                String::new()
-            } else {
-                format!(" starting with {prefix}")
-            }
-        );
+        eprintln!("no streams{}", if prefix.is_empty() { String::new() } else { format!(" starting with {prefix}") });
     }
     Ok(())
 }

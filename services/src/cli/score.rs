@@ -12,12 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 fn refused(e: LineError) -> CliError {
-    CliError::Refused(format!(
-        "line {}: {}: {}",
-        e.line,
-        super::code_name(rejection_code(e.kind)),
-        e.message
-    ))
+    CliError::Refused(format!("line {}: {}: {}", e.line, super::code_name(rejection_code(e.kind)), e.message))
 }
 
 fn parse_ruleset(text: Option<&str>) -> Result<Option<Ruleset>, CliError> {
@@ -55,15 +50,8 @@ pub async fn score(
     let ruleset = parse_ruleset(ruleset)?;
     if let Some(game) = game {
         let mut client = connect_projections(cli).await?;
-        let request = pb::ScoreSheetRequest {
-            game: game.to_owned(),
-            as_of_seq: as_of,
-        };
-        let answer = client
-            .get_score_sheet(request)
-            .await
-            .map_err(|s| from_status(&s))?
-            .into_inner();
+        let request = pb::ScoreSheetRequest { game: game.to_owned(), as_of_seq: as_of };
+        let answer = client.get_score_sheet(request).await.map_err(|s| from_status(&s))?.into_inner();
         print_projection(cli, &answer.json, &answer.text);
         return Ok(());
     }
@@ -97,9 +85,8 @@ fn load_file(text: &str) -> Result<(Streams, BTreeMap<StreamId, i32>), CliError>
     }
     let mut streams = Streams::new();
     let mut years = BTreeMap::new();
-    let (tournaments, games): (Vec<_>, Vec<_>) = by_stream
-        .into_iter()
-        .partition(|(id, _)| id.kind() == StreamKind::Tournament);
+    let (tournaments, games): (Vec<_>, Vec<_>) =
+        by_stream.into_iter().partition(|(id, _)| id.kind() == StreamKind::Tournament);
     for (id, lines) in tournaments.into_iter().chain(games) {
         let scheduled = projections::scheduled_ruleset(&streams, id.id());
         check_stream(&id, scheduled, &lines).map_err(refused)?;
@@ -111,26 +98,60 @@ fn load_file(text: &str) -> Result<(Streams, BTreeMap<StreamId, i32>), CliError>
     Ok((streams, years))
 }
 
-pub async fn standings(cli: &Cli, tournament: &str, file: Option<&Path>) -> Result<(), CliError> {
+pub async fn standings(cli: &Cli, tournament: &str, file: Option<&Path>, public: bool) -> Result<(), CliError> {
     let Some(file) = file else {
         let mut client = connect_projections(cli).await?;
-        let request = pb::StandingsRequest {
-            tournament: tournament.to_owned(),
-            as_of_position: None,
-        };
-        let answer = client
-            .get_standings(request)
-            .await
-            .map_err(|s| from_status(&s))?
-            .into_inner();
+        let request = pb::StandingsRequest { tournament: tournament.to_owned(), as_of_position: None, public };
+        let answer = client.get_standings(request).await.map_err(|s| from_status(&s))?.into_inner();
         print_projection(cli, &answer.json, &answer.text);
         return Ok(());
     };
     let (streams, _) = load_file(&read_input(Some(file))?)?;
     let id =
         StreamId::parse(&stream_name(StreamKind::Tournament, tournament)).map_err(|r| CliError::Failed(r.message))?;
-    let standings = projections::standings(&streams, &id).map_err(|e| CliError::Refused(e.to_string()))?;
+    let standings = if public { projections::public_standings(&streams, &id) } else { projections::standings(&streams, &id) }
+        .map_err(|e| CliError::Refused(e.to_string()))?;
     print_projection(cli, &standings.to_json_string(), &standings.to_string());
+    Ok(())
+}
+
+/// `ledgerctl clock`: a game's chess clock, once, or following the game live.
+pub async fn clock(cli: &Cli, game: &str, as_of: Option<u64>, follow: bool) -> Result<(), CliError> {
+    use tokio_stream::StreamExt;
+    let mut client = connect_projections(cli).await?;
+    let show = |answer: pb::Projection, clear: bool| {
+        if cli.json {
+            say!("{}", answer.json);
+        } else {
+            if clear {
+                // Redraw in place on a terminal.
+                print!("\x1b[2J\x1b[H");
+            }
+            say!("{}", answer.text.trim_end());
+        }
+    };
+    let request = pb::ClockRequest { game: game.to_owned(), as_of_seq: as_of, now_at_ms: None };
+    let first = client.get_clock(request).await.map_err(|s| from_status(&s))?.into_inner();
+    show(first, follow && !cli.json);
+    if !follow {
+        return Ok(());
+    }
+    let stream = stream_name(StreamKind::Game, game);
+    let mut ledger = super::connect(cli).await?;
+    let listed = ledger
+        .list_streams(pb::ListStreamsRequest { prefix: stream.clone() })
+        .await
+        .map_err(|s| from_status(&s))?
+        .into_inner();
+    let from = listed.streams.iter().find(|s| s.stream == stream).map_or(1, |s| s.version + 1);
+    let mut events =
+        ledger.subscribe(pb::SubscribeRequest { stream, from }).await.map_err(|s| from_status(&s))?.into_inner();
+    while let Some(item) = events.next().await {
+        item.map_err(|s| from_status(&s))?;
+        let request = pb::ClockRequest { game: game.to_owned(), as_of_seq: None, now_at_ms: None };
+        let answer = client.get_clock(request).await.map_err(|s| from_status(&s))?.into_inner();
+        show(answer, !cli.json);
+    }
     Ok(())
 }
 
@@ -144,9 +165,7 @@ pub struct StatsArgs<'a> {
 }
 
 pub async fn stats(cli: &Cli, args: StatsArgs<'_>) -> Result<(), CliError> {
-    let tournament = args
-        .tournament
-        .map(|t| t.strip_prefix("tournament/").unwrap_or(t).to_owned());
+    let tournament = args.tournament.map(|t| t.strip_prefix("tournament/").unwrap_or(t).to_owned());
     let stage = args
         .stage
         .map(|s| {
@@ -162,20 +181,11 @@ pub async fn stats(cli: &Cli, args: StatsArgs<'_>) -> Result<(), CliError> {
             year: args.year,
             as_of_position: None,
         };
-        let answer = client
-            .get_role_stats(request)
-            .await
-            .map_err(|s| from_status(&s))?
-            .into_inner();
+        let answer = client.get_role_stats(request).await.map_err(|s| from_status(&s))?.into_inner();
         print_projection(cli, &answer.json, &answer.text);
         return Ok(());
     };
-    let filter = Filter {
-        tournament,
-        ruleset: parse_ruleset(args.ruleset)?,
-        stage,
-        year: args.year,
-    };
+    let filter = Filter { tournament, ruleset: parse_ruleset(args.ruleset)?, stage, year: args.year };
     let (streams, years) = load_file(&read_input(Some(file))?)?;
     let stats = projections::role_stats(&streams, &years, &filter).map_err(|e| CliError::Refused(e.to_string()))?;
     print_projection(

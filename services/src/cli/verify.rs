@@ -29,12 +29,7 @@ pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Resul
             let found = storage.verify().map_err(|e| CliError::Failed(e.to_string()))?;
             found
                 .into_iter()
-                .map(|v| Verdict {
-                    stream: v.stream.to_string(),
-                    verified: v.verified,
-                    head: v.head,
-                    broken: v.broken,
-                })
+                .map(|v| Verdict { stream: v.stream.to_string(), verified: v.verified, head: v.head, broken: v.broken })
                 .collect()
         }
         None => verify_export(&read_input(file)?)?,
@@ -56,12 +51,9 @@ pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Resul
             );
         } else {
             match (&v.broken, &v.head) {
-                (None, Some(head)) => say!(
-                    "{:<40} {:>6} events  ok      digest {}",
-                    v.stream,
-                    v.verified,
-                    short_digest(head)
-                ),
+                (None, Some(head)) => {
+                    say!("{:<40} {:>6} events  ok      digest {}", v.stream, v.verified, short_digest(head))
+                }
                 (Some(b), _) => say!(
                     "{:<40} BROKEN at seq {}: {} ({} events verified before it)",
                     v.stream,
@@ -75,10 +67,7 @@ pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Resul
         n_broken += usize::from(v.broken.is_some());
     }
     if n_broken > 0 {
-        return Err(CliError::Refused(format!(
-            "{n_broken} of {} streams do not verify",
-            verdicts.len()
-        )));
+        return Err(CliError::Refused(format!("{n_broken} of {} streams do not verify", verdicts.len())));
     }
     if !json {
         eprintln!("all {} streams verify", verdicts.len());
@@ -93,26 +82,13 @@ fn verify_export(text: &str) -> Result<Vec<Verdict>, CliError> {
         let value: serde_json::Value =
             serde_json::from_str(line).map_err(|e| CliError::Refused(format!("line {}: not JSON: {e}", idx + 1)))?;
         let record = Recorded::from_json(&value).map_err(|e| CliError::Refused(format!("line {}: {e}", idx + 1)))?;
-        by_stream
-            .entry(record.envelope.stream.to_string())
-            .or_default()
-            .push(record);
+        by_stream.entry(record.envelope.stream.to_string()).or_default().push(record);
     }
     Ok(by_stream
         .into_iter()
         .map(|(stream, records)| match verify_chain(&records) {
-            Ok(head) => Verdict {
-                stream,
-                verified: records.len() as u64,
-                head,
-                broken: None,
-            },
-            Err(b) => Verdict {
-                stream,
-                verified: b.seq.saturating_sub(1),
-                head: None,
-                broken: Some(b),
-            },
+            Ok(head) => Verdict { stream, verified: records.len() as u64, head, broken: None },
+            Err(b) => Verdict { stream, verified: b.seq.saturating_sub(1), head: None, broken: Some(b) },
         })
         .collect())
 }
@@ -121,23 +97,16 @@ fn verify_export(text: &str) -> Result<Vec<Verdict>, CliError> {
 pub async fn export(cli: &Cli, stream: Option<&str>) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
     let streams: Vec<String> = match stream {
-        Some(s) => vec![StreamId::parse(s)
-            .map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {r}")))?
-            .to_string()],
+        Some(s) => {
+            vec![StreamId::parse(s).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {r}")))?.to_string()]
+        }
         None => {
-            let listed = client
-                .list_streams(pb::ListStreamsRequest::default())
-                .await
-                .map_err(|s| from_status(&s))?;
+            let listed = client.list_streams(pb::ListStreamsRequest::default()).await.map_err(|s| from_status(&s))?;
             listed.into_inner().streams.into_iter().map(|s| s.stream).collect()
         }
     };
     for stream in streams {
-        let request = pb::ReadRequest {
-            stream,
-            from_seq: 1,
-            limit: None,
-        };
+        let request = pb::ReadRequest { stream, from_seq: 1, limit: None };
         let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
         while let Some(item) = events.next().await {
             let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
@@ -152,9 +121,7 @@ pub async fn export(cli: &Cli, stream: Option<&str>) -> Result<(), CliError> {
 pub async fn digest(cli: &Cli, stream: &str) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
     let listed = client
-        .list_streams(pb::ListStreamsRequest {
-            prefix: stream.to_owned(),
-        })
+        .list_streams(pb::ListStreamsRequest { prefix: stream.to_owned() })
         .await
         .map_err(|s| from_status(&s))?
         .into_inner();
@@ -163,22 +130,15 @@ pub async fn digest(cli: &Cli, stream: &str) -> Result<(), CliError> {
         .iter()
         .find(|s| s.stream == stream)
         .ok_or_else(|| CliError::Refused(format!("NOT_FOUND: there is no stream {stream}")))?;
-    let head: Hash = summary
-        .head_hash
-        .clone()
-        .try_into()
-        .map_err(|_| CliError::Failed("malformed head hash".into()))?;
+    let head: Hash =
+        summary.head_hash.clone().try_into().map_err(|_| CliError::Failed("malformed head hash".into()))?;
     if cli.json {
         say!(
             "{}",
             json!({"stream": stream, "version": summary.version, "digest": short_digest(&head), "head_hash": hex::encode(head)})
         );
     } else {
-        say!(
-            "{stream} after event {}: digest {}",
-            summary.version,
-            short_digest(&head)
-        );
+        say!("{stream} after event {}: digest {}", summary.version, short_digest(&head));
     }
     Ok(())
 }

@@ -31,12 +31,7 @@ impl FromProto<Option<pb::Seats>> for Seats {
 }
 
 fn drawn_to_proto(g: &DrawnGame) -> pb::DrawnGame {
-    pb::DrawnGame {
-        game: g.game.clone(),
-        round: g.round,
-        table: g.table,
-        seats: Some(g.seats.to_proto()),
-    }
+    pb::DrawnGame { game: g.game.clone(), round: g.round, table: g.table, seats: Some(g.seats.to_proto()) }
 }
 
 fn nations(values: &[i32]) -> Result<Vec<Nation>, Rejection> {
@@ -47,98 +42,63 @@ impl ToProto for Event {
     type Proto = pb::Event;
     fn to_proto(&self) -> pb::Event {
         let body = match self.clone() {
-            Event::TournamentCreated {
-                name,
-                ruleset,
-                clock_ms_per_side,
-            } => Body::TournamentCreated(pb::TournamentCreated {
-                name,
-                ruleset: ruleset.to_proto(),
-                clock_ms_per_side,
-            }),
-            Event::PlayerRegistered {
-                player,
-                name,
-                pseudonym,
-            } => Body::PlayerRegistered(pb::PlayerRegistered {
-                player,
-                name,
-                pseudonym,
-            }),
-            Event::QualifyingDrawn { seed, games } => Body::QualifyingDrawn(pb::QualifyingDrawn {
-                seed,
-                games: games.iter().map(drawn_to_proto).collect(),
-            }),
-            Event::GameScheduled {
-                game,
-                stage,
-                round,
-                table,
-                seats,
-            } => Body::GameScheduled(pb::GameScheduled {
+            Event::TournamentCreated { name, ruleset, clock_ms_per_side } => {
+                Body::TournamentCreated(pb::TournamentCreated { name, ruleset: ruleset.to_proto(), clock_ms_per_side })
+            }
+            Event::PlayerRegistered { player, name, pseudonym } => {
+                Body::PlayerRegistered(pb::PlayerRegistered { player, name, pseudonym })
+            }
+            Event::QualifyingDrawn { seed, games } => {
+                Body::QualifyingDrawn(pb::QualifyingDrawn { seed, games: games.iter().map(drawn_to_proto).collect() })
+            }
+            Event::GameScheduled { game, stage, round, table, seats } => Body::GameScheduled(pb::GameScheduled {
                 game,
                 stage: stage.to_proto(),
                 round,
                 table,
                 seats: Some(seats.to_proto()),
             }),
-            Event::FinalRoleChosen { player, role } => Body::FinalRoleChosen(pb::FinalRoleChosen {
-                player,
-                role: role.to_proto(),
-            }),
+            Event::FinalRoleChosen { player, role } => {
+                Body::FinalRoleChosen(pb::FinalRoleChosen { player, role: role.to_proto() })
+            }
             Event::LotDrawn { purpose, seed, order } => Body::LotDrawn(pb::LotDrawn { purpose, seed, order }),
-            Event::GameStarted {
-                at_ms,
-                ruleset,
-                tournament,
-            } => Body::GameStarted(pb::GameStarted {
+            Event::GameStarted { at_ms, ruleset, tournament } => Body::GameStarted(pb::GameStarted {
                 at_ms,
                 ruleset: ruleset.map_or(pb::Ruleset::Unspecified as i32, |r| r.to_proto()),
                 tournament,
             }),
             Event::TurnStarted { turn, at_ms } => Body::TurnStarted(pb::TurnStarted { turn, at_ms }),
-            Event::TcDealt { nation, count } => Body::TcDealt(pb::TcDealt {
-                nation: nation.to_proto(),
-                count,
-            }),
-            Event::ClockStarted { side, at_ms } => Body::ClockStarted(pb::ClockStarted {
-                side: side.to_proto(),
-                at_ms,
-            }),
+            Event::TcDealt { nation, count } => Body::TcDealt(pb::TcDealt { nation: nation.to_proto(), count }),
+            Event::ClockStarted { side, at_ms } => {
+                Body::ClockStarted(pb::ClockStarted { side: side.to_proto(), at_ms })
+            }
             Event::ClockPressed { at_ms } => Body::ClockPressed(pb::ClockPressed { at_ms }),
-            Event::ClockStopped { reason, at_ms } => Body::ClockStopped(pb::ClockStopped {
-                reason: reason.to_proto(),
-                at_ms,
-            }),
-            Event::ActionStageStarted { nation, at_ms } => Body::ActionStageStarted(pb::ActionStageStarted {
-                nation: nation.to_proto(),
-                at_ms,
-            }),
-            Event::ActionStageEnded { nation, at_ms } => Body::ActionStageEnded(pb::ActionStageEnded {
-                nation: nation.to_proto(),
-                at_ms,
-            }),
+            Event::ClockStopped { reason, at_ms } => {
+                Body::ClockStopped(pb::ClockStopped { reason: reason.to_proto(), at_ms })
+            }
+            Event::ActionStageStarted { nation, at_ms } => {
+                Body::ActionStageStarted(pb::ActionStageStarted { nation: nation.to_proto(), at_ms })
+            }
+            Event::ActionStageEnded { nation, at_ms } => {
+                Body::ActionStageEnded(pb::ActionStageEnded { nation: nation.to_proto(), at_ms })
+            }
             Event::RetreatStarted { length, at_ms } => Body::RetreatStarted(pb::RetreatStarted { length, at_ms }),
             Event::RetreatEnded { at_ms } => Body::RetreatEnded(pb::RetreatEnded { at_ms }),
             Event::FateCardDrawn { card } => Body::FateCardDrawn(pb::FateCardDrawn { card }),
-            Event::NationDroppedOut {
-                nation,
-                objectives_held,
-                objectives_total,
-            } => Body::NationDroppedOut(pb::NationDroppedOut {
-                nation: nation.to_proto(),
-                objectives_held,
-                objectives_total,
-            }),
-            Event::ImperialArmySwitched {
-                to,
-                objectives_held,
-                objectives_total,
-            } => Body::ImperialArmySwitched(pb::ImperialArmySwitched {
-                to: to.to_proto(),
-                objectives_held,
-                objectives_total,
-            }),
+            Event::NationDroppedOut { nation, objectives_held, objectives_total } => {
+                Body::NationDroppedOut(pb::NationDroppedOut {
+                    nation: nation.to_proto(),
+                    objectives_held,
+                    objectives_total,
+                })
+            }
+            Event::ImperialArmySwitched { to, objectives_held, objectives_total } => {
+                Body::ImperialArmySwitched(pb::ImperialArmySwitched {
+                    to: to.to_proto(),
+                    objectives_held,
+                    objectives_total,
+                })
+            }
             Event::OffensiveLaunched { set_aside_tc } => {
                 Body::OffensiveLaunched(pb::OffensiveLaunched { set_aside_tc })
             }
@@ -146,29 +106,24 @@ impl ToProto for Event {
                 Body::AustriaClaimedObjectives(pb::AustriaClaimedObjectives { count })
             }
             Event::SetAsideTcPickedUp {} => Body::SetAsideTcPickedUp(pb::SetAsideTcPickedUp {}),
-            Event::OffensiveCalledOff {
-                bohemian_held_by_prussia,
-            } => Body::OffensiveCalledOff(pb::OffensiveCalledOff {
-                bohemian_held_by_prussia,
-            }),
-            Event::GameEnded {
-                outcome,
-                winners,
-                objectives,
-                bohemian_held_by_prussia,
-            } => Body::GameEnded(pb::GameEnded {
-                outcome: outcome.to_proto(),
-                winners: winners.iter().map(ToProto::to_proto).collect(),
-                objectives: objectives
-                    .iter()
-                    .map(|(nation, (held, total))| pb::NationObjectives {
-                        nation: nation.to_proto(),
-                        held: *held,
-                        total: *total,
-                    })
-                    .collect(),
-                bohemian_held_by_prussia,
-            }),
+            Event::OffensiveCalledOff { bohemian_held_by_prussia } => {
+                Body::OffensiveCalledOff(pb::OffensiveCalledOff { bohemian_held_by_prussia })
+            }
+            Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {
+                Body::GameEnded(pb::GameEnded {
+                    outcome: outcome.to_proto(),
+                    winners: winners.iter().map(ToProto::to_proto).collect(),
+                    objectives: objectives
+                        .iter()
+                        .map(|(nation, (held, total))| pb::NationObjectives {
+                            nation: nation.to_proto(),
+                            held: *held,
+                            total: *total,
+                        })
+                        .collect(),
+                    bohemian_held_by_prussia,
+                })
+            }
             Event::FateHorizonRecorded { turn } => Body::FateHorizonRecorded(pb::FateHorizonRecorded { turn }),
             Event::JuryCalled { reason } => Body::JuryCalled(pb::JuryCalled { reason }),
             Event::JuryRuling { text } => Body::JuryRuling(pb::JuryRuling { text }),
@@ -180,20 +135,16 @@ impl ToProto for Event {
 
 impl FromProto<pb::Event> for Event {
     fn from_proto(proto: pb::Event) -> Result<Self, Rejection> {
-        let body = proto
-            .body
-            .ok_or_else(|| Rejection::malformed("the event is empty: set one event type"))?;
+        let body = proto.body.ok_or_else(|| Rejection::malformed("the event is empty: set one event type"))?;
         Ok(match body {
             Body::TournamentCreated(m) => Event::TournamentCreated {
                 name: m.name,
                 ruleset: Ruleset::from_proto(m.ruleset)?,
                 clock_ms_per_side: m.clock_ms_per_side,
             },
-            Body::PlayerRegistered(m) => Event::PlayerRegistered {
-                player: m.player,
-                name: m.name,
-                pseudonym: m.pseudonym,
-            },
+            Body::PlayerRegistered(m) => {
+                Event::PlayerRegistered { player: m.player, name: m.name, pseudonym: m.pseudonym }
+            }
             Body::QualifyingDrawn(m) => Event::QualifyingDrawn {
                 seed: m.seed,
                 games: m
@@ -216,15 +167,8 @@ impl FromProto<pb::Event> for Event {
                 table: m.table,
                 seats: Seats::from_proto(m.seats)?,
             },
-            Body::FinalRoleChosen(m) => Event::FinalRoleChosen {
-                player: m.player,
-                role: Role::from_proto(m.role)?,
-            },
-            Body::LotDrawn(m) => Event::LotDrawn {
-                purpose: m.purpose,
-                seed: m.seed,
-                order: m.order,
-            },
+            Body::FinalRoleChosen(m) => Event::FinalRoleChosen { player: m.player, role: Role::from_proto(m.role)? },
+            Body::LotDrawn(m) => Event::LotDrawn { purpose: m.purpose, seed: m.seed, order: m.order },
             Body::GameStarted(m) => Event::GameStarted {
                 at_ms: m.at_ms,
                 ruleset: match m.ruleset {
@@ -233,35 +177,22 @@ impl FromProto<pb::Event> for Event {
                 },
                 tournament: m.tournament,
             },
-            Body::TurnStarted(m) => Event::TurnStarted {
-                turn: m.turn,
-                at_ms: m.at_ms,
-            },
-            Body::TcDealt(m) => Event::TcDealt {
-                nation: Nation::from_proto(m.nation)?,
-                count: m.count,
-            },
-            Body::ClockStarted(m) => Event::ClockStarted {
-                side: ledger::ClockSide::from_proto(m.side)?,
-                at_ms: m.at_ms,
-            },
+            Body::TurnStarted(m) => Event::TurnStarted { turn: m.turn, at_ms: m.at_ms },
+            Body::TcDealt(m) => Event::TcDealt { nation: Nation::from_proto(m.nation)?, count: m.count },
+            Body::ClockStarted(m) => {
+                Event::ClockStarted { side: ledger::ClockSide::from_proto(m.side)?, at_ms: m.at_ms }
+            }
             Body::ClockPressed(m) => Event::ClockPressed { at_ms: m.at_ms },
-            Body::ClockStopped(m) => Event::ClockStopped {
-                reason: ledger::StopReason::from_proto(m.reason)?,
-                at_ms: m.at_ms,
-            },
-            Body::ActionStageStarted(m) => Event::ActionStageStarted {
-                nation: Nation::from_proto(m.nation)?,
-                at_ms: m.at_ms,
-            },
-            Body::ActionStageEnded(m) => Event::ActionStageEnded {
-                nation: Nation::from_proto(m.nation)?,
-                at_ms: m.at_ms,
-            },
-            Body::RetreatStarted(m) => Event::RetreatStarted {
-                length: m.length,
-                at_ms: m.at_ms,
-            },
+            Body::ClockStopped(m) => {
+                Event::ClockStopped { reason: ledger::StopReason::from_proto(m.reason)?, at_ms: m.at_ms }
+            }
+            Body::ActionStageStarted(m) => {
+                Event::ActionStageStarted { nation: Nation::from_proto(m.nation)?, at_ms: m.at_ms }
+            }
+            Body::ActionStageEnded(m) => {
+                Event::ActionStageEnded { nation: Nation::from_proto(m.nation)?, at_ms: m.at_ms }
+            }
+            Body::RetreatStarted(m) => Event::RetreatStarted { length: m.length, at_ms: m.at_ms },
             Body::RetreatEnded(m) => Event::RetreatEnded { at_ms: m.at_ms },
             Body::FateCardDrawn(m) => Event::FateCardDrawn { card: m.card },
             Body::NationDroppedOut(m) => Event::NationDroppedOut {
@@ -274,14 +205,12 @@ impl FromProto<pb::Event> for Event {
                 objectives_held: m.objectives_held,
                 objectives_total: m.objectives_total,
             },
-            Body::OffensiveLaunched(m) => Event::OffensiveLaunched {
-                set_aside_tc: m.set_aside_tc,
-            },
+            Body::OffensiveLaunched(m) => Event::OffensiveLaunched { set_aside_tc: m.set_aside_tc },
             Body::AustriaClaimedObjectives(m) => Event::AustriaClaimedObjectives { count: m.count },
             Body::SetAsideTcPickedUp(_) => Event::SetAsideTcPickedUp {},
-            Body::OffensiveCalledOff(m) => Event::OffensiveCalledOff {
-                bohemian_held_by_prussia: m.bohemian_held_by_prussia,
-            },
+            Body::OffensiveCalledOff(m) => {
+                Event::OffensiveCalledOff { bohemian_held_by_prussia: m.bohemian_held_by_prussia }
+            }
             Body::GameEnded(m) => {
                 let mut objectives = std::collections::BTreeMap::new();
                 for o in m.objectives {
@@ -300,10 +229,7 @@ impl FromProto<pb::Event> for Event {
             Body::FateHorizonRecorded(m) => Event::FateHorizonRecorded { turn: m.turn },
             Body::JuryCalled(m) => Event::JuryCalled { reason: m.reason },
             Body::JuryRuling(m) => Event::JuryRuling { text: m.text },
-            Body::EventVoided(m) => Event::EventVoided {
-                seq: m.seq,
-                reason: m.reason,
-            },
+            Body::EventVoided(m) => Event::EventVoided { seq: m.seq, reason: m.reason },
         })
     }
 }

@@ -27,13 +27,9 @@ impl ToProto for Recorded {
 
 impl FromProto<pb::RecordedEvent> for Recorded {
     fn from_proto(proto: pb::RecordedEvent) -> Result<Self, Rejection> {
-        let e = proto
-            .envelope
-            .ok_or_else(|| Rejection::malformed("the envelope is missing"))?;
+        let e = proto.envelope.ok_or_else(|| Rejection::malformed("the envelope is missing"))?;
         let hash = |bytes: Vec<u8>, what: &str| -> Result<ledger::Hash, Rejection> {
-            bytes
-                .try_into()
-                .map_err(|_| Rejection::malformed(format!("{what} must be 32 bytes")))
+            bytes.try_into().map_err(|_| Rejection::malformed(format!("{what} must be 32 bytes")))
         };
         Ok(Recorded {
             envelope: ledger::Envelope {
@@ -46,11 +42,7 @@ impl FromProto<pb::RecordedEvent> for Recorded {
                 prev_hash: hash(e.prev_hash, "prev_hash")?,
                 hash: hash(e.hash, "hash")?,
             },
-            event: Event::from_proto(
-                proto
-                    .event
-                    .ok_or_else(|| Rejection::malformed("the event is missing"))?,
-            )?,
+            event: Event::from_proto(proto.event.ok_or_else(|| Rejection::malformed("the event is missing"))?)?,
         })
     }
 }
@@ -67,13 +59,8 @@ pub fn proposed_from_proto(proto: pb::ProposedEvent, index: usize, of: usize) ->
             r
         }
     };
-    let event = proto
-        .event
-        .ok_or_else(|| context(Rejection::malformed("the event is missing")))?;
-    Ok(ProposedEvent {
-        event_id: proto.event_id,
-        event: Event::from_proto(event).map_err(context)?,
-    })
+    let event = proto.event.ok_or_else(|| context(Rejection::malformed("the event is missing")))?;
+    Ok(ProposedEvent { event_id: proto.event_id, event: Event::from_proto(event).map_err(context)? })
 }
 
 pub fn appended_to_proto(a: &Appended) -> pb::AppendResponse {
@@ -89,9 +76,5 @@ pub fn appended_to_proto(a: &Appended) -> pb::AppendResponse {
 }
 
 pub fn stream_info_to_proto(s: &StreamInfo) -> pb::StreamSummary {
-    pb::StreamSummary {
-        stream: s.stream.to_string(),
-        version: s.version,
-        head_hash: s.head_hash.to_vec(),
-    }
+    pb::StreamSummary { stream: s.stream.to_string(), version: s.version, head_hash: s.head_hash.to_vec() }
 }

@@ -127,9 +127,7 @@ impl pb::ledger_server::Ledger for LedgerService {
     async fn read(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadStream>, Status> {
         let request = request.into_inner();
         let stream = StreamId::parse(&request.stream).map_err(from_rejection)?;
-        let mut remaining = request
-            .limit
-            .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
         let log = Arc::clone(&self.log);
         let (tx, rx) = mpsc::channel(READ_PAGE);
         tokio::spawn(async move {

@@ -26,10 +26,7 @@ pub enum ServeError {
     #[error("cannot open the log: {0}")]
     Log(#[from] StoreError),
     #[error("cannot listen on {addr}: {source}")]
-    Bind {
-        addr: std::net::SocketAddr,
-        source: std::io::Error,
-    },
+    Bind { addr: std::net::SocketAddr, source: std::io::Error },
     #[error("the gRPC server failed: {0}")]
     Transport(#[from] tonic::transport::Error),
     #[error(transparent)]
@@ -50,13 +47,9 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             crate::auth::Auth::Open
         }
     };
-    let log = Arc::new(Log::open_sled(&config.data_dir)?);
-    let listener = TcpListener::bind(config.listen)
-        .await
-        .map_err(|source| ServeError::Bind {
-            addr: config.listen,
-            source,
-        })?;
+    let log = Arc::new(Log::open_sled_with(&config.data_dir, Arc::new(crate::final_order::FinalOrder))?);
+    let listener =
+        TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
     tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,
         data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening");
     serve(Arc::clone(&log), Arc::new(auth), listener, shutdown).await?;

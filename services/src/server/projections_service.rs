@@ -34,49 +34,26 @@ fn load(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Load
     let limit = as_of_position.unwrap_or(u64::MAX);
     let mut records: Vec<Recorded> = Vec::new();
     for id in ids {
-        records.extend(
-            log.read_stream(id, 1, usize::MAX)?
-                .into_iter()
-                .filter(|r| r.envelope.position <= limit),
-        );
+        records.extend(log.read_stream(id, 1, usize::MAX)?.into_iter().filter(|r| r.envelope.position <= limit));
     }
     let last_position = records.iter().map(|r| r.envelope.position).max().unwrap_or(0);
     let mut first_recorded_ms = BTreeMap::new();
     for r in &records {
-        first_recorded_ms
-            .entry(r.envelope.stream.clone())
-            .or_insert(r.envelope.recorded_at_ms);
+        first_recorded_ms.entry(r.envelope.stream.clone()).or_insert(r.envelope.recorded_at_ms);
     }
-    Ok(Loaded {
-        streams: projections::from_records(&records),
-        records,
-        last_position,
-        first_recorded_ms,
-    })
+    Ok(Loaded { streams: projections::from_records(&records), records, last_position, first_recorded_ms })
 }
 
 fn tournaments(log: &Log) -> Result<Vec<StreamId>, StoreError> {
-    Ok(log
-        .streams()?
-        .into_iter()
-        .map(|s| s.stream)
-        .filter(|s| s.kind() == StreamKind::Tournament)
-        .collect())
+    Ok(log.streams()?.into_iter().map(|s| s.stream).filter(|s| s.kind() == StreamKind::Tournament).collect())
 }
 
 /// `<id>` or `<kind>/<id>`.
 fn stream_id(kind: StreamKind, text: &str) -> Result<StreamId, Status> {
-    let name = if text.contains('/') {
-        text.to_owned()
-    } else {
-        format!("{}/{text}", kind.prefix())
-    };
+    let name = if text.contains('/') { text.to_owned() } else { format!("{}/{text}", kind.prefix()) };
     let id = StreamId::parse(&name).map_err(from_rejection)?;
     if id.kind() != kind {
-        return Err(Status::invalid_argument(format!(
-            "{name} is not a {} stream",
-            kind.prefix()
-        )));
+        return Err(Status::invalid_argument(format!("{name} is not a {} stream", kind.prefix())));
     }
     Ok(id)
 }
@@ -90,19 +67,14 @@ fn from_projection(error: ProjectionError) -> Status {
 
 /// Runs a blocking load and fold off the async workers.
 async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, Status> + Send + 'static) -> Result<T, Status> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .map_err(|e| Status::internal(format!("projection failed: {e}")))?
+    tokio::task::spawn_blocking(work).await.map_err(|e| Status::internal(format!("projection failed: {e}")))?
 }
 
 /// The games a tournament stream schedules.
 fn games_of(log: &Log, tournament: &StreamId, as_of: Option<u64>) -> Result<Vec<StreamId>, StoreError> {
     let loaded = load(log, std::slice::from_ref(tournament), as_of)?;
     let events = loaded.streams.get(tournament).cloned().unwrap_or_default();
-    Ok(projections::tournament_games(&events)
-        .iter()
-        .filter_map(|g| StreamId::game(g).ok())
-        .collect())
+    Ok(projections::tournament_games(&events).iter().filter_map(|g| StreamId::game(g).ok()).collect())
 }
 
 #[tonic::async_trait]
@@ -127,11 +99,7 @@ impl pb::projections_server::Projections for ProjectionsService {
                 .map(|r| r.envelope.position)
                 .max()
                 .unwrap_or(0);
-            Ok(Response::new(pb::Projection {
-                json: sheet.to_json_string(),
-                text: sheet.to_string(),
-                as_of_position,
-            }))
+            Ok(Response::new(pb::Projection { json: sheet.to_json_string(), text: sheet.to_string(), as_of_position }))
         })
         .await
     }
@@ -144,11 +112,43 @@ impl pb::projections_server::Projections for ProjectionsService {
             let mut ids = games_of(&log, &tournament, request.as_of_position).map_err(from_store)?;
             ids.push(tournament.clone());
             let loaded = load(&log, &ids, request.as_of_position).map_err(from_store)?;
-            let standings = projections::standings(&loaded.streams, &tournament).map_err(from_projection)?;
+            let standings = if request.public {
+                projections::public_standings(&loaded.streams, &tournament)
+            } else {
+                projections::standings(&loaded.streams, &tournament)
+            }
+            .map_err(from_projection)?;
             Ok(Response::new(pb::Projection {
                 json: standings.to_json_string(),
                 text: standings.to_string(),
                 as_of_position: loaded.last_position,
+            }))
+        })
+        .await
+    }
+
+    async fn get_clock(&self, request: Request<pb::ClockRequest>) -> Result<Response<pb::Projection>, Status> {
+        let request = request.into_inner();
+        let game = stream_id(StreamKind::Game, &request.game)?;
+        let log = Arc::clone(&self.log);
+        blocking(move || {
+            let mut ids = tournaments(&log).map_err(from_store)?;
+            ids.push(game.clone());
+            let loaded = load(&log, &ids, None).map_err(from_store)?;
+            let view = projections::clock(&loaded.streams, &game, request.as_of_seq, request.now_at_ms)
+                .map_err(from_projection)?;
+            let as_of_seq = request.as_of_seq.unwrap_or(u64::MAX);
+            let as_of_position = loaded
+                .records
+                .iter()
+                .filter(|r| r.envelope.stream == game && r.envelope.seq <= as_of_seq)
+                .map(|r| r.envelope.position)
+                .max()
+                .unwrap_or(0);
+            Ok(Response::new(pb::Projection {
+                json: serde_json::to_string(&view).expect("clock views serialise"),
+                text: projections::clock_text(&view),
+                as_of_position,
             }))
         })
         .await

@@ -41,11 +41,7 @@ fn the_domain_crates_do_no_io() {
         })
         .collect();
     for domain in ["ledger", "replay"] {
-        let root = names
-            .iter()
-            .find(|(_, name)| **name == domain)
-            .map(|(id, _)| *id)
-            .unwrap();
+        let root = names.iter().find(|(_, name)| **name == domain).map(|(id, _)| *id).unwrap();
         let mut seen = BTreeSet::new();
         let mut todo = vec![root];
         while let Some(id) = todo.pop() {

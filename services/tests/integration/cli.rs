@@ -71,16 +71,8 @@ async fn append_then_read_back_with_envelopes() {
     .await
     .unwrap();
     assert_eq!(first.status.code(), Some(0), "{}", text(&first.stderr));
-    assert!(
-        text(&first.stdout).starts_with("appended 4 events to game/cli: seq 1–4"),
-        "{}",
-        text(&first.stdout)
-    );
-    assert!(
-        text(&again.stdout).contains("already appended"),
-        "{}",
-        text(&again.stdout)
-    );
+    assert!(text(&first.stdout).starts_with("appended 4 events to game/cli: seq 1–4"), "{}", text(&first.stdout));
+    assert!(text(&again.stdout).contains("already appended"), "{}", text(&again.stdout));
     assert_eq!(refused.status.code(), Some(1));
     assert_eq!(
         text(&refused.stderr).trim(),
@@ -102,9 +94,7 @@ async fn an_export_verifies_offline_and_a_changed_line_is_caught() {
     let url = format!("http://{}", server.addr);
     let game = GAME.replace("\"at_ms\":0}", "\"at_ms\":0,\"ruleset\":\"cafe2023\"}");
     let (export, digest) = tokio::task::spawn_blocking(move || {
-        assert!(ledgerctl(&["--server", &url, "append", "--stream", "game/v"], &game)
-            .status
-            .success());
+        assert!(ledgerctl(&["--server", &url, "append", "--stream", "game/v"], &game).status.success());
         let export = ledgerctl(&["--server", &url, "export"], "");
         let digest = ledgerctl(&["--server", &url, "--json", "digest", "--stream", "game/v"], "");
         (export, digest)
@@ -116,10 +106,7 @@ async fn an_export_verifies_offline_and_a_changed_line_is_caught() {
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok.stderr));
     let verdict: serde_json::Value = serde_json::from_str(text(&ok.stdout).trim()).unwrap();
     let printed: serde_json::Value = serde_json::from_slice(&digest.stdout).unwrap();
-    assert_eq!(
-        verdict["digest"], printed["digest"],
-        "the digest on the report matches the export"
-    );
+    assert_eq!(verdict["digest"], printed["digest"], "the digest on the report matches the export");
     // Someone changes the tactical cards dealt in event 3.
     let tampered = exported.replacen("\"count\":5", "\"count\":6", 1);
     assert_ne!(tampered, exported);

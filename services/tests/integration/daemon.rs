@@ -20,21 +20,10 @@ struct Daemon {
 
 impl Daemon {
     fn spawn(data_dir: &Path) -> Daemon {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let addr = format!("127.0.0.1:{port}");
         let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-            .args([
-                "--data-dir",
-                data_dir.to_str().unwrap(),
-                "--listen",
-                &addr,
-                "--log",
-                "warn",
-            ])
+            .args(["--data-dir", data_dir.to_str().unwrap(), "--listen", &addr, "--log", "warn"])
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
@@ -45,11 +34,7 @@ impl Daemon {
     async fn connect(&self) -> LedgerClient<Channel> {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
-            if let Ok(channel) = Channel::from_shared(format!("http://{}", self.addr))
-                .unwrap()
-                .connect()
-                .await
-            {
+            if let Ok(channel) = Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await {
                 let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
                 let request = tonic_health::pb::HealthCheckRequest { service: String::new() };
                 if health.check(request).await.is_ok() {
@@ -70,16 +55,9 @@ impl Drop for Daemon {
 }
 
 async fn read_all(client: &mut LedgerClient<Channel>, stream: &str) -> Vec<Recorded> {
-    let request = pb::ReadRequest {
-        stream: stream.into(),
-        from_seq: 1,
-        limit: None,
-    };
+    let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None };
     let events = client.read(request).await.unwrap().into_inner();
-    events
-        .map(|e| Recorded::from_proto(e.unwrap()).unwrap())
-        .collect()
-        .await
+    events.map(|e| Recorded::from_proto(e.unwrap()).unwrap()).collect().await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -94,25 +72,12 @@ async fn kill_9_during_appends_loses_no_acknowledged_event() {
         let mut client = client.clone();
         writers.push(tokio::spawn(async move {
             let stream = format!("game/crash-{table}");
-            let start = Event::GameStarted {
-                at_ms: 0,
-                ruleset: Some(Ruleset::Cafe2023),
-                tournament: None,
-            };
-            client
-                .append(append(&stream, &[start], &format!("{stream}-start"), None))
-                .await
-                .unwrap();
+            let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+            client.append(append(&stream, &[start], &format!("{stream}-start"), None)).await.unwrap();
             let mut acknowledged = 1u64;
             for turn in 1..=100_000u32 {
-                let event = Event::TurnStarted {
-                    turn,
-                    at_ms: Some(u64::from(turn) * 1000),
-                };
-                match client
-                    .append(append(&stream, &[event], &format!("{stream}-turn-{turn}-"), None))
-                    .await
-                {
+                let event = Event::TurnStarted { turn, at_ms: Some(u64::from(turn) * 1000) };
+                match client.append(append(&stream, &[event], &format!("{stream}-turn-{turn}-"), None)).await {
                     Ok(ok) => {
                         acknowledged = ok.into_inner().last_seq;
                     }
@@ -157,17 +122,9 @@ async fn kill_9_during_appends_loses_no_acknowledged_event() {
         verify_chain(&records).unwrap_or_else(|b| panic!("{stream}: chain breaks at {}: {}", b.seq, b.reason));
         // The rules resume where the stream stopped.
         let next = u32::try_from(records.len()).unwrap();
-        let event = Event::TurnStarted {
-            turn: next,
-            at_ms: None,
-        };
+        let event = Event::TurnStarted { turn: next, at_ms: None };
         client
-            .append(append(
-                &stream,
-                &[event],
-                &format!("{stream}-after-restart"),
-                Some(records.len() as u64),
-            ))
+            .append(append(&stream, &[event], &format!("{stream}-after-restart"), Some(records.len() as u64)))
             .await
             .unwrap();
     }
@@ -178,20 +135,10 @@ async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription() {
     let dir = tempfile::tempdir().unwrap();
     let mut daemon = Daemon::spawn(dir.path());
     let mut client = daemon.connect().await;
-    let start = Event::GameStarted {
-        at_ms: 0,
-        ruleset: Some(Ruleset::Wm2015),
-        tournament: None,
-    };
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
     client.append(append("game/t", &[start], "", None)).await.unwrap();
-    let mut live = client
-        .subscribe(pb::SubscribeRequest {
-            stream: "game/t".into(),
-            from: 1,
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut live =
+        client.subscribe(pb::SubscribeRequest { stream: "game/t".into(), from: 1 }).await.unwrap().into_inner();
     assert!(live.next().await.unwrap().is_ok());
     let pid = daemon.child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());

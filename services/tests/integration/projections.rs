@@ -10,15 +10,8 @@ const TOURNAMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tourn
 const WORKED_EXAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/cafe2019-worked-example.jsonl");
 
 fn ledgerctl(args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_ledgerctl"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "ledgerctl {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let output = Command::new(env!("CARGO_BIN_EXE_ledgerctl")).args(args).output().unwrap();
+    assert!(output.status.success(), "ledgerctl {args:?}: {}", String::from_utf8_lossy(&output.stderr));
     output
 }
 
@@ -40,27 +33,13 @@ fn score_prints_the_sheet_the_issue_asks_for() {
     assert_eq!(sheet["roles"]["maria_theresa"].to_string(), "8.7");
     assert_eq!(sheet["roles"]["pompadour"].to_string(), "8.8");
     assert!(sheet["tcc"].is_number());
-    let explain: Vec<&str> = sheet["explain"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|l| l.as_str().unwrap())
-        .collect();
+    let explain: Vec<&str> = sheet["explain"].as_array().unwrap().iter().map(|l| l.as_str().unwrap()).collect();
     assert!(
         explain.contains(&"austria: 11 of 12 objectives at the end of turn 21 → 92%; 92%/10 + 1.6 − 0.1×21 = 8.7"),
         "{explain:?}"
     );
-    let text = stdout(&ledgerctl(&[
-        "score",
-        "--ruleset",
-        "cafe2019",
-        "--file",
-        WORKED_EXAMPLE,
-    ]));
-    assert!(
-        text.starts_with("Score sheet (cafe2019), 21 turns, prussian_defensive_victory"),
-        "{text}"
-    );
+    let text = stdout(&ledgerctl(&["score", "--ruleset", "cafe2019", "--file", WORKED_EXAMPLE]));
+    assert!(text.starts_with("Score sheet (cafe2019), 21 turns, prussian_defensive_victory"), "{text}");
 }
 
 #[test]
@@ -86,53 +65,18 @@ async fn online_and_offline_projections_are_byte_identical() {
     let server = TestServer::start().await;
     let url = format!("http://{}", server.addr);
     let offline = tokio::task::spawn_blocking(move || {
-        ledgerctl(&[
-            "--server",
-            &url,
-            "--clearance",
-            "organiser",
-            "import",
-            "--file",
-            TOURNAMENT,
-        ]);
+        ledgerctl(&["--server", &url, "--clearance", "organiser", "import", "--file", TOURNAMENT]);
         (
-            stdout(&ledgerctl(&[
-                "--json",
-                "standings",
-                "--tournament",
-                "open26",
-                "--file",
-                TOURNAMENT,
-            ])),
-            stdout(&ledgerctl(&[
-                "--json",
-                "stats",
-                "roles",
-                "--file",
-                TOURNAMENT,
-                "--stage",
-                "qualifying",
-            ])),
-            stdout(&ledgerctl(&[
-                "--json",
-                "--server",
-                &url,
-                "standings",
-                "--tournament",
-                "open26",
-            ])),
+            stdout(&ledgerctl(&["--json", "standings", "--tournament", "open26", "--file", TOURNAMENT])),
+            stdout(&ledgerctl(&["--json", "stats", "roles", "--file", TOURNAMENT, "--stage", "qualifying"])),
+            stdout(&ledgerctl(&["--json", "--server", &url, "standings", "--tournament", "open26"])),
         )
     })
     .await
     .unwrap();
-    let mut client = ProjectionsClient::connect(format!("http://{}", server.addr))
-        .await
-        .unwrap();
+    let mut client = ProjectionsClient::connect(format!("http://{}", server.addr)).await.unwrap();
     let standings = client
-        .get_standings(pb::StandingsRequest {
-            tournament: "open26".into(),
-            as_of_position: None,
-        })
+        .get_standings(pb::StandingsRequest { tournament: "open26".into(), as_of_position: None, public: false })
         .await
         .unwrap()
         .into_inner();
@@ -141,10 +85,7 @@ async fn online_and_offline_projections_are_byte_identical() {
     let parsed: serde_json::Value = serde_json::from_str(&standings.json).unwrap();
     assert_eq!(parsed["finalists"].as_array().unwrap().len(), 4);
     let stats = client
-        .get_role_stats(pb::RoleStatsRequest {
-            stage: Some("qualifying".into()),
-            ..Default::default()
-        })
+        .get_role_stats(pb::RoleStatsRequest { stage: Some("qualifying".into()), ..Default::default() })
         .await
         .unwrap()
         .into_inner();
@@ -155,10 +96,7 @@ async fn online_and_offline_projections_are_byte_identical() {
 
     // A game as of an earlier event equals scoring the file's prefix offline.
     let sheet = client
-        .get_score_sheet(pb::ScoreSheetRequest {
-            game: "q1-t1".into(),
-            as_of_seq: Some(40),
-        })
+        .get_score_sheet(pb::ScoreSheetRequest { game: "q1-t1".into(), as_of_seq: Some(40) })
         .await
         .unwrap()
         .into_inner();
@@ -172,16 +110,7 @@ async fn online_and_offline_projections_are_byte_identical() {
     std::fs::write(prefix.path(), game_lines.join("\n")).unwrap();
     let path = prefix.path().to_str().unwrap().to_owned();
     let offline_sheet = tokio::task::spawn_blocking(move || {
-        stdout(&ledgerctl(&[
-            "--json",
-            "score",
-            "--ruleset",
-            "cafe2023",
-            "--file",
-            &path,
-            "--as-of",
-            "40",
-        ]))
+        stdout(&ledgerctl(&["--json", "score", "--ruleset", "cafe2023", "--file", &path, "--as-of", "40"]))
     })
     .await
     .unwrap();
@@ -189,22 +118,14 @@ async fn online_and_offline_projections_are_byte_identical() {
     assert!(sheet.as_of_position > 0);
     // Standings as of a position before any game ended have no totals yet.
     let early = client
-        .get_standings(pb::StandingsRequest {
-            tournament: "open26".into(),
-            as_of_position: Some(17),
-        })
+        .get_standings(pb::StandingsRequest { tournament: "open26".into(), as_of_position: Some(17), public: false })
         .await
         .unwrap()
         .into_inner();
     assert_eq!(early.as_of_position, 17);
     assert_ne!(early.json, standings.json);
-    let missing = client
-        .get_score_sheet(pb::ScoreSheetRequest {
-            game: "nope".into(),
-            as_of_seq: None,
-        })
-        .await
-        .unwrap_err();
+    let missing =
+        client.get_score_sheet(pb::ScoreSheetRequest { game: "nope".into(), as_of_seq: None }).await.unwrap_err();
     assert_eq!(missing.code(), tonic::Code::NotFound);
     server.stop().await;
 }

@@ -26,7 +26,8 @@ impl TestServer {
 
     pub async fn start_with_auth(auth: ledger_services::auth::Auth) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let log = Arc::new(Log::open_sled(dir.path()).unwrap());
+        let log =
+            Arc::new(Log::open_sled_with(dir.path(), Arc::new(ledger_services::final_order::FinalOrder)).unwrap());
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
@@ -38,13 +39,7 @@ impl TestServer {
             .unwrap();
         });
         let client = LedgerClient::connect(format!("http://{addr}")).await.unwrap();
-        TestServer {
-            addr,
-            client,
-            stop: Some(stop),
-            task: Some(task),
-            _dir: dir,
-        }
+        TestServer { addr, client, stop: Some(stop), task: Some(task), _dir: dir }
     }
 
     /// Stops the server and waits until it has stopped.
@@ -58,26 +53,13 @@ impl TestServer {
 
     /// The stream's version as the server reports it (0 when it does not exist).
     pub async fn version(&mut self, stream: &str) -> u64 {
-        let listed = self
-            .client
-            .list_streams(pb::ListStreamsRequest { prefix: stream.into() })
-            .await
-            .unwrap();
-        listed
-            .into_inner()
-            .streams
-            .iter()
-            .find(|s| s.stream == stream)
-            .map_or(0, |s| s.version)
+        let listed = self.client.list_streams(pb::ListStreamsRequest { prefix: stream.into() }).await.unwrap();
+        listed.into_inner().streams.iter().find(|s| s.stream == stream).map_or(0, |s| s.version)
     }
 
     pub async fn read(&mut self, stream: &str) -> Vec<pb::RecordedEvent> {
         use tokio_stream::StreamExt;
-        let request = pb::ReadRequest {
-            stream: stream.into(),
-            from_seq: 1,
-            limit: None,
-        };
+        let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None };
         let events = self.client.read(request).await.unwrap().into_inner();
         events.map(Result::unwrap).collect().await
     }
@@ -90,11 +72,7 @@ pub fn append(stream: &str, events: &[Event], id_prefix: &str, expected_version:
             .iter()
             .enumerate()
             .map(|(i, e)| pb::ProposedEvent {
-                event_id: if id_prefix.is_empty() {
-                    String::new()
-                } else {
-                    format!("{id_prefix}{i}")
-                },
+                event_id: if id_prefix.is_empty() { String::new() } else { format!("{id_prefix}{i}") },
                 event: Some(e.to_proto()),
             })
             .collect(),
@@ -103,8 +81,5 @@ pub fn append(stream: &str, events: &[Event], id_prefix: &str, expected_version:
 }
 
 pub fn events(values: &[serde_json::Value]) -> Vec<Event> {
-    values
-        .iter()
-        .map(|v| ledger::event::from_canonical_json(v).unwrap())
-        .collect()
+    values.iter().map(|v| ledger::event::from_canonical_json(v).unwrap()).collect()
 }

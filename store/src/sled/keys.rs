@@ -50,9 +50,7 @@ impl Key {
     pub const EVENT_PREFIX: &'static [u8] = b"e";
 
     pub fn seq_of_event_key(key: &[u8]) -> Result<u64, StoreError> {
-        key.len()
-            .checked_sub(8)
-            .map_or_else(|| Err(damaged("event key")), |at| decode_u64(&key[at..]))
+        key.len().checked_sub(8).map_or_else(|| Err(damaged("event key")), |at| decode_u64(&key[at..]))
     }
 
     pub fn position(position: u64) -> Vec<u8> {

@@ -46,12 +46,7 @@ impl SledStorage {
         let log_file = Arc::new(File::open(dir.join("db"))?);
         // New files must be findable after a crash: sync the directory once.
         File::open(dir)?.sync_all()?;
-        Ok(SledStorage {
-            db,
-            tree,
-            log_file,
-            path: dir.to_owned(),
-        })
+        Ok(SledStorage { db, tree, log_file, path: dir.to_owned() })
     }
 
     /// Opens a log that must already exist, e.g. a copy the jury verifies.
@@ -61,10 +56,7 @@ impl SledStorage {
     /// own checksums fail).
     pub fn open_existing(dir: &Path) -> Result<Self, StoreError> {
         if !dir.join("db").is_file() || !dir.join("conf").is_file() {
-            return Err(StoreError::Io(format!(
-                "{} holds no ledger (no sled `db` and `conf` files)",
-                dir.display()
-            )));
+            return Err(StoreError::Io(format!("{} holds no ledger (no sled `db` and `conf` files)", dir.display())));
         }
         Self::open(dir).map_err(|e| match e {
             StoreError::Io(text) if text.contains("lock") => StoreError::Io(format!(
@@ -84,12 +76,7 @@ impl SledStorage {
     /// # Errors
     /// The tree cannot be read.
     pub fn tournament_streams(&self) -> Result<Vec<StreamId>, StoreError> {
-        Ok(self
-            .streams()?
-            .into_iter()
-            .map(|s| s.stream)
-            .filter(|s| s.kind() == StreamKind::Tournament)
-            .collect())
+        Ok(self.streams()?.into_iter().map(|s| s.stream).filter(|s| s.kind() == StreamKind::Tournament).collect())
     }
 
     /// Every stored record in position order, as raw bytes with their key: what `verify` reads.
@@ -174,11 +161,7 @@ impl Reader for SledStorage {
 
     fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
         let mut records = Vec::new();
-        for item in self
-            .tree
-            .range(Key::position(from_position.max(1))..Key::position_end())
-            .take(limit)
-        {
+        for item in self.tree.range(Key::position(from_position.max(1))..Key::position_end()).take(limit) {
             let (key, event_key) = item?;
             let record = self
                 .get_record(&event_key)?
@@ -199,11 +182,7 @@ impl Reader for SledStorage {
                 let (key, value) = item?;
                 let stream = Key::stream_of_head_key(&key)?;
                 let (version, head_hash) = keys::decode_head(&value)?;
-                Ok(StreamInfo {
-                    stream,
-                    version,
-                    head_hash,
-                })
+                Ok(StreamInfo { stream, version, head_hash })
             })
             .collect()
     }

@@ -60,11 +60,7 @@ fn verify_stream(stream: StreamId, raw: &[(u64, Vec<u8>)], recorded_head: Option
     };
     for (expected, (key_seq, bytes)) in (1u64..).zip(raw) {
         if *key_seq != expected {
-            return broken(
-                expected,
-                format!("event {expected} is missing (the next stored is {key_seq})"),
-                verified,
-            );
+            return broken(expected, format!("event {expected} is missing (the next stored is {key_seq})"), verified);
         }
         let record = match decode_record(bytes) {
             Ok(record) => record,
@@ -73,10 +69,7 @@ fn verify_stream(stream: StreamId, raw: &[(u64, Vec<u8>)], recorded_head: Option
         if record.envelope.stream != stream || record.envelope.seq != expected {
             return broken(
                 expected,
-                format!(
-                    "the stored event says it is {} #{}",
-                    record.envelope.stream, record.envelope.seq
-                ),
+                format!("the stored event says it is {} #{}", record.envelope.stream, record.envelope.seq),
                 verified,
             );
         }
@@ -90,12 +83,9 @@ fn verify_stream(stream: StreamId, raw: &[(u64, Vec<u8>)], recorded_head: Option
         verified = expected;
     }
     match recorded_head {
-        Some((version, hash)) if version == verified && hash == prev => StreamVerdict {
-            stream,
-            verified,
-            head: Some(prev),
-            broken: None,
-        },
+        Some((version, hash)) if version == verified && hash == prev => {
+            StreamVerdict { stream, verified, head: Some(prev), broken: None }
+        }
         Some((version, _)) if version > verified => broken(
             verified + 1,
             format!("the stream's head says {version} events, only {verified} are stored"),
