@@ -25,8 +25,13 @@ impl CrossCheck for FinalOrder {
         let events = streams.events(stream)?;
         let mut games = BTreeMap::new();
         for game in crate::projections::tournament_games(&events) {
-            if let Ok(id) = StreamId::game(&game) {
-                games.insert(game, streams.events(&id)?);
+            // A game not started yet has no stream: standings list it as pending.
+            let events = match StreamId::game(&game) {
+                Ok(id) => streams.events(&id)?,
+                Err(_) => continue,
+            };
+            if !events.is_empty() {
+                games.insert(game, events);
             }
         }
         let standings = replay::standings(&events, &games)

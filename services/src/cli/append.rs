@@ -59,6 +59,18 @@ pub async fn import(cli: &Cli, file: Option<&Path>) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Appends events made by a command (not read from a file) to one stream.
+pub(super) async fn append_events(cli: &Cli, stream: &StreamId, events: Vec<ledger::Event>) -> Result<(), CliError> {
+    let lines: Vec<Line> = (1..)
+        .zip(events)
+        .map(|(number, event)| Line { number, stream: None, event_id: None, recorded_at_ms: None, event })
+        .collect();
+    let mut client = connect(cli).await?;
+    let summary = append_lines(cli, &mut client, stream, &lines, None).await?;
+    summary.print(cli.json);
+    Ok(())
+}
+
 /// What an append of many lines did.
 struct Summary {
     stream: String,

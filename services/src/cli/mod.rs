@@ -14,6 +14,7 @@ mod check;
 mod output;
 mod read;
 mod score;
+mod tournament;
 mod verify;
 
 use clap::{Parser, Subcommand};
@@ -185,6 +186,16 @@ pub enum Command {
         #[command(subcommand)]
         what: StatsCommand,
     },
+    /// Run a tournament: create it, register players, draw, schedule, the final.
+    Tournament {
+        #[command(subcommand)]
+        what: TournamentCommand,
+    },
+    /// The qualifying draw.
+    Draw {
+        #[command(subcommand)]
+        what: DrawCommand,
+    },
     /// Make a bearer token for ledgerd's auth file.
     NewToken {
         /// Who the token stands for, recorded as the actor of every append.
@@ -198,6 +209,108 @@ pub enum Command {
     Digest {
         #[arg(long)]
         stream: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TournamentCommand {
+    /// Create a tournament stream.
+    Create {
+        /// The tournament's id (its stream is `tournament/<id>`).
+        #[arg(long)]
+        id: String,
+        #[arg(long)]
+        name: String,
+        /// wm2015, cafe2019 or cafe2023.
+        #[arg(long)]
+        ruleset: String,
+        /// Minutes on each side of the chess clock (default 130).
+        #[arg(long)]
+        clock_minutes: Option<u64>,
+    },
+    /// Register a player.
+    Register {
+        #[arg(long)]
+        tournament: String,
+        /// The player's id, used in seats and standings.
+        #[arg(long)]
+        player: String,
+        #[arg(long)]
+        name: String,
+        /// The name public standings show instead.
+        #[arg(long)]
+        pseudonym: Option<String>,
+    },
+    /// Draw the four qualifying rounds from a seed and record them.
+    Draw {
+        #[arg(long)]
+        tournament: String,
+        #[arg(long)]
+        seed: u64,
+        /// Show the draw without recording it.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Put a game on a table by hand.
+    Schedule {
+        #[arg(long)]
+        tournament: String,
+        #[arg(long)]
+        game: String,
+        /// qualifying or final.
+        #[arg(long, default_value = "qualifying")]
+        stage: String,
+        #[arg(long)]
+        round: u32,
+        #[arg(long)]
+        table: u32,
+        #[arg(long)]
+        frederick: String,
+        #[arg(long)]
+        elisabeth: String,
+        #[arg(long)]
+        maria_theresa: String,
+        #[arg(long)]
+        pompadour: String,
+    },
+    /// The final: role choices in rank order, then the game.
+    Final {
+        #[command(subcommand)]
+        what: FinalCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum FinalCommand {
+    /// A finalist chooses a role (in rank order; the ledger refuses anything else).
+    Choose {
+        #[arg(long)]
+        tournament: String,
+        #[arg(long)]
+        player: String,
+        #[arg(long)]
+        role: String,
+    },
+    /// Schedule the final from the four choices.
+    Schedule {
+        #[arg(long)]
+        tournament: String,
+        #[arg(long, default_value = "final")]
+        game: String,
+        #[arg(long, default_value_t = 1)]
+        table: u32,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum DrawCommand {
+    /// Recompute the recorded qualifying draw from its seed and compare.
+    Verify {
+        #[arg(long)]
+        tournament: String,
+        /// An export to verify offline.
+        #[arg(long)]
+        file: Option<PathBuf>,
     },
 }
 
@@ -232,6 +345,10 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             append::run(&cli, stream, file.as_deref(), expected_version).await
         }
         Command::NewToken { ref actor, ref clearance } => new_token(actor, clearance),
+        Command::Tournament { ref what } => run_tournament(&cli, what).await,
+        Command::Draw { what: DrawCommand::Verify { ref tournament, ref file } } => {
+            tournament::verify(&cli, tournament, file.as_deref()).await
+        }
         Command::Import { ref file } => append::import(&cli, file.as_deref()).await,
         Command::Read { ref stream, from } => read::read(&cli, stream, from).await,
         Command::Tail { ref stream, from } => read::tail(&cli, stream.as_deref(), from).await,
@@ -274,6 +391,40 @@ async fn connect_projections(
     ledger_proto::v1::projections_client::ProjectionsClient::connect(cli.server.clone())
         .await
         .map_err(|e| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server)))
+}
+
+async fn run_tournament(cli: &Cli, what: &TournamentCommand) -> Result<(), CliError> {
+    match what {
+        TournamentCommand::Create { id, name, ruleset, clock_minutes } => {
+            tournament::create(cli, id, name, ruleset, *clock_minutes).await
+        }
+        TournamentCommand::Register { tournament, player, name, pseudonym } => {
+            tournament::register(cli, tournament, player, name, pseudonym.as_deref()).await
+        }
+        TournamentCommand::Draw { tournament, seed, dry_run } => {
+            tournament::draw(cli, tournament, *seed, *dry_run).await
+        }
+        TournamentCommand::Schedule {
+            tournament,
+            game,
+            stage,
+            round,
+            table,
+            frederick,
+            elisabeth,
+            maria_theresa,
+            pompadour,
+        } => {
+            let seats = tournament::SeatArgs { frederick, elisabeth, maria_theresa, pompadour };
+            tournament::schedule(cli, tournament, game, stage, *round, *table, seats).await
+        }
+        TournamentCommand::Final { what: FinalCommand::Choose { tournament, player, role } } => {
+            tournament::choose(cli, tournament, player, role).await
+        }
+        TournamentCommand::Final { what: FinalCommand::Schedule { tournament, game, table } } => {
+            tournament::schedule_final(cli, tournament, game, *table).await
+        }
+    }
 }
 
 /// Prints a fresh random token and the auth-file entry that admits it.

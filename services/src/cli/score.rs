@@ -109,8 +109,9 @@ pub async fn standings(cli: &Cli, tournament: &str, file: Option<&Path>, public:
     let (streams, _) = load_file(&read_input(Some(file))?)?;
     let id =
         StreamId::parse(&stream_name(StreamKind::Tournament, tournament)).map_err(|r| CliError::Failed(r.message))?;
-    let standings = if public { projections::public_standings(&streams, &id) } else { projections::standings(&streams, &id) }
-        .map_err(|e| CliError::Refused(e.to_string()))?;
+    let standings =
+        if public { projections::public_standings(&streams, &id) } else { projections::standings(&streams, &id) }
+            .map_err(|e| CliError::Refused(e.to_string()))?;
     print_projection(cli, &standings.to_json_string(), &standings.to_string());
     Ok(())
 }

@@ -8,3 +8,4 @@ mod grpc;
 mod projections;
 mod roundtrip;
 mod support;
+mod tournament;

@@ -129,3 +129,39 @@ async fn online_and_offline_projections_are_byte_identical() {
     assert_eq!(missing.code(), tonic::Code::NotFound);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn the_clock_is_projected_from_the_presses() {
+    use crate::support::{append, events};
+    use serde_json::json;
+    let mut server = TestServer::start().await;
+    let game = events(&[
+        json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"}),
+        json!({"type": "turn_started", "turn": 1, "at_ms": 0}),
+        json!({"type": "clock_started", "side": "prussia", "at_ms": 0}),
+        json!({"type": "clock_pressed", "at_ms": 90_000}),
+        json!({"type": "clock_stopped", "reason": "combat", "at_ms": 100_000}),
+        json!({"type": "clock_started", "side": "attackers", "at_ms": 160_000}),
+    ]);
+    server.client.append(append("game/c", &game, "", None)).await.unwrap();
+    let mut client = ProjectionsClient::connect(format!("http://{}", server.addr)).await.unwrap();
+    let now = client
+        .get_clock(pb::ClockRequest { game: "c".into(), as_of_seq: None, now_at_ms: Some(170_000) })
+        .await
+        .unwrap()
+        .into_inner();
+    let view: serde_json::Value = serde_json::from_str(&now.json).unwrap();
+    assert_eq!(view["prussia"]["used_ms"], 90_000);
+    assert_eq!(view["attackers"]["used_ms"], 10_000 + 10_000, "10 s before the stop, 10 s since the restart");
+    assert_eq!(view["running"], "attackers");
+    assert_eq!(view["stopped_ms"]["combat"], 60_000);
+    assert!(now.text.contains("attackers running"), "{}", now.text);
+    let earlier = client
+        .get_clock(pb::ClockRequest { game: "game/c".into(), as_of_seq: Some(4), now_at_ms: None })
+        .await
+        .unwrap()
+        .into_inner();
+    let view: serde_json::Value = serde_json::from_str(&earlier.json).unwrap();
+    assert_eq!((view["prussia"]["used_ms"].as_u64(), view["attackers"]["used_ms"].as_u64()), (Some(90_000), Some(0)));
+    server.stop().await;
+}

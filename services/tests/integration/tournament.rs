@@ -1,0 +1,127 @@
+//! Organisers run a tournament with `ledgerctl`: create, register, draw (recomputable by the
+//! jury), the final's role choices in rank order, the final seated as chosen, and its winner.
+
+use crate::support::TestServer;
+use std::process::{Command, Output};
+
+const TOURNAMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
+
+struct Ctl {
+    url: String,
+}
+
+impl Ctl {
+    fn run(&self, args: &[&str]) -> Output {
+        let mut full = vec!["--server", &self.url, "--clearance", "organiser"];
+        full.extend_from_slice(args);
+        Command::new(env!("CARGO_BIN_EXE_ledgerctl")).args(&full).output().unwrap()
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn refused(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?} should be refused: {}", String::from_utf8_lossy(&out.stdout));
+        String::from_utf8(out.stderr).unwrap().trim().to_owned()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_register_draw_and_verify() {
+    let server = TestServer::start().await;
+    let ctl = Ctl { url: format!("http://{}", server.addr) };
+    tokio::task::spawn_blocking(move || {
+        ctl.ok(&["tournament", "create", "--id", "wm26", "--name", "WM 2026", "--ruleset", "wm2015"]);
+        for n in 1..=18 {
+            let (player, name) = (format!("p{n}"), format!("Player {n}"));
+            ctl.ok(&["tournament", "register", "--tournament", "wm26", "--player", &player, "--name", &name]);
+        }
+        let odd = ctl.refused(&["tournament", "draw", "--tournament", "wm26", "--seed", "42"]);
+        assert_eq!(odd, "a qualifying draw needs a multiple of 4 players, got 18");
+        for n in 19..=20 {
+            let (player, name) = (format!("p{n}"), format!("Player {n}"));
+            ctl.ok(&["tournament", "register", "--tournament", "wm26", "--player", &player, "--name", &name]);
+        }
+        let dry = ctl.ok(&["--json", "tournament", "draw", "--tournament", "wm26", "--seed", "42", "--dry-run"]);
+        let dry: serde_json::Value = serde_json::from_str(dry.lines().next().unwrap()).unwrap();
+        assert_eq!(dry["event"]["games"].as_array().unwrap().len(), 20);
+        assert_eq!(dry["repeats"].as_array().unwrap().len(), 0);
+        let refused_verify = ctl.refused(&["draw", "verify", "--tournament", "wm26"]);
+        assert_eq!(refused_verify, "tournament/wm26 has no recorded qualifying draw");
+        let shown = ctl.ok(&["tournament", "draw", "--tournament", "wm26", "--seed", "42"]);
+        assert!(shown.contains("no two players share a table twice"), "{shown}");
+        // The same seed gives the same draw: the recorded one matches the dry run.
+        let verified = ctl.ok(&["draw", "verify", "--tournament", "wm26"]);
+        assert!(verified
+            .starts_with("ok: the recorded draw is the draw of seed 42 for the 20 registered players (20 games)"));
+        let again = ctl.refused(&["tournament", "draw", "--tournament", "wm26", "--seed", "43"]);
+        assert!(again.ends_with("the qualifying draw was already recorded"), "{again}");
+    })
+    .await
+    .unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn finalists_choose_in_rank_order_and_the_final_has_a_winner() {
+    let server = TestServer::start().await;
+    let ctl = Ctl { url: format!("http://{}", server.addr) };
+    tokio::task::spawn_blocking(move || {
+        // Before any game has ended, nobody may choose.
+        let (first_lines, rest): (Vec<&str>, Vec<&str>) = {
+            let text: &'static str = Box::leak(std::fs::read_to_string(TOURNAMENT).unwrap().into_boxed_str());
+            text.lines().partition(|l| l.contains("\"stream\":\"tournament/"))
+        };
+        let tournament_only = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(tournament_only.path(), first_lines.join("\n")).unwrap();
+        ctl.ok(&["import", "--file", tournament_only.path().to_str().unwrap()]);
+        let early = ctl.refused(&["tournament", "final", "choose", "--tournament", "open26", "--player", "cai", "--role", "pompadour"]);
+        assert!(early.contains("the finalists are not settled yet: qualifying games still open: q1-t1"), "{early}");
+        let games = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(games.path(), rest.join("\n")).unwrap();
+        ctl.ok(&["import", "--file", games.path().to_str().unwrap()]);
+        // Standings: cai, hal, eli, ana are the finalists, in that order.
+        let choose = |player: &'static str, role: &'static str| -> Vec<&'static str> {
+            vec!["tournament", "final", "choose", "--tournament", "open26", "--player", player, "--role", role]
+        };
+        let hal_first = ctl.refused(&choose("hal", "pompadour"));
+        assert_eq!(hal_first, "line 1: FAILED_PRECONDITION: the finalists choose in rank order: cai (rank 1) chooses next, not hal");
+        let outsider = ctl.refused(&choose("gus", "pompadour"));
+        assert!(outsider.ends_with("gus is not a finalist: the final is played by cai, hal, eli, ana"), "{outsider}");
+        ctl.ok(&choose("cai", "pompadour"));
+        let taken = ctl.refused(&choose("hal", "pompadour"));
+        assert!(taken.ends_with("pompadour was already chosen by cai"), "{taken}");
+        let early_schedule = ctl.refused(&["tournament", "final", "schedule", "--tournament", "open26"]);
+        assert!(early_schedule.contains("no finalist has chosen frederick yet"), "{early_schedule}");
+        ctl.ok(&choose("hal", "elisabeth"));
+        ctl.ok(&choose("eli", "frederick"));
+        ctl.ok(&choose("ana", "maria_theresa"));
+        ctl.ok(&["tournament", "final", "schedule", "--tournament", "open26"]);
+        // A final seated otherwise is refused.
+        let wrong = ctl.refused(&[
+            "tournament", "schedule", "--tournament", "open26", "--game", "final2", "--stage", "final", "--round", "5",
+            "--table", "2", "--frederick", "ana", "--elisabeth", "hal", "--maria-theresa", "eli", "--pompadour", "cai",
+        ]);
+        assert!(wrong.ends_with("the final seats ana as frederick, but eli chose frederick"), "{wrong}");
+        // The final: France (cai, Pompadour) wins in turn 9.
+        let final_game = [
+            r#"{"type":"game_started","at_ms":0}"#.to_owned(),
+            (1..=9).map(|t| format!(r#"{{"type":"turn_started","turn":{t}}}"#)).collect::<Vec<_>>().join("\n"),
+            r#"{"type":"game_ended","outcome":"allied_victory","winners":["france"],"objectives":{"russia":[4,10],"sweden":[1,5],"austria":[6,12],"imperial_army":[2,5],"france":[10,10]}}"#.to_owned(),
+        ]
+        .join("\n");
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), final_game).unwrap();
+        ctl.ok(&["append", "--stream", "game/final", "--file", file.path().to_str().unwrap()]);
+        let standings = ctl.ok(&["--json", "standings", "--tournament", "open26"]);
+        let standings: serde_json::Value = serde_json::from_str(standings.trim()).unwrap();
+        assert_eq!(standings["final"]["winner"], "cai", "{}", standings["final"]);
+    })
+    .await
+    .unwrap();
+    server.stop().await;
+}
