@@ -30,6 +30,19 @@ struct Loaded {
     first_recorded_ms: BTreeMap<StreamId, u64>,
 }
 
+impl Loaded {
+    /// The global position of a stream's event `seq` (its last event for `None`), 0 if none.
+    fn position_of(&self, stream: &StreamId, seq: Option<u64>) -> u64 {
+        let seq = seq.unwrap_or(u64::MAX);
+        self.records
+            .iter()
+            .filter(|r| r.envelope.stream == *stream && r.envelope.seq <= seq)
+            .map(|r| r.envelope.position)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 fn load(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Loaded, StoreError> {
     let limit = as_of_position.unwrap_or(u64::MAX);
     let mut records: Vec<Recorded> = Vec::new();
@@ -91,14 +104,7 @@ impl pb::projections_server::Projections for ProjectionsService {
             ids.push(game.clone());
             let loaded = load(&log, &ids, None).map_err(from_store)?;
             let sheet = projections::score_sheet(&loaded.streams, &game, request.as_of_seq).map_err(from_projection)?;
-            let as_of_seq = request.as_of_seq.unwrap_or(u64::MAX);
-            let as_of_position = loaded
-                .records
-                .iter()
-                .filter(|r| r.envelope.stream == game && r.envelope.seq <= as_of_seq)
-                .map(|r| r.envelope.position)
-                .max()
-                .unwrap_or(0);
+            let as_of_position = loaded.position_of(&game, request.as_of_seq);
             Ok(Response::new(pb::Projection { json: sheet.to_json_string(), text: sheet.to_string(), as_of_position }))
         })
         .await
@@ -137,14 +143,7 @@ impl pb::projections_server::Projections for ProjectionsService {
             let loaded = load(&log, &ids, None).map_err(from_store)?;
             let view = projections::clock(&loaded.streams, &game, request.as_of_seq, request.now_at_ms)
                 .map_err(from_projection)?;
-            let as_of_seq = request.as_of_seq.unwrap_or(u64::MAX);
-            let as_of_position = loaded
-                .records
-                .iter()
-                .filter(|r| r.envelope.stream == game && r.envelope.seq <= as_of_seq)
-                .map(|r| r.envelope.position)
-                .max()
-                .unwrap_or(0);
+            let as_of_position = loaded.position_of(&game, request.as_of_seq);
             Ok(Response::new(pb::Projection {
                 json: serde_json::to_string(&view).expect("clock views serialise"),
                 text: projections::clock_text(&view),
