@@ -1,6 +1,8 @@
 //! The replay crate's one integration-test binary: golden score sheets from the rule books,
-//! standings and their tie-breakers, statistics, and property tests.
+//! standings and their tie-breakers, statistics, the jury's audit, and property tests.
 
+mod audit;
+mod audit_props;
 mod golden;
 mod props;
 mod standings;

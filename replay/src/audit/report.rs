@@ -1,0 +1,209 @@
+//! The audit report of one game in Markdown, for the jury's file and the paper game report:
+//! the players, the ruleset, every event with its server time, actor and table time (voided
+//! ones struck through with the ruling behind the void), the jury's work, the final score sheet
+//! with its explanation lines, and the hash chain's head and digest with whether it verifies.
+//!
+//! The report is built only from what it is given; it does not fail on a broken chain or a
+//! stream the rules refuse — it says so, because that is what a jury needs to know.
+
+use super::text::{event_text, iso_utc, table_time_text};
+use super::timeline::{timeline, TimelineEntry};
+use super::AuditError;
+use crate::sheet::score_game;
+use ledger::envelope::{short_digest, verify_chain};
+use ledger::event::Seats;
+use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind, StreamState};
+use std::fmt::Write;
+
+/// The Markdown audit report of `game`. `records` may hold other streams too; only `game`'s
+/// are read, in the order given. `seats` names the players; `scheduled` is the ruleset of the
+/// tournament that scheduled the game.
+///
+/// # Errors
+/// [`AuditError::NotAGame`] for a tournament stream, [`AuditError::NoRecords`] when no record
+/// belongs to `game`.
+pub fn report(
+    game: &StreamId,
+    records: &[Recorded],
+    seats: Option<&Seats>,
+    scheduled: Option<Ruleset>,
+) -> Result<String, AuditError> {
+    if game.kind() != StreamKind::Game {
+        return Err(AuditError::NotAGame(game.to_string()));
+    }
+    let own: Vec<Recorded> = records.iter().filter(|record| record.envelope.stream == *game).cloned().collect();
+    let (Some(first), Some(last)) = (own.first(), own.last()) else {
+        return Err(AuditError::NoRecords(game.to_string()));
+    };
+    let entries = timeline(&own);
+    let events: Vec<(u64, Event)> = own.iter().map(|r| (r.envelope.seq, r.event.clone())).collect();
+    let mut out = String::new();
+    let w = &mut out;
+    line(w, format!("# Audit report: {game}"));
+    line(w, String::new());
+    line(w, format!("- Ruleset: {}", ruleset_text(&events, scheduled)));
+    let n_voided = entries.iter().filter(|e| e.voided_by.is_some()).count();
+    line(w, format!("- Events: {} ({n_voided} voided by the jury)", entries.len()));
+    line(
+        w,
+        format!(
+            "- Recorded from {} to {} (UTC)",
+            iso_utc(first.envelope.recorded_at_ms),
+            iso_utc(last.envelope.recorded_at_ms)
+        ),
+    );
+    if let Some(seats) = seats {
+        line(w, "\n## Players\n\n| Role | Player |\n|---|---|".to_owned());
+        for (role, player) in seats.iter() {
+            line(w, format!("| {role} | {} |", escape(player)));
+        }
+    }
+    line(w, "\n## Events\n".to_owned());
+    line(w, "| # | Recorded (UTC) | Actor | Table time | Event |".to_owned());
+    line(w, "|---:|---|---|---:|---|".to_owned());
+    for entry in &entries {
+        line(w, event_row(entry));
+    }
+    write_jury(w, &entries);
+    line(w, "\n## Final score sheet\n".to_owned());
+    match score_game(scheduled, &events) {
+        Ok(sheet) => {
+            line(w, "Voided events are left out of every number.\n".to_owned());
+            line(w, format!("```text\n{}```", sheet.to_string().replace("```", "'''")));
+        }
+        Err(error) => line(w, format!("The stream cannot be scored: {}", escape(&error.to_string()))),
+    }
+    write_chain(w, &own, &events, scheduled);
+    Ok(out)
+}
+
+fn line(out: &mut String, text: String) {
+    out.push_str(&text);
+    out.push('\n');
+}
+
+/// Where the game's ruleset comes from: `game_started`, else the scheduling tournament.
+fn ruleset_text(events: &[(u64, Event)], scheduled: Option<Ruleset>) -> String {
+    let named = events.iter().find_map(|(_, event)| match event {
+        Event::GameStarted { ruleset, .. } => *ruleset,
+        _ => None,
+    });
+    match (named, scheduled) {
+        (Some(ruleset), _) => format!("{ruleset} (named in game_started)"),
+        (None, Some(ruleset)) => format!("{ruleset} (the scheduling tournament's)"),
+        (None, None) => "unknown: the game names none and no tournament was given".to_owned(),
+    }
+}
+
+fn event_row(entry: &TimelineEntry) -> String {
+    let table_time = entry.table_time_ms.map_or_else(String::new, table_time_text);
+    let text = code(&event_text(&entry.event));
+    let cell = match &entry.voided_by {
+        Some(note) => format!("~~{text}~~ **{}**", escape(&note.to_string())),
+        None => text,
+    };
+    format!("| {} | {} | {} | {table_time} | {cell} |", entry.seq, iso_utc(entry.recorded_at_ms), escape(&entry.actor))
+}
+
+/// Every jury event: calls, rulings and voids, each void with the event it took out.
+fn write_jury(w: &mut String, entries: &[TimelineEntry]) {
+    line(w, "\n## The jury's rulings and voids\n".to_owned());
+    let mut any = false;
+    for entry in entries {
+        let text = match &entry.event {
+            Event::JuryCalled { reason } => format!("called: {}", escape(reason)),
+            Event::JuryRuling { text } => format!("ruling: {}", escape(text)),
+            Event::EventVoided { seq, reason } => {
+                let target = entries
+                    .iter()
+                    .find(|e| e.seq == *seq)
+                    .map_or_else(|| "an unknown event".to_owned(), |e| code(&event_text(&e.event)));
+                let ruling = entries
+                    .iter()
+                    .find(|e| e.seq == *seq)
+                    .and_then(|e| e.voided_by.as_ref())
+                    .filter(|note| note.void_seq == entry.seq)
+                    .and_then(|note| note.ruling.as_ref())
+                    .map_or_else(String::new, |r| format!(" (under ruling #{})", r.seq));
+                format!("voided #{seq} {target}: {}{ruling}", escape(reason))
+            }
+            _ => continue,
+        };
+        any = true;
+        line(w, format!("- #{} {} by {}: {text}", entry.seq, iso_utc(entry.recorded_at_ms), escape(&entry.actor)));
+    }
+    if !any {
+        line(w, "The jury was not called and voided nothing.".to_owned());
+    }
+}
+
+/// The head hash, its short digest, whether the chain verifies and whether the rules accept
+/// every event.
+fn write_chain(w: &mut String, own: &[Recorded], events: &[(u64, Event)], scheduled: Option<Ruleset>) {
+    line(w, "\n## Hash chain\n".to_owned());
+    if let Some(head) = own.last().map(|r| r.envelope.hash) {
+        line(w, format!("- Head hash: `{}`", hex(&head)));
+        line(w, format!("- Digest: `{}` (for the paper game report)", short_digest(&head)));
+    }
+    match verify_chain(own) {
+        Ok(_) => line(
+            w,
+            format!(
+                "- Chain: verifies — {} events from seq 1, each hash recomputed from its contents and linked to the one before",
+                own.len()
+            ),
+        ),
+        Err(broken) => line(
+            w,
+            format!(
+                "- Chain: **BROKEN** at seq {}: {}",
+                broken.seq,
+                escape(&broken.reason)
+            ),
+        ),
+    }
+    let stream = StreamId::game("audit").expect("a valid stream id");
+    let mut state = StreamState::new(&stream, scheduled);
+    let refused =
+        events.iter().find_map(|(seq, event)| state.apply(event).err().map(|r| (*seq, event.type_name(), r.message)));
+    match refused {
+        None => line(w, "- Rules: every event, voids included, replays through the ledger's rules".to_owned()),
+        Some((seq, kind, message)) => {
+            line(w, format!("- Rules: **event {seq} ({kind}) is refused**: {}", escape(&message)))
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::with_capacity(bytes.len() * 2), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
+/// Free text inside a Markdown table or list: one line, and no character that would open
+/// markup or end a cell.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            '|' | '*' | '~' | '`' | '<' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// An event's text as a code span that also survives a table cell.
+fn code(text: &str) -> String {
+    let text = text.replace('|', "\\|").replace(['\n', '\r'], " ");
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
