@@ -127,9 +127,16 @@ pub fn stats_text(stats: &Stats) -> String {
     out
 }
 
+/// Who sat where in a game, from the tournament that scheduled it.
+pub fn game_seats(streams: &Streams, game: &StreamId) -> Option<ledger::event::Seats> {
+    streams.iter().filter(|(id, _)| id.kind() == StreamKind::Tournament).find_map(|(_, events)| {
+        TournamentFacts::fold(events).games.into_iter().find(|g| g.game == game.id()).map(|g| g.seats)
+    })
+}
+
 /// The ruleset and clock length of a game: from the tournament that scheduled it, else from
 /// its own `game_started`.
-fn game_settings(streams: &Streams, game: &StreamId) -> (Option<Ruleset>, u64) {
+pub fn game_settings(streams: &Streams, game: &StreamId) -> (Option<Ruleset>, u64) {
     let mut ms_per_side = replay::clock::DEFAULT_MS_PER_SIDE;
     let mut ruleset = None;
     for (_, events) in streams.iter().filter(|(id, _)| id.kind() == StreamKind::Tournament) {

@@ -10,6 +10,7 @@ macro_rules! say {
 }
 
 mod append;
+mod audit;
 mod check;
 mod output;
 mod read;
@@ -196,6 +197,33 @@ pub enum Command {
         #[command(subcommand)]
         what: DrawCommand,
     },
+    /// The jury's audit of one game: any point (by event or table time), stepping, differences,
+    /// the timeline with voids struck through, the report to hand over.
+    Audit {
+        /// `<id>` or `game/<id>`.
+        game: String,
+        /// An export to audit offline (`ledgerctl export`).
+        #[arg(long)]
+        file: Option<PathBuf>,
+        /// The game as it stood after this event (default: the last).
+        #[arg(long)]
+        at: Option<u64>,
+        /// The game as it stood at this table time (ms).
+        #[arg(long, conflicts_with = "at")]
+        at_ms: Option<u64>,
+        /// What changed between two events: `--diff 12 30`.
+        #[arg(long, num_args = 2, value_names = ["FROM", "TO"])]
+        diff: Option<Vec<u64>>,
+        /// Step forward and back with commands on stdin.
+        #[arg(long)]
+        step: bool,
+        /// Every event with time and actor, voided ones struck through with their ruling.
+        #[arg(long)]
+        timeline: bool,
+        /// The audit report in Markdown.
+        #[arg(long)]
+        report: bool,
+    },
     /// Make a bearer token for ledgerd's auth file.
     NewToken {
         /// Who the token stands for, recorded as the actor of every append.
@@ -345,6 +373,19 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             append::run(&cli, stream, file.as_deref(), expected_version).await
         }
         Command::NewToken { ref actor, ref clearance } => new_token(actor, clearance),
+        Command::Audit { ref game, ref file, at, at_ms, ref diff, step, timeline, report } => {
+            let args = audit::AuditArgs {
+                game,
+                file: file.as_deref(),
+                at,
+                at_ms,
+                diff: diff.as_ref().map(|d| (d[0], d[1])),
+                step,
+                timeline,
+                report,
+            };
+            audit::run(&cli, args).await
+        }
         Command::Tournament { ref what } => run_tournament(&cli, what).await,
         Command::Draw { what: DrawCommand::Verify { ref tournament, ref file } } => {
             tournament::verify(&cli, tournament, file.as_deref()).await

@@ -2,6 +2,7 @@
 //! binaries for crashes and the command line.
 
 mod architecture;
+mod audit;
 mod cli;
 mod daemon;
 mod grpc;
