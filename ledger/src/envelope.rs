@@ -2,7 +2,7 @@
 //! versioned storage encoding.
 //!
 //! The hash covers the previous hash, the stream, seq, event id, recorded_at, actor and the
-//! postcard bytes of the event. The global position is left out on purpose: it belongs to one
+//! canonical JSON of the event. The global position is left out on purpose: it belongs to one
 //! log backend, and an export moved to another backend keeps its chain.
 
 use crate::event::{from_canonical_json, to_canonical_json, Event};
@@ -51,7 +51,9 @@ pub struct Draft {
     pub actor: String,
 }
 
-/// What the hash is computed over; the domain string versions the scheme.
+/// What the hash is computed over; the domain string versions the scheme. The event enters as
+/// its canonical JSON text, not its storage bytes: an optional field added to an event type
+/// later (absent fields are left out of the JSON) changes neither old hashes nor old exports.
 #[derive(Serialize)]
 struct HashInput<'a> {
     scheme: &'static str,
@@ -61,7 +63,7 @@ struct HashInput<'a> {
     event_id: &'a str,
     recorded_at_ms: u64,
     actor: &'a str,
-    event: &'a Event,
+    event: String,
 }
 
 /// The chain hash of one event given the hash of the one before it.
@@ -82,7 +84,7 @@ pub fn chain_hash(
         event_id,
         recorded_at_ms,
         actor,
-        event,
+        event: to_canonical_json(event).to_string(),
     };
     let bytes = postcard::to_stdvec(&input).expect("hash input always encodes");
     Sha256::digest(&bytes).into()

@@ -63,23 +63,27 @@ fn candidates(game: &crate::rules::GameState, at_ms: u64, choice: u32) -> Vec<Ev
     if let Some(open) = game.action_stage {
         out.push(Event::ActionStageEnded { nation: open, at_ms });
     }
+    // Now and then a jury's correction that names an earlier turn.
+    let turn = choice.is_multiple_of(4).then(|| game.turn.saturating_sub(choice % 3).max(1));
     if choice.is_multiple_of(11) {
         out.push(Event::NationDroppedOut {
             nation: pick(&[Nation::Russia, Nation::Sweden, Nation::France]),
             objectives_held: small,
             objectives_total: 10,
+            turn,
         });
         out.push(Event::ImperialArmySwitched {
             to: if choice.is_multiple_of(2) { Role::Elisabeth } else { Role::Pompadour },
             objectives_held: small.min(5),
             objectives_total: 5,
+            turn,
         });
     }
     if choice.is_multiple_of(13) {
-        out.push(Event::OffensiveLaunched { set_aside_tc: 10 + small });
+        out.push(Event::OffensiveLaunched { set_aside_tc: 10 + small, turn });
         out.push(Event::AustriaClaimedObjectives { count: 4 });
         out.push(Event::SetAsideTcPickedUp {});
-        out.push(Event::OffensiveCalledOff { bohemian_held_by_prussia: small * 2 });
+        out.push(Event::OffensiveCalledOff { bohemian_held_by_prussia: small * 2, turn });
     }
     if game.turn >= 3 && choice.is_multiple_of(17) {
         out.push(ending(game, choice));
@@ -273,6 +277,15 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
         case("game end while the offensive is active without bohemian count", with(game(3), &[launched.clone()]),
             json!({"type": "game_ended", "outcome": "allied_victory", "winners": ["russia"], "objectives": all_objectives}), Precondition,
             "the prussian offensive is still active: game_ended must give bohemian_held_by_prussia"),
+        case("correction recorded for a turn still to come", game(13),
+            json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10, "turn": 14}), Precondition,
+            "nation_dropped_out is recorded for turn 14, but the game is in turn 13"),
+        case("correction recorded for turn 0", game(3),
+            json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10, "turn": 0}), Malformed,
+            "turns start at 1"),
+        case("call-off corrected to before the launch", with(game(6), &[json!({"type": "offensive_launched", "set_aside_tc": 12, "turn": 4})]),
+            json!({"type": "offensive_called_off", "bohemian_held_by_prussia": 3, "turn": 3}), Precondition,
+            "the offensive cannot be called off in turn 3: it was launched in turn 4"),
         case("clock press while no clock runs", game(1), json!({"type": "clock_pressed", "at_ms": 1200}), Precondition,
             "no clock is running to press"),
         case("action stage ended that was not started", game(1),

@@ -136,8 +136,9 @@ async fn a_game_scheduled_by_a_tournament_takes_its_ruleset() {
     // After a restart the ruleset is learned again from the stored tournament.
     let log = Log::open_sled(dir.path()).unwrap();
     log.append(request(&game, vec![Event::TurnStarted { turn: 1, at_ms: None }], "", None)).await.unwrap();
-    let low_card =
-        rejection(log.append(request(&game, vec![Event::OffensiveLaunched { set_aside_tc: 7 }], "", None)).await);
+    let low_card = rejection(
+        log.append(request(&game, vec![Event::OffensiveLaunched { set_aside_tc: 7, turn: None }], "", None)).await,
+    );
     assert!(low_card.message.starts_with("cafe2019:"), "{}", low_card.message);
 }
 
@@ -181,7 +182,9 @@ fn storage_format_v1_still_decodes() {
     assert_eq!(record.envelope.stream.to_string(), "game/sample");
     assert_eq!(
         ledger::event::to_canonical_json(&record.event),
-        json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10})
+        json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10, "turn": 11})
     );
     assert_eq!(record.recomputed_hash(), record.envelope.hash);
+    // The chain hash of this record, from its canonical JSON: pinned, so the scheme cannot drift.
+    assert_eq!(hex::encode(record.envelope.hash), "e55615e7ecefd6ae71aa2e8a31f6a26701542f4678df42d522540f69008f4b2d");
 }

@@ -66,7 +66,10 @@ mod tests {
         let line =
             json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
         let event = from_canonical_json(&line).unwrap();
-        assert_eq!(event, Event::NationDroppedOut { nation: Nation::Russia, objectives_held: 7, objectives_total: 10 });
+        assert_eq!(
+            event,
+            Event::NationDroppedOut { nation: Nation::Russia, objectives_held: 7, objectives_total: 10, turn: None }
+        );
         assert_eq!(to_canonical_json(&event), line);
     }
 

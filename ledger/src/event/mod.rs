@@ -138,18 +138,23 @@ pub enum Event {
     FateCardDrawn {
         card: String,
     },
+    /// `turn`, optional, is for the jury's corrections: a drop-out recorded late (after a void)
+    /// still happened in the turn it happened. Absent, the current turn.
     NationDroppedOut {
         nation: Nation,
         objectives_held: i32,
         objectives_total: i32,
+        turn: Option<u32>,
     },
     ImperialArmySwitched {
         to: Role,
         objectives_held: i32,
         objectives_total: i32,
+        turn: Option<u32>,
     },
     OffensiveLaunched {
         set_aside_tc: i32,
+        turn: Option<u32>,
     },
     AustriaClaimedObjectives {
         count: i32,
@@ -157,6 +162,7 @@ pub enum Event {
     SetAsideTcPickedUp {},
     OffensiveCalledOff {
         bohemian_held_by_prussia: i32,
+        turn: Option<u32>,
     },
     GameEnded {
         outcome: Outcome,
@@ -235,6 +241,17 @@ impl Event {
             | Event::LotDrawn { .. } => Family::Tournament,
             Event::JuryCalled { .. } | Event::JuryRuling { .. } | Event::EventVoided { .. } => Family::Jury,
             _ => Family::Game,
+        }
+    }
+
+    /// The turn a correction says the event happened in, for the events that may carry one.
+    pub fn corrected_turn(&self) -> Option<u32> {
+        match self {
+            Event::NationDroppedOut { turn, .. }
+            | Event::ImperialArmySwitched { turn, .. }
+            | Event::OffensiveLaunched { turn, .. }
+            | Event::OffensiveCalledOff { turn, .. } => *turn,
+            _ => None,
         }
     }
 

@@ -8,6 +8,9 @@ use crate::rejection::Rejection;
 pub const BOHEMIAN_OBJECTIVES: i32 = 14;
 
 pub(super) fn check(event: &Event) -> Result<(), Rejection> {
+    if event.corrected_turn() == Some(0) {
+        return Err(Rejection::malformed("turns start at 1"));
+    }
     match event {
         Event::TournamentCreated { name, clock_ms_per_side, .. } => {
             not_blank("name", name)?;
@@ -27,13 +30,13 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
         | Event::ImperialArmySwitched { objectives_held, objectives_total, .. } => {
             objectives("", *objectives_held, *objectives_total)
         }
-        Event::OffensiveLaunched { set_aside_tc } if *set_aside_tc < 1 => Err(Rejection::malformed(format!(
+        Event::OffensiveLaunched { set_aside_tc, .. } if *set_aside_tc < 1 => Err(Rejection::malformed(format!(
             "set_aside_tc is the value of a tactical card, at least 1, got {set_aside_tc}"
         ))),
         Event::AustriaClaimedObjectives { count } if *count < 0 => {
             Err(Rejection::malformed(format!("austria_claimed_objectives count must not be negative, got {count}")))
         }
-        Event::OffensiveCalledOff { bohemian_held_by_prussia } => bohemian(*bohemian_held_by_prussia),
+        Event::OffensiveCalledOff { bohemian_held_by_prussia, .. } => bohemian(*bohemian_held_by_prussia),
         Event::GameEnded { objectives: held, winners, bohemian_held_by_prussia, .. } => {
             for (nation, (h, t)) in held {
                 if !nation.is_attacking() {

@@ -80,6 +80,15 @@ impl GameState {
 
     pub(super) fn decide(&self, event: &Event) -> Result<(), Rejection> {
         self.decide_phase(event)?;
+        if let Some(turn) = event.corrected_turn() {
+            if turn > self.turn {
+                return Err(Rejection::precondition(format!(
+                    "{} is recorded for turn {turn}, but the game is in turn {}",
+                    event.type_name(),
+                    self.turn
+                )));
+            }
+        }
         if let (Some(at), Some(last)) = (event.at_ms(), self.last_at_ms) {
             if at < last {
                 return Err(Rejection::precondition(format!(
@@ -149,7 +158,7 @@ impl GameState {
                 }
                 Ok(())
             }
-            Event::OffensiveLaunched { set_aside_tc } => {
+            Event::OffensiveLaunched { set_aside_tc, .. } => {
                 self.in_turn()?;
                 if let Offensive::Active { launched_in } | Offensive::CalledOff { launched_in, .. } = self.offensive {
                     return Err(Rejection::precondition(format!(
@@ -181,6 +190,15 @@ impl GameState {
                     return Err(Rejection::precondition("the set-aside tactical card was already picked up"));
                 }
                 Ok(())
+            }
+            Event::OffensiveCalledOff { turn: Some(turn), .. } => {
+                self.offensive_active("the offensive can be called off")?;
+                match self.offensive {
+                    Offensive::Active { launched_in } if *turn < launched_in => Err(Rejection::precondition(format!(
+                        "the offensive cannot be called off in turn {turn}: it was launched in turn {launched_in}"
+                    ))),
+                    _ => Ok(()),
+                }
             }
             Event::OffensiveCalledOff { .. } => self.offensive_active("the offensive can be called off"),
             Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {
@@ -217,16 +235,18 @@ impl GameState {
             Event::ActionStageEnded { .. } => self.action_stage = None,
             Event::RetreatStarted { .. } => self.retreat_open = true,
             Event::RetreatEnded { .. } => self.retreat_open = false,
-            Event::NationDroppedOut { nation, .. } => {
-                self.out.insert(*nation, self.turn);
+            Event::NationDroppedOut { nation, turn, .. } => {
+                self.out.insert(*nation, turn.unwrap_or(self.turn));
             }
             Event::ImperialArmySwitched { to, .. } => self.imperial_army = *to,
-            Event::OffensiveLaunched { .. } => self.offensive = Offensive::Active { launched_in: self.turn },
+            Event::OffensiveLaunched { turn, .. } => {
+                self.offensive = Offensive::Active { launched_in: turn.unwrap_or(self.turn) };
+            }
             Event::AustriaClaimedObjectives { .. } => self.austria_claimed = true,
             Event::SetAsideTcPickedUp {} => self.set_aside_picked_up = true,
-            Event::OffensiveCalledOff { .. } => {
+            Event::OffensiveCalledOff { turn, .. } => {
                 if let Offensive::Active { launched_in } = self.offensive {
-                    self.offensive = Offensive::CalledOff { launched_in, called_off_in: self.turn };
+                    self.offensive = Offensive::CalledOff { launched_in, called_off_in: turn.unwrap_or(self.turn) };
                 }
             }
             Event::GameEnded { outcome, .. } => self.ended = Some((*outcome, self.turn)),

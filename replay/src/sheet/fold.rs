@@ -163,12 +163,13 @@ impl GameFold {
             Event::TcDealt { nation, count } => {
                 *facts.tc.entry(*nation).or_insert(0) += i64::from(*count);
             }
-            Event::NationDroppedOut { nation, objectives_held, objectives_total } => {
-                facts.left.insert(*nation, Left { turn: facts.turn, held: *objectives_held, total: *objectives_total });
+            Event::NationDroppedOut { nation, objectives_held, objectives_total, turn } => {
+                let turn = turn.unwrap_or(facts.turn);
+                facts.left.insert(*nation, Left { turn, held: *objectives_held, total: *objectives_total });
             }
-            Event::ImperialArmySwitched { to, objectives_held, objectives_total } => {
+            Event::ImperialArmySwitched { to, objectives_held, objectives_total, turn } => {
                 facts.switches.push(Switch {
-                    turn: facts.turn,
+                    turn: turn.unwrap_or(facts.turn),
                     from: facts.imperial_army,
                     to: *to,
                     held: *objectives_held,
@@ -176,9 +177,9 @@ impl GameFold {
                 });
                 facts.imperial_army = *to;
             }
-            Event::OffensiveLaunched { set_aside_tc } => {
+            Event::OffensiveLaunched { set_aside_tc, turn } => {
                 facts.offensive = Some(OffensiveFacts {
-                    launched_in: facts.turn,
+                    launched_in: turn.unwrap_or(facts.turn),
                     set_aside_tc: *set_aside_tc,
                     picked_up: false,
                     claimed: None,
@@ -195,9 +196,9 @@ impl GameFold {
                     offensive.picked_up = true;
                 }
             }
-            Event::OffensiveCalledOff { bohemian_held_by_prussia } => {
+            Event::OffensiveCalledOff { bohemian_held_by_prussia, turn } => {
                 if let Some(offensive) = facts.offensive.as_mut() {
-                    offensive.called_off = Some((facts.turn, *bohemian_held_by_prussia));
+                    offensive.called_off = Some((turn.unwrap_or(facts.turn), *bohemian_held_by_prussia));
                 }
             }
             Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {

@@ -3,6 +3,7 @@
 
 mod audit;
 mod audit_props;
+mod corrections;
 mod golden;
 mod props;
 mod standings;

@@ -85,29 +85,31 @@ impl ToProto for Event {
             Event::RetreatStarted { length, at_ms } => Body::RetreatStarted(pb::RetreatStarted { length, at_ms }),
             Event::RetreatEnded { at_ms } => Body::RetreatEnded(pb::RetreatEnded { at_ms }),
             Event::FateCardDrawn { card } => Body::FateCardDrawn(pb::FateCardDrawn { card }),
-            Event::NationDroppedOut { nation, objectives_held, objectives_total } => {
+            Event::NationDroppedOut { nation, objectives_held, objectives_total, turn } => {
                 Body::NationDroppedOut(pb::NationDroppedOut {
                     nation: nation.to_proto(),
                     objectives_held,
                     objectives_total,
+                    turn,
                 })
             }
-            Event::ImperialArmySwitched { to, objectives_held, objectives_total } => {
+            Event::ImperialArmySwitched { to, objectives_held, objectives_total, turn } => {
                 Body::ImperialArmySwitched(pb::ImperialArmySwitched {
                     to: to.to_proto(),
                     objectives_held,
                     objectives_total,
+                    turn,
                 })
             }
-            Event::OffensiveLaunched { set_aside_tc } => {
-                Body::OffensiveLaunched(pb::OffensiveLaunched { set_aside_tc })
+            Event::OffensiveLaunched { set_aside_tc, turn } => {
+                Body::OffensiveLaunched(pb::OffensiveLaunched { set_aside_tc, turn })
             }
             Event::AustriaClaimedObjectives { count } => {
                 Body::AustriaClaimedObjectives(pb::AustriaClaimedObjectives { count })
             }
             Event::SetAsideTcPickedUp {} => Body::SetAsideTcPickedUp(pb::SetAsideTcPickedUp {}),
-            Event::OffensiveCalledOff { bohemian_held_by_prussia } => {
-                Body::OffensiveCalledOff(pb::OffensiveCalledOff { bohemian_held_by_prussia })
+            Event::OffensiveCalledOff { bohemian_held_by_prussia, turn } => {
+                Body::OffensiveCalledOff(pb::OffensiveCalledOff { bohemian_held_by_prussia, turn })
             }
             Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {
                 Body::GameEnded(pb::GameEnded {
@@ -199,17 +201,19 @@ impl FromProto<pb::Event> for Event {
                 nation: Nation::from_proto(m.nation)?,
                 objectives_held: m.objectives_held,
                 objectives_total: m.objectives_total,
+                turn: m.turn,
             },
             Body::ImperialArmySwitched(m) => Event::ImperialArmySwitched {
                 to: Role::from_proto(m.to)?,
                 objectives_held: m.objectives_held,
                 objectives_total: m.objectives_total,
+                turn: m.turn,
             },
-            Body::OffensiveLaunched(m) => Event::OffensiveLaunched { set_aside_tc: m.set_aside_tc },
+            Body::OffensiveLaunched(m) => Event::OffensiveLaunched { set_aside_tc: m.set_aside_tc, turn: m.turn },
             Body::AustriaClaimedObjectives(m) => Event::AustriaClaimedObjectives { count: m.count },
             Body::SetAsideTcPickedUp(_) => Event::SetAsideTcPickedUp {},
             Body::OffensiveCalledOff(m) => {
-                Event::OffensiveCalledOff { bohemian_held_by_prussia: m.bohemian_held_by_prussia }
+                Event::OffensiveCalledOff { bohemian_held_by_prussia: m.bohemian_held_by_prussia, turn: m.turn }
             }
             Body::GameEnded(m) => {
                 let mut objectives = std::collections::BTreeMap::new();
