@@ -57,6 +57,13 @@ fn load(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Load
     Ok(Loaded { streams: projections::from_records(&records), records, last_position, first_recorded_ms })
 }
 
+/// A game with every tournament, to know its ruleset, clock and seats.
+fn load_game(log: &Log, game: &StreamId) -> Result<Loaded, StoreError> {
+    let mut ids = tournaments(log)?;
+    ids.push(game.clone());
+    load(log, &ids, None)
+}
+
 fn tournaments(log: &Log) -> Result<Vec<StreamId>, StoreError> {
     Ok(log.streams()?.into_iter().map(|s| s.stream).filter(|s| s.kind() == StreamKind::Tournament).collect())
 }
@@ -100,9 +107,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         let game = stream_id(StreamKind::Game, &request.game)?;
         let log = Arc::clone(&self.log);
         blocking(move || {
-            let mut ids = tournaments(&log).map_err(from_store)?;
-            ids.push(game.clone());
-            let loaded = load(&log, &ids, None).map_err(from_store)?;
+            let loaded = load_game(&log, &game).map_err(from_store)?;
             let sheet = projections::score_sheet(&loaded.streams, &game, request.as_of_seq).map_err(from_projection)?;
             let as_of_position = loaded.position_of(&game, request.as_of_seq);
             Ok(Response::new(pb::Projection { json: sheet.to_json_string(), text: sheet.to_string(), as_of_position }))
@@ -138,9 +143,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         let game = stream_id(StreamKind::Game, &request.game)?;
         let log = Arc::clone(&self.log);
         blocking(move || {
-            let mut ids = tournaments(&log).map_err(from_store)?;
-            ids.push(game.clone());
-            let loaded = load(&log, &ids, None).map_err(from_store)?;
+            let loaded = load_game(&log, &game).map_err(from_store)?;
             let view = projections::clock(&loaded.streams, &game, request.as_of_seq, request.now_at_ms)
                 .map_err(from_projection)?;
             let as_of_position = loaded.position_of(&game, request.as_of_seq);
