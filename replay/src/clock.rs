@@ -58,6 +58,7 @@
 use ledger::{ClockSide, Event, Nation, Role, Ruleset, StopReason};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// Each side's time when the tournament sets none: 130 minutes.
 pub const DEFAULT_MS_PER_SIDE: u64 = 7_800_000;
@@ -497,4 +498,63 @@ fn other_side(side: ClockSide) -> ClockSide {
         ClockSide::Prussia => ClockSide::Attackers,
         ClockSide::Attackers => ClockSide::Prussia,
     }
+}
+
+/// `1:23:45.678`
+fn hms(ms: u64) -> String {
+    let (h, m, s, rest) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    format!("{h}:{m:02}:{s:02}.{rest:03}")
+}
+
+/// The clock as a jury reads it.
+impl fmt::Display for ClockView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&clock_text(self))
+    }
+}
+
+fn clock_text(view: &ClockView) -> String {
+    let mut out = String::new();
+    let state = match (view.running, view.stopped_for, view.game_ended) {
+        (_, _, true) => "game ended".to_owned(),
+        (Some(side), _, _) => format!("{side} running"),
+        (None, Some(reason), _) => format!("stopped ({reason})"),
+        (None, None, _) => "not started".to_owned(),
+    };
+    out.push_str(&format!("Clock at table time {}: {state}\n", view.at_ms.map_or_else(|| "-".to_owned(), hms)));
+    for side in [ClockSide::Prussia, ClockSide::Attackers] {
+        let s = view.side(side);
+        let flag = if s.on_stopwatch { "  ON THE STOPWATCH" } else { "" };
+        out.push_str(&format!("  {:<10} {} left, {} used{flag}\n", side.as_str(), hms(s.remaining_ms), hms(s.used_ms)));
+    }
+    for w in &view.stopwatch {
+        let what = w.nation.map_or_else(|| "retreat".to_owned(), |n| n.to_string());
+        out.push_str(&format!(
+            "  stopwatch {what}: {} of {} (+{} carried over) left\n",
+            hms(w.left_ms),
+            hms(w.allowance_ms + w.transferred_ms),
+            hms(w.transferred_ms)
+        ));
+    }
+    let stopped: Vec<String> = view
+        .stopped_ms
+        .iter()
+        .filter(|(_, ms)| **ms > 0)
+        .map(|(reason, ms)| format!("{reason} {}", hms(*ms)))
+        .collect();
+    if !stopped.is_empty() {
+        out.push_str(&format!("  stopped: {}\n", stopped.join(", ")));
+    }
+    for o in &view.overruns {
+        let what = o.nation.map_or_else(|| format!("retreat of {}", o.retreat_length.unwrap_or(0)), |n| n.to_string());
+        out.push_str(&format!(
+            "  OVERRUN turn {} {what}: {} over an allowance of {} (+{} carried over), event #{}\n",
+            o.turn,
+            hms(o.overrun_ms),
+            hms(o.allowance_ms),
+            hms(o.transferred_ms),
+            o.seq
+        ));
+    }
+    out
 }

@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 /// The Markdown audit report of `game`. `records` may hold other streams too; only `game`'s
 /// are read, in the order given. `seats` names the players; `scheduled` is the ruleset of the
-/// tournament that scheduled the game.
+/// tournament that scheduled the game; `ms_per_side` its chess clock.
 ///
 /// # Errors
 /// [`AuditError::NotAGame`] for a tournament stream, [`AuditError::NoRecords`] when no record
@@ -27,6 +27,7 @@ pub fn report(
     records: &[Recorded],
     seats: Option<&Seats>,
     scheduled: Option<Ruleset>,
+    ms_per_side: u64,
 ) -> Result<String, AuditError> {
     if game.kind() != StreamKind::Game {
         return Err(AuditError::NotAGame(game.to_string()));
@@ -73,8 +74,31 @@ pub fn report(
         }
         Err(error) => line(w, format!("The stream cannot be scored: {}", escape(&error.to_string()))),
     }
+    write_clock(w, &events, scheduled, ms_per_side);
     write_chain(w, &own, &events, scheduled);
     Ok(out)
+}
+/// The chess clock at the end of the record: time used, stops by reason, and every stopwatch
+/// overrun the jury must hear about. Voided events are left out.
+fn write_clock(w: &mut String, events: &[(u64, Event)], scheduled: Option<Ruleset>, ms_per_side: u64) {
+    line(w, "\n## Chess clock\n".to_owned());
+    let named = events.iter().find_map(|(_, event)| match event {
+        Event::GameStarted { ruleset, .. } => *ruleset,
+        _ => None,
+    });
+    let Some(ruleset) = named.or(scheduled) else {
+        line(w, "Unknown ruleset: no clock.".to_owned());
+        return;
+    };
+    let voided = crate::sheet::voided_seqs(events);
+    let mut fold = crate::clock::ClockFold::new(ruleset, ms_per_side);
+    for (seq, event) in events.iter().filter(|(seq, _)| !voided.contains(seq)) {
+        fold.apply(*seq, event);
+    }
+    let view = fold.view(None);
+    let overruns = if view.overruns.is_empty() { "no stopwatch overrun" } else { "every overrun is listed" };
+    line(w, format!("{ms_per_side} ms a side; {overruns}.\n"));
+    line(w, format!("```text\n{}```", view.to_string().replace("```", "'''")));
 }
 
 fn line(out: &mut String, text: String) {

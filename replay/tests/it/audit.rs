@@ -234,7 +234,7 @@ fn the_report_has_players_struck_events_rulings_the_sheet_and_the_digest() {
     let records = records();
     let seats =
         Seats { frederick: "p1".into(), elisabeth: "p2".into(), maria_theresa: "p3".into(), pompadour: "p4".into() };
-    let text = report(&stream(), &records, Some(&seats), None).unwrap();
+    let text = report(&stream(), &records, Some(&seats), None, replay::clock::DEFAULT_MS_PER_SIDE).unwrap();
     let head = records.last().unwrap().envelope.hash;
     let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
     for expected in [
@@ -254,6 +254,10 @@ fn the_report_has_players_struck_events_rulings_the_sheet_and_the_digest() {
         &format!("- Digest: `{}`", short_digest(&head)),
         "- Chain: verifies",
         "- Rules: every event, voids included, replays",
+        "## Chess clock",
+        "7800000 ms a side; no stopwatch overrun.",
+        // The voided press (#6) is left out: Prussia's clock ran from 600 s on.
+        "  prussia    2:00:00.000 left",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");
     }
@@ -263,7 +267,7 @@ fn the_report_has_players_struck_events_rulings_the_sheet_and_the_digest() {
 fn the_report_says_when_the_chain_is_broken() {
     let mut records = records();
     records[4].envelope.actor = "someone-else".into();
-    let text = report(&stream(), &records, None, None).unwrap();
+    let text = report(&stream(), &records, None, None, replay::clock::DEFAULT_MS_PER_SIDE).unwrap();
     assert!(text.contains("- Chain: **BROKEN** at seq 5: its contents do not match its hash"), "{text}");
     assert!(!text.contains("## Players"));
 }
@@ -275,9 +279,9 @@ fn refusals_of_the_audit() {
     assert_eq!(audit_at(None, &[], 1, 1), Err(AuditError::Empty));
     assert_eq!(audit_at(None, &events[1..], 3, 1), Err(AuditError::OutOfSequence { expected: 1, found: 2 }));
     let tournament = StreamId::tournament("open").unwrap();
-    assert_eq!(report(&tournament, &records(), None, None), Err(AuditError::NotAGame("tournament/open".into())));
+    assert_eq!(report(&tournament, &records(), None, None, 1), Err(AuditError::NotAGame("tournament/open".into())));
     let other = StreamId::game("r1-t4").unwrap();
-    assert_eq!(report(&other, &records(), None, None), Err(AuditError::NoRecords("game/r1-t4".into())));
+    assert_eq!(report(&other, &records(), None, None, 1), Err(AuditError::NoRecords("game/r1-t4".into())));
     let mut broken = events.clone();
     broken[1].1 = Event::TurnStarted { turn: 2, at_ms: None };
     assert!(matches!(audit_at(None, &broken, 5, 1), Err(AuditError::Refused { seq: 2, event: "turn_started", .. })));

@@ -103,7 +103,8 @@ pub async fn run(cli: &Cli, args: AuditArgs<'_>) -> Result<(), CliError> {
     let (ruleset, ms_per_side) = projections::game_settings(&loaded.streams, &loaded.game);
     if args.report {
         let seats = projections::game_seats(&loaded.streams, &loaded.game);
-        let text = audit::report(&loaded.game, &loaded.records, seats.as_ref(), ruleset).map_err(audit_error)?;
+        let text =
+            audit::report(&loaded.game, &loaded.records, seats.as_ref(), ruleset, ms_per_side).map_err(audit_error)?;
         say!("{}", text.trim_end());
         return Ok(());
     }

@@ -173,7 +173,6 @@ pub enum Command {
     /// A game's chess clock: time left, the stopwatch, every overrun, time stopped by reason.
     Clock {
         /// `<id>` or `game/<id>`.
-        #[arg(long)]
         game: String,
         /// The clock as it stood after this event (seq).
         #[arg(long, conflicts_with = "follow")]

@@ -149,7 +149,7 @@ impl pb::projections_server::Projections for ProjectionsService {
             let as_of_position = loaded.position_of(&game, request.as_of_seq);
             Ok(Response::new(pb::Projection {
                 json: serde_json::to_string(&view).expect("clock views serialise"),
-                text: projections::clock_text(&view),
+                text: view.to_string(),
                 as_of_position,
             }))
         })
