@@ -9,6 +9,8 @@ pub struct Config {
     /// The sled log's directory.
     pub data_dir: PathBuf,
     pub listen: SocketAddr,
+    /// Where to serve Prometheus metrics; `None`: not at all.
+    pub metrics_listen: Option<SocketAddr>,
     /// Token → identity file; `None` runs open (headers trusted).
     pub auth_file: Option<PathBuf>,
 }

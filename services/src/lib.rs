@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod convert;
 pub mod final_order;
+pub mod metrics;
 pub mod projections;
 pub mod server;
 pub mod status;

@@ -6,6 +6,7 @@ use crate::cross_check::{CrossCheck, NoCrossCheck};
 use crate::error::{AppendError, StoreError};
 use crate::sequencer::{Job, Sequencer};
 use crate::sled::SledStorage;
+use crate::stats::{LogStats, StatsSnapshot};
 use crate::storage::{Reader, Storage, StreamInfo};
 use ledger::{Recorded, StreamId};
 use std::path::Path;
@@ -26,6 +27,7 @@ pub struct Log {
     reader: Arc<dyn Reader>,
     committed: broadcast::Sender<Arc<Recorded>>,
     backend: &'static str,
+    stats: Arc<LogStats>,
 }
 
 fn wall_clock_ms() -> u64 {
@@ -64,7 +66,8 @@ impl Log {
         cross_check: Arc<dyn CrossCheck>,
     ) -> Result<Log, StoreError> {
         let (committed, _) = broadcast::channel(LIVE_BUFFER);
-        let mut sequencer = Sequencer::new(storage, wall_clock_ms, committed.clone(), cross_check)?;
+        let stats = Arc::new(LogStats::default());
+        let mut sequencer = Sequencer::new(storage, wall_clock_ms, committed.clone(), cross_check, Arc::clone(&stats))?;
         sequencer.index_tournaments(tournaments)?;
         let (jobs, inbox) = mpsc::channel();
         let writer = std::thread::Builder::new().name("ledger-sequencer".into()).spawn(move || sequencer.run(inbox))?;
@@ -74,7 +77,13 @@ impl Log {
             reader: Arc::new(reader),
             committed,
             backend,
+            stats,
         })
+    }
+
+    /// What the sequencer has done since the log was opened.
+    pub fn stats(&self) -> StatsSnapshot {
+        self.stats.snapshot()
     }
 
     /// The backend's name, for logs and metrics.

@@ -12,6 +12,7 @@ mod error;
 mod handle;
 mod sequencer;
 pub mod sled;
+mod stats;
 mod storage;
 mod subscription;
 
@@ -19,5 +20,6 @@ pub use append::{AppendRequest, Appended, ProposedEvent, MAX_BATCH, MAX_EVENT_BY
 pub use cross_check::{CrossCheck, NoCrossCheck, StreamLookup};
 pub use error::{AppendError, StoreError};
 pub use handle::{Log, Pending};
+pub use stats::{LogStats, StatsSnapshot};
 pub use storage::{Reader, Storage, StreamInfo};
 pub use subscription::Filter;

@@ -8,6 +8,7 @@
 use crate::append::{AppendRequest, Appended, MAX_BATCH, MAX_EVENT_BYTES};
 use crate::cross_check::CrossCheck;
 use crate::error::{AppendError, StoreError};
+use crate::stats::LogStats;
 use crate::storage::Storage;
 use ledger::envelope::{encode_record, Draft, GENESIS};
 use ledger::rules::Rules;
@@ -41,6 +42,7 @@ pub(crate) struct Sequencer<S: Storage> {
     now_ms: fn() -> u64,
     committed: broadcast::Sender<Arc<Recorded>>,
     cross_check: Arc<dyn CrossCheck>,
+    stats: Arc<LogStats>,
 }
 
 /// What one group has prepared but not yet committed.
@@ -59,6 +61,7 @@ impl<S: Storage> Sequencer<S> {
         now_ms: fn() -> u64,
         committed: broadcast::Sender<Arc<Recorded>>,
         cross_check: Arc<dyn CrossCheck>,
+        stats: Arc<LogStats>,
     ) -> Result<Self, StoreError> {
         let next_position = storage.next_position()?;
         Ok(Sequencer {
@@ -69,6 +72,7 @@ impl<S: Storage> Sequencer<S> {
             now_ms,
             committed,
             cross_check,
+            stats,
         })
     }
 
@@ -108,19 +112,27 @@ impl<S: Storage> Sequencer<S> {
             match self.prepare(&job.request, &mut group, now) {
                 Ok(appended) => accepted.push((job.reply, appended)),
                 Err(error) => {
+                    if matches!(error, AppendError::Rejected(_)) {
+                        self.stats.refused();
+                    }
                     let _ = job.reply.send(Err(error));
                 }
             }
         }
         if !group.records.is_empty() {
-            if let Err(error) = self.storage.commit(&group.records) {
+            let started = std::time::Instant::now();
+            let committed = self.storage.commit(&group.records);
+            let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            if let Err(error) = committed {
                 tracing::error!(%error, n_events = group.records.len(), "commit failed; nothing acknowledged");
+                self.stats.commit_failed();
                 self.reset();
                 for (reply, _) in accepted {
                     let _ = reply.send(Err(error.clone().into()));
                 }
                 return;
             }
+            self.stats.committed(group.records.len(), nanos);
             let touched: Vec<StreamId> = group.streams.keys().cloned().collect();
             self.cache.extend(group.streams);
             for stream in touched.iter().filter(|s| s.kind() == StreamKind::Tournament) {
@@ -130,6 +142,7 @@ impl<S: Storage> Sequencer<S> {
                 let _ = self.committed.send(Arc::new(record));
             }
         }
+        self.stats.acknowledged(accepted.len());
         for (reply, appended) in accepted {
             let _ = reply.send(Ok(appended));
         }

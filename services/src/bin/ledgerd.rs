@@ -16,6 +16,9 @@ struct Args {
     /// Address the gRPC server listens on.
     #[arg(long, env = "LEDGER_LISTEN", default_value = "127.0.0.1:50051")]
     listen: SocketAddr,
+    /// Serve Prometheus metrics at http://ADDR/metrics (off when not given).
+    #[arg(long, env = "LEDGER_METRICS_LISTEN")]
+    metrics_listen: Option<SocketAddr>,
     /// JSON file mapping token digests to actors and clearances; without it ledgerd runs open.
     #[arg(long, env = "LEDGER_AUTH_FILE")]
     auth_file: Option<PathBuf>,
@@ -28,7 +31,12 @@ struct Args {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?).init();
-    let config = Config { data_dir: args.data_dir, listen: args.listen, auth_file: args.auth_file };
+    let config = Config {
+        data_dir: args.data_dir,
+        listen: args.listen,
+        auth_file: args.auth_file,
+        metrics_listen: args.metrics_listen,
+    };
     run(config, shutdown_signal()?).await?;
     Ok(())
 }

@@ -52,7 +52,32 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
     tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,
         data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening");
-    serve(Arc::clone(&log), Arc::new(auth), listener, shutdown).await?;
+    // One shutdown signal, seen by the gRPC server and the metrics server alike.
+    let (stop_tx, stop_rx) = watch::channel(false);
+    tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
+    let stopped = |mut rx: watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
+    let metrics = match config.metrics_listen {
+        Some(addr) => {
+            let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
+            tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?, "metrics at /metrics");
+            let (log, stop) = (Arc::clone(&log), stopped(stop_rx.clone()));
+            Some(tokio::spawn(async move {
+                if let Err(error) = crate::metrics::serve(log, listener, stop).await {
+                    tracing::error!(%error, "the metrics server failed");
+                }
+            }))
+        }
+        None => None,
+    };
+    serve(Arc::clone(&log), Arc::new(auth), listener, stopped(stop_rx)).await?;
+    if let Some(metrics) = metrics {
+        metrics.await.ok();
+    }
     tokio::task::spawn_blocking(move || log.close()).await.ok();
     tracing::info!("ledgerd stopped; the log is closed");
     Ok(())

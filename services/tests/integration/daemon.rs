@@ -20,10 +20,14 @@ struct Daemon {
 
 impl Daemon {
     fn spawn(data_dir: &Path) -> Daemon {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let addr = format!("127.0.0.1:{port}");
+        Self::spawn_with(data_dir, &[])
+    }
+
+    fn spawn_with(data_dir: &Path, extra: &[&str]) -> Daemon {
+        let addr = free_addr();
         let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
             .args(["--data-dir", data_dir.to_str().unwrap(), "--listen", &addr, "--log", "warn"])
+            .args(extra)
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
@@ -45,6 +49,11 @@ impl Daemon {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+}
+
+fn free_addr() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    format!("127.0.0.1:{port}")
 }
 
 impl Drop for Daemon {
@@ -151,4 +160,37 @@ async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     assert!(status.success(), "{status}");
+}
+
+#[tokio::test]
+async fn metrics_count_what_the_sequencer_did() {
+    use std::io::{Read, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let metrics_addr = free_addr();
+    let daemon = Daemon::spawn_with(dir.path(), &["--metrics-listen", &metrics_addr]);
+    let mut client = daemon.connect().await;
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
+    let turns = [start, Event::TurnStarted { turn: 1, at_ms: None }, Event::TurnStarted { turn: 2, at_ms: None }];
+    client.append(append("game/m", &turns, "m", None)).await.unwrap();
+    client.append(append("game/m", &[Event::TurnStarted { turn: 9, at_ms: None }], "bad", None)).await.unwrap_err();
+    let text = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(&metrics_addr).unwrap();
+        write!(stream, "GET /metrics HTTP/1.1\r\nHost: ledgerd\r\nConnection: close\r\n\r\n").unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        text
+    })
+    .await
+    .unwrap();
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    for line in [
+        "ledger_events_committed_total 3",
+        "ledger_appends_acknowledged_total 1",
+        "ledger_appends_refused_total 1",
+        "ledger_group_commits_total 1",
+        "ledger_log_position 3",
+        "ledger_streams 1",
+    ] {
+        assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
+    }
 }

@@ -1,0 +1,69 @@
+//! Prometheus metrics at `GET /metrics` on their own address (`--metrics-listen`): what the
+//! sequencer has done (appends acknowledged and refused, events and group commits, time in
+//! durable writes) and where the log stands.
+
+use ledger_store::Log;
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::ConstCounter;
+use prometheus_client::metrics::gauge::ConstGauge;
+use prometheus_client::registry::Registry;
+use std::future::Future;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+
+/// The metrics as Prometheus text, read from the log at this moment.
+pub fn render(log: &Log) -> String {
+    let stats = log.stats();
+    let mut registry = Registry::with_prefix("ledger");
+    let counter = |value: u64| ConstCounter::new(value);
+    registry.register(
+        "appends_acknowledged",
+        "Appends answered OK, retries included",
+        counter(stats.appends_acknowledged),
+    );
+    registry.register("appends_refused", "Appends refused by a rule", counter(stats.appends_refused));
+    registry.register("events_committed", "Events written durably", counter(stats.events_committed));
+    registry.register(
+        "group_commits",
+        "Durable writes, each shared by a group of appends",
+        counter(stats.groups_committed),
+    );
+    registry.register(
+        "commit_failures",
+        "Durable writes that failed (nothing acknowledged)",
+        counter(stats.commit_failures),
+    );
+    #[allow(clippy::cast_precision_loss)] // seconds for a dashboard, not a score
+    let seconds = stats.commit_nanos as f64 / 1e9;
+    registry.register("commit_seconds", "Time spent in durable writes", ConstCounter::new(seconds));
+    let position = log.last_position().ok().and_then(|p| i64::try_from(p).ok()).unwrap_or(-1);
+    registry.register(
+        "log_position",
+        "Global position of the newest event (-1: unreadable)",
+        ConstGauge::new(position),
+    );
+    let streams = log.streams().map(|s| i64::try_from(s.len()).unwrap_or(i64::MAX)).unwrap_or(-1);
+    registry.register("streams", "Streams in the log (-1: unreadable)", ConstGauge::new(streams));
+    let mut text = String::new();
+    encode(&mut text, &registry).expect("writing to a String cannot fail");
+    text
+}
+
+/// Serves `/metrics` until `shutdown`.
+///
+/// # Errors
+/// The HTTP server fails.
+pub async fn serve(
+    log: Arc<Log>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = axum::Router::new().route(
+        "/metrics",
+        axum::routing::get(move || {
+            let log = Arc::clone(&log);
+            async move { ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], render(&log)) }
+        }),
+    );
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+}

@@ -1,0 +1,62 @@
+//! What the sequencer has done, for the daemon's metrics: plain atomic counters that the store
+//! updates and anyone may read, so the store needs no metrics library.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Counters since the log was opened.
+#[derive(Debug, Default)]
+pub struct LogStats {
+    appends_acknowledged: AtomicU64,
+    appends_refused: AtomicU64,
+    events_committed: AtomicU64,
+    groups_committed: AtomicU64,
+    commit_failures: AtomicU64,
+    commit_nanos: AtomicU64,
+}
+
+/// A copy of the counters at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StatsSnapshot {
+    /// Appends answered `Ok` (retries of stored appends included).
+    pub appends_acknowledged: u64,
+    /// Appends refused by a rule.
+    pub appends_refused: u64,
+    pub events_committed: u64,
+    /// Durable writes: one per group of appends.
+    pub groups_committed: u64,
+    pub commit_failures: u64,
+    /// Time spent in durable writes (batch, flush and sync).
+    pub commit_nanos: u64,
+}
+
+impl LogStats {
+    pub(crate) fn acknowledged(&self, n_appends: usize) {
+        self.appends_acknowledged.fetch_add(n_appends as u64, Ordering::Relaxed);
+    }
+
+    pub(crate) fn refused(&self) {
+        self.appends_refused.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn committed(&self, n_events: usize, nanos: u64) {
+        self.events_committed.fetch_add(n_events as u64, Ordering::Relaxed);
+        self.groups_committed.fetch_add(1, Ordering::Relaxed);
+        self.commit_nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+
+    pub(crate) fn commit_failed(&self) {
+        self.commit_failures.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn snapshot(&self) -> StatsSnapshot {
+        let read = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
+        StatsSnapshot {
+            appends_acknowledged: read(&self.appends_acknowledged),
+            appends_refused: read(&self.appends_refused),
+            events_committed: read(&self.events_committed),
+            groups_committed: read(&self.groups_committed),
+            commit_failures: read(&self.commit_failures),
+            commit_nanos: read(&self.commit_nanos),
+        }
+    }
+}
