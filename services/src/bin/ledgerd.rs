@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// The Tournament Ledger daemon: a durable, validated, hash-chained event log over gRPC.
 #[derive(Debug, Parser)]
-#[command(version, about)]
+#[command(version)]
 struct Args {
     /// Directory of the embedded sled log.
     #[arg(long, env = "LEDGER_DATA_DIR", default_value = "./data")]

@@ -53,9 +53,11 @@ impl From<std::io::Error> for CliError {
     }
 }
 
-/// The Tournament Ledger's command line.
+/// The Tournament Ledger's command line: append and read events, score games, run
+/// tournaments, audit and verify. Online commands talk to ledgerd (--server); `check`, `score
+/// --file`, `standings --file`, `verify` and `audit --file` work offline.
 #[derive(Debug, Parser)]
-#[command(name = "ledgerctl", version, about)]
+#[command(name = "ledgerctl", version)]
 pub struct Cli {
     /// The ledgerd to talk to.
     #[arg(long, global = true, env = "LEDGER_SERVER", default_value = "http://127.0.0.1:50051")]
