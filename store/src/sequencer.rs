@@ -119,7 +119,10 @@ impl<S: Storage> Sequencer<S> {
                 }
             }
         }
-        if !group.records.is_empty() {
+        if group.records.is_empty() {
+            // Only refusals and retries: the streams taken out of the cache are unchanged.
+            self.cache.extend(group.streams);
+        } else {
             let started = std::time::Instant::now();
             let committed = self.storage.commit(&group.records);
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
