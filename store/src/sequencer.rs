@@ -43,6 +43,10 @@ pub(crate) struct Sequencer<S: Storage> {
     committed: broadcast::Sender<Arc<Recorded>>,
     cross_check: Arc<dyn CrossCheck>,
     stats: Arc<LogStats>,
+    /// Set by a failed commit. The disk's state is then unknown (a failed fsync may have dropped
+    /// pages), so the sequencer stops: every later append is refused until ledgerd restarts and
+    /// reloads what is really on disk.
+    stopped: Option<StoreError>,
 }
 
 /// What one group has prepared but not yet committed.
@@ -73,6 +77,7 @@ impl<S: Storage> Sequencer<S> {
             committed,
             cross_check,
             stats,
+            stopped: None,
         })
     }
 
@@ -105,6 +110,13 @@ impl<S: Storage> Sequencer<S> {
     }
 
     fn process(&mut self, jobs: Vec<Job>) {
+        if let Some(error) = &self.stopped {
+            let error = StoreError::Io(format!("the log stopped after a failed write ({error}); restart ledgerd"));
+            for job in jobs {
+                let _ = job.reply.send(Err(error.clone().into()));
+            }
+            return;
+        }
         let mut group = Group::default();
         let mut accepted = Vec::with_capacity(jobs.len());
         let now = (self.now_ms)();
@@ -127,9 +139,9 @@ impl<S: Storage> Sequencer<S> {
             let committed = self.storage.commit(&group.records);
             let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
             if let Err(error) = committed {
-                tracing::error!(%error, n_events = group.records.len(), "commit failed; nothing acknowledged");
+                tracing::error!(%error, n_events = group.records.len(), "commit failed; nothing acknowledged, the log stops");
                 self.stats.commit_failed();
-                self.reset();
+                self.stopped = Some(error.clone());
                 for (reply, _) in accepted {
                     let _ = reply.send(Err(error.clone().into()));
                 }
@@ -148,15 +160,6 @@ impl<S: Storage> Sequencer<S> {
         self.stats.acknowledged(accepted.len());
         for (reply, appended) in accepted {
             let _ = reply.send(Ok(appended));
-        }
-    }
-
-    /// After a failed commit nothing in memory can be trusted: reload lazily from storage.
-    fn reset(&mut self) {
-        self.cache.clear();
-        match self.storage.next_position() {
-            Ok(next) => self.next_position = next,
-            Err(error) => tracing::error!(%error, "cannot re-read the log position"),
         }
     }
 
@@ -325,10 +328,9 @@ impl<S: Storage> Sequencer<S> {
         };
         let mut state = StreamState::new(stream, scheduled);
         let mut head = GENESIS;
+        // Stored events were decided when they were appended: evolve only (cheap, and total even
+        // if a later version of the rules would refuse one of them).
         for record in self.storage.load_stream(stream)? {
-            if let Err(rejection) = state.decide(&record.event) {
-                tracing::warn!(%stream, seq = record.envelope.seq, %rejection, "stored event no longer passes the rules; kept as recorded");
-            }
             state.evolve(&record.event);
             head = record.envelope.hash;
         }

@@ -188,3 +188,56 @@ fn storage_format_v1_still_decodes() {
     // The chain hash of this record, from its canonical JSON: pinned, so the scheme cannot drift.
     assert_eq!(hex::encode(record.envelope.hash), "e55615e7ecefd6ae71aa2e8a31f6a26701542f4678df42d522540f69008f4b2d");
 }
+
+/// A backend whose disk can be made to fail, to see the sequencer stop.
+#[derive(Clone)]
+struct FailingDisk {
+    inner: ledger_store::sled::SledStorage,
+    failing: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl ledger_store::Storage for FailingDisk {
+    fn load_stream(&self, stream: &StreamId) -> Result<Vec<ledger::Recorded>, ledger_store::StoreError> {
+        self.inner.load_stream(stream)
+    }
+    fn find_event_id(&self, event_id: &str) -> Result<Option<ledger::Recorded>, ledger_store::StoreError> {
+        self.inner.find_event_id(event_id)
+    }
+    fn next_position(&self) -> Result<u64, ledger_store::StoreError> {
+        self.inner.next_position()
+    }
+    fn commit(&self, records: &[ledger::Recorded]) -> Result<(), ledger_store::StoreError> {
+        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
+            return Err(ledger_store::StoreError::Io("fdatasync: Input/output error".into()));
+        }
+        self.inner.commit(records)
+    }
+}
+
+#[tokio::test]
+async fn a_failed_write_stops_the_log_until_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = StreamId::game("g").unwrap();
+    {
+        let inner = ledger_store::sled::SledStorage::open(dir.path()).unwrap();
+        let failing = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let disk = FailingDisk { inner: inner.clone(), failing: Arc::clone(&failing) };
+        let log = Log::start(disk, inner, &[], "failing", Arc::new(ledger_store::NoCrossCheck)).unwrap();
+        log.append(request(&game, game_events(1), "ok", None)).await.unwrap();
+        failing.store(true, std::sync::atomic::Ordering::SeqCst);
+        let failed = log.append(request(&game, vec![Event::TurnStarted { turn: 2, at_ms: None }], "t2", None)).await;
+        assert!(matches!(failed, Err(AppendError::Storage(_))), "{failed:?}");
+        // The disk works again, but nothing more is taken: its state after the failure is unknown.
+        failing.store(false, std::sync::atomic::Ordering::SeqCst);
+        let retried = log.append(request(&game, vec![Event::TurnStarted { turn: 2, at_ms: None }], "t2", None)).await;
+        let Err(AppendError::Storage(error)) = retried else { panic!("{retried:?}") };
+        assert!(error.to_string().contains("restart ledgerd"), "{error}");
+        log.close();
+    }
+    let log = Log::open_sled(dir.path()).unwrap();
+    assert_eq!(log.read_stream(&game, 1, 100).unwrap().len(), 2, "only what was acknowledged");
+    let again =
+        log.append(request(&game, vec![Event::TurnStarted { turn: 2, at_ms: None }], "t2", None)).await.unwrap();
+    assert!(!again.duplicate);
+    assert_eq!(again.first_seq, 3);
+}

@@ -112,7 +112,7 @@ impl StreamState {
         match event {
             Event::EventVoided { seq, .. } => {
                 self.voided.insert(*seq);
-                self.rules = self.replay_without(None).expect("void was decided valid");
+                self.rules = self.rebuild();
             }
             Event::JuryCalled { .. } | Event::JuryRuling { .. } => {}
             _ => self.rules.evolve(event),
@@ -152,6 +152,23 @@ impl StreamState {
                 rejection.message
             ))
         })
+    }
+
+    /// Every event in order, with its seq (voided ones and jury events included).
+    pub fn events(&self) -> impl Iterator<Item = (u64, &Event)> {
+        (1u64..).zip(&self.history)
+    }
+
+    /// The rules' state from every event not voided, applied without deciding: total, so that a
+    /// stream stored under older rules still loads (the void itself was decided before).
+    fn rebuild(&self) -> Rules {
+        let mut rules = self.rules.fresh();
+        for (seq, event) in self.events() {
+            if !self.voided.contains(&seq) && event.family() != Family::Jury {
+                rules.evolve(event);
+            }
+        }
+        rules
     }
 
     /// Replays every event that is not voided (nor `extra_void`) through fresh rules.

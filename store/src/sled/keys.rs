@@ -59,10 +59,6 @@ impl Key {
         key
     }
 
-    pub fn position_end() -> Vec<u8> {
-        b"q".to_vec()
-    }
-
     pub fn event_id(event_id: &str) -> Vec<u8> {
         let mut key = b"i".to_vec();
         key.extend_from_slice(event_id.as_bytes());

@@ -17,6 +17,7 @@ use ledger::envelope::{decode_record, encode_record};
 use ledger::{Recorded, StreamId, StreamKind};
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// sled's segment size. Records stay below `MAX_EVENT_BYTES` (64 KiB) and a leaf holds at most
@@ -31,6 +32,10 @@ pub struct SledStorage {
     tree: sled::Tree,
     /// sled's log file, opened once for `fdatasync`.
     log_file: Arc<File>,
+    /// The newest global position known durable. sled shows a batch to readers as soon as it
+    /// is applied, before the sync: every read stops here, so nothing is seen before it is
+    /// durable (and nothing a failed sync left behind is ever seen).
+    durable: Arc<AtomicU64>,
     path: PathBuf,
 }
 
@@ -46,7 +51,11 @@ impl SledStorage {
         let log_file = Arc::new(File::open(dir.join("db"))?);
         // New files must be findable after a crash: sync the directory once.
         File::open(dir)?.sync_all()?;
-        Ok(SledStorage { db, tree, log_file, path: dir.to_owned() })
+        let mut storage =
+            SledStorage { db, tree, log_file, durable: Arc::new(AtomicU64::new(0)), path: dir.to_owned() };
+        // What sled recovered at open is on disk.
+        storage.durable = Arc::new(AtomicU64::new(storage.next_position()? - 1));
+        Ok(storage)
     }
 
     /// Opens a log that must already exist, e.g. a copy the jury verifies.
@@ -111,6 +120,22 @@ impl SledStorage {
     }
 }
 
+impl SledStorage {
+    /// A stream's head as far as it is durable (`None`: nothing of it is yet).
+    fn durable_head(&self, info: StreamInfo) -> Result<Option<StreamInfo>, StoreError> {
+        let durable = self.durable.load(Ordering::Acquire);
+        let newest = self.get_record(&Key::event(&info.stream, info.version))?;
+        if newest.is_some_and(|r| r.envelope.position <= durable) {
+            return Ok(Some(info));
+        }
+        Ok(self.read_stream(&info.stream, 1, usize::MAX)?.last().map(|last| StreamInfo {
+            stream: info.stream.clone(),
+            version: last.envelope.seq,
+            head_hash: last.envelope.hash,
+        }))
+    }
+}
+
 impl Storage for SledStorage {
     fn load_stream(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError> {
         self.read_stream(stream, 1, usize::MAX)
@@ -146,22 +171,31 @@ impl Storage for SledStorage {
         self.tree.apply_batch(batch)?;
         self.db.flush()?;
         self.log_file.sync_data()?;
+        if let Some(last) = records.last() {
+            self.durable.store(last.envelope.position, Ordering::Release);
+        }
         Ok(())
     }
 }
 
 impl Reader for SledStorage {
     fn read_stream(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
-        self.tree
-            .range(Key::event(stream, from_seq.max(1))..Key::event_prefix_end(stream))
-            .take(limit)
-            .map(|item| decode_record(&item?.1).map_err(StoreError::Corrupt))
-            .collect()
+        let durable = self.durable.load(Ordering::Acquire);
+        let mut records = Vec::new();
+        for item in self.tree.range(Key::event(stream, from_seq.max(1))..Key::event_prefix_end(stream)).take(limit) {
+            let record = decode_record(&item?.1).map_err(StoreError::Corrupt)?;
+            if record.envelope.position > durable {
+                break;
+            }
+            records.push(record);
+        }
+        Ok(records)
     }
 
     fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
         let mut records = Vec::new();
-        for item in self.tree.range(Key::position(from_position.max(1))..Key::position_end()).take(limit) {
+        let end = Key::position(self.durable.load(Ordering::Acquire).saturating_add(1));
+        for item in self.tree.range(Key::position(from_position.max(1))..end).take(limit) {
             let (key, event_key) = item?;
             let record = self
                 .get_record(&event_key)?
@@ -172,7 +206,7 @@ impl Reader for SledStorage {
     }
 
     fn last_position(&self) -> Result<u64, StoreError> {
-        Ok(self.next_position()? - 1)
+        Ok(self.durable.load(Ordering::Acquire))
     }
 
     fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {
@@ -184,6 +218,52 @@ impl Reader for SledStorage {
                 let (version, head_hash) = keys::decode_head(&value)?;
                 Ok(StreamInfo { stream, version, head_hash })
             })
+            .map(|info: Result<StreamInfo, StoreError>| self.durable_head(info?))
+            .filter_map(Result::transpose)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::envelope::{Draft, GENESIS};
+    use ledger::Event;
+
+    fn record(seq: u64, position: u64, prev: ledger::Hash) -> Recorded {
+        let draft = Draft {
+            stream: StreamId::game("g").unwrap(),
+            seq,
+            position,
+            event_id: format!("e{seq}"),
+            recorded_at_ms: 0,
+            actor: "t".into(),
+        };
+        Recorded::seal(draft, prev, Event::JuryCalled { reason: format!("call {seq}") })
+    }
+
+    #[test]
+    fn readers_do_not_see_a_batch_before_it_is_durable() {
+        let dir = tempfile::tempdir().unwrap();
+        let storage = SledStorage::open(dir.path()).unwrap();
+        let first = record(1, 1, GENESIS);
+        storage.commit(std::slice::from_ref(&first)).unwrap();
+        // A batch applied but not yet synced, as sled holds it between `apply_batch` and the sync.
+        let second = record(2, 2, first.envelope.hash);
+        let mut batch = sled::Batch::default();
+        let stream = second.envelope.stream.clone();
+        batch.insert(Key::event(&stream, 2), encode_record(&second));
+        batch.insert(Key::position(2), Key::event(&stream, 2));
+        batch.insert(Key::head(&stream), keys::encode_head(2, &second.envelope.hash));
+        storage.tree.apply_batch(batch).unwrap();
+        assert_eq!(storage.read_stream(&stream, 1, 10).unwrap(), vec![first.clone()]);
+        assert_eq!(storage.read_all(1, 10).unwrap(), vec![first.clone()]);
+        assert_eq!(storage.last_position().unwrap(), 1);
+        let listed = storage.streams().unwrap();
+        assert_eq!((listed[0].version, listed[0].head_hash), (1, first.envelope.hash));
+        // Once durable, everyone sees it.
+        storage.durable.store(2, Ordering::Release);
+        assert_eq!(storage.read_all(1, 10).unwrap().len(), 2);
+        assert_eq!(storage.streams().unwrap()[0].version, 2);
     }
 }
