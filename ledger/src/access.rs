@@ -50,6 +50,10 @@ impl fmt::Display for Clearance {
 pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), Rejection> {
     let needed = match event {
         Event::JuryRuling { .. } | Event::EventVoided { .. } => Clearance::Jury,
+        // The jury reads the fate horizon from the untouched Clock of Fate (RULES.md section 2).
+        Event::FateHorizonRecorded { .. } => Clearance::Jury,
+        // Naming an earlier turn is a correction: only the jury backdates.
+        _ if event.corrected_turn().is_some() => Clearance::Jury,
         Event::JuryCalled { .. } => Clearance::Table,
         _ if event.family() == Family::Tournament => Clearance::Organiser,
         _ => Clearance::Table,
@@ -81,5 +85,15 @@ mod tests {
             Event::TournamentCreated { name: "x".into(), ruleset: crate::Ruleset::Wm2015, clock_ms_per_side: None };
         assert!(permits(Clearance::Table, "t", &created).is_err());
         assert!(permits(Clearance::Organiser, "o", &created).is_ok());
+        let backdated = Event::NationDroppedOut {
+            nation: crate::Nation::Russia,
+            objectives_held: 7,
+            objectives_total: 10,
+            turn: Some(1),
+        };
+        let err = permits(Clearance::Table, "table-4", &backdated).unwrap_err();
+        assert_eq!(err.message, "only the jury may record nation_dropped_out; table-4 is cleared as table");
+        assert!(permits(Clearance::Jury, "jury-1", &backdated).is_ok());
+        assert!(permits(Clearance::Table, "table-4", &Event::FateHorizonRecorded { turn: 20 }).is_err());
     }
 }

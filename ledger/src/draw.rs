@@ -83,6 +83,16 @@ pub enum DrawError {
 }
 
 /// The name of a qualifying game: `q{round}-t{table}`, e.g. `q2-t5`.
+/// A recorded lot (RULES.md section 2, `lot_drawn`): the tied players in alphabetical order,
+/// shuffled by the seeded lots. Recomputable, so a lot can be checked and never silently redrawn.
+pub fn lot_order(players: &[PlayerId], seed: u64) -> Vec<PlayerId> {
+    let mut order: Vec<PlayerId> = players.to_vec();
+    order.sort();
+    order.dedup();
+    Lots::new(seed).shuffle(&mut order);
+    order
+}
+
 pub fn game_id(round: u32, table: u32) -> String {
     format!("q{round}-t{table}")
 }

@@ -5,7 +5,7 @@ pub mod auth;
 pub mod cli;
 pub mod config;
 pub mod convert;
-pub mod final_order;
+pub mod cross_check;
 pub mod metrics;
 pub mod projections;
 pub mod server;

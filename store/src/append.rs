@@ -12,7 +12,7 @@ pub const MAX_EVENT_BYTES: usize = 64 * 1024;
 /// One event to append, with the id the client chose for idempotent retries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProposedEvent {
-    /// Empty: the ledger names it `<stream>#<seq>` (then a retry is not recognised).
+    /// Empty: the ledger names it `auto:<stream>#<seq>` (then a retry is not recognised).
     pub event_id: String,
     pub event: Event,
 }

@@ -18,6 +18,10 @@ use std::sync::mpsc::{Receiver, TryRecvError};
 use std::sync::Arc;
 use tokio::sync::{broadcast, oneshot};
 
+/// Ids the ledger gives events sent without one; clients may not use the prefix, so a
+/// client's id never collides with one the ledger gave.
+const AUTO_ID_PREFIX: &str = "auto:";
+
 /// At most this many appends share one commit.
 const MAX_GROUP: usize = 512;
 
@@ -240,7 +244,7 @@ impl<S: Storage> Sequencer<S> {
             })?;
             let seq = version + 1 + idx as u64;
             let event_id = if proposed.event_id.is_empty() {
-                format!("{}#{seq}", request.stream)
+                format!("{AUTO_ID_PREFIX}{}#{seq}", request.stream)
             } else {
                 proposed.event_id.clone()
             };
@@ -365,6 +369,11 @@ fn check_ids(request: &AppendRequest) -> Result<(), Rejection> {
         let id = &proposed.event_id;
         if id.len() > 128 || id.chars().any(char::is_control) {
             return Err(Rejection::malformed(format!("event id `{id}` must be at most 128 printable characters")));
+        }
+        if id.starts_with(AUTO_ID_PREFIX) {
+            return Err(Rejection::malformed(format!(
+                "event id `{id}`: ids starting with `{AUTO_ID_PREFIX}` are the ledger's own"
+            )));
         }
         if !id.is_empty() && !seen.insert(id) {
             return Err(Rejection::malformed(format!("event id {id} appears twice in one append")));

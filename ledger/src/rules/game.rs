@@ -42,6 +42,8 @@ pub struct GameState {
     pub clock_running: Option<ClockSide>,
     pub action_stage: Option<Nation>,
     pub retreat_open: bool,
+    /// N, as the jury recorded it.
+    pub fate_horizon: Option<u32>,
 }
 
 impl GameState {
@@ -61,6 +63,7 @@ impl GameState {
             clock_running: None,
             action_stage: None,
             retreat_open: false,
+            fate_horizon: None,
         }
     }
 
@@ -209,6 +212,12 @@ impl GameState {
                 "the fate horizon cannot come before the current turn {}, got {turn}",
                 self.turn
             ))),
+            Event::FateHorizonRecorded { .. } => match self.fate_horizon {
+                Some(recorded) => Err(Rejection::precondition(format!(
+                    "the fate horizon was already recorded (turn {recorded}); void it to record another"
+                ))),
+                None => Ok(()),
+            },
             _ => Ok(()),
         }
     }
@@ -250,6 +259,7 @@ impl GameState {
                 }
             }
             Event::GameEnded { outcome, .. } => self.ended = Some((*outcome, self.turn)),
+            Event::FateHorizonRecorded { turn } => self.fate_horizon = Some(*turn),
             _ => {}
         }
     }

@@ -126,3 +126,30 @@ fn a_qualifying_draw_must_follow_from_its_seed() {
     state.apply(&Event::QualifyingDrawn { seed, games }).unwrap();
     state.apply(&final_scheduled).unwrap();
 }
+
+#[test]
+fn a_lot_follows_from_its_seed_and_is_drawn_once() {
+    let stream = StreamId::tournament("t").unwrap();
+    let mut state = StreamState::new(&stream, None);
+    for event in crate::testing::simple_tournament(Ruleset::Cafe2023, 8) {
+        state.apply(&event).unwrap();
+    }
+    let tied: Vec<String> = vec!["p3".into(), "p5".into(), "p1".into()];
+    let order = crate::draw::lot_order(&tied, 42);
+    let mut wrong = order.clone();
+    wrong.reverse();
+    let lot = |order: Vec<String>| Event::LotDrawn { purpose: "qualifying 3rd".into(), seed: 42, order };
+    let refused = state.decide(&lot(wrong)).unwrap_err();
+    assert_eq!(
+        refused.message,
+        format!("this is not the lot of seed 42: for these players it gives {}", order.join(", "))
+    );
+    state.apply(&lot(order.clone())).unwrap();
+    let again = state.decide(&lot(order)).unwrap_err();
+    assert_eq!(
+        again.message,
+        "a lot for `qualifying 3rd` was already drawn; the jury voids it before another is drawn"
+    );
+    let twice = Event::LotDrawn { purpose: "other".into(), seed: 1, order: vec!["p1".into(), "p1".into()] };
+    assert_eq!(state.decide(&twice).unwrap_err().message, "a lot names each player once");
+}

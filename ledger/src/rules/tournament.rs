@@ -27,6 +27,8 @@ pub struct TournamentState {
     pub drawn: bool,
     pub games: BTreeMap<String, ScheduledGame>,
     pub final_roles: BTreeMap<Role, PlayerId>,
+    /// Purposes of the lots drawn.
+    pub lots: Vec<String>,
 }
 
 impl TournamentState {
@@ -78,7 +80,25 @@ impl TournamentState {
                 }
                 Ok(())
             }
-            Event::LotDrawn { order, .. } => order.iter().try_for_each(|p| self.check_player(p)),
+            Event::LotDrawn { purpose, seed, order } => {
+                order.iter().try_for_each(|p| self.check_player(p))?;
+                if self.lots.contains(purpose) {
+                    return Err(Rejection::precondition(format!(
+                        "a lot for `{purpose}` was already drawn; the jury voids it before another is drawn"
+                    )));
+                }
+                let expected = crate::draw::lot_order(order, *seed);
+                if expected.len() != order.len() {
+                    return Err(Rejection::malformed("a lot names each player once"));
+                }
+                if &expected != order {
+                    return Err(Rejection::precondition(format!(
+                        "this is not the lot of seed {seed}: for these players it gives {}",
+                        expected.join(", ")
+                    )));
+                }
+                Ok(())
+            }
             other => Err(Rejection::malformed(format!("{} does not belong in a tournament stream", other.type_name()))),
         }
     }
@@ -113,6 +133,7 @@ impl TournamentState {
             Event::FinalRoleChosen { player, role } => {
                 self.final_roles.insert(*role, player.clone());
             }
+            Event::LotDrawn { purpose, .. } => self.lots.push(purpose.clone()),
             _ => {}
         }
     }

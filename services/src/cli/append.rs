@@ -1,7 +1,10 @@
-//! `ledgerctl append`: a JSON Lines file becomes atomic appends of up to 1000 events.
+//! `ledgerctl append` and `import`: JSON Lines become atomic appends of up to 1000 events.
 //!
 //! Every line gets an event id: its own `event_id` field, or one derived from the stream, the
-//! line number and the event, so that running the same command again appends nothing twice.
+//! line number, the event and the digest of the whole input file — so appending the same file
+//! again appends nothing twice, while two different files never share an id. Lines from stdin
+//! get a fresh salt each run (the same line piped twice is two events); give them `event_id`s
+//! to make a retry safe.
 
 use super::{connect, from_status, read_input, Cli, CliError};
 use crate::convert::ToProto;
@@ -15,9 +18,22 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 use tonic::transport::Channel;
 
+/// What makes derived ids unique: the file's digest, or a fresh nonce for stdin.
+fn salt(file: Option<&Path>, text: &str) -> Result<String, CliError> {
+    match file {
+        Some(path) if path.as_os_str() != "-" => Ok(hex::encode(Sha256::digest(text.as_bytes()))),
+        _ => {
+            let mut nonce = [0u8; 16];
+            std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut nonce)?;
+            Ok(hex::encode(nonce))
+        }
+    }
+}
+
 pub async fn run(cli: &Cli, stream: &str, file: Option<&Path>, expected_version: Option<u64>) -> Result<(), CliError> {
     let stream_id = StreamId::parse(stream).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {r}")))?;
-    let lines = parse_lines(&read_input(file)?).map_err(|e| CliError::Refused(format!("{e}")))?;
+    let text = read_input(file)?;
+    let lines = parse_lines(&text).map_err(|e| CliError::Refused(format!("{e}")))?;
     if let Some(line) = lines.iter().find(|l| l.stream.as_deref().is_some_and(|s| s != stream)) {
         return Err(CliError::Refused(format!(
             "line {}: the line is for stream {}, not {stream}",
@@ -26,17 +42,20 @@ pub async fn run(cli: &Cli, stream: &str, file: Option<&Path>, expected_version:
         )));
     }
     let mut client = connect(cli).await?;
-    let summary = append_lines(cli, &mut client, &stream_id, &lines, expected_version).await?;
+    let salt = salt(file, &text)?;
+    let summary = append_lines(cli, &mut client, &stream_id, &lines, expected_version, &salt).await?;
     summary.print(cli.json);
     Ok(())
 }
 
-/// `ledgerctl import`: every line names its stream (an export, or lines with `stream`); each
-/// stream is appended in file order, tournaments first so that their games know their ruleset.
+/// `ledgerctl import`: every line names its stream (an export, or lines with `stream`). Lines
+/// are appended in file order — an export is in global position order, so a tournament's draw
+/// comes before its games and the games before the final's choices — each run of consecutive
+/// lines of one stream as one atomic append.
 pub async fn import(cli: &Cli, file: Option<&Path>) -> Result<(), CliError> {
-    let lines = parse_lines(&read_input(file)?).map_err(|e| CliError::Refused(format!("{e}")))?;
-    let mut order: Vec<StreamId> = Vec::new();
-    let mut by_stream: std::collections::HashMap<StreamId, Vec<Line>> = std::collections::HashMap::new();
+    let text = read_input(file)?;
+    let lines = parse_lines(&text).map_err(|e| CliError::Refused(format!("{e}")))?;
+    let mut runs: Vec<(StreamId, Vec<Line>)> = Vec::new();
     for line in lines {
         let name = line.stream.clone().ok_or_else(|| {
             CliError::Refused(format!(
@@ -45,15 +64,15 @@ pub async fn import(cli: &Cli, file: Option<&Path>) -> Result<(), CliError> {
             ))
         })?;
         let id = StreamId::parse(&name).map_err(|r| CliError::Refused(format!("line {}: {r}", line.number)))?;
-        if !by_stream.contains_key(&id) {
-            order.push(id.clone());
+        match runs.last_mut() {
+            Some((last, run)) if *last == id => run.push(line),
+            _ => runs.push((id, vec![line])),
         }
-        by_stream.entry(id).or_default().push(line);
     }
-    order.sort_by_key(|id| id.kind() != ledger::StreamKind::Tournament);
     let mut client = connect(cli).await?;
-    for id in order {
-        let summary = append_lines(cli, &mut client, &id, &by_stream[&id], None).await?;
+    let salt = salt(file, &text)?;
+    for (id, run) in &runs {
+        let summary = append_lines(cli, &mut client, id, run, None, &salt).await?;
         summary.print(cli.json);
     }
     Ok(())
@@ -66,7 +85,8 @@ pub(super) async fn append_events(cli: &Cli, stream: &StreamId, events: Vec<ledg
         .map(|(number, event)| Line { number, stream: None, event_id: None, recorded_at_ms: None, event })
         .collect();
     let mut client = connect(cli).await?;
-    let summary = append_lines(cli, &mut client, stream, &lines, None).await?;
+    // A command's event is its own id: repeating the same command is a retry.
+    let summary = append_lines(cli, &mut client, stream, &lines, None, "command").await?;
     summary.print(cli.json);
     Ok(())
 }
@@ -123,6 +143,7 @@ async fn append_lines(
     stream: &StreamId,
     lines: &[Line],
     expected_version: Option<u64>,
+    salt: &str,
 ) -> Result<Summary, CliError> {
     if lines.is_empty() {
         return Err(CliError::Refused("the input holds no events".into()));
@@ -133,7 +154,7 @@ async fn append_lines(
         let events = batch
             .iter()
             .map(|line| pb::ProposedEvent {
-                event_id: line.event_id.clone().unwrap_or_else(|| derived_id(stream, line)),
+                event_id: line.event_id.clone().unwrap_or_else(|| derived_id(stream, line, salt)),
                 event: Some(line.event.to_proto()),
             })
             .collect();
@@ -147,10 +168,10 @@ async fn append_lines(
     Ok(Summary { stream: stream.to_string(), n_events: lines.len(), answers })
 }
 
-/// A stable id: the same stream, line and event always give the same id.
-fn derived_id(stream: &StreamId, line: &Line) -> String {
+/// A stable id: the same stream, salt, line and event always give the same id.
+fn derived_id(stream: &StreamId, line: &Line, salt: &str) -> String {
     let canonical = ledger::event::to_canonical_json(&line.event).to_string();
-    let digest = Sha256::digest(format!("{stream}\n{}\n{canonical}", line.number));
+    let digest = Sha256::digest(format!("{stream}\n{salt}\n{}\n{canonical}", line.number));
     format!("cli-{}", hex::encode(&digest[..12]))
 }
 

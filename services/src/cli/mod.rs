@@ -302,6 +302,19 @@ pub enum TournamentCommand {
         #[arg(long)]
         pompadour: String,
     },
+    /// Draw a lot among tied players: the order follows from the seed, and anyone can check it.
+    Lot {
+        #[arg(long)]
+        tournament: String,
+        /// What the lot decides, e.g. `qualifying` or `final`.
+        #[arg(long)]
+        purpose: String,
+        #[arg(long)]
+        seed: u64,
+        /// The tied players, comma-separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        players: Vec<String>,
+    },
     /// The final: role choices in rank order, then the game.
     Final {
         #[command(subcommand)]
@@ -459,6 +472,9 @@ async fn run_tournament(cli: &Cli, what: &TournamentCommand) -> Result<(), CliEr
         } => {
             let seats = tournament::SeatArgs { frederick, elisabeth, maria_theresa, pompadour };
             tournament::schedule(cli, tournament, game, stage, *round, *table, seats).await
+        }
+        TournamentCommand::Lot { tournament, purpose, seed, players } => {
+            tournament::lot(cli, tournament, purpose, *seed, players).await
         }
         TournamentCommand::Final { what: FinalCommand::Choose { tournament, player, role } } => {
             tournament::choose(cli, tournament, player, role).await

@@ -204,6 +204,18 @@ pub async fn choose(cli: &Cli, tournament: &str, player: &str, role: &str) -> Re
     append_events(cli, &tournament_id(tournament)?, vec![event]).await
 }
 
+/// Draws a lot among tied players from a seed and records it.
+pub async fn lot(cli: &Cli, tournament: &str, purpose: &str, seed: u64, players: &[String]) -> Result<(), CliError> {
+    let order = ledger::draw::lot_order(players, seed);
+    if cli.json {
+        say!("{}", json!({"purpose": purpose, "seed": seed, "order": order}));
+    } else {
+        say!("lot for {purpose} (seed {seed}): {}", order.join(" > "));
+    }
+    let event = Event::LotDrawn { purpose: purpose.to_owned(), seed, order };
+    append_events(cli, &tournament_id(tournament)?, vec![event]).await
+}
+
 /// Schedules the final from the four choices.
 pub async fn schedule_final(cli: &Cli, tournament: &str, game: &str, table: u32) -> Result<(), CliError> {
     let id = tournament_id(tournament)?;

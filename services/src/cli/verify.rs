@@ -93,26 +93,20 @@ fn verify_export(text: &str) -> Result<Vec<Verdict>, CliError> {
         .collect())
 }
 
-/// Every event of every stream (or of one), as JSON Lines with envelopes and hashes.
+/// Every event of the log in global position order (or of one stream), as JSON Lines with
+/// envelopes and hashes: `import` can replay it, `verify --file` can check it.
 pub async fn export(cli: &Cli, stream: Option<&str>) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
-    let streams: Vec<String> = match stream {
-        Some(s) => {
-            vec![StreamId::parse(s).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {r}")))?.to_string()]
-        }
-        None => {
-            let listed = client.list_streams(pb::ListStreamsRequest::default()).await.map_err(|s| from_status(&s))?;
-            listed.into_inner().streams.into_iter().map(|s| s.stream).collect()
-        }
+    let stream = match stream {
+        Some(s) => StreamId::parse(s).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {r}")))?.to_string(),
+        None => String::new(),
     };
-    for stream in streams {
-        let request = pb::ReadRequest { stream, from_seq: 1, limit: None };
-        let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
-        while let Some(item) = events.next().await {
-            let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
-                .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
-            say!("{}", record.to_json());
-        }
+    let request = pb::ReadRequest { stream, from_seq: 1, limit: None };
+    let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
+    while let Some(item) = events.next().await {
+        let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
+            .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
+        say!("{}", record.to_json());
     }
     Ok(())
 }

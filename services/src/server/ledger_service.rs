@@ -89,8 +89,15 @@ impl pb::ledger_server::Ledger for LedgerService {
         // Submitting in arrival order keeps pipelined appends to one stream in order; the
         // answers are awaited in the same order.
         let (pending_tx, mut pending_rx) = mpsc::channel::<Result<Pending, Status>>(IN_FLIGHT);
+        let mut stopping = self.stopping.clone();
         tokio::spawn(async move {
-            while let Some(message) = inbound.next().await {
+            // A shutdown ends the inbound side: appends already submitted are still answered.
+            loop {
+                let message = tokio::select! {
+                    _ = stopping.wait_for(|stop| *stop) => break,
+                    message = inbound.next() => message,
+                };
+                let Some(message) = message else { break };
                 let submitted = match message {
                     Err(status) => Err(status),
                     Ok(proto) => to_request(proto, who.clone())
@@ -126,25 +133,33 @@ impl pb::ledger_server::Ledger for LedgerService {
 
     async fn read(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadStream>, Status> {
         let request = request.into_inner();
-        let stream = StreamId::parse(&request.stream).map_err(from_rejection)?;
+        // An empty stream reads the whole log in global position order (exports, imports).
+        let stream = match request.stream.as_str() {
+            "" => None,
+            name => Some(StreamId::parse(name).map_err(from_rejection)?),
+        };
         let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
         let log = Arc::clone(&self.log);
         let (tx, rx) = mpsc::channel(READ_PAGE);
         tokio::spawn(async move {
             let mut next = request.from_seq.max(1);
             while remaining > 0 {
-                let page = match log.read_stream(&stream, next, READ_PAGE.min(remaining)) {
+                let page = match &stream {
+                    Some(stream) => log.read_stream(stream, next, READ_PAGE.min(remaining)),
+                    None => log.read_all(next, READ_PAGE.min(remaining)),
+                };
+                let page = match page {
                     Ok(page) if page.is_empty() => break,
                     Ok(page) => page,
                     Err(error) => {
-                        tracing::error!(%error, %stream, "read failed");
+                        tracing::error!(%error, "read failed");
                         let _ = tx.send(Err(from_store(error))).await;
                         break;
                     }
                 };
                 remaining -= page.len();
                 for record in page {
-                    next = record.envelope.seq + 1;
+                    next = if stream.is_some() { record.envelope.seq } else { record.envelope.position } + 1;
                     if tx.send(Ok(record.to_proto())).await.is_err() {
                         return;
                     }

@@ -47,7 +47,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             crate::auth::Auth::Open
         }
     };
-    let log = Arc::new(Log::open_sled_with(&config.data_dir, Arc::new(crate::final_order::FinalOrder))?);
+    let log = Arc::new(Log::open_sled_with(&config.data_dir, Arc::new(crate::cross_check::TournamentChecks))?);
     let listener =
         TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
     tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,

@@ -60,11 +60,21 @@ async fn append_then_read_back_with_envelopes() {
     let server = TestServer::start().await;
     let url = format!("http://{}", server.addr);
     let game = GAME.replace("\"at_ms\":0}", "\"at_ms\":0,\"ruleset\":\"cafe2023\"}");
+    let file = tempfile::NamedTempFile::new().unwrap();
+    std::fs::write(file.path(), &game).unwrap();
+    let path = file.path().to_str().unwrap().to_owned();
     let (first, again, refused, read) = tokio::task::spawn_blocking(move || {
-        let args = ["--server", &url, "append", "--stream", "game/cli"];
-        let first = ledgerctl(&args, &game);
-        let again = ledgerctl(&args, &game);
-        let refused = ledgerctl(&args, "{\"type\":\"turn_started\",\"turn\":3}\n");
+        let args = ["--server", &url, "append", "--stream", "game/cli", "--file", &path];
+        let first = ledgerctl(&args, "");
+        // The same file again: the same derived ids, nothing appended twice.
+        let again = ledgerctl(&args, "");
+        let stdin = ["--server", &url, "append", "--stream", "game/cli"];
+        // The same line piped twice is two events (each run salts its ids afresh).
+        for _ in 0..2 {
+            let tc = ledgerctl(&stdin, "{\"type\":\"tc_dealt\",\"nation\":\"prussia\",\"count\":7}\n");
+            assert!(text(&tc.stdout).starts_with("appended 1 events"), "{}", text(&tc.stdout));
+        }
+        let refused = ledgerctl(&stdin, "{\"type\":\"turn_started\",\"turn\":3}\n");
         let read = ledgerctl(&["--server", &url, "--json", "read", "--stream", "game/cli"], "");
         (first, again, refused, read)
     })
@@ -82,7 +92,7 @@ async fn append_then_read_back_with_envelopes() {
         .lines()
         .map(|l| ledger::Recorded::from_json(&serde_json::from_str(l).unwrap()).unwrap())
         .collect();
-    assert_eq!(records.len(), 4);
+    assert_eq!(records.len(), 6);
     assert_eq!(records[0].envelope.actor, "ledgerctl");
     ledger::envelope::verify_chain(&records).unwrap();
     server.stop().await;

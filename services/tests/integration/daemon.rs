@@ -140,7 +140,7 @@ async fn kill_9_during_appends_loses_no_acknowledged_event() {
 }
 
 #[tokio::test]
-async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription() {
+async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription_and_an_open_append_stream() {
     let dir = tempfile::tempdir().unwrap();
     let mut daemon = Daemon::spawn(dir.path());
     let mut client = daemon.connect().await;
@@ -149,6 +149,12 @@ async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription() {
     let mut live =
         client.subscribe(pb::SubscribeRequest { stream: "game/t".into(), from: 1 }).await.unwrap().into_inner();
     assert!(live.next().await.unwrap().is_ok());
+    // A table's AppendStream left open, idle, after one append.
+    let (tablet, requests) = tokio::sync::mpsc::channel(4);
+    tablet.send(append("game/t", &[Event::TurnStarted { turn: 1, at_ms: None }], "t1", None)).await.unwrap();
+    let mut answers =
+        client.append_stream(tokio_stream::wrappers::ReceiverStream::new(requests)).await.unwrap().into_inner();
+    assert!(answers.next().await.unwrap().is_ok());
     let pid = daemon.child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -160,6 +166,7 @@ async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     assert!(status.success(), "{status}");
+    drop(tablet);
 }
 
 #[tokio::test]

@@ -21,11 +21,10 @@ async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_and_appends_n
             *ruleset = Some(case.ruleset);
         }
         if !setup.is_empty() {
-            server
-                .client
-                .append(append(&stream, &setup, "", Some(0)))
-                .await
-                .unwrap_or_else(|s| panic!("{}: {s}", case.name));
+            // As the jury: some setups hold corrections that name their turn.
+            let mut request = tonic::Request::new(append(&stream, &setup, "", Some(0)));
+            request.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
+            server.client.append(request).await.unwrap_or_else(|s| panic!("{}: {s}", case.name));
         }
         let before = server.read(&stream).await;
         let refused = match ledger::event::from_canonical_json(&case.refused) {
@@ -265,5 +264,24 @@ async fn only_the_jury_may_void_and_rule() {
     // The voided turn no longer counts: turn 2 may start again.
     let again = Event::TurnStarted { turn: 2, at_ms: Some(2500) };
     server.client.append(with_token(append("game/j", &[again], "", None), Some("table-secret"))).await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_started_under_another_ruleset_cannot_be_scheduled() {
+    let mut server = TestServer::start().await;
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+    server.client.append(append("game/q1-t1", &[start], "", None)).await.unwrap();
+    let mut tournament = ledger::testing::simple_tournament(Ruleset::Cafe2019, 4);
+    tournament.truncate(5); // created and four players: the draw comes separately
+    let mut request = tonic::Request::new(append("tournament/t", &tournament, "", None));
+    request.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "organiser".parse().unwrap());
+    server.client.append(request).await.unwrap();
+    let draw = ledger::draw::draw_qualifying(&["p1".into(), "p2".into(), "p3".into(), "p4".into()], 7).unwrap();
+    let mut request = tonic::Request::new(append("tournament/t", &[draw.to_event()], "", None));
+    request.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "organiser".parse().unwrap());
+    let refused = server.client.append(request).await.unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition);
+    assert_eq!(refused.message(), "game q1-t1 already started as a cafe2023 game; this tournament plays cafe2019");
     server.stop().await;
 }

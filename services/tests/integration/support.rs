@@ -26,8 +26,9 @@ impl TestServer {
 
     pub async fn start_with_auth(auth: ledger_services::auth::Auth) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let log =
-            Arc::new(Log::open_sled_with(dir.path(), Arc::new(ledger_services::final_order::FinalOrder)).unwrap());
+        let log = Arc::new(
+            Log::open_sled_with(dir.path(), Arc::new(ledger_services::cross_check::TournamentChecks)).unwrap(),
+        );
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();

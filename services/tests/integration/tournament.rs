@@ -70,7 +70,7 @@ async fn create_register_draw_and_verify() {
 async fn finalists_choose_in_rank_order_and_the_final_has_a_winner() {
     let server = TestServer::start().await;
     let ctl = Ctl { url: format!("http://{}", server.addr) };
-    tokio::task::spawn_blocking(move || {
+    let ctl = tokio::task::spawn_blocking(move || {
         // Before any game has ended, nobody may choose.
         let (first_lines, rest): (Vec<&str>, Vec<&str>) = {
             let text: &'static str = Box::leak(std::fs::read_to_string(TOURNAMENT).unwrap().into_boxed_str());
@@ -120,8 +120,24 @@ async fn finalists_choose_in_rank_order_and_the_final_has_a_winner() {
         let standings = ctl.ok(&["--json", "standings", "--tournament", "open26"]);
         let standings: serde_json::Value = serde_json::from_str(standings.trim()).unwrap();
         assert_eq!(standings["final"]["winner"], "cai", "{}", standings["final"]);
+        ctl
     })
     .await
     .unwrap();
+    // The export restores the whole tournament elsewhere: import replays it in position order,
+    // so the games come before the final's choices and every check passes again.
+    let restored = TestServer::start().await;
+    let copy = Ctl { url: format!("http://{}", restored.addr) };
+    tokio::task::spawn_blocking(move || {
+        let export = ctl.ok(&["export"]);
+        let file = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(file.path(), &export).unwrap();
+        copy.ok(&["import", "--file", file.path().to_str().unwrap()]);
+        let standings = |c: &Ctl| c.ok(&["--json", "standings", "--tournament", "open26"]);
+        assert_eq!(standings(&copy), standings(&ctl));
+    })
+    .await
+    .unwrap();
+    restored.stop().await;
     server.stop().await;
 }
