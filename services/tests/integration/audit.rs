@@ -5,22 +5,12 @@
 use crate::support::TestServer;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::projections_client::ProjectionsClient;
-use std::process::{Command, Output};
+use std::process::Output;
 
 const TOURNAMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
 
 fn ledgerctl(url: &str, args: &[&str], stdin: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerctl"))
-        .args(["--server", url])
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::support::run_ledgerctl(&[&["--server", url], args].concat(), stdin);
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     out
 }

@@ -1,21 +1,7 @@
 //! `ledgerctl` as a user runs it: offline checks with line numbers and exit codes, and an
 //! append / read round trip against a real server.
 
-use crate::support::TestServer;
-use std::io::Write;
-use std::process::{Command, Output};
-
-fn ledgerctl(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerctl"))
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
+use crate::support::{run_ledgerctl as ledgerctl, TestServer};
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -84,3 +84,18 @@ pub fn append(stream: &str, events: &[Event], id_prefix: &str, expected_version:
 pub fn events(values: &[serde_json::Value]) -> Vec<Event> {
     values.iter().map(|v| ledger::event::from_canonical_json(v).unwrap()).collect()
 }
+
+/// Runs the real `ledgerctl` with `stdin` as its input.
+pub fn run_ledgerctl(args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ledgerctl"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
