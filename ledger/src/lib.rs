@@ -21,5 +21,5 @@ pub use envelope::{Envelope, Hash, Recorded};
 pub use event::Event;
 pub use names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
 pub use rejection::{Rejection, RejectionKind};
-pub use rules::StreamState;
+pub use rules::{Folded, StreamState};
 pub use stream::{StreamId, StreamKind};

@@ -4,7 +4,7 @@
 //! - a game is scheduled only if it has not already started under another ruleset.
 
 use ledger::rules::Rules;
-use ledger::{Event, Rejection, StreamId, StreamState};
+use ledger::{Event, Folded, Rejection, StreamId};
 use ledger_store::{AppendError, CrossCheck, StreamLookup};
 use replay::standings::Decider;
 use std::collections::BTreeMap;
@@ -15,14 +15,14 @@ pub struct TournamentChecks;
 impl CrossCheck for TournamentChecks {
     fn check(
         &self,
-        _stream: &StreamId,
-        state: &StreamState,
+        stream: &StreamId,
+        state: &Folded,
         event: &Event,
         streams: &dyn StreamLookup,
     ) -> Result<(), AppendError> {
         let Rules::Tournament(tournament) = state.rules() else { return Ok(()) };
         match event {
-            Event::FinalRoleChosen { player, .. } => final_order(tournament, state, player, streams),
+            Event::FinalRoleChosen { player, .. } => final_order(tournament, stream, player, streams),
             Event::QualifyingDrawn { games, .. } => {
                 games.iter().try_for_each(|g| not_started_elsewhere(tournament, &g.game, streams))
             }
@@ -56,13 +56,13 @@ fn not_started_elsewhere(
 /// Refuses a `final_role_chosen` by anyone but the next finalist in rank order.
 fn final_order(
     tournament: &ledger::rules::TournamentState,
-    state: &StreamState,
+    stream: &StreamId,
     player: &str,
     streams: &dyn StreamLookup,
 ) -> Result<(), AppendError> {
     // The tournament as the sequencer holds it, earlier events of this append included (a lot
     // drawn in the same batch counts); the games as committed.
-    let events: Vec<(u64, Event)> = state.events().map(|(seq, event)| (seq, event.clone())).collect();
+    let events: Vec<(u64, Event)> = streams.events(stream)?;
     let mut games = BTreeMap::new();
     for game in crate::projections::tournament_games(&events) {
         // A game not started yet has no stream: standings list it as pending.

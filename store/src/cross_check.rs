@@ -4,11 +4,12 @@
 //! standings, so the store stays free of scoring.
 
 use crate::error::{AppendError, StoreError};
-use ledger::{Event, StreamId, StreamState};
+use ledger::{Event, Folded, StreamId};
 
 /// Reads the events of other streams, as committed.
 pub trait StreamLookup {
-    /// A stream's events as `(seq, event)`; empty if it does not exist.
+    /// A stream's events as `(seq, event)`; empty if it does not exist. The writer's lookup
+    /// includes what the append being decided (and its group) added before this event.
     ///
     /// # Errors
     /// The backend failed.
@@ -18,14 +19,14 @@ pub trait StreamLookup {
 /// A rule across streams.
 pub trait CrossCheck: Send + Sync + 'static {
     /// `state` is the appended stream as it stands before `event` (earlier events of the same
-    /// append included).
+    /// append included); its events, if a rule needs them, come from `streams`.
     ///
     /// # Errors
     /// The rule `event` breaks, or a failure to read the other streams.
     fn check(
         &self,
         stream: &StreamId,
-        state: &StreamState,
+        state: &Folded,
         event: &Event,
         streams: &dyn StreamLookup,
     ) -> Result<(), AppendError>;
@@ -35,13 +36,7 @@ pub trait CrossCheck: Send + Sync + 'static {
 pub struct NoCrossCheck;
 
 impl CrossCheck for NoCrossCheck {
-    fn check(&self, _: &StreamId, _: &StreamState, _: &Event, _: &dyn StreamLookup) -> Result<(), AppendError> {
+    fn check(&self, _: &StreamId, _: &Folded, _: &Event, _: &dyn StreamLookup) -> Result<(), AppendError> {
         Ok(())
-    }
-}
-
-impl<S: crate::storage::Storage> StreamLookup for S {
-    fn events(&self, stream: &StreamId) -> Result<Vec<(u64, Event)>, StoreError> {
-        Ok(self.load_stream(stream)?.into_iter().map(|r| (r.envelope.seq, r.event)).collect())
     }
 }

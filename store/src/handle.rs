@@ -4,10 +4,11 @@
 use crate::append::{AppendRequest, Appended};
 use crate::cross_check::{CrossCheck, NoCrossCheck};
 use crate::error::{AppendError, StoreError};
-use crate::sequencer::{Job, Sequencer};
+use crate::sequencer::{Job, Sequencer, WriterConfig};
 use crate::sled::SledStorage;
 use crate::stats::{LogStats, StatsSnapshot};
 use crate::storage::{Reader, Storage, StreamInfo};
+use crate::syncer::Syncer;
 use ledger::{Recorded, StreamId};
 use std::path::Path;
 use std::sync::mpsc;
@@ -23,7 +24,8 @@ const LIVE_BUFFER: usize = 4096;
 /// An open event log.
 pub struct Log {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
-    writer: Mutex<Option<JoinHandle<()>>>,
+    /// The sequencer and the sync thread.
+    writers: Mutex<Vec<JoinHandle<()>>>,
     reader: Arc<dyn Reader>,
     committed: broadcast::Sender<Arc<Recorded>>,
     backend: &'static str,
@@ -51,10 +53,10 @@ impl Log {
     pub fn open_sled_with(dir: &Path, cross_check: Arc<dyn CrossCheck>) -> Result<Log, StoreError> {
         let storage = SledStorage::open(dir)?;
         let tournaments = storage.tournament_streams()?;
-        Log::start(storage.clone(), storage, &tournaments, "sled", cross_check)
+        Log::start(storage.clone(), storage, &tournaments, "sled", cross_check, WriterConfig::default())
     }
 
-    /// Starts the sequencer over any backend.
+    /// Starts the writer (the sequencer and the sync thread) over any backend.
     ///
     /// # Errors
     /// The backend cannot be read.
@@ -64,16 +66,25 @@ impl Log {
         tournaments: &[StreamId],
         backend: &'static str,
         cross_check: Arc<dyn CrossCheck>,
+        config: WriterConfig,
     ) -> Result<Log, StoreError> {
         let (committed, _) = broadcast::channel(LIVE_BUFFER);
         let stats = Arc::new(LogStats::default());
-        let mut sequencer = Sequencer::new(storage, wall_clock_ms, committed.clone(), cross_check, Arc::clone(&stats))?;
+        let storage = Arc::new(storage);
+        // The writer runs at most this many written groups ahead of the last sync.
+        let (to_sync, written) = mpsc::sync_channel(4);
+        let mut sequencer =
+            Sequencer::new(Arc::clone(&storage), config, wall_clock_ms, cross_check, Arc::clone(&stats), to_sync)?;
         sequencer.index_tournaments(tournaments)?;
+        let syncer = Syncer { storage, committed: committed.clone(), stats: Arc::clone(&stats), stopped: None };
         let (jobs, inbox) = mpsc::channel();
-        let writer = std::thread::Builder::new().name("ledger-sequencer".into()).spawn(move || sequencer.run(inbox))?;
+        let writers = vec![
+            std::thread::Builder::new().name("ledger-sequencer".into()).spawn(move || sequencer.run(inbox))?,
+            std::thread::Builder::new().name("ledger-sync".into()).spawn(move || syncer.run(written))?,
+        ];
         Ok(Log {
             jobs: Mutex::new(Some(jobs)),
-            writer: Mutex::new(Some(writer)),
+            writers: Mutex::new(writers),
             reader: Arc::new(reader),
             committed,
             backend,
@@ -141,13 +152,13 @@ impl Log {
         self.committed.subscribe()
     }
 
-    /// Stops taking appends, lets the sequencer finish the ones in flight, and waits for it.
+    /// Stops taking appends, lets the writer finish (and sync) the ones in flight, and waits.
     /// Blocking: call it from `spawn_blocking` in async code.
     pub fn close(&self) {
         self.jobs.lock().expect("not poisoned").take();
-        if let Some(writer) = self.writer.lock().expect("not poisoned").take() {
+        for writer in self.writers.lock().expect("not poisoned").drain(..) {
             if writer.join().is_err() {
-                tracing::error!("the sequencer thread panicked");
+                tracing::error!("a writer thread panicked");
             }
         }
     }

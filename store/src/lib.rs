@@ -1,8 +1,9 @@
 //! Durable event logs for the Tournament Ledger.
 //!
 //! One [`Log`] handle serves every backend: a single sequencer thread validates appends with
-//! the `ledger` rules, seals them into the hash chain and commits them in groups through a
-//! [`Storage`] backend, acknowledging an append only once the backend says it is durable.
+//! the `ledger` rules, seals them into the hash chain and writes them in groups through a
+//! [`Storage`] backend; a sync thread makes each group durable, and only then is an append
+//! acknowledged. The sequencer decides the next group while the previous one syncs.
 //! Reads go straight to the backend's [`Reader`]. sled is the embedded default; a JetStream
 //! backend will implement the same two traits.
 
@@ -10,16 +11,20 @@ mod append;
 mod cross_check;
 mod error;
 mod handle;
+mod ids;
 mod sequencer;
 pub mod sled;
+pub mod snapshot;
 mod stats;
 mod storage;
 mod subscription;
+mod syncer;
 
 pub use append::{AppendRequest, Appended, ProposedEvent, MAX_BATCH, MAX_EVENT_BYTES};
 pub use cross_check::{CrossCheck, NoCrossCheck, StreamLookup};
 pub use error::{AppendError, StoreError};
 pub use handle::{Log, Pending};
+pub use sequencer::WriterConfig;
 pub use stats::{LogStats, StatsSnapshot};
-pub use storage::{Reader, Storage, StreamInfo};
+pub use storage::{Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StreamInfo};
 pub use subscription::Filter;

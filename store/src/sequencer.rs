@@ -1,22 +1,32 @@
 //! The single writer: it takes append jobs in groups, validates each with the `ledger` rules,
-//! seals the accepted events into their streams' hash chains, commits the whole group with
-//! one durable write (group commit), then acknowledges and publishes.
+//! seals the accepted events into their streams' hash chains and writes the whole group in one
+//! batch, then hands it to the sync thread ([`crate::syncer`]), which makes it durable and only
+//! then acknowledges and publishes. While one group syncs, the next is being decided.
 //!
-//! One thread owns the write path, so the rules see a consistent state and two writers with
-//! the same `expected_version` are ordered: the first wins, the second gets `ABORTED`.
+//! One thread owns the decisions, so the rules see a consistent state and two writers with the
+//! same `expected_version` are ordered: the first wins, the second gets `ABORTED`.
+//!
+//! Per stream the writer holds only what deciding the next event needs ([`ledger::Folded`] and
+//! the chain head), in a bounded cache; a stream not in it is loaded from the snapshot stored
+//! with its head. Nothing on the append path grows with a stream's length or the log's size.
 
 use crate::append::{AppendRequest, Appended, MAX_BATCH, MAX_EVENT_BYTES};
-use crate::cross_check::CrossCheck;
+use crate::cross_check::{CrossCheck, StreamLookup};
 use crate::error::{AppendError, StoreError};
+use crate::ids::IdFilter;
+use crate::snapshot;
 use crate::stats::LogStats;
-use crate::storage::Storage;
+use crate::storage::{Commit, HeadUpdate, Sealed, Storage, StoredHead};
+use crate::syncer::{Answer, Synced};
 use ledger::envelope::{encode_record, Draft, GENESIS};
-use ledger::rules::Rules;
-use ledger::{Hash, Recorded, Rejection, Ruleset, StreamId, StreamKind, StreamState};
+use ledger::rules::{needs_history, Rules};
+use ledger::{Event, Folded, Hash, Recorded, Rejection, Ruleset, StreamId, StreamKind};
+use lru::LruCache;
 use std::collections::HashMap;
-use std::sync::mpsc::{Receiver, TryRecvError};
+use std::num::NonZeroUsize;
+use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::Arc;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::oneshot;
 
 /// Ids the ledger gives events sent without one; clients may not use the prefix, so a
 /// client's id never collides with one the ledger gave.
@@ -31,57 +41,73 @@ pub(crate) struct Job {
     pub reply: oneshot::Sender<Result<Appended, AppendError>>,
 }
 
-/// A stream's validation state and chain head.
+/// What the writer holds for a stream: its folded state and chain head.
+#[derive(Clone)]
 struct Cached {
-    state: StreamState,
+    fold: Folded,
     head: Hash,
 }
 
+/// How the writer is set up.
+#[derive(Debug, Clone, Copy)]
+pub struct WriterConfig {
+    /// Streams whose state the writer keeps in memory; others load from their snapshot.
+    pub cached_streams: usize,
+}
+
+impl Default for WriterConfig {
+    fn default() -> Self {
+        WriterConfig { cached_streams: 10_000 }
+    }
+}
+
 pub(crate) struct Sequencer<S: Storage> {
-    storage: S,
-    cache: HashMap<StreamId, Cached>,
+    storage: Arc<S>,
+    cache: LruCache<StreamId, Cached>,
+    ids: IdFilter,
     /// Game id → ruleset of the tournament that scheduled it.
     scheduled: HashMap<String, Ruleset>,
     next_position: u64,
     now_ms: fn() -> u64,
-    committed: broadcast::Sender<Arc<Recorded>>,
     cross_check: Arc<dyn CrossCheck>,
     stats: Arc<LogStats>,
-    /// Set by a failed commit. The disk's state is then unknown (a failed fsync may have dropped
-    /// pages), so the sequencer stops: every later append is refused until ledgerd restarts and
-    /// reloads what is really on disk.
-    stopped: Option<StoreError>,
+    to_sync: SyncSender<Synced>,
 }
 
-/// What one group has prepared but not yet committed.
+/// What one group has prepared but not yet written.
 #[derive(Default)]
 struct Group {
+    /// Streams taken out of the cache while the group is decided (moved, not copied).
     streams: HashMap<StreamId, Cached>,
-    ids: HashMap<String, Recorded>,
-    records: Vec<Recorded>,
+    /// Event id → index in `records`, for retries within the group.
+    ids: HashMap<String, usize>,
+    records: Vec<Sealed>,
 }
 
 impl<S: Storage> Sequencer<S> {
     /// # Errors
     /// The backend could not be read.
     pub fn new(
-        storage: S,
+        storage: Arc<S>,
+        config: WriterConfig,
         now_ms: fn() -> u64,
-        committed: broadcast::Sender<Arc<Recorded>>,
         cross_check: Arc<dyn CrossCheck>,
         stats: Arc<LogStats>,
+        to_sync: SyncSender<Synced>,
     ) -> Result<Self, StoreError> {
         let next_position = storage.next_position()?;
+        let mut ids = IdFilter::with_capacity(usize::try_from(next_position).unwrap_or(usize::MAX));
+        storage.for_each_event_id(&mut |id| ids.insert(id))?;
         Ok(Sequencer {
             storage,
-            cache: HashMap::new(),
+            cache: LruCache::new(NonZeroUsize::new(config.cached_streams.max(16)).expect("at least 16")),
+            ids,
             scheduled: HashMap::new(),
             next_position,
             now_ms,
-            committed,
             cross_check,
             stats,
-            stopped: None,
+            to_sync,
         })
     }
 
@@ -92,13 +118,14 @@ impl<S: Storage> Sequencer<S> {
     /// The backend could not be read.
     pub fn index_tournaments(&mut self, tournaments: &[StreamId]) -> Result<(), StoreError> {
         for stream in tournaments {
-            self.cached(stream)?;
-            self.learn_schedule(stream);
+            let cached = self.load(stream)?;
+            self.learn_schedule(&cached.fold);
+            self.cache.put(stream.clone(), cached);
         }
         Ok(())
     }
 
-    /// Serves jobs until every sender is gone.
+    /// Serves jobs until every sender is gone or the log stops.
     pub fn run(mut self, jobs: Receiver<Job>) {
         while let Ok(first) = jobs.recv() {
             let mut group = vec![first];
@@ -108,63 +135,76 @@ impl<S: Storage> Sequencer<S> {
                     Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
                 }
             }
+            if self.stats.is_stopped() {
+                // A sync failed: from now on the sync thread refuses everything.
+                for job in group.into_iter().chain(jobs.iter()) {
+                    if self.to_sync.send(Synced::refused_after_stop(job)).is_err() {
+                        break;
+                    }
+                }
+                break;
+            }
             self.process(group);
         }
         tracing::info!("sequencer stopped: no more appends");
     }
 
+    /// Decides and writes one group, then hands it to the sync thread.
     fn process(&mut self, jobs: Vec<Job>) {
-        if let Some(error) = &self.stopped {
-            let error = StoreError::Io(format!("the log stopped after a failed write ({error}); restart ledgerd"));
-            for job in jobs {
-                let _ = job.reply.send(Err(error.clone().into()));
-            }
-            return;
-        }
         let mut group = Group::default();
-        let mut accepted = Vec::with_capacity(jobs.len());
+        let mut answers = Vec::with_capacity(jobs.len());
         let now = (self.now_ms)();
         for job in jobs {
-            match self.prepare(&job.request, &mut group, now) {
-                Ok(appended) => accepted.push((job.reply, appended)),
-                Err(error) => {
-                    if matches!(error, AppendError::Rejected(_)) {
-                        self.stats.refused();
-                    }
-                    let _ = job.reply.send(Err(error));
-                }
+            let answer = self.prepare(&job.request, &mut group, now);
+            if matches!(answer, Err(AppendError::Rejected(_))) {
+                self.stats.refused();
             }
+            answers.push(Answer { reply: job.reply, answer });
         }
-        if group.records.is_empty() {
-            // Only refusals and retries: the streams taken out of the cache are unchanged.
-            self.cache.extend(group.streams);
-        } else {
-            let started = std::time::Instant::now();
-            let committed = self.storage.commit(&group.records);
-            let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            if let Err(error) = committed {
-                tracing::error!(%error, n_events = group.records.len(), "commit failed; nothing acknowledged, the log stops");
-                self.stats.commit_failed();
-                self.stopped = Some(error.clone());
-                for (reply, _) in accepted {
-                    let _ = reply.send(Err(error.clone().into()));
-                }
-                return;
-            }
-            self.stats.committed(group.records.len(), nanos);
-            let touched: Vec<StreamId> = group.streams.keys().cloned().collect();
-            self.cache.extend(group.streams);
-            for stream in touched.iter().filter(|s| s.kind() == StreamKind::Tournament) {
-                self.learn_schedule(stream);
-            }
-            for record in group.records {
-                let _ = self.committed.send(Arc::new(record));
-            }
+        let heads = self.heads_of(&group);
+        let commit = Commit { records: group.records, heads };
+        let written = if commit.records.is_empty() { Ok(()) } else { self.storage.write(&commit) };
+        // The streams go back to the cache whether or not the write succeeded: after a failed
+        // write the log stops and nothing here is used again.
+        let touched_tournaments: Vec<Folded> = group
+            .streams
+            .iter()
+            .filter(|(stream, _)| stream.kind() == StreamKind::Tournament)
+            .map(|(_, cached)| cached.fold.clone())
+            .collect();
+        for (stream, cached) in group.streams {
+            self.cache.put(stream, cached);
         }
-        self.stats.acknowledged(accepted.len());
-        for (reply, appended) in accepted {
-            let _ = reply.send(Ok(appended));
+        if let Err(error) = written {
+            tracing::error!(%error, n_events = commit.records.len(), "write failed; nothing acknowledged, the log stops");
+            self.stats.commit_failed();
+            let _ = self.to_sync.send(Synced::failed(error, answers));
+            return;
         }
+        for fold in &touched_tournaments {
+            self.learn_schedule(fold);
+        }
+        let _ = self.to_sync.send(Synced::group(commit.records, answers));
+    }
+
+    /// The new head and snapshot of every stream the group appended to.
+    fn heads_of(&self, group: &Group) -> Vec<HeadUpdate> {
+        let mut heads: Vec<HeadUpdate> = group
+            .streams
+            .iter()
+            // A stream taken out for an append that was refused is written back unchanged.
+            .filter(|(_, cached)| cached.fold.version() > 0)
+            .map(|(stream, cached)| HeadUpdate {
+                stream: stream.clone(),
+                head: StoredHead {
+                    version: cached.fold.version(),
+                    hash: cached.head,
+                    snapshot: Some(snapshot::encode(&cached.fold)),
+                },
+            })
+            .collect();
+        heads.sort_by(|a, b| a.stream.cmp(&b.stream));
+        heads
     }
 
     fn prepare(&mut self, request: &AppendRequest, group: &mut Group, now: u64) -> Result<Appended, AppendError> {
@@ -184,35 +224,45 @@ impl<S: Storage> Sequencer<S> {
         let stream = &request.stream;
         let mut entry = match group.streams.remove(stream) {
             Some(entry) => entry,
-            None => {
-                self.cached(stream)?;
-                self.cache.remove(stream).expect("just loaded")
-            }
+            None => match self.cache.pop(stream) {
+                Some(entry) => entry,
+                None => self.load(stream)?,
+            },
         };
-        let result = self.seal(request, &mut entry, now);
+        let result = self.seal(request, &mut entry, &group.records, now);
         group.streams.insert(stream.clone(), entry);
         let records = result?;
+        let first = &records[0].record.envelope;
+        let last = &records[n_events - 1].record.envelope;
         let appended = Appended {
             stream: stream.clone(),
-            first_seq: records[0].envelope.seq,
-            last_seq: records[n_events - 1].envelope.seq,
-            first_position: records[0].envelope.position,
-            last_position: records[n_events - 1].envelope.position,
-            head_hash: records[n_events - 1].envelope.hash,
+            first_seq: first.seq,
+            last_seq: last.seq,
+            first_position: first.position,
+            last_position: last.position,
+            head_hash: last.hash,
             duplicate: false,
         };
         self.next_position += n_events as u64;
-        for record in &records {
-            group.ids.insert(record.envelope.event_id.clone(), record.clone());
+        for sealed in records {
+            let id = &sealed.record.envelope.event_id;
+            self.ids.insert(id.as_bytes());
+            group.ids.insert(id.clone(), group.records.len());
+            group.records.push(sealed);
         }
-        group.records.extend(records);
         Ok(appended)
     }
 
     /// Validates every event of the request against the stream and seals them; the stream's
     /// state changes only when all of them are accepted.
-    fn seal(&self, request: &AppendRequest, entry: &mut Cached, now: u64) -> Result<Vec<Recorded>, AppendError> {
-        let version = entry.state.version();
+    fn seal(
+        &self,
+        request: &AppendRequest,
+        entry: &mut Cached,
+        pending: &[Sealed],
+        now: u64,
+    ) -> Result<Vec<Sealed>, AppendError> {
+        let version = entry.fold.version();
         if let Some(expected) = request.expected_version {
             if expected != version {
                 return Err(Rejection::stale_version(format!(
@@ -224,11 +274,11 @@ impl<S: Storage> Sequencer<S> {
         }
         let n_events = request.events.len();
         let single = n_events == 1;
-        let mut working = if single { None } else { Some(entry.state.clone()) };
+        let mut working = if single { None } else { Some(entry.fold.clone()) };
         let mut head = entry.head;
-        let mut records = Vec::with_capacity(n_events);
+        let mut records: Vec<Sealed> = Vec::with_capacity(n_events);
         for (idx, proposed) in request.events.iter().enumerate() {
-            let state = working.as_mut().unwrap_or(&mut entry.state);
+            let fold = working.as_mut().unwrap_or(&mut entry.fold);
             let context = |r: Rejection| {
                 if single {
                     r
@@ -237,8 +287,14 @@ impl<S: Storage> Sequencer<S> {
                 }
             };
             ledger::access::permits(request.clearance, &request.actor, &proposed.event).map_err(context)?;
-            state.decide(&proposed.event).map_err(context)?;
-            self.cross_check.check(&request.stream, state, &proposed.event, &self.storage).map_err(|e| match e {
+            let lookup = Lookup { storage: &*self.storage, pending: [pending, &records] };
+            let history = if needs_history(&proposed.event) {
+                lookup.events(&request.stream)?.into_iter().map(|(_, event)| event).collect()
+            } else {
+                Vec::new()
+            };
+            fold.decide(&proposed.event, &history).map_err(context)?;
+            self.cross_check.check(&request.stream, fold, &proposed.event, &lookup).map_err(|e| match e {
                 AppendError::Rejected(r) => AppendError::Rejected(context(r)),
                 other => other,
             })?;
@@ -257,21 +313,22 @@ impl<S: Storage> Sequencer<S> {
                 actor: request.actor.clone(),
             };
             let record = Recorded::seal(draft, head, proposed.event.clone());
-            let size = encode_record(&record).len();
-            if size > MAX_EVENT_BYTES {
+            let bytes = encode_record(&record);
+            if bytes.len() > MAX_EVENT_BYTES {
                 return Err(context(Rejection::malformed(format!(
-                    "{} is {size} bytes stored; the ledger stores at most {MAX_EVENT_BYTES}",
-                    proposed.event.type_name()
+                    "{} is {} bytes stored; the ledger stores at most {MAX_EVENT_BYTES}",
+                    proposed.event.type_name(),
+                    bytes.len()
                 )))
                 .into());
             }
             // A single event evolves the stream itself: it was decided and nothing fails after.
-            state.evolve(&proposed.event);
+            fold.evolve(&proposed.event, &history);
             head = record.envelope.hash;
-            records.push(record);
+            records.push(Sealed { record: Arc::new(record), bytes });
         }
-        if let Some(state) = working {
-            entry.state = state;
+        if let Some(fold) = working {
+            entry.fold = fold;
         }
         entry.head = head;
         Ok(records)
@@ -280,11 +337,14 @@ impl<S: Storage> Sequencer<S> {
     /// A retry of an append that was already stored returns the first result. An id reused for
     /// another event is refused.
     fn find_retry(&self, request: &AppendRequest, group: &Group) -> Result<Option<Appended>, AppendError> {
-        let mut found = Vec::new();
+        let mut found: Vec<Arc<Recorded>> = Vec::new();
         for proposed in request.events.iter().filter(|p| !p.event_id.is_empty()) {
             let stored = match group.ids.get(&proposed.event_id) {
-                Some(record) => Some(record.clone()),
-                None => self.storage.find_event_id(&proposed.event_id)?,
+                Some(&idx) => Some(Arc::clone(&group.records[idx].record)),
+                None if self.ids.may_contain(proposed.event_id.as_bytes()) => {
+                    self.storage.find_event_id(&proposed.event_id)?.map(Arc::new)
+                }
+                None => None,
             };
             if let Some(record) = stored {
                 if record.envelope.stream != request.stream || record.event != proposed.event {
@@ -321,45 +381,69 @@ impl<S: Storage> Sequencer<S> {
         }))
     }
 
-    /// Makes sure the stream's state is in the cache, replaying it from storage if needed.
-    fn cached(&mut self, stream: &StreamId) -> Result<(), StoreError> {
-        if self.cache.contains_key(stream) {
-            return Ok(());
-        }
+    /// A stream's state from its stored head and snapshot; replayed from its events only when
+    /// the snapshot is missing or of another version.
+    fn load(&self, stream: &StreamId) -> Result<Cached, StoreError> {
         let scheduled = match stream.kind() {
             StreamKind::Game => self.scheduled.get(stream.id()).copied(),
             StreamKind::Tournament => None,
         };
-        let mut state = StreamState::new(stream, scheduled);
-        let mut head = GENESIS;
-        // Stored events were decided when they were appended: evolve only (cheap, and total even
-        // if a later version of the rules would refuse one of them).
-        for record in self.storage.load_stream(stream)? {
-            state.evolve(&record.event);
-            head = record.envelope.hash;
+        let Some(stored) = self.storage.load_head(stream)? else {
+            return Ok(Cached { fold: Folded::new(stream, scheduled), head: GENESIS });
+        };
+        if let Some(fold) = stored.snapshot.as_deref().and_then(snapshot::decode) {
+            if fold.version() == stored.version {
+                return Ok(Cached { fold, head: stored.hash });
+            }
         }
-        self.cache.insert(stream.clone(), Cached { state, head });
-        Ok(())
+        tracing::info!(%stream, version = stored.version, "no usable snapshot: replaying the stream once");
+        // Stored events were decided when they were appended: evolve only (total, even if a
+        // later version of the rules would refuse one of them).
+        let mut fold = Folded::new(stream, scheduled);
+        let mut history = Vec::new();
+        let mut head = GENESIS;
+        for record in self.storage.load_events(stream)? {
+            fold.evolve(&record.event, &history);
+            head = record.envelope.hash;
+            history.push(record.event);
+        }
+        Ok(Cached { fold, head })
     }
 
     /// Records the ruleset of every game a tournament scheduled; a game stream cached before it
     /// was scheduled, and still empty, is dropped so that it reloads with the ruleset.
-    fn learn_schedule(&mut self, tournament: &StreamId) {
-        let Some(Cached { state, .. }) = self.cache.get(tournament) else {
-            return;
-        };
-        let Rules::Tournament(t) = state.rules() else { return };
+    fn learn_schedule(&mut self, tournament: &Folded) {
+        let Rules::Tournament(t) = tournament.rules() else { return };
         let Some(ruleset) = t.ruleset else { return };
-        let games: Vec<String> = t.games.keys().cloned().collect();
-        for game in games {
+        for game in t.games.keys() {
             if self.scheduled.insert(game.clone(), ruleset).is_none() {
-                if let Ok(stream) = StreamId::game(&game) {
-                    if self.cache.get(&stream).is_some_and(|c| c.state.version() == 0) {
-                        self.cache.remove(&stream);
+                if let Ok(stream) = StreamId::game(game) {
+                    if self.cache.peek(&stream).is_some_and(|c| c.fold.version() == 0) {
+                        self.cache.pop(&stream);
                     }
                 }
             }
         }
+    }
+}
+
+/// Other streams as the writer sees them: everything written, plus the records of the group
+/// being decided (earlier appends of the group, and earlier events of this append).
+struct Lookup<'a, S: Storage> {
+    storage: &'a S,
+    pending: [&'a [Sealed]; 2],
+}
+
+impl<S: Storage> StreamLookup for Lookup<'_, S> {
+    fn events(&self, stream: &StreamId) -> Result<Vec<(u64, Event)>, StoreError> {
+        let stored = self.storage.load_events(stream)?.into_iter().map(|r| (r.envelope.seq, r.event));
+        let pending = self
+            .pending
+            .iter()
+            .flat_map(|records| records.iter())
+            .filter(|s| s.record.envelope.stream == *stream)
+            .map(|s| (s.record.envelope.seq, s.record.event.clone()));
+        Ok(stored.chain(pending).collect())
     }
 }
 

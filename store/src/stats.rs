@@ -1,7 +1,7 @@
 //! What the sequencer has done, for the daemon's metrics: plain atomic counters that the store
 //! updates and anyone may read, so the store needs no metrics library.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Counters since the log was opened.
 #[derive(Debug, Default)]
@@ -12,6 +12,7 @@ pub struct LogStats {
     groups_committed: AtomicU64,
     commit_failures: AtomicU64,
     commit_nanos: AtomicU64,
+    stopped: AtomicBool,
 }
 
 /// A copy of the counters at one moment.
@@ -22,11 +23,13 @@ pub struct StatsSnapshot {
     /// Appends refused by a rule.
     pub appends_refused: u64,
     pub events_committed: u64,
-    /// Durable writes: one per group of appends.
+    /// Durable syncs: each covers one or more groups of appends.
     pub groups_committed: u64,
     pub commit_failures: u64,
-    /// Time spent in durable writes (batch, flush and sync).
+    /// Time spent making writes durable (flush and sync).
     pub commit_nanos: u64,
+    /// A write or sync failed: the log refuses every append until ledgerd restarts.
+    pub stopped: bool,
 }
 
 impl LogStats {
@@ -38,14 +41,24 @@ impl LogStats {
         self.appends_refused.fetch_add(1, Ordering::Relaxed);
     }
 
-    pub(crate) fn committed(&self, n_events: usize, nanos: u64) {
+    pub(crate) fn committed(&self, n_events: usize) {
         self.events_committed.fetch_add(n_events as u64, Ordering::Relaxed);
+    }
+
+    /// One sync made one or more groups durable.
+    pub(crate) fn synced(&self, nanos: u64) {
         self.groups_committed.fetch_add(1, Ordering::Relaxed);
         self.commit_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
     pub(crate) fn commit_failed(&self) {
         self.commit_failures.fetch_add(1, Ordering::Relaxed);
+        self.stopped.store(true, Ordering::Release);
+    }
+
+    /// Has a failed write or sync stopped the log?
+    pub fn is_stopped(&self) -> bool {
+        self.stopped.load(Ordering::Acquire)
     }
 
     pub fn snapshot(&self) -> StatsSnapshot {
@@ -57,6 +70,7 @@ impl LogStats {
             groups_committed: read(&self.groups_committed),
             commit_failures: read(&self.commit_failures),
             commit_nanos: read(&self.commit_nanos),
+            stopped: self.is_stopped(),
         }
     }
 }

@@ -1,8 +1,9 @@
-//! The two traits a log backend implements: [`Storage`] for the sequencer's writes, [`Reader`]
-//! for everyone's reads.
+//! The two traits a log backend implements: [`Storage`] for the writer, [`Reader`] for
+//! everyone's reads, and what one commit hands the backend.
 
 use crate::error::StoreError;
 use ledger::{Hash, Recorded, StreamId};
+use std::sync::Arc;
 
 /// A stream and where it stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,19 +13,77 @@ pub struct StreamInfo {
     pub head_hash: Hash,
 }
 
-/// The write side, used only by the sequencer thread.
-pub trait Storage: Send + 'static {
-    /// Every record of a stream, in seq order.
+/// What the log keeps about a stream's end: enough to append to it without reading its events.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredHead {
+    pub version: u64,
+    pub hash: Hash,
+    /// The stream's folded rules state after `version` (see [`crate::snapshot`]); `None` when
+    /// the backend holds none, e.g. for a log migrated from an older layout.
+    pub snapshot: Option<Vec<u8>>,
+}
+
+/// A record ready to store: encoded once, when it was sealed.
+#[derive(Debug, Clone)]
+pub struct Sealed {
+    pub record: Arc<Recorded>,
+    /// [`ledger::envelope::encode_record`] of `record`.
+    pub bytes: Vec<u8>,
+}
+
+/// A stream's new head after a commit, with the snapshot of its folded state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeadUpdate {
+    pub stream: StreamId,
+    pub head: StoredHead,
+}
+
+/// One group commit: records in position order, then every touched stream's new head.
+#[derive(Debug, Clone, Default)]
+pub struct Commit {
+    pub records: Vec<Sealed>,
+    pub heads: Vec<HeadUpdate>,
+}
+
+impl Commit {
+    /// The global position of the last record, if any.
+    pub fn last_position(&self) -> Option<u64> {
+        self.records.last().map(|s| s.record.envelope.position)
+    }
+}
+
+/// The write side, used by the writer (the sequencer thread writes, the sync thread syncs).
+///
+/// Writes and syncs are split so that the writer decides the next group while the previous one
+/// syncs: [`Storage::write`] makes a group visible to the writer's own lookups (not to readers),
+/// [`Storage::sync`] makes everything written so far durable and visible to readers.
+pub trait Storage: Send + Sync + 'static {
+    /// A stream's stored head and snapshot, `None` for a stream with no events. Sees every
+    /// written group, synced or not.
     ///
     /// # Errors
     /// The backend failed or holds damaged data.
-    fn load_stream(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError>;
+    fn load_head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError>;
 
-    /// The record stored under an event id, if any.
+    /// Every record of a stream, in seq order, synced or not: for the rare decisions that need
+    /// a stream's history (a jury's void, the final's rank order) and for rebuilding a stream
+    /// that has no usable snapshot.
+    ///
+    /// # Errors
+    /// The backend failed or holds damaged data.
+    fn load_events(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError>;
+
+    /// The record stored under an event id, if any (synced or not).
     ///
     /// # Errors
     /// The backend failed or holds damaged data.
     fn find_event_id(&self, event_id: &str) -> Result<Option<Recorded>, StoreError>;
+
+    /// Calls `each` with every stored event id, to fill the writer's in-memory id filter.
+    ///
+    /// # Errors
+    /// The backend failed.
+    fn for_each_event_id(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), StoreError>;
 
     /// The global position the next record gets.
     ///
@@ -32,15 +91,21 @@ pub trait Storage: Send + 'static {
     /// The backend failed.
     fn next_position(&self) -> Result<u64, StoreError>;
 
-    /// Stores records atomically and durably: when this returns `Ok`, every record survives a
-    /// power cut; when it fails, none of them may be acknowledged.
+    /// Writes a group atomically (all or nothing after a crash), not yet durable.
     ///
     /// # Errors
-    /// The backend failed; the caller reloads its view of the log.
-    fn commit(&self, records: &[Recorded]) -> Result<(), StoreError>;
+    /// The backend failed; nothing of the group may be acknowledged and the writer stops.
+    fn write(&self, commit: &Commit) -> Result<(), StoreError>;
+
+    /// Makes every group written before this call durable, and visible to readers up to
+    /// `position`. When this returns `Ok`, those records survive a power cut.
+    ///
+    /// # Errors
+    /// The backend failed; nothing unsynced may be acknowledged and the writer stops.
+    fn sync(&self, position: u64) -> Result<(), StoreError>;
 }
 
-/// The read side: cheap to share between request handlers.
+/// The read side: cheap to share between request handlers. Readers see only durable records.
 pub trait Reader: Send + Sync + 'static {
     /// Up to `limit` records of a stream from `from_seq` on.
     ///
@@ -54,7 +119,7 @@ pub trait Reader: Send + Sync + 'static {
     /// The backend failed or holds damaged data.
     fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError>;
 
-    /// The global position of the newest stored event (0 for an empty log).
+    /// The global position of the newest durable event (0 for an empty log).
     ///
     /// # Errors
     /// The backend failed.

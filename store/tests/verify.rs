@@ -3,7 +3,7 @@
 
 use ledger::testing::started_game;
 use ledger::{Event, Ruleset, StreamId};
-use ledger_store::sled::{SledStorage, StreamVerdict};
+use ledger_store::sled::{layout, SledStorage, StreamVerdict};
 use ledger_store::{AppendRequest, Log, ProposedEvent};
 use std::path::Path;
 
@@ -56,14 +56,40 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 /// Changes the copy through sled itself, as someone with access to the files could.
 fn tamper(dir: &Path, change: impl FnOnce(&sled::Tree)) {
     let db = sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open().unwrap();
-    change(&db.open_tree("ledger/v1").unwrap());
+    change(&db.open_tree(layout::TREE).unwrap());
     db.flush().unwrap();
 }
 
-fn event_key(stream: &str, seq: u64) -> Vec<u8> {
-    let mut key = format!("e{stream}\0").into_bytes();
-    key.extend_from_slice(&seq.to_be_bytes());
-    key
+/// The global position of a stream's event, from its runs.
+fn position_of(tree: &sled::Tree, stream: &str, seq: u64) -> u64 {
+    let stream = StreamId::parse(stream).unwrap();
+    let (key, run) = tree.range(layout::run(&stream, 0)..=layout::run(&stream, seq)).next_back().unwrap().unwrap();
+    let first_seq = layout::seq_of_run_key(&key).unwrap();
+    layout::decode_run(&run).unwrap()[usize::try_from(seq - first_seq).unwrap()]
+}
+
+/// The key of the chunk holding a position, and its records.
+fn chunk_of(tree: &sled::Tree, position: u64) -> (Vec<u8>, u64, Vec<Vec<u8>>) {
+    let (key, chunk) = tree.range(layout::chunk(0)..=layout::chunk(position)).next_back().unwrap().unwrap();
+    let first = layout::position_of_chunk_key(&key).unwrap();
+    let records = layout::records_of(&chunk).map(|r| r.unwrap().to_vec()).collect();
+    (key.to_vec(), first, records)
+}
+
+/// Rewrites the chunk holding a stream's event with `edit` applied to its records.
+fn edit_chunk(tree: &sled::Tree, stream: &str, seq: u64, edit: impl FnOnce(&mut Vec<Vec<u8>>, usize)) {
+    let position = position_of(tree, stream, seq);
+    let (key, first, mut records) = chunk_of(tree, position);
+    edit(&mut records, usize::try_from(position - first).unwrap());
+    if records.is_empty() {
+        tree.remove(key).unwrap();
+        return;
+    }
+    let mut chunk = Vec::new();
+    for record in &records {
+        layout::push_record(&mut chunk, record);
+    }
+    tree.insert(key, chunk).unwrap();
 }
 
 fn verdict(dir: &Path, stream: &str) -> StreamVerdict {
@@ -86,11 +112,10 @@ async fn an_intact_log_verifies() {
 async fn a_flipped_byte_in_a_stored_event_is_found() {
     let (_original, copy) = real_log().await;
     tamper(copy.path(), |tree| {
-        let key = event_key("game/a", 4);
-        let mut value = tree.get(&key).unwrap().unwrap().to_vec();
-        let last = value.len() - 1;
-        value[last] ^= 0x01;
-        tree.insert(key, value).unwrap();
+        edit_chunk(tree, "game/a", 4, |records, at| {
+            let last = records[at].len() - 1;
+            records[at][last] ^= 0x01;
+        });
     });
     let v = verdict(copy.path(), "game/a");
     let broken = v.broken.unwrap();
@@ -102,7 +127,9 @@ async fn a_flipped_byte_in_a_stored_event_is_found() {
 async fn a_deleted_event_is_found() {
     let (_original, copy) = real_log().await;
     tamper(copy.path(), |tree| {
-        tree.remove(event_key("game/b", 3)).unwrap();
+        edit_chunk(tree, "game/b", 3, |records, at| {
+            records.remove(at);
+        });
     });
     let broken = verdict(copy.path(), "game/b").broken.unwrap();
     assert_eq!(broken.seq, 3);
@@ -113,7 +140,9 @@ async fn a_deleted_event_is_found() {
 async fn a_deleted_last_event_is_found() {
     let (_original, copy) = real_log().await;
     tamper(copy.path(), |tree| {
-        tree.remove(event_key("game/b", 6)).unwrap();
+        edit_chunk(tree, "game/b", 6, |records, at| {
+            records.remove(at);
+        });
     });
     let broken = verdict(copy.path(), "game/b").broken.unwrap();
     assert_eq!(broken.seq, 6);
@@ -124,10 +153,15 @@ async fn a_deleted_last_event_is_found() {
 async fn a_reordered_pair_is_found() {
     let (_original, copy) = real_log().await;
     tamper(copy.path(), |tree| {
-        let (k2, k3) = (event_key("game/a", 2), event_key("game/a", 3));
-        let (v2, v3) = (tree.get(&k2).unwrap().unwrap(), tree.get(&k3).unwrap().unwrap());
-        tree.insert(k2, v3).unwrap();
-        tree.insert(k3, v2).unwrap();
+        // Each record of the pair takes the other's place, wherever their chunks are.
+        let (p2, p3) = (position_of(tree, "game/a", 2), position_of(tree, "game/a", 3));
+        let (record2, record3) = {
+            let (_, f2, r2) = chunk_of(tree, p2);
+            let (_, f3, r3) = chunk_of(tree, p3);
+            (r2[usize::try_from(p2 - f2).unwrap()].clone(), r3[usize::try_from(p3 - f3).unwrap()].clone())
+        };
+        edit_chunk(tree, "game/a", 2, |records, at| records[at] = record3);
+        edit_chunk(tree, "game/a", 3, |records, at| records[at] = record2);
     });
     let broken = verdict(copy.path(), "game/a").broken.unwrap();
     assert_eq!(broken.seq, 2);

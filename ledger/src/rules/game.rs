@@ -5,10 +5,11 @@
 use crate::event::Event;
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset};
 use crate::rejection::Rejection;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The Prussian offensive option.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum Offensive {
     #[default]
     NotLaunched,
@@ -22,7 +23,7 @@ pub enum Offensive {
 }
 
 /// What a game stream has recorded so far, as far as the rules need it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameState {
     /// The ruleset of the tournament that scheduled this game, if any.
     scheduled: Option<Ruleset>,

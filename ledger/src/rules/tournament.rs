@@ -5,10 +5,11 @@ use crate::event::{DrawnGame, Event, PlayerId, Seats};
 use crate::names::{Role, Ruleset, Stage};
 use crate::rejection::Rejection;
 use crate::stream::StreamId;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// A game the tournament has put on a table.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScheduledGame {
     pub stage: Stage,
     pub round: u32,
@@ -17,7 +18,7 @@ pub struct ScheduledGame {
 }
 
 /// What the tournament stream has recorded so far.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentState {
     pub ruleset: Option<Ruleset>,
     /// Player id → name.

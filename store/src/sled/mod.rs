@@ -1,29 +1,37 @@
 //! The embedded default backend: one sled tree, written only through atomic batches, made
-//! durable by an explicit `fdatasync` of sled's log file after every group.
+//! durable by an explicit `fdatasync` of sled's log file.
 //!
 //! Why the extra sync: on Linux, sled 0.34's `flush()` writes with `sync_file_range`, which
 //! neither flushes the drive's cache nor the file's metadata; only `fsync`/`fdatasync` makes a
 //! write survive a power cut. docs/DECISIONS.md shows the strace.
+//!
+//! The layout is in [`layout`]: records live in chunks in position order, so appending and
+//! reading the whole log are sequential; a stream is found through its runs.
 
-mod keys;
+pub mod layout;
+mod migrate;
 mod verify;
 
 pub use verify::StreamVerdict;
 
 use crate::error::StoreError;
-use crate::storage::{Reader, Storage, StreamInfo};
-use keys::Key;
-use ledger::envelope::{decode_record, encode_record};
+use crate::storage::{Commit, Reader, Storage, StoredHead, StreamInfo};
+use ledger::envelope::decode_record;
 use ledger::{Recorded, StreamId, StreamKind};
+use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// sled's segment size. Records stay below `MAX_EVENT_BYTES` (64 KiB) and a leaf holds at most
-/// 17 of them, far below the blob threshold (segment / 4), so everything lives in the one log
-/// file that [`SledStorage::commit`] syncs.
+/// sled's segment size. Chunks stay at or below 64 KiB plus one record, and a leaf holds at most
+/// 17 values, far below the blob threshold (segment / 4), so everything lives in the one log
+/// file that [`SledStorage::sync`] syncs.
 const SEGMENT_SIZE: usize = 8 * 1024 * 1024;
+
+/// sled's page cache. Its default (1 GiB) would let the daemon's memory grow with the log; the
+/// writer needs only recent chunks and stream heads, and readers go through the OS page cache.
+const CACHE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The sled log; clones share the same database.
 #[derive(Clone)]
@@ -32,27 +40,50 @@ pub struct SledStorage {
     tree: sled::Tree,
     /// sled's log file, opened once for `fdatasync`.
     log_file: Arc<File>,
-    /// The newest global position known durable. sled shows a batch to readers as soon as it
-    /// is applied, before the sync: every read stops here, so nothing is seen before it is
-    /// durable (and nothing a failed sync left behind is ever seen).
+    /// The newest global position known durable. sled shows a batch as soon as it is applied,
+    /// before the sync: every read stops here, so nothing is seen before it is durable (and
+    /// nothing a failed sync left behind is ever seen).
     durable: Arc<AtomicU64>,
     path: PathBuf,
 }
 
+/// The chunk last read, with where each record starts, so that consecutive positions cost one
+/// tree lookup and no scan.
+#[derive(Default)]
+struct ChunkCursor {
+    first: u64,
+    chunk: sled::IVec,
+    /// (start, end) of each record in `chunk`.
+    spans: Vec<(usize, usize)>,
+}
+
+impl ChunkCursor {
+    fn load(first: u64, chunk: sled::IVec) -> Result<Self, StoreError> {
+        let spans = layout::spans_of(&chunk).collect::<Result<_, _>>()?;
+        Ok(ChunkCursor { first, chunk, spans })
+    }
+
+    fn get(&self, position: u64) -> Option<&[u8]> {
+        let index = usize::try_from(position.checked_sub(self.first)?).ok()?;
+        self.spans.get(index).map(|&(start, end)| &self.chunk[start..end])
+    }
+}
+
 impl SledStorage {
-    /// Opens (or creates) the log in `dir`.
+    /// Opens (or creates) the log in `dir`, moving a log of the first layout to this one.
     ///
     /// # Errors
     /// The directory cannot be created or sled cannot open it.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
         std::fs::create_dir_all(dir)?;
-        let db = sled::Config::new().path(dir).segment_size(SEGMENT_SIZE).open()?;
-        let tree = db.open_tree("ledger/v1")?;
+        let db = sled::Config::new().path(dir).segment_size(SEGMENT_SIZE).cache_capacity(CACHE_BYTES).open()?;
+        let tree = db.open_tree(layout::TREE)?;
         let log_file = Arc::new(File::open(dir.join("db"))?);
         // New files must be findable after a crash: sync the directory once.
         File::open(dir)?.sync_all()?;
         let mut storage =
             SledStorage { db, tree, log_file, durable: Arc::new(AtomicU64::new(0)), path: dir.to_owned() };
+        migrate::from_v1(&storage)?;
         // What sled recovered at open is on disk.
         storage.durable = Arc::new(AtomicU64::new(storage.next_position()? - 1));
         Ok(storage)
@@ -80,7 +111,13 @@ impl SledStorage {
         &self.path
     }
 
-    /// Every tournament stream: the sequencer replays them to learn which games they scheduled.
+    /// The sled tree itself, for the tamper tests.
+    #[doc(hidden)]
+    pub fn tree(&self) -> &sled::Tree {
+        &self.tree
+    }
+
+    /// Every tournament stream: the writer reads them to learn which games they scheduled.
     ///
     /// # Errors
     /// The tree cannot be read.
@@ -88,47 +125,77 @@ impl SledStorage {
         Ok(self.streams()?.into_iter().map(|s| s.stream).filter(|s| s.kind() == StreamKind::Tournament).collect())
     }
 
-    /// Every stored record in position order, as raw bytes with their key: what `verify` reads.
-    ///
-    /// # Errors
-    /// The tree cannot be read.
-    pub fn raw_stream(&self, stream: &StreamId) -> Result<Vec<(u64, Vec<u8>)>, StoreError> {
-        self.tree
-            .scan_prefix(Key::event_prefix(stream))
-            .map(|item| {
-                let (key, value) = item?;
-                Ok((Key::seq_of_event_key(&key)?, value.to_vec()))
-            })
-            .collect()
-    }
-
-    fn get_record(&self, key: &[u8]) -> Result<Option<Recorded>, StoreError> {
-        match self.tree.get(key)? {
-            Some(bytes) => decode_record(&bytes).map(Some).map_err(StoreError::Corrupt),
+    /// The stored record at a global position, through `cursor`, whatever its durability.
+    fn fetch(&self, position: u64, cursor: &mut ChunkCursor) -> Result<Option<Recorded>, StoreError> {
+        if cursor.get(position).is_none() {
+            let found = self.tree.range(layout::chunk(0)..=layout::chunk(position)).next_back().transpose()?;
+            let Some((key, chunk)) = found else { return Ok(None) };
+            *cursor = ChunkCursor::load(layout::position_of_chunk_key(&key)?, chunk)?;
+        }
+        match cursor.get(position) {
+            Some(bytes) => decode_record(bytes).map(Some).map_err(StoreError::Corrupt),
             None => Ok(None),
         }
     }
 
-    fn record_at(&self, position: u64) -> Result<Option<Recorded>, StoreError> {
-        match self.tree.get(Key::position(position))? {
-            Some(event_key) => self
-                .get_record(&event_key)?
-                .ok_or_else(|| StoreError::Corrupt(format!("position {position} points at a missing event")))
-                .map(Some),
-            None => Ok(None),
-        }
+    /// The positions of a stream's events from `from_seq` on, in seq order, whatever their
+    /// durability.
+    fn positions(&self, stream: &StreamId, from_seq: u64) -> impl Iterator<Item = Result<u64, StoreError>> + '_ {
+        let prefix = layout::run_prefix(stream);
+        // The run holding `from_seq` starts at or before it.
+        let start = match self.tree.range(layout::run(stream, 0)..=layout::run(stream, from_seq)).next_back() {
+            Some(Ok((key, _))) => key.to_vec(),
+            _ => layout::run(stream, from_seq),
+        };
+        let mut end = prefix;
+        *end.last_mut().expect("not empty") = 1;
+        self.tree.range(start..end).flat_map(move |item| {
+            let positions = item.map_err(StoreError::from).and_then(|(key, value)| {
+                let first_seq = layout::seq_of_run_key(&key)?;
+                let positions = layout::decode_run(&value)?;
+                let skip = usize::try_from(from_seq.saturating_sub(first_seq)).unwrap_or(usize::MAX);
+                Ok(positions.into_iter().skip(skip).collect::<Vec<_>>())
+            });
+            let items: Vec<Result<u64, StoreError>> = match positions {
+                Ok(positions) => positions.into_iter().map(Ok).collect(),
+                Err(e) => vec![Err(e)],
+            };
+            items
+        })
     }
-}
 
-impl SledStorage {
+    /// Up to `limit` records of a stream from `from_seq`, stopping after position `until`.
+    fn stream_records(
+        &self,
+        stream: &StreamId,
+        from_seq: u64,
+        limit: usize,
+        until: u64,
+    ) -> Result<Vec<Recorded>, StoreError> {
+        let mut cursor = ChunkCursor::default();
+        let mut records = Vec::new();
+        for position in self.positions(stream, from_seq.max(1)).take(limit) {
+            let position = position?;
+            if position > until {
+                break;
+            }
+            let record = self.fetch(position, &mut cursor)?.ok_or_else(|| {
+                StoreError::Corrupt(format!("{stream} points at position {position}, which is missing"))
+            })?;
+            records.push(record);
+        }
+        Ok(records)
+    }
+
     /// A stream's head as far as it is durable (`None`: nothing of it is yet).
     fn durable_head(&self, info: StreamInfo) -> Result<Option<StreamInfo>, StoreError> {
         let durable = self.durable.load(Ordering::Acquire);
-        let newest = self.get_record(&Key::event(&info.stream, info.version))?;
-        if newest.is_some_and(|r| r.envelope.position <= durable) {
+        let newest = self.positions(&info.stream, info.version).next().transpose()?;
+        if newest.is_some_and(|p| p <= durable) {
             return Ok(Some(info));
         }
-        Ok(self.read_stream(&info.stream, 1, usize::MAX)?.last().map(|last| StreamInfo {
+        // Rare: a group is between its write and its sync.
+        Ok(self.stream_records(&info.stream, 1, usize::MAX, durable)?.last().map(|last| StreamInfo {
             stream: info.stream.clone(),
             version: last.envelope.seq,
             head_hash: last.envelope.hash,
@@ -137,70 +204,112 @@ impl SledStorage {
 }
 
 impl Storage for SledStorage {
-    fn load_stream(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError> {
-        self.read_stream(stream, 1, usize::MAX)
+    fn load_head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError> {
+        let Some(value) = self.tree.get(layout::head(stream))? else { return Ok(None) };
+        let (version, hash, snapshot) = layout::decode_head(&value)?;
+        Ok(Some(StoredHead { version, hash, snapshot: (!snapshot.is_empty()).then(|| snapshot.to_vec()) }))
+    }
+
+    fn load_events(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError> {
+        self.stream_records(stream, 1, usize::MAX, u64::MAX)
     }
 
     fn find_event_id(&self, event_id: &str) -> Result<Option<Recorded>, StoreError> {
-        match self.tree.get(Key::event_id(event_id))? {
-            Some(position) => self.record_at(keys::decode_u64(&position)?),
+        match self.tree.get(layout::event_id(event_id))? {
+            Some(position) => self.fetch(layout::decode_u64(&position)?, &mut ChunkCursor::default()),
             None => Ok(None),
         }
     }
 
+    fn for_each_event_id(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), StoreError> {
+        for item in self.tree.scan_prefix(layout::ID_PREFIX) {
+            let (key, _) = item?;
+            each(&key[layout::ID_PREFIX.len()..]);
+        }
+        Ok(())
+    }
+
     fn next_position(&self) -> Result<u64, StoreError> {
-        match self.tree.get(Key::NEXT_POSITION)? {
-            Some(bytes) => keys::decode_u64(&bytes),
+        match self.tree.get(layout::NEXT_POSITION)? {
+            Some(bytes) => layout::decode_u64(&bytes),
             None => Ok(1),
         }
     }
 
-    fn commit(&self, records: &[Recorded]) -> Result<(), StoreError> {
+    fn write(&self, commit: &Commit) -> Result<(), StoreError> {
         let mut batch = sled::Batch::default();
-        for record in records {
-            let e = &record.envelope;
-            let event_key = Key::event(&e.stream, e.seq);
-            batch.insert(event_key.clone(), encode_record(record));
-            batch.insert(Key::position(e.position), event_key);
-            batch.insert(Key::event_id(&e.event_id), &e.position.to_be_bytes());
-            batch.insert(Key::head(&e.stream), keys::encode_head(e.seq, &e.hash));
+        let mut chunk: Vec<u8> = Vec::new();
+        let mut chunk_first = 0;
+        let mut runs: BTreeMap<&StreamId, (u64, Vec<u64>)> = BTreeMap::new();
+        for sealed in &commit.records {
+            let e = &sealed.record.envelope;
+            if !chunk.is_empty() && chunk.len() + sealed.bytes.len() > layout::CHUNK_BYTES {
+                batch.insert(layout::chunk(chunk_first), std::mem::take(&mut chunk));
+            }
+            if chunk.is_empty() {
+                chunk_first = e.position;
+            }
+            layout::push_record(&mut chunk, &sealed.bytes);
+            runs.entry(&e.stream).or_insert_with(|| (e.seq, Vec::new())).1.push(e.position);
+            batch.insert(layout::event_id(&e.event_id), &e.position.to_be_bytes());
         }
-        if let Some(last) = records.last() {
-            batch.insert(Key::NEXT_POSITION, &(last.envelope.position + 1).to_be_bytes());
+        if !chunk.is_empty() {
+            batch.insert(layout::chunk(chunk_first), chunk);
+        }
+        for (stream, (first_seq, positions)) in runs {
+            batch.insert(layout::run(stream, first_seq), layout::encode_run(&positions));
+        }
+        for update in &commit.heads {
+            let head = &update.head;
+            batch.insert(
+                layout::head(&update.stream),
+                layout::encode_head(head.version, &head.hash, head.snapshot.as_deref()),
+            );
+        }
+        if let Some(last) = commit.last_position() {
+            batch.insert(layout::NEXT_POSITION, &(last + 1).to_be_bytes());
         }
         self.tree.apply_batch(batch)?;
+        Ok(())
+    }
+
+    fn sync(&self, position: u64) -> Result<(), StoreError> {
         self.db.flush()?;
         self.log_file.sync_data()?;
-        if let Some(last) = records.last() {
-            self.durable.store(last.envelope.position, Ordering::Release);
-        }
+        self.durable.fetch_max(position, Ordering::AcqRel);
         Ok(())
     }
 }
 
 impl Reader for SledStorage {
     fn read_stream(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
-        let durable = self.durable.load(Ordering::Acquire);
-        let mut records = Vec::new();
-        for item in self.tree.range(Key::event(stream, from_seq.max(1))..Key::event_prefix_end(stream)).take(limit) {
-            let record = decode_record(&item?.1).map_err(StoreError::Corrupt)?;
-            if record.envelope.position > durable {
-                break;
-            }
-            records.push(record);
-        }
-        Ok(records)
+        self.stream_records(stream, from_seq, limit, self.durable.load(Ordering::Acquire))
     }
 
     fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
+        let durable = self.durable.load(Ordering::Acquire);
+        let from = from_position.max(1);
         let mut records = Vec::new();
-        let end = Key::position(self.durable.load(Ordering::Acquire).saturating_add(1));
-        for item in self.tree.range(Key::position(from_position.max(1))..end).take(limit) {
-            let (key, event_key) = item?;
-            let record = self
-                .get_record(&event_key)?
-                .ok_or_else(|| StoreError::Corrupt(format!("position key {key:?} points at a missing event")))?;
-            records.push(record);
+        if from > durable || limit == 0 {
+            return Ok(records);
+        }
+        // The chunk holding `from` starts at or before it.
+        let start = match self.tree.range(layout::chunk(0)..=layout::chunk(from)).next_back() {
+            Some(found) => found?.0.to_vec(),
+            None => layout::chunk(from),
+        };
+        for item in self.tree.range(start..layout::chunk(durable.saturating_add(1))) {
+            let (key, chunk) = item?;
+            let first = layout::position_of_chunk_key(&key)?;
+            for (position, bytes) in (first..).zip(layout::records_of(&chunk)) {
+                if position < from {
+                    continue;
+                }
+                if position > durable || records.len() == limit {
+                    return Ok(records);
+                }
+                records.push(decode_record(bytes?).map_err(StoreError::Corrupt)?);
+            }
         }
         Ok(records)
     }
@@ -211,11 +320,11 @@ impl Reader for SledStorage {
 
     fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {
         self.tree
-            .scan_prefix(Key::HEAD_PREFIX)
+            .scan_prefix(layout::HEAD_PREFIX)
             .map(|item| {
                 let (key, value) = item?;
-                let stream = Key::stream_of_head_key(&key)?;
-                let (version, head_hash) = keys::decode_head(&value)?;
+                let stream = layout::stream_of_head_key(&key)?;
+                let (version, head_hash, _) = layout::decode_head(&value)?;
                 Ok(StreamInfo { stream, version, head_hash })
             })
             .map(|info: Result<StreamInfo, StoreError>| self.durable_head(info?))
@@ -227,10 +336,11 @@ impl Reader for SledStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ledger::envelope::{Draft, GENESIS};
+    use crate::storage::{HeadUpdate, Sealed};
+    use ledger::envelope::{encode_record, Draft, GENESIS};
     use ledger::Event;
 
-    fn record(seq: u64, position: u64, prev: ledger::Hash) -> Recorded {
+    fn record(seq: u64, position: u64, prev: ledger::Hash) -> Sealed {
         let draft = Draft {
             stream: StreamId::game("g").unwrap(),
             seq,
@@ -239,31 +349,44 @@ mod tests {
             recorded_at_ms: 0,
             actor: "t".into(),
         };
-        Recorded::seal(draft, prev, Event::JuryCalled { reason: format!("call {seq}") })
+        let record = Recorded::seal(draft, prev, Event::JuryCalled { reason: format!("call {seq}") });
+        let bytes = encode_record(&record);
+        Sealed { record: Arc::new(record), bytes }
+    }
+
+    fn commit(sealed: &Sealed) -> Commit {
+        let e = &sealed.record.envelope;
+        Commit {
+            records: vec![sealed.clone()],
+            heads: vec![HeadUpdate {
+                stream: e.stream.clone(),
+                head: StoredHead { version: e.seq, hash: e.hash, snapshot: None },
+            }],
+        }
     }
 
     #[test]
-    fn readers_do_not_see_a_batch_before_it_is_durable() {
+    fn readers_do_not_see_a_group_before_it_is_synced() {
         let dir = tempfile::tempdir().unwrap();
         let storage = SledStorage::open(dir.path()).unwrap();
         let first = record(1, 1, GENESIS);
-        storage.commit(std::slice::from_ref(&first)).unwrap();
-        // A batch applied but not yet synced, as sled holds it between `apply_batch` and the sync.
-        let second = record(2, 2, first.envelope.hash);
-        let mut batch = sled::Batch::default();
-        let stream = second.envelope.stream.clone();
-        batch.insert(Key::event(&stream, 2), encode_record(&second));
-        batch.insert(Key::position(2), Key::event(&stream, 2));
-        batch.insert(Key::head(&stream), keys::encode_head(2, &second.envelope.hash));
-        storage.tree.apply_batch(batch).unwrap();
-        assert_eq!(storage.read_stream(&stream, 1, 10).unwrap(), vec![first.clone()]);
-        assert_eq!(storage.read_all(1, 10).unwrap(), vec![first.clone()]);
+        storage.write(&commit(&first)).unwrap();
+        storage.sync(1).unwrap();
+        // Written, not yet synced: the writer sees it, readers do not.
+        let second = record(2, 2, first.record.envelope.hash);
+        storage.write(&commit(&second)).unwrap();
+        let stream = second.record.envelope.stream.clone();
+        assert_eq!(storage.load_events(&stream).unwrap().len(), 2);
+        assert_eq!(storage.find_event_id("e2").unwrap().unwrap().envelope.seq, 2);
+        assert_eq!(storage.read_stream(&stream, 1, 10).unwrap(), vec![(*first.record).clone()]);
+        assert_eq!(storage.read_all(1, 10).unwrap(), vec![(*first.record).clone()]);
         assert_eq!(storage.last_position().unwrap(), 1);
         let listed = storage.streams().unwrap();
-        assert_eq!((listed[0].version, listed[0].head_hash), (1, first.envelope.hash));
+        assert_eq!((listed[0].version, listed[0].head_hash), (1, first.record.envelope.hash));
         // Once durable, everyone sees it.
-        storage.durable.store(2, Ordering::Release);
+        storage.sync(2).unwrap();
         assert_eq!(storage.read_all(1, 10).unwrap().len(), 2);
+        assert_eq!(storage.read_stream(&stream, 2, 10).unwrap(), vec![(*second.record).clone()]);
         assert_eq!(storage.streams().unwrap()[0].version, 2);
     }
 }

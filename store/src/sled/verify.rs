@@ -1,7 +1,10 @@
 //! Recomputes every stream's hash chain from the bytes sled holds, to prove nothing was altered:
 //! a changed byte, a deleted event or a reordered pair all break the chain at a named seq.
+//!
+//! It reads every chunk in position order (each record must sit at the position it names), then
+//! checks each stream's recorded head and the runs readers use to find its events.
 
-use super::keys::{self, Key};
+use super::layout;
 use super::SledStorage;
 use crate::error::StoreError;
 use ledger::envelope::{decode_record, ChainBreak, GENESIS};
@@ -19,83 +22,121 @@ pub struct StreamVerdict {
     pub broken: Option<ChainBreak>,
 }
 
-impl SledStorage {
-    /// Verifies every stream found in the tree, by its event keys and by its recorded head.
-    ///
-    /// # Errors
-    /// sled itself cannot be read (its own checksums failed, for instance).
-    pub fn verify(&self) -> Result<Vec<StreamVerdict>, StoreError> {
-        let mut by_stream: BTreeMap<StreamId, Vec<(u64, Vec<u8>)>> = BTreeMap::new();
-        for item in self.tree.scan_prefix(Key::EVENT_PREFIX) {
-            let (key, value) = item?;
-            let (stream, seq) = Key::parse_event_key(&key)?;
-            by_stream.entry(stream).or_default().push((seq, value.to_vec()));
-        }
-        let mut heads = BTreeMap::new();
-        for item in self.tree.scan_prefix(Key::HEAD_PREFIX) {
-            let (key, value) = item?;
-            heads.insert(Key::stream_of_head_key(&key)?, keys::decode_head(&value)?);
-        }
-        for stream in heads.keys() {
-            by_stream.entry(stream.clone()).or_default();
-        }
-        Ok(by_stream
-            .into_iter()
-            .map(|(stream, raw)| {
-                let head = heads.get(&stream).copied();
-                verify_stream(stream, &raw, head)
-            })
-            .collect())
+/// One stream's chain as the walk found it so far.
+struct Progress {
+    prev: Hash,
+    verified: u64,
+    positions: Vec<u64>,
+    broken: Option<ChainBreak>,
+}
+
+impl Default for Progress {
+    fn default() -> Self {
+        Progress { prev: GENESIS, verified: 0, positions: Vec::new(), broken: None }
     }
 }
 
-fn verify_stream(stream: StreamId, raw: &[(u64, Vec<u8>)], recorded_head: Option<(u64, Hash)>) -> StreamVerdict {
-    let mut prev = GENESIS;
-    let mut verified = 0;
-    let broken = |seq: u64, reason: String, verified: u64| StreamVerdict {
-        stream: stream.clone(),
-        verified,
-        head: None,
-        broken: Some(ChainBreak { seq, reason }),
-    };
-    for (expected, (key_seq, bytes)) in (1u64..).zip(raw) {
-        if *key_seq != expected {
-            return broken(expected, format!("event {expected} is missing (the next stored is {key_seq})"), verified);
-        }
-        let record = match decode_record(bytes) {
-            Ok(record) => record,
-            Err(e) => return broken(expected, e, verified),
-        };
-        if record.envelope.stream != stream || record.envelope.seq != expected {
-            return broken(
-                expected,
-                format!("the stored event says it is {} #{}", record.envelope.stream, record.envelope.seq),
-                verified,
-            );
-        }
-        if record.envelope.prev_hash != prev {
-            return broken(expected, "does not point back to the event before it".into(), verified);
-        }
-        if record.recomputed_hash() != record.envelope.hash {
-            return broken(expected, "its contents do not match its hash".into(), verified);
-        }
-        prev = record.envelope.hash;
-        verified = expected;
+impl Progress {
+    fn break_at(&mut self, seq: u64, reason: String) {
+        self.broken.get_or_insert(ChainBreak { seq, reason });
     }
-    match recorded_head {
-        Some((version, hash)) if version == verified && hash == prev => {
-            StreamVerdict { stream, verified, head: Some(prev), broken: None }
+}
+
+impl SledStorage {
+    /// Verifies every stream found in the tree, by its records, its recorded head and its runs.
+    ///
+    /// # Errors
+    /// sled itself cannot be read (its own checksums failed, for instance), or a record is so
+    /// damaged that it names no stream.
+    pub fn verify(&self) -> Result<Vec<StreamVerdict>, StoreError> {
+        let mut streams: BTreeMap<StreamId, Progress> = BTreeMap::new();
+        for item in self.tree.scan_prefix(layout::CHUNK_PREFIX) {
+            let (key, chunk) = item?;
+            let first = layout::position_of_chunk_key(&key)?;
+            for (slot, bytes) in (first..).zip(layout::records_of(&chunk)) {
+                let record = decode_record(bytes?).map_err(|e| StoreError::Corrupt(format!("position {slot}: {e}")))?;
+                let e = &record.envelope;
+                let progress = streams.entry(e.stream.clone()).or_default();
+                if progress.broken.is_some() {
+                    continue;
+                }
+                let expected = progress.verified + 1;
+                if e.position != slot || e.seq < expected {
+                    progress.break_at(expected, format!("the stored event says it is {} #{}", e.stream, e.seq));
+                } else if e.seq > expected {
+                    progress.break_at(expected, format!("event {expected} is missing (the next stored is {})", e.seq));
+                } else if e.prev_hash != progress.prev {
+                    progress.break_at(expected, "does not point back to the event before it".into());
+                } else if record.recomputed_hash() != e.hash {
+                    progress.break_at(expected, "its contents do not match its hash".into());
+                } else {
+                    progress.prev = e.hash;
+                    progress.verified = expected;
+                    progress.positions.push(slot);
+                }
+            }
         }
-        Some((version, _)) if version > verified => broken(
-            verified + 1,
-            format!("the stream's head says {version} events, only {verified} are stored"),
-            verified,
-        ),
-        Some((version, _)) => broken(
+        let mut heads = BTreeMap::new();
+        for item in self.tree.scan_prefix(layout::HEAD_PREFIX) {
+            let (key, value) = item?;
+            let (version, hash, _) = layout::decode_head(&value)?;
+            heads.insert(layout::stream_of_head_key(&key)?, (version, hash));
+        }
+        for stream in heads.keys() {
+            streams.entry(stream.clone()).or_default();
+        }
+        let mut verdicts = Vec::with_capacity(streams.len());
+        for (stream, mut progress) in streams {
+            if progress.broken.is_none() {
+                check_head(&mut progress, heads.get(&stream).copied());
+            }
+            if progress.broken.is_none() {
+                self.check_runs(&stream, &mut progress)?;
+            }
+            let intact = progress.broken.is_none();
+            verdicts.push(StreamVerdict {
+                stream,
+                verified: progress.verified,
+                head: intact.then_some(progress.prev),
+                broken: progress.broken,
+            });
+        }
+        Ok(verdicts)
+    }
+
+    /// The runs must lead readers to exactly the events the walk verified.
+    fn check_runs(&self, stream: &StreamId, progress: &mut Progress) -> Result<(), StoreError> {
+        let mut indexed = Vec::with_capacity(progress.positions.len());
+        for item in self.tree.scan_prefix(layout::run_prefix(stream)) {
+            let (key, value) = item?;
+            let first_seq = layout::seq_of_run_key(&key)?;
+            if first_seq != indexed.len() as u64 + 1 {
+                progress.break_at(first_seq, format!("the stream's index skips to event {first_seq}"));
+                return Ok(());
+            }
+            indexed.extend(layout::decode_run(&value)?);
+        }
+        let stored = &progress.positions;
+        if let Some(at) = (0..stored.len().max(indexed.len())).find(|&i| stored.get(i) != indexed.get(i)) {
+            let seq = at as u64 + 1;
+            progress.break_at(seq, format!("the stream's index does not lead to event {seq} where it is stored"));
+        }
+        Ok(())
+    }
+}
+
+fn check_head(progress: &mut Progress, recorded: Option<(u64, Hash)>) {
+    let verified = progress.verified;
+    match recorded {
+        Some((version, hash)) if version == verified && hash == progress.prev => {}
+        Some((version, _)) if version > verified => {
+            progress
+                .break_at(verified + 1, format!("the stream's head says {version} events, only {verified} are stored"));
+        }
+        Some((version, _)) => progress.break_at(
             version.min(verified),
             format!("the stream's head (version {version}) does not match its last event"),
-            verified,
         ),
-        None => broken(1, "the stream has events but no recorded head".into(), verified),
+        None => progress.break_at(1, "the stream has events but no recorded head".into()),
     }
 }

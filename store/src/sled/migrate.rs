@@ -1,0 +1,59 @@
+//! Moves a log of the first layout (`ledger/v1`: a key per record, per position, per id and per
+//! head) to the chunked layout of [`super::layout`], once, when such a log is opened.
+//!
+//! The old tree is dropped only after the new one is complete and synced; a log that still has
+//! an old tree was not fully moved, so the new tree is cleared and the move starts again.
+//! Records are copied byte for byte (their hashes do not change); heads carry no snapshot, so
+//! each stream is replayed once, on its first append after the move.
+
+use super::SledStorage;
+use crate::error::StoreError;
+use crate::storage::{Commit, HeadUpdate, Sealed, Storage, StoredHead};
+use ledger::envelope::decode_record;
+use ledger::{Hash, StreamId};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+const OLD_TREE: &str = "ledger/v1";
+
+/// Records copied per batch.
+const BATCH: usize = 4096;
+
+pub(super) fn from_v1(storage: &SledStorage) -> Result<(), StoreError> {
+    if !storage.db.tree_names().iter().any(|name| name == OLD_TREE.as_bytes()) {
+        return Ok(());
+    }
+    let old = storage.db.open_tree(OLD_TREE)?;
+    if !old.is_empty() {
+        tracing::info!(path = %storage.path.display(), "moving the log to the chunked layout");
+        storage.tree.clear()?;
+        let mut heads: BTreeMap<StreamId, (u64, Hash)> = BTreeMap::new();
+        let mut commit = Commit::default();
+        let mut n_records = 0u64;
+        for item in old.scan_prefix(b"p") {
+            let (_, event_key) = item?;
+            let bytes = old
+                .get(&event_key)?
+                .ok_or_else(|| StoreError::Corrupt("a position of the old layout points at a missing event".into()))?;
+            let record = decode_record(&bytes).map_err(StoreError::Corrupt)?;
+            let e = &record.envelope;
+            heads.insert(e.stream.clone(), (e.seq, e.hash));
+            commit.records.push(Sealed { record: Arc::new(record), bytes: bytes.to_vec() });
+            n_records += 1;
+            if commit.records.len() == BATCH {
+                storage.write(&std::mem::take(&mut commit))?;
+            }
+        }
+        commit.heads = heads
+            .into_iter()
+            .map(|(stream, (version, hash))| HeadUpdate { stream, head: StoredHead { version, hash, snapshot: None } })
+            .collect();
+        storage.write(&commit)?;
+        storage.sync(0)?;
+        tracing::info!(n_records, "log moved to the chunked layout");
+    }
+    drop(old);
+    storage.db.drop_tree(OLD_TREE)?;
+    storage.sync(0)?;
+    Ok(())
+}

@@ -1,0 +1,130 @@
+//! The sync thread: it makes written groups durable and only then answers their appends and
+//! publishes their events, strictly in the order the writer wrote them.
+//!
+//! Every group already written when a sync starts is covered by it: when the disk is slower than
+//! the writer, groups queue here and share one `fdatasync`. A failed sync stops the log: nothing
+//! after the last good sync is acknowledged, and every later append is refused until ledgerd
+//! restarts and reloads what is really on disk (a failed fsync may have dropped pages).
+
+use crate::append::Appended;
+use crate::error::{AppendError, StoreError};
+use crate::sequencer::Job;
+use crate::stats::LogStats;
+use crate::storage::{Sealed, Storage};
+use ledger::Recorded;
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+use tokio::sync::{broadcast, oneshot};
+
+/// The answer to one append, sent once its group is durable.
+pub(crate) struct Answer {
+    pub reply: oneshot::Sender<Result<Appended, AppendError>>,
+    pub answer: Result<Appended, AppendError>,
+}
+
+/// What the writer hands over.
+pub(crate) enum Synced {
+    /// A written group (possibly with no records: only refusals and retries, which still wait
+    /// for the groups before them, so a retry is never answered before its original is durable).
+    Group { records: Vec<Sealed>, answers: Vec<Answer> },
+    /// The write of a group failed: nothing of it is acknowledged, and the log stops.
+    Failed { error: StoreError, answers: Vec<Answer> },
+    /// An append that arrived after the log stopped.
+    AfterStop(Job),
+}
+
+impl Synced {
+    pub fn group(records: Vec<Sealed>, answers: Vec<Answer>) -> Self {
+        Synced::Group { records, answers }
+    }
+
+    pub fn failed(error: StoreError, answers: Vec<Answer>) -> Self {
+        Synced::Failed { error, answers }
+    }
+
+    pub fn refused_after_stop(job: Job) -> Self {
+        Synced::AfterStop(job)
+    }
+}
+
+pub(crate) struct Syncer<S: Storage> {
+    pub storage: Arc<S>,
+    pub committed: broadcast::Sender<Arc<Recorded>>,
+    pub stats: Arc<LogStats>,
+    /// Set by the first failure; every later answer is this error.
+    pub stopped: Option<StoreError>,
+}
+
+impl<S: Storage> Syncer<S> {
+    /// Serves written groups until the writer is gone.
+    pub fn run(mut self, groups: Receiver<Synced>) {
+        while let Ok(first) = groups.recv() {
+            let mut batch = vec![first];
+            while let Ok(next) = groups.try_recv() {
+                batch.push(next);
+            }
+            self.settle(batch);
+        }
+    }
+
+    /// One sync for every group in `batch`, then their answers in order.
+    fn settle(&mut self, batch: Vec<Synced>) {
+        let last = batch
+            .iter()
+            .filter_map(|s| match s {
+                Synced::Group { records, .. } => records.last().map(|r| r.record.envelope.position),
+                _ => None,
+            })
+            .max();
+        if let (Some(position), None) = (last, &self.stopped) {
+            let started = std::time::Instant::now();
+            match self.storage.sync(position) {
+                Ok(()) => {
+                    let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                    self.stats.synced(nanos);
+                }
+                Err(error) => {
+                    tracing::error!(%error, "sync failed; nothing unsynced is acknowledged, the log stops");
+                    self.stats.commit_failed();
+                    self.stopped = Some(error);
+                }
+            }
+        }
+        for synced in batch {
+            match synced {
+                Synced::Group { records, answers } => {
+                    if self.stopped.is_none() {
+                        self.stats.committed(records.len());
+                        for sealed in records {
+                            let _ = self.committed.send(sealed.record);
+                        }
+                    }
+                    self.answer(answers);
+                }
+                Synced::Failed { error, answers } => {
+                    self.stopped.get_or_insert(error);
+                    self.answer(answers);
+                }
+                Synced::AfterStop(job) => {
+                    let error = self.stopped.clone().unwrap_or(StoreError::Closed);
+                    self.answer(vec![Answer { reply: job.reply, answer: Err(error.into()) }]);
+                }
+            }
+        }
+    }
+
+    fn answer(&self, answers: Vec<Answer>) {
+        for Answer { reply, answer } in answers {
+            let answer = match (&self.stopped, answer) {
+                (Some(error), Ok(_) | Err(AppendError::Storage(_))) => Err(AppendError::Storage(StoreError::Io(
+                    format!("the log stopped after a failed write ({error}); restart ledgerd"),
+                ))),
+                (_, answer) => answer,
+            };
+            if answer.is_ok() {
+                self.stats.acknowledged(1);
+            }
+            let _ = reply.send(answer);
+        }
+    }
+}
