@@ -279,7 +279,8 @@ impl Event {
         shape::check(self)
     }
 
-    /// The storage encoding (postcard) of the body alone; also what the hash chain covers.
+    /// The storage encoding (postcard) of the body alone. The hash chain covers the canonical
+    /// JSON instead (`envelope::chain_hash`), so that storage encodings may change.
     pub fn to_postcard(&self) -> Vec<u8> {
         postcard::to_stdvec(self).expect("events always encode")
     }

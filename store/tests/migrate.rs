@@ -1,0 +1,79 @@
+//! A log written in the first layout (`ledger/v1`: a key per record, position, id and head)
+//! opens in the chunked layout with every record, chain, id and head intact.
+
+use ledger::envelope::{encode_record, verify_chain, Draft, GENESIS};
+use ledger::{Event, Recorded, Ruleset, StreamId};
+use ledger_store::{AppendRequest, Log, ProposedEvent};
+
+/// Writes `streams` into a v1 tree the way the first layout did.
+fn write_v1(dir: &std::path::Path, streams: &[(StreamId, Vec<Event>)]) -> Vec<Recorded> {
+    let db = sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open().unwrap();
+    let tree = db.open_tree("ledger/v1").unwrap();
+    let mut position = 0;
+    let mut all = Vec::new();
+    for (stream, events) in streams {
+        let mut prev = GENESIS;
+        for (seq, event) in (1u64..).zip(events) {
+            position += 1;
+            let draft = Draft {
+                stream: stream.clone(),
+                seq,
+                position,
+                event_id: format!("{stream}-{seq}"),
+                recorded_at_ms: 1_700_000_000_000 + position,
+                actor: "table-1".into(),
+            };
+            let record = Recorded::seal(draft, prev, event.clone());
+            prev = record.envelope.hash;
+            let mut event_key = format!("e{stream}\0").into_bytes();
+            event_key.extend_from_slice(&seq.to_be_bytes());
+            tree.insert(&event_key, encode_record(&record)).unwrap();
+            tree.insert([b"p".as_slice(), &position.to_be_bytes()].concat(), event_key).unwrap();
+            tree.insert(format!("i{stream}-{seq}"), &position.to_be_bytes()).unwrap();
+            let head = [seq.to_be_bytes().as_slice(), &record.envelope.hash].concat();
+            tree.insert(format!("h{stream}"), head).unwrap();
+            all.push(record);
+        }
+    }
+    tree.insert("m/next_position", &(position + 1).to_be_bytes()).unwrap();
+    db.flush().unwrap();
+    all
+}
+
+#[tokio::test]
+async fn a_first_layout_log_moves_to_chunks_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = |n: u32| {
+        let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None }];
+        events.extend((1..=n).map(|turn| Event::TurnStarted { turn, at_ms: None }));
+        events
+    };
+    let (a, b) = (StreamId::game("a").unwrap(), StreamId::game("b").unwrap());
+    let written = write_v1(dir.path(), &[(a.clone(), game(5)), (b.clone(), game(3))]);
+
+    let log = Log::open_sled(dir.path()).unwrap();
+    assert_eq!(log.read_all(1, usize::MAX).unwrap(), written, "every record, byte for byte, in position order");
+    for (stream, n) in [(&a, 6), (&b, 4)] {
+        let records = log.read_stream(stream, 1, usize::MAX).unwrap();
+        assert_eq!(records.len(), n);
+        let head = verify_chain(&records).unwrap().unwrap();
+        let info = log.streams().unwrap().into_iter().find(|s| s.stream == *stream).unwrap();
+        assert_eq!((info.version, info.head_hash), (n as u64, head));
+    }
+    let request = |event_id: &str, event: Event| AppendRequest {
+        stream: a.clone(),
+        events: vec![ProposedEvent { event_id: event_id.into(), event }],
+        expected_version: None,
+        actor: "table-1".into(),
+        clearance: ledger::access::Clearance::Table,
+    };
+    // An id of the old layout is still known; the rules state was replayed from the records.
+    let retry = log.append(request("game/a-6", Event::TurnStarted { turn: 5, at_ms: None })).await.unwrap();
+    assert!(retry.duplicate);
+    let next = log.append(request("new", Event::TurnStarted { turn: 6, at_ms: None })).await.unwrap();
+    assert_eq!((next.first_seq, next.first_position), (7, 11));
+    log.close();
+    drop(log);
+    let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+    assert!(!db.tree_names().iter().any(|name| name == b"ledger/v1".as_slice()), "the old tree is gone");
+}
