@@ -13,4 +13,6 @@ pub struct Config {
     pub metrics_listen: Option<SocketAddr>,
     /// Token → identity file; `None` runs open (headers trusted).
     pub auth_file: Option<PathBuf>,
+    /// Publish every committed event to NATS JetStream; `None`: no fan-out.
+    pub nats: Option<crate::nats::NatsOptions>,
 }

@@ -7,6 +7,7 @@ pub mod config;
 pub mod convert;
 pub mod cross_check;
 pub mod metrics;
+pub mod nats;
 pub mod projections;
 pub mod server;
 pub mod status;

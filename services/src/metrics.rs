@@ -2,6 +2,7 @@
 //! sequencer has done (appends acknowledged and refused, events and group commits, time in
 //! durable writes) and where the log stands.
 
+use crate::nats::fanout::FanoutStatus;
 use ledger_store::Log;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::ConstCounter;
@@ -11,8 +12,8 @@ use std::future::Future;
 use std::sync::Arc;
 use tokio::net::TcpListener;
 
-/// The metrics as Prometheus text, read from the log at this moment.
-pub fn render(log: &Log) -> String {
+/// The metrics as Prometheus text, read from the log (and the NATS fan-out) at this moment.
+pub fn render(log: &Log, fanout: Option<&FanoutStatus>) -> String {
     let stats = log.stats();
     let mut registry = Registry::with_prefix("ledger");
     let counter = |value: u64| ConstCounter::new(value);
@@ -44,6 +45,32 @@ pub fn render(log: &Log) -> String {
     );
     let streams = log.streams().map(|s| i64::try_from(s.len()).unwrap_or(i64::MAX)).unwrap_or(-1);
     registry.register("streams", "Streams in the log (-1: unreadable)", ConstGauge::new(streams));
+    if let Some(fanout) = fanout {
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+        let (waiting, seconds) = fanout.lag(log, now_ms);
+        registry.register(
+            "nats_connected",
+            "1 while the NATS fan-out is connected to JetStream",
+            ConstGauge::new(i64::from(fanout.is_connected())),
+        );
+        registry.register(
+            "nats_published_position",
+            "Global position of the last event JetStream acknowledged",
+            ConstGauge::new(i64::try_from(fanout.published()).unwrap_or(i64::MAX)),
+        );
+        registry.register(
+            "nats_outbox_events",
+            "Committed events not yet acknowledged by JetStream",
+            ConstGauge::new(i64::try_from(waiting).unwrap_or(i64::MAX)),
+        );
+        registry.register(
+            "nats_outbox_seconds",
+            "How long the oldest event not yet in JetStream has waited",
+            ConstGauge::new(seconds),
+        );
+    }
     let mut text = String::new();
     encode(&mut text, &registry).expect("writing to a String cannot fail");
     text
@@ -55,14 +82,18 @@ pub fn render(log: &Log) -> String {
 /// The HTTP server fails.
 pub async fn serve(
     log: Arc<Log>,
+    fanout: Option<Arc<FanoutStatus>>,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = axum::Router::new().route(
         "/metrics",
         axum::routing::get(move || {
-            let log = Arc::clone(&log);
-            async move { ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], render(&log)) }
+            let (log, fanout) = (Arc::clone(&log), fanout.clone());
+            async move {
+                let text = render(&log, fanout.as_deref());
+                ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
+            }
         }),
     );
     axum::serve(listener, app).with_graceful_shutdown(shutdown).await

@@ -7,6 +7,9 @@ use ledger_store::{AppendRequest, Log, ProposedEvent};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn call(n: usize) -> Event {
     Event::JuryCalled {
         reason: format!("table {n}: a dispute about a retreat through a fortress, by rule 12.3 of the book"),

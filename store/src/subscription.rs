@@ -11,8 +11,8 @@ use ledger::{Recorded, StreamId};
 use std::sync::Arc;
 use tokio::sync::{broadcast::error::RecvError, mpsc};
 
-/// Events are read from storage in pages of this many.
-const PAGE: usize = 256;
+/// Events are read from storage in pages of this many, each off the async worker threads.
+const PAGE: usize = 1024;
 
 /// Which events a subscription follows. The cursor is a seq for a stream and a global position
 /// for the whole log.
@@ -49,7 +49,11 @@ impl Log {
             let mut next = from.max(1);
             'catch_up: loop {
                 loop {
-                    let page = match filter.read(&log, next) {
+                    let (reader, page_filter) = (Arc::clone(&log), filter.clone());
+                    let page = tokio::task::spawn_blocking(move || page_filter.read(&reader, next))
+                        .await
+                        .unwrap_or_else(|_| Err(StoreError::Io("a read panicked".into())));
+                    let page = match page {
                         Ok(page) => page,
                         Err(error) => {
                             let _ = tx.send(Err(error)).await;

@@ -8,20 +8,25 @@ use ledger_store::{Appended, ProposedEvent, StreamInfo};
 impl ToProto for Recorded {
     type Proto = pb::RecordedEvent;
     fn to_proto(&self) -> pb::RecordedEvent {
-        let e = &self.envelope;
-        pb::RecordedEvent {
-            envelope: Some(pb::Envelope {
-                stream: e.stream.to_string(),
-                seq: e.seq,
-                position: e.position,
-                event_id: e.event_id.clone(),
-                recorded_at_ms: e.recorded_at_ms,
-                actor: e.actor.clone(),
-                prev_hash: e.prev_hash.to_vec(),
-                hash: e.hash.to_vec(),
-            }),
-            event: Some(self.event.to_proto()),
-        }
+        record_into_proto(self.clone())
+    }
+}
+
+/// A record to its wire form, moving its strings rather than copying them (reads send many).
+pub fn record_into_proto(record: Recorded) -> pb::RecordedEvent {
+    let Recorded { envelope: e, event } = record;
+    pb::RecordedEvent {
+        envelope: Some(pb::Envelope {
+            stream: e.stream.to_string(),
+            seq: e.seq,
+            position: e.position,
+            event_id: e.event_id,
+            recorded_at_ms: e.recorded_at_ms,
+            actor: e.actor,
+            prev_hash: e.prev_hash.to_vec(),
+            hash: e.hash.to_vec(),
+        }),
+        event: Some(event.to_proto()),
     }
 }
 

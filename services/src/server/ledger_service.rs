@@ -1,7 +1,7 @@
 //! The Ledger gRPC service: append (unary and pipelined), read, subscribe, list streams.
 
 use crate::auth::{Auth, Identity};
-use crate::convert::{appended_to_proto, proposed_from_proto, stream_info_to_proto, ToProto};
+use crate::convert::{appended_to_proto, proposed_from_proto, record_into_proto, stream_info_to_proto, ToProto};
 use crate::status::{from_append, from_rejection, from_store};
 use ledger::{Rejection, StreamId};
 use ledger_proto::v1 as pb;
@@ -15,8 +15,9 @@ use tonic::{Request, Response, Status, Streaming};
 
 /// How many pipelined appends one AppendStream may have in flight.
 const IN_FLIGHT: usize = 1024;
-/// Events per page when streaming reads.
-const READ_PAGE: usize = 256;
+/// Events per page when streaming reads: each page is one blocking read of the backend, off the
+/// async worker threads.
+const READ_PAGE: usize = 1024;
 
 type EventStream = Pin<Box<dyn Stream<Item = Result<pb::RecordedEvent, Status>> + Send>>;
 type AppendAnswers = Pin<Box<dyn Stream<Item = Result<pb::AppendStreamResponse, Status>> + Send>>;
@@ -144,10 +145,14 @@ impl pb::ledger_server::Ledger for LedgerService {
         tokio::spawn(async move {
             let mut next = request.from_seq.max(1);
             while remaining > 0 {
-                let page = match &stream {
-                    Some(stream) => log.read_stream(stream, next, READ_PAGE.min(remaining)),
-                    None => log.read_all(next, READ_PAGE.min(remaining)),
-                };
+                let (reader, which) = (Arc::clone(&log), stream.clone());
+                let limit = READ_PAGE.min(remaining);
+                let page = tokio::task::spawn_blocking(move || match &which {
+                    Some(stream) => reader.read_stream(stream, next, limit),
+                    None => reader.read_all(next, limit),
+                })
+                .await
+                .unwrap_or_else(|_| Err(ledger_store::StoreError::Io("a read panicked".into())));
                 let page = match page {
                     Ok(page) if page.is_empty() => break,
                     Ok(page) => page,
@@ -160,7 +165,7 @@ impl pb::ledger_server::Ledger for LedgerService {
                 remaining -= page.len();
                 for record in page {
                     next = if stream.is_some() { record.envelope.seq } else { record.envelope.position } + 1;
-                    if tx.send(Ok(record.to_proto())).await.is_err() {
+                    if tx.send(Ok(record_into_proto(record))).await.is_err() {
                         return;
                     }
                 }

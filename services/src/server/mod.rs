@@ -11,6 +11,7 @@ pub use ledger_service::LedgerService;
 pub use projections_service::ProjectionsService;
 
 use crate::config::Config;
+use crate::nats::fanout::FanoutStatus;
 use ledger_proto::v1::ledger_server::LedgerServer;
 use ledger_proto::v1::projections_server::ProjectionsServer;
 use ledger_store::{Log, StoreError};
@@ -61,27 +62,43 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     let stopped = |mut rx: watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
+    // The NATS fan-out runs beside the server; appends never wait for it.
+    let fanout = config.nats.clone().map(|options| {
+        let status = Arc::new(FanoutStatus::default());
+        let task =
+            tokio::spawn(crate::nats::fanout::run(Arc::clone(&log), options, Arc::clone(&status), stop_rx.clone()));
+        (status, task)
+    });
+    let fanout_status = fanout.as_ref().map(|(status, _)| Arc::clone(status));
     let metrics = match config.metrics_listen {
         Some(addr) => {
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
             tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?, "metrics at /metrics");
             let (log, stop) = (Arc::clone(&log), stopped(stop_rx.clone()));
+            let fanout = fanout_status.clone();
             Some(tokio::spawn(async move {
-                if let Err(error) = crate::metrics::serve(log, listener, stop).await {
+                if let Err(error) = crate::metrics::serve(log, fanout, listener, stop).await {
                     tracing::error!(%error, "the metrics server failed");
                 }
             }))
         }
         None => None,
     };
-    serve(Arc::clone(&log), Arc::new(auth), listener, stopped(stop_rx)).await?;
+    serve_with(Arc::clone(&log), Arc::new(auth), listener, stopped(stop_rx), fanout_status).await?;
     if let Some(metrics) = metrics {
         metrics.await.ok();
+    }
+    if let Some((_, task)) = fanout {
+        task.await.ok();
     }
     tokio::task::spawn_blocking(move || log.close()).await.ok();
     tracing::info!("ledgerd stopped; the log is closed");
     Ok(())
 }
+
+/// The `grpc.health` service name of the NATS fan-out: SERVING while events reach JetStream,
+/// NOT_SERVING while NATS is away (appends go on; the metrics say how far behind it is).
+pub const FANOUT_HEALTH: &str = "tournament_ledger.v1.Fanout";
 
 /// Serves the Ledger service, reflection and health on `listener` until `shutdown`.
 ///
@@ -93,10 +110,40 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    serve_with(log, auth, listener, shutdown, None).await
+}
+
+/// [`serve`], with the NATS fan-out's state reported under [`FANOUT_HEALTH`].
+///
+/// # Errors
+/// The server fails.
+pub async fn serve_with(
+    log: Arc<Log>,
+    auth: Arc<crate::auth::Auth>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    fanout: Option<Arc<FanoutStatus>>,
+) -> Result<(), ServeError> {
     let (stopping_tx, stopping) = watch::channel(false);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<LedgerServer<LedgerService>>().await;
     health.set_serving::<ProjectionsServer<ProjectionsService>>().await;
+    if let Some(fanout) = fanout {
+        let (health, mut serving) = (health.clone(), fanout.watch());
+        tokio::spawn(async move {
+            loop {
+                let status = if *serving.borrow_and_update() {
+                    tonic_health::ServingStatus::Serving
+                } else {
+                    tonic_health::ServingStatus::NotServing
+                };
+                health.set_service_status(FANOUT_HEALTH, status).await;
+                if serving.changed().await.is_err() {
+                    break;
+                }
+            }
+        });
+    }
     let reflection = tonic_reflection::server::Builder::configure()
         .register_encoded_file_descriptor_set(ledger_proto::FILE_DESCRIPTOR_SET)
         .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)

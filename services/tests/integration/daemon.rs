@@ -13,17 +13,17 @@ use std::time::{Duration, Instant};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 
-struct Daemon {
-    child: Child,
+pub(crate) struct Daemon {
+    pub(crate) child: Child,
     addr: String,
 }
 
 impl Daemon {
-    fn spawn(data_dir: &Path) -> Daemon {
+    pub(crate) fn spawn(data_dir: &Path) -> Daemon {
         Self::spawn_with(data_dir, &[])
     }
 
-    fn spawn_with(data_dir: &Path, extra: &[&str]) -> Daemon {
+    pub(crate) fn spawn_with(data_dir: &Path, extra: &[&str]) -> Daemon {
         let addr = free_addr();
         let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
             .args(["--data-dir", data_dir.to_str().unwrap(), "--listen", &addr, "--log", "warn"])
@@ -34,8 +34,12 @@ impl Daemon {
         Daemon { child, addr }
     }
 
+    pub(crate) fn addr(&self) -> &str {
+        &self.addr
+    }
+
     /// Connects once the daemon answers its health check (bounded: 20 s).
-    async fn connect(&self) -> LedgerClient<Channel> {
+    pub(crate) async fn connect(&self) -> LedgerClient<Channel> {
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
             if let Ok(channel) = Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await {
@@ -63,7 +67,7 @@ impl Drop for Daemon {
     }
 }
 
-async fn read_all(client: &mut LedgerClient<Channel>, stream: &str) -> Vec<Recorded> {
+pub(crate) async fn read_all(client: &mut LedgerClient<Channel>, stream: &str) -> Vec<Recorded> {
     let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None };
     let events = client.read(request).await.unwrap().into_inner();
     events.map(|e| Recorded::from_proto(e.unwrap()).unwrap()).collect().await

@@ -5,6 +5,7 @@ mod architecture;
 mod audit;
 mod cli;
 mod daemon;
+mod fanout;
 mod grpc;
 mod projections;
 mod roundtrip;
