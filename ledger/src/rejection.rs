@@ -52,6 +52,33 @@ impl Rejection {
     }
 }
 
+/// How many characters of bad input a message quotes at most.
+pub const QUOTE_CHARS: usize = 64;
+
+/// Bad input as a message may show it: at most [`QUOTE_CHARS`] characters, then `…`, with
+/// control characters escaped (`\u{1b}`, `\n`). An error never echoes megabytes of a request,
+/// nor terminal escapes, back to the caller's screen or the daemon's log.
+pub fn quote(text: &str) -> String {
+    quote_at_most(text, QUOTE_CHARS)
+}
+
+/// [`quote`] with another limit: at most `max_chars` characters, then `…`.
+pub fn quote_at_most(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max_chars.saturating_mul(4).saturating_add(3)));
+    for (idx, c) in text.chars().enumerate() {
+        if idx == max_chars {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -59,3 +86,19 @@ impl fmt::Display for Rejection {
 }
 
 impl std::error::Error for Rejection {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quotes_a_short_prefix_with_controls_escaped() {
+        assert_eq!(quote("game/q1"), "game/q1");
+        assert_eq!(quote("a\u{1b}[2J\nb\u{9b}"), "a\\u{1b}[2J\\nb\\u{9b}");
+        let long = "x".repeat(4_000_000);
+        let quoted = quote(&long);
+        assert_eq!(quoted.chars().count(), QUOTE_CHARS + 1);
+        assert!(quoted.ends_with("x…"));
+        assert_eq!(quote(&"é".repeat(QUOTE_CHARS)), "é".repeat(QUOTE_CHARS), "exactly the limit is not cut");
+    }
+}

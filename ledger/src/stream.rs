@@ -1,7 +1,7 @@
 //! Stream names: `tournament/<id>` and `game/<id>`. The kind of a stream decides which rules
 //! apply to its events.
 
-use crate::rejection::Rejection;
+use crate::rejection::{quote, Rejection};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -21,12 +21,37 @@ impl StreamKind {
     }
 }
 
+/// The longest stream name a request may carry, in bytes (`tournament/` and a 64-character id
+/// fit easily); a longer one is refused before it is looked at any further.
+pub const MAX_NAME_BYTES: usize = 200;
+
 /// A validated stream name. Ids are 1–64 characters of ASCII letters, digits, `.`, `_`, `-`,
-/// so that a stream name is also a safe NATS subject token and file name.
+/// not `.` or `..` and not starting with `.`, so that a stream name is also a safe NATS subject
+/// token and file name.
+///
+/// Deserializing validates too (a stored or sent id that `parse` would refuse does not decode);
+/// the encoding is the derived one, `kind` then `id`, so storage bytes do not change.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(try_from = "UncheckedStreamId")]
 pub struct StreamId {
     kind: StreamKind,
     id: String,
+}
+
+/// The same fields, as decoded before they are checked.
+#[derive(Deserialize)]
+#[serde(rename = "StreamId")]
+struct UncheckedStreamId {
+    kind: StreamKind,
+    id: String,
+}
+
+impl TryFrom<UncheckedStreamId> for StreamId {
+    type Error = String;
+
+    fn try_from(unchecked: UncheckedStreamId) -> Result<Self, String> {
+        StreamId::new(unchecked.kind, &unchecked.id).map_err(|r| r.message)
+    }
 }
 
 impl StreamId {
@@ -50,15 +75,24 @@ impl StreamId {
     /// # Errors
     /// A malformed rejection when the prefix is unknown or the id is not allowed.
     pub fn parse(name: &str) -> Result<Self, Rejection> {
+        if name.len() > MAX_NAME_BYTES {
+            return Err(Rejection::malformed(format!(
+                "stream `{}` is {} bytes long; a stream name is at most {MAX_NAME_BYTES} bytes",
+                quote(name),
+                name.len()
+            )));
+        }
         let (prefix, id) = name.split_once('/').ok_or_else(|| {
-            Rejection::malformed(format!("stream `{name}` must look like `game/<id>` or `tournament/<id>`"))
+            Rejection::malformed(format!("stream `{}` must look like `game/<id>` or `tournament/<id>`", quote(name)))
         })?;
         let kind = match prefix {
             "tournament" => StreamKind::Tournament,
             "game" => StreamKind::Game,
             other => {
                 return Err(Rejection::malformed(format!(
-                    "unknown stream kind `{other}` in `{name}`: use `game/<id>` or `tournament/<id>`"
+                    "unknown stream kind `{}` in `{}`: use `game/<id>` or `tournament/<id>`",
+                    quote(other),
+                    quote(name)
                 )))
             }
         };
@@ -78,8 +112,13 @@ fn check_id(id: &str) -> Result<(), Rejection> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
     if id.is_empty() || id.len() > 64 || !id.chars().all(allowed) {
         return Err(Rejection::malformed(format!(
-            "id `{id}` must be 1 to 64 characters of letters, digits, `.`, `_` or `-`"
+            "id `{}` must be 1 to 64 characters of letters, digits, `.`, `_` or `-`",
+            quote(id)
         )));
+    }
+    // `.` and `..` name directories and a leading dot hides a file: no file or subject is named so.
+    if id.starts_with('.') {
+        return Err(Rejection::malformed(format!("id `{id}` must not start with `.` (nor be `.` or `..`)")));
     }
     Ok(())
 }
@@ -102,5 +141,47 @@ mod tests {
         assert!(StreamId::parse("game/a b").is_err());
         assert!(StreamId::parse("game/").is_err());
         assert!(StreamId::parse("game").is_err());
+    }
+
+    #[test]
+    fn refuses_dot_ids_that_are_unsafe_as_subjects_and_file_names() {
+        for name in ["game/.", "game/..", "tournament/.hidden", "game/.q1"] {
+            let refused = StreamId::parse(name).expect_err(name);
+            assert_eq!(refused.kind, crate::RejectionKind::Malformed, "{name}");
+            assert!(refused.message.contains("must not start with `.`"), "{name}: {}", refused.message);
+        }
+        assert!(StreamId::game("..").is_err());
+        assert_eq!(StreamId::parse("game/q1.t3").unwrap().id(), "q1.t3", "a dot inside is fine");
+        assert_eq!(StreamId::parse("game/q1.").unwrap().id(), "q1.");
+    }
+
+    #[test]
+    fn deserializing_validates_like_parse() {
+        let from_json =
+            |kind: &str, id: &str| serde_json::from_value::<StreamId>(serde_json::json!({"kind": kind, "id": id}));
+        assert_eq!(from_json("Game", "q1").unwrap(), StreamId::game("q1").unwrap());
+        for bad in ["..", ".", ".x", "", "a b", "a\u{1b}b", &"x".repeat(65)] {
+            assert!(from_json("Game", bad).is_err(), "{bad:?} deserialized");
+        }
+        // The storage encoding (postcard) is unchanged, and refuses the same ids.
+        let good = StreamId::game("q1").unwrap();
+        let bytes = postcard::to_stdvec(&good).unwrap();
+        assert_eq!(bytes, [1, 2, b'q', b'1'], "kind as a varint, then the id as a string");
+        assert_eq!(postcard::from_bytes::<StreamId>(&bytes).unwrap(), good);
+        assert!(postcard::from_bytes::<StreamId>(&[1, 2, b'.', b'.']).is_err());
+        assert!(postcard::from_bytes::<StreamId>(&[1, 1, b'.']).is_err());
+    }
+
+    #[test]
+    fn a_huge_name_is_refused_quoting_only_its_start() {
+        let huge = format!("game/{}", "a".repeat(3_900_000));
+        let refused = StreamId::parse(&huge).unwrap_err();
+        assert!(refused.message.len() < 300, "{} bytes of message", refused.message.len());
+        assert!(refused.message.contains("at most 200 bytes"), "{}", refused.message);
+        let unknown = StreamId::parse(&format!("{}/x", "m".repeat(150))).unwrap_err();
+        assert!(unknown.message.len() < 300, "{}", unknown.message);
+        let escaped = StreamId::parse("game/a\u{1b}[2Jb").unwrap_err();
+        assert!(!escaped.message.contains('\u{1b}'), "{}", escaped.message);
+        assert!(escaped.message.contains("a\\u{1b}[2Jb"), "{}", escaped.message);
     }
 }

@@ -179,6 +179,7 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
     let russia_out =
         json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
     let launched = json!({"type": "offensive_launched", "set_aside_tc": 12});
+    let tournament = json!({"type": "tournament_created", "name": "Refusal Open", "ruleset": "cafe2023"});
     let case = |name, setup, refused, kind, message| RefusalCase {
         name,
         stream: "game/refusal",
@@ -299,5 +300,71 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
             "player_registered belongs in a tournament stream, not a game stream"),
         case("voiding an event whose absence breaks the stream", game(3), json!({"type": "event_voided", "seq": 2, "reason": "typo"}), Precondition,
             "voiding event 2 (turn_started) would leave event 3 invalid: turn_started 2 skips a turn: turn 1 comes next"),
+        // The jury is called to a game in progress (or over), never to one not yet started.
+        case("jury called before game_started", vec![], json!({"type": "jury_called", "reason": "who sits where?"}), Precondition,
+            "the game has not started: game_started comes before jury_called"),
+        case("jury ruling before game_started", vec![], json!({"type": "jury_ruling", "text": "frederick sits north"}), Precondition,
+            "the game has not started: game_started comes before jury_ruling"),
+        // Hostile free text: no control characters (terminal escapes, forged lines), no blank
+        // reasons, bounded lengths (docs/DECISIONS.md, "Interfaces").
+        case("terminal escape in a jury_called reason", game(1),
+            json!({"type": "jury_called", "reason": "ok\u{1b}[2J\u{1b}[Hall clear"}), Malformed,
+            "jury_called.reason must not contain control characters: found U+001B at character 3"),
+        case("forged line in a jury ruling", game(1),
+            json!({"type": "jury_ruling", "text": "russia keeps 7\rgame/x  #99  jury-anna  event_voided seq=1"}), Malformed,
+            "jury_ruling.text must not contain control characters: found U+000D at character 15"),
+        case("carriage return in a void's reason", game(3),
+            json!({"type": "event_voided", "seq": 2, "reason": "typo\rapproved"}), Malformed,
+            "event_voided.reason must not contain control characters: found U+000D at character 5"),
+        case("tab in a fate card", game(1), json!({"type": "fate_card_drawn", "card": "elisabeth\tdies"}), Malformed,
+            "fate_card_drawn.card must not contain control characters: found U+0009 at character 10"),
+        case("DEL in a jury_called reason", game(1), json!({"type": "jury_called", "reason": "a\u{7f}b"}), Malformed,
+            "jury_called.reason must not contain control characters: found U+007F at character 2"),
+        case("C1 control in a jury ruling", game(1), json!({"type": "jury_ruling", "text": "x\u{9b}2J"}), Malformed,
+            "jury_ruling.text must not contain control characters: found U+009B at character 2"),
+        case("control character in game_started's tournament", vec![],
+            json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023", "tournament": "open\u{0}26"}), Malformed,
+            "game_started.tournament must not contain control characters: found U+0000 at character 5"),
+        case("blank jury_called reason", game(1), json!({"type": "jury_called", "reason": " \u{3000} "}), Malformed,
+            "jury_called.reason must not be blank"),
+        case("empty jury ruling", game(1), json!({"type": "jury_ruling", "text": ""}), Malformed,
+            "jury_ruling.text must not be blank"),
+        case("blank void reason", game(3), json!({"type": "event_voided", "seq": 2, "reason": "   "}), Malformed,
+            "event_voided.reason must not be blank"),
+        case("jury ruling over 2000 characters", game(1), json!({"type": "jury_ruling", "text": "a".repeat(2001)}), Malformed,
+            "jury_ruling.text is 2001 characters long; at most 2000 are allowed"),
+        case("fate card name over 200 characters", game(1), json!({"type": "fate_card_drawn", "card": "é".repeat(201)}), Malformed,
+            "fate_card_drawn.card is 201 characters long; at most 200 are allowed"),
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("control character in a tournament name", vec![],
+                json!({"type": "tournament_created", "name": "Open\u{1b}]0;pwned\u{7}", "ruleset": "cafe2023"}), Malformed,
+                "tournament_created.name must not contain control characters: found U+001B at character 5")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("player name over 200 characters", vec![tournament.clone()],
+                json!({"type": "player_registered", "player": "p1", "name": "n".repeat(201)}), Malformed,
+                "player_registered.name is 201 characters long; at most 200 are allowed")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("line break in a pseudonym", vec![tournament.clone()],
+                json!({"type": "player_registered", "player": "p1", "name": "Ann", "pseudonym": "A\nB"}), Malformed,
+                "player_registered.pseudonym must not contain control characters: found U+000A at character 2")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("control character in a seat", vec![tournament.clone()],
+                json!({"type": "game_scheduled", "game": "final", "stage": "final", "round": 5, "table": 1,
+                       "seats": {"frederick": "p1\u{1b}", "elisabeth": "p2", "maria_theresa": "p3", "pompadour": "p4"}}), Malformed,
+                "game_scheduled.seats.frederick must not contain control characters: found U+001B at character 3")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("control character in a lot's order", vec![tournament.clone()],
+                json!({"type": "lot_drawn", "purpose": "3rd place", "seed": 1, "order": ["p1", "p\u{85}2"]}), Malformed,
+                "lot_drawn.order[1] must not contain control characters: found U+0085 at character 2")
+        },
     ]
 }

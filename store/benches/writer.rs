@@ -30,8 +30,10 @@ fn request(stream: &StreamId, events: Vec<Event>, id: String) -> AppendRequest {
     }
 }
 
-async fn writers(log: &Arc<Log>, label: &str, n_writers: usize, per_writer: usize, batch: usize) {
-    let started = Instant::now();
+/// `n_writers` tasks, each appending `per_writer` times `batch` events to its own game (started
+/// first unless `started`).
+async fn writers(log: &Arc<Log>, label: &str, n_writers: usize, per_writer: usize, batch: usize, started: bool) {
+    let clock = Instant::now();
     let mut tasks = Vec::new();
     for w in 0..n_writers {
         let log = Arc::clone(log);
@@ -40,9 +42,15 @@ async fn writers(log: &Arc<Log>, label: &str, n_writers: usize, per_writer: usiz
             let stream = StreamId::game(&format!("{}-{w}", slug(&label))).unwrap();
             let mut latencies = Vec::with_capacity(per_writer);
             for i in 0..per_writer {
-                let events = (0..batch).map(|k| call(i * batch + k)).collect();
+                let mut events: Vec<Event> = (0..batch).map(|k| call(i * batch + k)).collect();
+                if i == 0 && !started {
+                    events[0] =
+                        Event::GameStarted { at_ms: 0, ruleset: Some(ledger::Ruleset::Cafe2023), tournament: None };
+                }
                 let t = Instant::now();
-                log.append(request(&stream, events, format!("{label}-{w}-{i}-{}", std::process::id()))).await.unwrap();
+                log.append(request(&stream, events, format!("{label}-{w}-{i}-{started}-{}", std::process::id())))
+                    .await
+                    .unwrap();
                 latencies.push(t.elapsed());
             }
             latencies
@@ -52,7 +60,7 @@ async fn writers(log: &Arc<Log>, label: &str, n_writers: usize, per_writer: usiz
     for t in tasks {
         all.extend(t.await.unwrap());
     }
-    let secs = started.elapsed().as_secs_f64();
+    let secs = clock.elapsed().as_secs_f64();
     all.sort();
     let n_events = n_writers * per_writer * batch;
     println!(
@@ -83,12 +91,12 @@ async fn main() {
     let scale: usize = std::env::var("BENCH_SCALE").ok().and_then(|s| s.parse().ok()).unwrap_or(1);
     let dir = tempfile::tempdir().unwrap();
     let log = Arc::new(Log::open_sled(dir.path()).unwrap());
-    writers(&log, "unary, 1 writer", 1, 500 * scale, 1).await;
-    writers(&log, "unary, 64 writers", 64, 100 * scale, 1).await;
-    writers(&log, "batches of 100, 64 writers", 64, 10 * scale, 100).await;
+    writers(&log, "unary, 1 writer", 1, 500 * scale, 1, false).await;
+    writers(&log, "unary, 64 writers", 64, 100 * scale, 1, false).await;
+    writers(&log, "batches of 100, 64 writers", 64, 10 * scale, 100, false).await;
     // One long stream, then a 100-event append on it.
-    writers(&log, "long stream, batches of 1000", 1, 100 * scale, 1000).await;
-    writers(&log, "100 events on the long one", 1, 20, 100).await;
+    writers(&log, "long stream, batches of 1000", 1, 100 * scale, 1000, false).await;
+    writers(&log, "100 events on the long one", 1, 20, 100, false).await;
     println!("rss {:.0} MiB", rss_mib());
     log.close();
     drop(log);
@@ -96,7 +104,7 @@ async fn main() {
     let log = Arc::new(Log::open_sled(dir.path()).unwrap());
     println!("reopen {:.2} s, rss {:.0} MiB", started.elapsed().as_secs_f64(), rss_mib());
     let t = Instant::now();
-    writers(&log, "long stream, batches of 1000", 1, 1, 100).await;
+    writers(&log, "long stream, batches of 1000", 1, 1, 100, true).await;
     println!("first append after reopen {:.1} ms, rss {:.0} MiB", t.elapsed().as_secs_f64() * 1e3, rss_mib());
     let t = Instant::now();
     let mut n = 0;

@@ -452,15 +452,22 @@ fn check_ids(request: &AppendRequest) -> Result<(), Rejection> {
     for proposed in &request.events {
         let id = &proposed.event_id;
         if id.len() > 128 || id.chars().any(char::is_control) {
-            return Err(Rejection::malformed(format!("event id `{id}` must be at most 128 printable characters")));
+            return Err(Rejection::malformed(format!(
+                "event id `{}` must be at most 128 printable characters",
+                ledger::rejection::quote(id)
+            )));
         }
         if id.starts_with(AUTO_ID_PREFIX) {
             return Err(Rejection::malformed(format!(
-                "event id `{id}`: ids starting with `{AUTO_ID_PREFIX}` are the ledger's own"
+                "event id `{}`: ids starting with `{AUTO_ID_PREFIX}` are the ledger's own",
+                ledger::rejection::quote(id)
             )));
         }
         if !id.is_empty() && !seen.insert(id) {
-            return Err(Rejection::malformed(format!("event id {id} appears twice in one append")));
+            return Err(Rejection::malformed(format!(
+                "event id {} appears twice in one append",
+                ledger::rejection::quote(id)
+            )));
         }
     }
     Ok(())

@@ -1,27 +1,27 @@
 //! Stateless checks: what makes an event malformed whatever the game (INVALID_ARGUMENT).
 
-use super::Event;
+use super::{DrawnGame, Event, Seats};
 use crate::names::Nation;
 use crate::rejection::Rejection;
+use std::borrow::Cow;
 
 /// Bohemia has 14 objectives (RULES.md section 3).
 pub const BOHEMIAN_OBJECTIVES: i32 = 14;
 
+/// The longest free text, in characters: a jury's reason or ruling (about a page).
+pub const MAX_TEXT_CHARS: usize = 2_000;
+/// The longest name, id or label, in characters: names, pseudonyms, player and game ids, the
+/// tournament a game names, a lot's purpose, a Card of Fate.
+pub const MAX_NAME_CHARS: usize = 200;
+
 pub(super) fn check(event: &Event) -> Result<(), Rejection> {
+    each_string(event, &mut check_string)?;
     if event.corrected_turn() == Some(0) {
         return Err(Rejection::malformed("turns start at 1"));
     }
     match event {
-        Event::TournamentCreated { name, clock_ms_per_side, .. } => {
-            not_blank("name", name)?;
-            if *clock_ms_per_side == Some(0) {
-                return Err(Rejection::malformed("clock_ms_per_side must be more than 0"));
-            }
-            Ok(())
-        }
-        Event::PlayerRegistered { player, name, .. } => {
-            not_blank("player", player)?;
-            not_blank("name", name)
+        Event::TournamentCreated { clock_ms_per_side: Some(0), .. } => {
+            Err(Rejection::malformed("clock_ms_per_side must be more than 0"))
         }
         Event::TcDealt { count, .. } if *count < 0 => {
             Err(Rejection::malformed(format!("tc_dealt count must not be negative, got {count}")))
@@ -57,22 +57,129 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
         }
         Event::FateHorizonRecorded { turn: 0 } => Err(Rejection::malformed("fate horizon turn must be 1 or later")),
         Event::EventVoided { seq: 0, .. } => Err(Rejection::malformed("event_voided seq starts at 1")),
-        Event::EventVoided { reason, .. } => not_blank("reason", reason),
-        Event::JuryRuling { text } => not_blank("text", text),
-        Event::LotDrawn { purpose, order, .. } => {
-            not_blank("purpose", purpose)?;
-            if order.is_empty() {
-                return Err(Rejection::malformed("lot_drawn order must name at least one player"));
-            }
-            Ok(())
+        Event::LotDrawn { order, .. } if order.is_empty() => {
+            Err(Rejection::malformed("lot_drawn order must name at least one player"))
         }
         _ => Ok(()),
     }
 }
 
-fn not_blank(field: &str, value: &str) -> Result<(), Rejection> {
-    if value.trim().is_empty() {
-        return Err(Rejection::malformed(format!("{field} must not be empty")));
+/// One string an event carries, as the shape check sees it.
+struct Field<'a> {
+    /// `<event type>.<field>` as in the canonical JSON, e.g. `jury_called.reason`,
+    /// `game_scheduled.seats.frederick`, `lot_drawn.order[1]`.
+    name: Cow<'static, str>,
+    value: &'a str,
+    max_chars: usize,
+    /// Must hold something besides whitespace.
+    required: bool,
+    /// A jury's reason or ruling may run over several lines (line feeds only).
+    lines: bool,
+}
+
+/// Free text a person reads: printable, bounded, and not blank where it is required.
+fn check_string(field: Field<'_>) -> Result<(), Rejection> {
+    let Field { name, value, max_chars, required, lines } = field;
+    let mut n_chars = 0usize;
+    for c in value.chars() {
+        n_chars += 1;
+        if c.is_control() && !(lines && c == '\n') {
+            return Err(Rejection::malformed(format!(
+                "{name} must not contain control characters: found U+{:04X} at character {n_chars}",
+                u32::from(c)
+            )));
+        }
+    }
+    if n_chars > max_chars {
+        return Err(Rejection::malformed(format!(
+            "{name} is {n_chars} characters long; at most {max_chars} are allowed"
+        )));
+    }
+    if required && value.trim().is_empty() {
+        return Err(Rejection::malformed(format!("{name} must not be blank")));
+    }
+    Ok(())
+}
+
+fn text<'a>(name: &'static str, value: &'a str) -> Field<'a> {
+    Field { name: Cow::Borrowed(name), value, max_chars: MAX_TEXT_CHARS, required: true, lines: true }
+}
+
+fn name<'a>(name: impl Into<Cow<'static, str>>, value: &'a str, required: bool) -> Field<'a> {
+    Field { name: name.into(), value, max_chars: MAX_NAME_CHARS, required, lines: false }
+}
+
+/// Calls `check` on every string of `event`. Every pattern names every field (no `..`), so a
+/// new variant or field does not compile until it is listed here.
+fn each_string<'a>(
+    event: &'a Event,
+    check: &mut impl FnMut(Field<'a>) -> Result<(), Rejection>,
+) -> Result<(), Rejection> {
+    match event {
+        Event::TournamentCreated { name: title, ruleset: _, clock_ms_per_side: _ } => {
+            check(name("tournament_created.name", title, true))
+        }
+        Event::PlayerRegistered { player, name: full_name, pseudonym } => {
+            check(name("player_registered.player", player, true))?;
+            check(name("player_registered.name", full_name, true))?;
+            pseudonym.as_deref().map_or(Ok(()), |p| check(name("player_registered.pseudonym", p, false)))
+        }
+        Event::QualifyingDrawn { seed: _, games } => {
+            for (idx, DrawnGame { game, round: _, table: _, seats: seated }) in games.iter().enumerate() {
+                check(name(format!("qualifying_drawn.games[{idx}].game"), game, false))?;
+                seats(&format!("qualifying_drawn.games[{idx}]"), seated, check)?;
+            }
+            Ok(())
+        }
+        Event::GameScheduled { game, stage: _, round: _, table: _, seats: seated } => {
+            check(name("game_scheduled.game", game, false))?;
+            seats("game_scheduled", seated, check)
+        }
+        Event::FinalRoleChosen { player, role: _ } => check(name("final_role_chosen.player", player, false)),
+        Event::LotDrawn { purpose, seed: _, order } => {
+            check(name("lot_drawn.purpose", purpose, true))?;
+            for (idx, player) in order.iter().enumerate() {
+                check(name(format!("lot_drawn.order[{idx}]"), player, false))?;
+            }
+            Ok(())
+        }
+        Event::GameStarted { at_ms: _, ruleset: _, tournament } => {
+            tournament.as_deref().map_or(Ok(()), |t| check(name("game_started.tournament", t, false)))
+        }
+        Event::FateCardDrawn { card } => check(name("fate_card_drawn.card", card, false)),
+        Event::JuryCalled { reason } => check(text("jury_called.reason", reason)),
+        Event::JuryRuling { text: ruling } => check(text("jury_ruling.text", ruling)),
+        Event::EventVoided { seq: _, reason } => check(text("event_voided.reason", reason)),
+        Event::TurnStarted { turn: _, at_ms: _ }
+        | Event::ClockStarted { side: _, at_ms: _ }
+        | Event::ClockStopped { reason: _, at_ms: _ }
+        | Event::ActionStageStarted { nation: _, at_ms: _ }
+        | Event::ActionStageEnded { nation: _, at_ms: _ }
+        | Event::ClockPressed { at_ms: _ }
+        | Event::RetreatStarted { length: _, at_ms: _ }
+        | Event::RetreatEnded { at_ms: _ }
+        | Event::TcDealt { nation: _, count: _ }
+        | Event::NationDroppedOut { nation: _, objectives_held: _, objectives_total: _, turn: _ }
+        | Event::ImperialArmySwitched { to: _, objectives_held: _, objectives_total: _, turn: _ }
+        | Event::OffensiveLaunched { set_aside_tc: _, turn: _ }
+        | Event::AustriaClaimedObjectives { count: _ }
+        | Event::SetAsideTcPickedUp {}
+        | Event::OffensiveCalledOff { bohemian_held_by_prussia: _, turn: _ }
+        | Event::GameEnded { outcome: _, winners: _, objectives: _, bohemian_held_by_prussia: _ }
+        | Event::FateHorizonRecorded { turn: _ } => Ok(()),
+    }
+}
+
+fn seats<'a>(
+    prefix: &str,
+    seats: &'a Seats,
+    check: &mut impl FnMut(Field<'a>) -> Result<(), Rejection>,
+) -> Result<(), Rejection> {
+    let Seats { frederick, elisabeth, maria_theresa, pompadour } = seats;
+    for (role, player) in
+        [("frederick", frederick), ("elisabeth", elisabeth), ("maria_theresa", maria_theresa), ("pompadour", pompadour)]
+    {
+        check(name(format!("{prefix}.seats.{role}"), player, false))?;
     }
     Ok(())
 }

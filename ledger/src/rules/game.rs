@@ -265,14 +265,27 @@ impl GameState {
         }
     }
 
-    /// Events before the start, and anything but jury work after the end, are refused.
-    fn decide_phase(&self, event: &Event) -> Result<(), Rejection> {
-        let is_start = matches!(event, Event::GameStarted { .. });
-        if !self.started && !is_start {
+    /// `jury_called` and `jury_ruling` come after `game_started`: the jury is called to a game
+    /// in progress (or over: after `game_ended` they stay allowed, like voids).
+    pub(super) fn decide_jury(&self, event: &Event) -> Result<(), Rejection> {
+        self.started_before(event)
+    }
+
+    fn started_before(&self, event: &Event) -> Result<(), Rejection> {
+        if !self.started {
             return Err(Rejection::precondition(format!(
                 "the game has not started: game_started comes before {}",
                 event.type_name()
             )));
+        }
+        Ok(())
+    }
+
+    /// Events before the start, and anything but jury work after the end, are refused.
+    fn decide_phase(&self, event: &Event) -> Result<(), Rejection> {
+        let is_start = matches!(event, Event::GameStarted { .. });
+        if !is_start {
+            self.started_before(event)?;
         }
         if self.started && is_start {
             return Err(Rejection::precondition("the game has already started"));

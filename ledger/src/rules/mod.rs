@@ -35,6 +35,14 @@ impl Rules {
         }
     }
 
+    /// A jury call or ruling: never replayed through the rules, but a game must have started.
+    fn decide_jury(&self, event: &Event) -> Result<(), Rejection> {
+        match self {
+            Rules::Tournament(_) => Ok(()),
+            Rules::Game(state) => state.decide_jury(event),
+        }
+    }
+
     fn evolve(&mut self, event: &Event) {
         match self {
             Rules::Tournament(state) => state.evolve(event),
@@ -117,7 +125,7 @@ impl Folded {
         }
         match event {
             Event::EventVoided { seq, .. } => self.decide_void(*seq, history),
-            Event::JuryCalled { .. } | Event::JuryRuling { .. } => Ok(()),
+            Event::JuryCalled { .. } | Event::JuryRuling { .. } => self.rules.decide_jury(event),
             _ => self.rules.decide(event),
         }
     }

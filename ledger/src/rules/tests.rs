@@ -153,3 +153,24 @@ fn a_lot_follows_from_its_seed_and_is_drawn_once() {
     let twice = Event::LotDrawn { purpose: "other".into(), seed: 1, order: vec!["p1".into(), "p1".into()] };
     assert_eq!(state.decide(&twice).unwrap_err().message, "a lot names each player once");
 }
+
+#[test]
+fn the_jury_comes_after_the_start_and_stays_after_the_end() {
+    let stream = StreamId::game("g").unwrap();
+    let fresh = StreamState::new(&stream, Some(Ruleset::Cafe2023));
+    for early in [Event::JuryCalled { reason: "seats".into() }, Event::JuryRuling { text: "as drawn".into() }] {
+        let refused = fresh.decide(&early).unwrap_err();
+        assert_eq!(refused.kind, crate::RejectionKind::Precondition, "{}", refused.message);
+    }
+    let mut setup = started_game(Some(Ruleset::Cafe2023), 2);
+    setup.push(json!({"type": "game_ended", "outcome": "prussian_defensive_victory", "winners": ["prussia"],
+        "objectives": {"russia": [3, 10], "sweden": [2, 5], "austria": [5, 12], "imperial_army": [1, 5], "france": [4, 10]}}));
+    let mut state = check_stream(&stream, None, &lines(&setup)).unwrap();
+    // After game_ended: the jury is called, rules, and voids the end itself.
+    state.apply(&Event::JuryCalled { reason: "the end came a turn early".into() }).unwrap();
+    state.apply(&Event::JuryRuling { text: "the game goes on".into() }).unwrap();
+    state.apply(&Event::EventVoided { seq: 4, reason: "ended too early".into() }).unwrap();
+    let Rules::Game(game) = state.rules() else { panic!() };
+    assert_eq!(game.ended, None);
+    state.apply(&Event::JuryCalled { reason: "again".into() }).unwrap();
+}

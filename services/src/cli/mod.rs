@@ -537,8 +537,9 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
 }
 
 /// `CODE: message`, the way a status reads to a person.
+/// The code and the server's message, its control characters escaped (it may quote input).
 fn status_text(status: &tonic::Status) -> String {
-    format!("{}: {}", code_name(status.code()), status.message())
+    format!("{}: {}", code_name(status.code()), output::printable(status.message()))
 }
 
 fn code_name(code: tonic::Code) -> &'static str {

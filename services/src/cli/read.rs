@@ -1,6 +1,6 @@
 //! `ledgerctl read`, `tail` and `streams`.
 
-use super::output::record_line;
+use super::output::{json_line, record_line};
 use super::{connect, from_status, Cli, CliError};
 use crate::convert::FromProto;
 use ledger::Recorded;
@@ -11,7 +11,7 @@ use tokio_stream::StreamExt;
 fn print(cli: &Cli, proto: pb::RecordedEvent) -> Result<(), CliError> {
     let record = Recorded::from_proto(proto).map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
     if cli.json {
-        say!("{}", record.to_json());
+        say!("{}", json_line(&record.to_json()));
     } else {
         say!("{}", record_line(&record));
     }

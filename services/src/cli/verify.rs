@@ -1,7 +1,8 @@
 //! `ledgerctl verify`, `export` and `digest`: prove the record was not altered.
 //!
 //! `verify --data-dir` recomputes every chain from the bytes of a stopped daemon's sled log (or
-//! a copy); `verify --file` does the same for an export. `digest` prints the short chain head
+//! a copy), verifying a temporary copy of it so that the evidence is never opened for writing;
+//! `verify --file` does the same for an export. `digest` prints the short chain head
 //! a jury writes on the paper game report.
 
 use super::{connect, from_status, read_input, Cli, CliError};
@@ -12,6 +13,7 @@ use ledger_proto::v1 as pb;
 use ledger_store::sled::SledStorage;
 use serde_json::json;
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::path::Path;
 use tokio_stream::StreamExt;
 
@@ -24,14 +26,7 @@ struct Verdict {
 
 pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Result<(), CliError> {
     let verdicts = match data_dir {
-        Some(dir) => {
-            let storage = SledStorage::open_existing(dir).map_err(|e| CliError::Failed(e.to_string()))?;
-            let found = storage.verify().map_err(|e| CliError::Failed(e.to_string()))?;
-            found
-                .into_iter()
-                .map(|v| Verdict { stream: v.stream.to_string(), verified: v.verified, head: v.head, broken: v.broken })
-                .collect()
-        }
+        Some(dir) => verify_data_dir(dir)?,
         None => verify_export(&read_input(file)?)?,
     };
     let mut n_broken = 0;
@@ -75,6 +70,62 @@ pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Resul
     Ok(())
 }
 
+/// Verifies a sled data directory without ever opening it for writing. sled writes into the
+/// directory it opens (its recovery writes a snapshot file, and it opens `db` read-write), so
+/// the evidence is copied into a fresh temporary directory (under `TMPDIR`) and the copy is
+/// verified, then removed. A read-only copy of the evidence (or read-only media) works too.
+///
+/// The copy is taken under a shared lock on sled's `db` file: a ledgerd running on the
+/// directory holds it exclusively and is reported, and none can start halfway through the copy.
+fn verify_data_dir(dir: &Path) -> Result<Vec<Verdict>, CliError> {
+    if !dir.join("db").is_file() || !dir.join("conf").is_file() {
+        return Err(CliError::Failed(format!("{} holds no ledger (no sled `db` and `conf` files)", dir.display())));
+    }
+    let failed = |what: &str, e: &dyn std::fmt::Display| CliError::Failed(format!("{what}: {e}"));
+    let db = File::open(dir.join("db")).map_err(|e| failed(&format!("cannot read {}", dir.display()), &e))?;
+    fs2::FileExt::try_lock_shared(&db).map_err(|_| {
+        CliError::Failed(format!(
+            "{} is locked: is ledgerd running on it? verify a stopped daemon's data or a copy of it",
+            dir.display()
+        ))
+    })?;
+    let copy = tempfile::Builder::new()
+        .prefix("ledgerctl-verify-")
+        .tempdir()
+        .map_err(|e| failed("cannot make a temporary directory for the copy", &e))?;
+    copy_tree(dir, copy.path()).map_err(|e| failed(&format!("cannot copy {}", dir.display()), &e))?;
+    drop(db); // the copy is complete: the lock goes with the file
+    let storage = SledStorage::open_existing(copy.path()).map_err(|e| CliError::Failed(e.to_string()))?;
+    let found = storage.verify().map_err(|e| CliError::Failed(e.to_string()))?;
+    drop(storage); // sled lets go of the copy before the copy is removed
+    Ok(found
+        .into_iter()
+        .map(|v| Verdict { stream: v.stream.to_string(), verified: v.verified, head: v.head, broken: v.broken })
+        .collect())
+}
+
+/// Copies the directory tree `from` into the existing directory `to`: directories and regular
+/// files only (sled makes nothing else), the copies writable by their owner alone.
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let kind = entry.file_type()?;
+        let target = to.join(entry.file_name());
+        if kind.is_dir() {
+            std::fs::create_dir(&target)?;
+            copy_tree(&entry.path(), &target)?;
+        } else if kind.is_file() {
+            std::fs::copy(entry.path(), &target)?;
+            // `copy` keeps the source's permissions; sled opens its files read-write.
+            #[cfg(unix)]
+            std::fs::set_permissions(&target, std::os::unix::fs::PermissionsExt::from_mode(0o600))?;
+        } else {
+            return Err(std::io::Error::other(format!("{} is neither a file nor a directory", entry.path().display())));
+        }
+    }
+    Ok(())
+}
+
 /// Groups export lines by stream, in file order, and verifies each chain.
 fn verify_export(text: &str) -> Result<Vec<Verdict>, CliError> {
     let mut by_stream: BTreeMap<String, Vec<Recorded>> = BTreeMap::new();
@@ -106,7 +157,7 @@ pub async fn export(cli: &Cli, stream: Option<&str>) -> Result<(), CliError> {
     while let Some(item) = events.next().await {
         let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
             .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
-        say!("{}", record.to_json());
+        say!("{}", super::output::json_line(&record.to_json()));
     }
     Ok(())
 }

@@ -31,7 +31,25 @@ impl FromProto<Option<pb::Seats>> for Seats {
 }
 
 fn drawn_to_proto(g: &DrawnGame) -> pb::DrawnGame {
-    pb::DrawnGame { game: g.game.clone(), round: g.round, table: g.table, seats: Some(g.seats.to_proto()) }
+    pb::DrawnGame {
+        game: g.game.clone(),
+        round: g.round.into(),
+        table: g.table.into(),
+        seats: Some(g.seats.to_proto()),
+    }
+}
+
+/// A 64-bit wire integer into the domain's 32 bits, refusing what does not fit: a value never
+/// wraps (events.proto says why these fields are 64-bit on the wire).
+fn narrow<T: TryFrom<W>, W: Copy + std::fmt::Display>(field: &str, value: W) -> Result<T, Rejection> {
+    T::try_from(value).map_err(|_| Rejection::malformed(format!("{field} is {value}, which does not fit in 32 bits")))
+}
+
+fn narrow_optional<T: TryFrom<W>, W: Copy + std::fmt::Display>(
+    field: &str,
+    value: Option<W>,
+) -> Result<Option<T>, Rejection> {
+    value.map(|v| narrow(field, v)).transpose()
 }
 
 fn nations(values: &[i32]) -> Result<Vec<Nation>, Rejection> {
@@ -54,8 +72,8 @@ impl ToProto for Event {
             Event::GameScheduled { game, stage, round, table, seats } => Body::GameScheduled(pb::GameScheduled {
                 game,
                 stage: stage.to_proto(),
-                round,
-                table,
+                round: round.into(),
+                table: table.into(),
                 seats: Some(seats.to_proto()),
             }),
             Event::FinalRoleChosen { player, role } => {
@@ -67,8 +85,10 @@ impl ToProto for Event {
                 ruleset: ruleset.map_or(pb::Ruleset::Unspecified as i32, |r| r.to_proto()),
                 tournament,
             }),
-            Event::TurnStarted { turn, at_ms } => Body::TurnStarted(pb::TurnStarted { turn, at_ms }),
-            Event::TcDealt { nation, count } => Body::TcDealt(pb::TcDealt { nation: nation.to_proto(), count }),
+            Event::TurnStarted { turn, at_ms } => Body::TurnStarted(pb::TurnStarted { turn: turn.into(), at_ms }),
+            Event::TcDealt { nation, count } => {
+                Body::TcDealt(pb::TcDealt { nation: nation.to_proto(), count: count.into() })
+            }
             Event::ClockStarted { side, at_ms } => {
                 Body::ClockStarted(pb::ClockStarted { side: side.to_proto(), at_ms })
             }
@@ -82,34 +102,40 @@ impl ToProto for Event {
             Event::ActionStageEnded { nation, at_ms } => {
                 Body::ActionStageEnded(pb::ActionStageEnded { nation: nation.to_proto(), at_ms })
             }
-            Event::RetreatStarted { length, at_ms } => Body::RetreatStarted(pb::RetreatStarted { length, at_ms }),
+            Event::RetreatStarted { length, at_ms } => {
+                Body::RetreatStarted(pb::RetreatStarted { length: length.into(), at_ms })
+            }
             Event::RetreatEnded { at_ms } => Body::RetreatEnded(pb::RetreatEnded { at_ms }),
             Event::FateCardDrawn { card } => Body::FateCardDrawn(pb::FateCardDrawn { card }),
             Event::NationDroppedOut { nation, objectives_held, objectives_total, turn } => {
                 Body::NationDroppedOut(pb::NationDroppedOut {
                     nation: nation.to_proto(),
-                    objectives_held,
-                    objectives_total,
-                    turn,
+                    objectives_held: objectives_held.into(),
+                    objectives_total: objectives_total.into(),
+                    turn: turn.map(Into::into),
                 })
             }
             Event::ImperialArmySwitched { to, objectives_held, objectives_total, turn } => {
                 Body::ImperialArmySwitched(pb::ImperialArmySwitched {
                     to: to.to_proto(),
-                    objectives_held,
-                    objectives_total,
-                    turn,
+                    objectives_held: objectives_held.into(),
+                    objectives_total: objectives_total.into(),
+                    turn: turn.map(Into::into),
                 })
             }
-            Event::OffensiveLaunched { set_aside_tc, turn } => {
-                Body::OffensiveLaunched(pb::OffensiveLaunched { set_aside_tc, turn })
-            }
+            Event::OffensiveLaunched { set_aside_tc, turn } => Body::OffensiveLaunched(pb::OffensiveLaunched {
+                set_aside_tc: set_aside_tc.into(),
+                turn: turn.map(Into::into),
+            }),
             Event::AustriaClaimedObjectives { count } => {
-                Body::AustriaClaimedObjectives(pb::AustriaClaimedObjectives { count })
+                Body::AustriaClaimedObjectives(pb::AustriaClaimedObjectives { count: count.into() })
             }
             Event::SetAsideTcPickedUp {} => Body::SetAsideTcPickedUp(pb::SetAsideTcPickedUp {}),
             Event::OffensiveCalledOff { bohemian_held_by_prussia, turn } => {
-                Body::OffensiveCalledOff(pb::OffensiveCalledOff { bohemian_held_by_prussia, turn })
+                Body::OffensiveCalledOff(pb::OffensiveCalledOff {
+                    bohemian_held_by_prussia: bohemian_held_by_prussia.into(),
+                    turn: turn.map(Into::into),
+                })
             }
             Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {
                 Body::GameEnded(pb::GameEnded {
@@ -119,14 +145,16 @@ impl ToProto for Event {
                         .iter()
                         .map(|(nation, (held, total))| pb::NationObjectives {
                             nation: nation.to_proto(),
-                            held: *held,
-                            total: *total,
+                            held: (*held).into(),
+                            total: (*total).into(),
                         })
                         .collect(),
-                    bohemian_held_by_prussia,
+                    bohemian_held_by_prussia: bohemian_held_by_prussia.map(Into::into),
                 })
             }
-            Event::FateHorizonRecorded { turn } => Body::FateHorizonRecorded(pb::FateHorizonRecorded { turn }),
+            Event::FateHorizonRecorded { turn } => {
+                Body::FateHorizonRecorded(pb::FateHorizonRecorded { turn: turn.into() })
+            }
             Event::JuryCalled { reason } => Body::JuryCalled(pb::JuryCalled { reason }),
             Event::JuryRuling { text } => Body::JuryRuling(pb::JuryRuling { text }),
             Event::EventVoided { seq, reason } => Body::EventVoided(pb::EventVoided { seq, reason }),
@@ -152,11 +180,12 @@ impl FromProto<pb::Event> for Event {
                 games: m
                     .games
                     .into_iter()
-                    .map(|g| {
+                    .enumerate()
+                    .map(|(idx, g)| {
                         Ok(DrawnGame {
                             game: g.game,
-                            round: g.round,
-                            table: g.table,
+                            round: narrow(&format!("qualifying_drawn.games[{idx}].round"), g.round)?,
+                            table: narrow(&format!("qualifying_drawn.games[{idx}].table"), g.table)?,
                             seats: Seats::from_proto(g.seats)?,
                         })
                     })
@@ -165,8 +194,8 @@ impl FromProto<pb::Event> for Event {
             Body::GameScheduled(m) => Event::GameScheduled {
                 game: m.game,
                 stage: ledger::Stage::from_proto(m.stage)?,
-                round: m.round,
-                table: m.table,
+                round: narrow("game_scheduled.round", m.round)?,
+                table: narrow("game_scheduled.table", m.table)?,
                 seats: Seats::from_proto(m.seats)?,
             },
             Body::FinalRoleChosen(m) => Event::FinalRoleChosen { player: m.player, role: Role::from_proto(m.role)? },
@@ -179,8 +208,10 @@ impl FromProto<pb::Event> for Event {
                 },
                 tournament: m.tournament,
             },
-            Body::TurnStarted(m) => Event::TurnStarted { turn: m.turn, at_ms: m.at_ms },
-            Body::TcDealt(m) => Event::TcDealt { nation: Nation::from_proto(m.nation)?, count: m.count },
+            Body::TurnStarted(m) => Event::TurnStarted { turn: narrow("turn_started.turn", m.turn)?, at_ms: m.at_ms },
+            Body::TcDealt(m) => {
+                Event::TcDealt { nation: Nation::from_proto(m.nation)?, count: narrow("tc_dealt.count", m.count)? }
+            }
             Body::ClockStarted(m) => {
                 Event::ClockStarted { side: ledger::ClockSide::from_proto(m.side)?, at_ms: m.at_ms }
             }
@@ -194,32 +225,45 @@ impl FromProto<pb::Event> for Event {
             Body::ActionStageEnded(m) => {
                 Event::ActionStageEnded { nation: Nation::from_proto(m.nation)?, at_ms: m.at_ms }
             }
-            Body::RetreatStarted(m) => Event::RetreatStarted { length: m.length, at_ms: m.at_ms },
+            Body::RetreatStarted(m) => {
+                Event::RetreatStarted { length: narrow("retreat_started.length", m.length)?, at_ms: m.at_ms }
+            }
             Body::RetreatEnded(m) => Event::RetreatEnded { at_ms: m.at_ms },
             Body::FateCardDrawn(m) => Event::FateCardDrawn { card: m.card },
             Body::NationDroppedOut(m) => Event::NationDroppedOut {
                 nation: Nation::from_proto(m.nation)?,
-                objectives_held: m.objectives_held,
-                objectives_total: m.objectives_total,
-                turn: m.turn,
+                objectives_held: narrow("nation_dropped_out.objectives_held", m.objectives_held)?,
+                objectives_total: narrow("nation_dropped_out.objectives_total", m.objectives_total)?,
+                turn: narrow_optional("nation_dropped_out.turn", m.turn)?,
             },
             Body::ImperialArmySwitched(m) => Event::ImperialArmySwitched {
                 to: Role::from_proto(m.to)?,
-                objectives_held: m.objectives_held,
-                objectives_total: m.objectives_total,
-                turn: m.turn,
+                objectives_held: narrow("imperial_army_switched.objectives_held", m.objectives_held)?,
+                objectives_total: narrow("imperial_army_switched.objectives_total", m.objectives_total)?,
+                turn: narrow_optional("imperial_army_switched.turn", m.turn)?,
             },
-            Body::OffensiveLaunched(m) => Event::OffensiveLaunched { set_aside_tc: m.set_aside_tc, turn: m.turn },
-            Body::AustriaClaimedObjectives(m) => Event::AustriaClaimedObjectives { count: m.count },
-            Body::SetAsideTcPickedUp(_) => Event::SetAsideTcPickedUp {},
-            Body::OffensiveCalledOff(m) => {
-                Event::OffensiveCalledOff { bohemian_held_by_prussia: m.bohemian_held_by_prussia, turn: m.turn }
+            Body::OffensiveLaunched(m) => Event::OffensiveLaunched {
+                set_aside_tc: narrow("offensive_launched.set_aside_tc", m.set_aside_tc)?,
+                turn: narrow_optional("offensive_launched.turn", m.turn)?,
+            },
+            Body::AustriaClaimedObjectives(m) => {
+                Event::AustriaClaimedObjectives { count: narrow("austria_claimed_objectives.count", m.count)? }
             }
+            Body::SetAsideTcPickedUp(_) => Event::SetAsideTcPickedUp {},
+            Body::OffensiveCalledOff(m) => Event::OffensiveCalledOff {
+                bohemian_held_by_prussia: narrow(
+                    "offensive_called_off.bohemian_held_by_prussia",
+                    m.bohemian_held_by_prussia,
+                )?,
+                turn: narrow_optional("offensive_called_off.turn", m.turn)?,
+            },
             Body::GameEnded(m) => {
                 let mut objectives = std::collections::BTreeMap::new();
-                for o in m.objectives {
+                for (idx, o) in m.objectives.into_iter().enumerate() {
                     let nation = Nation::from_proto(o.nation)?;
-                    if objectives.insert(nation, (o.held, o.total)).is_some() {
+                    let held = narrow(&format!("game_ended.objectives[{idx}].held"), o.held)?;
+                    let total = narrow(&format!("game_ended.objectives[{idx}].total"), o.total)?;
+                    if objectives.insert(nation, (held, total)).is_some() {
                         return Err(Rejection::malformed(format!("objectives of {nation} are given twice")));
                     }
                 }
@@ -227,10 +271,15 @@ impl FromProto<pb::Event> for Event {
                     outcome: ledger::Outcome::from_proto(m.outcome)?,
                     winners: nations(&m.winners)?,
                     objectives,
-                    bohemian_held_by_prussia: m.bohemian_held_by_prussia,
+                    bohemian_held_by_prussia: narrow_optional(
+                        "game_ended.bohemian_held_by_prussia",
+                        m.bohemian_held_by_prussia,
+                    )?,
                 }
             }
-            Body::FateHorizonRecorded(m) => Event::FateHorizonRecorded { turn: m.turn },
+            Body::FateHorizonRecorded(m) => {
+                Event::FateHorizonRecorded { turn: narrow("fate_horizon_recorded.turn", m.turn)? }
+            }
             Body::JuryCalled(m) => Event::JuryCalled { reason: m.reason },
             Body::JuryRuling(m) => Event::JuryRuling { text: m.text },
             Body::EventVoided(m) => Event::EventVoided { seq: m.seq, reason: m.reason },

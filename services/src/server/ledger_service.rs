@@ -3,6 +3,8 @@
 use crate::auth::{Auth, Identity};
 use crate::convert::{appended_to_proto, proposed_from_proto, record_into_proto, stream_info_to_proto, ToProto};
 use crate::status::{from_append, from_rejection, from_store};
+use ledger::rejection::quote;
+use ledger::stream::MAX_NAME_BYTES;
 use ledger::{Rejection, StreamId};
 use ledger_proto::v1 as pb;
 use ledger_store::{AppendRequest, Filter, Log, Pending};
@@ -67,7 +69,7 @@ fn error_answer(status: &Status) -> pb::AppendStreamResponse {
 
 #[tonic::async_trait]
 impl pb::ledger_server::Ledger for LedgerService {
-    #[tracing::instrument(skip_all, fields(stream = %request.get_ref().stream, n_events = request.get_ref().events.len()))]
+    #[tracing::instrument(skip_all, fields(stream = %quote(&request.get_ref().stream), n_events = request.get_ref().events.len()))]
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
         let who = self.auth.identify(request.metadata())?;
         let append = to_request(request.into_inner(), who).map_err(from_rejection)?;
@@ -210,6 +212,13 @@ impl pb::ledger_server::Ledger for LedgerService {
         request: Request<pb::ListStreamsRequest>,
     ) -> Result<Response<pb::ListStreamsResponse>, Status> {
         let prefix = request.into_inner().prefix;
+        if prefix.len() > MAX_NAME_BYTES {
+            return Err(Status::invalid_argument(format!(
+                "prefix `{}` is {} bytes long; a stream name is at most {MAX_NAME_BYTES} bytes",
+                quote(&prefix),
+                prefix.len()
+            )));
+        }
         let streams = self.log.streams().map_err(from_store)?;
         let last_position = self.log.last_position().map_err(from_store)?;
         Ok(Response::new(pb::ListStreamsResponse {

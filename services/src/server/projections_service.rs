@@ -3,6 +3,8 @@
 
 use crate::projections::{self, ProjectionError, Streams};
 use crate::status::{from_rejection, from_store};
+use ledger::rejection::quote;
+use ledger::stream::MAX_NAME_BYTES;
 use ledger::{Recorded, Ruleset, Stage, StreamId, StreamKind};
 use ledger_proto::v1 as pb;
 use ledger_store::{Log, StoreError};
@@ -158,17 +160,28 @@ impl pb::projections_server::Projections for ProjectionsService {
 
     async fn get_role_stats(&self, request: Request<pb::RoleStatsRequest>) -> Result<Response<pb::Projection>, Status> {
         let request = request.into_inner();
+        if let Some(tournament) = request.tournament.as_deref().filter(|t| t.len() > MAX_NAME_BYTES) {
+            return Err(Status::invalid_argument(format!(
+                "tournament `{}` is {} bytes long; a stream name is at most {MAX_NAME_BYTES} bytes",
+                quote(tournament),
+                tournament.len()
+            )));
+        }
         let filter = Filter {
             tournament: request.tournament.clone(),
             ruleset: request
                 .ruleset
                 .as_deref()
-                .map(|r| Ruleset::parse(r).ok_or_else(|| Status::invalid_argument(format!("unknown ruleset `{r}`"))))
+                .map(|r| {
+                    Ruleset::parse(r).ok_or_else(|| Status::invalid_argument(format!("unknown ruleset `{}`", quote(r))))
+                })
                 .transpose()?,
             stage: request
                 .stage
                 .as_deref()
-                .map(|s| Stage::parse(s).ok_or_else(|| Status::invalid_argument(format!("unknown stage `{s}`"))))
+                .map(|s| {
+                    Stage::parse(s).ok_or_else(|| Status::invalid_argument(format!("unknown stage `{}`", quote(s))))
+                })
                 .transpose()?,
             year: request.year,
         };

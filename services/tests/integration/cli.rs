@@ -2,6 +2,7 @@
 //! append / read round trip against a real server.
 
 use crate::support::{run_ledgerctl as ledgerctl, TestServer};
+use ledger_proto::v1 as pb;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -114,4 +115,196 @@ async fn an_export_verifies_offline_and_a_changed_line_is_caught() {
         text(&broken.stdout)
     );
     server.stop().await;
+}
+
+/// A Ledger server that serves one record from an old log: free text with terminal escapes and
+/// line breaks, recorded before the ledger refused them.
+struct OldLog(pb::RecordedEvent);
+
+type Records = std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<pb::RecordedEvent, tonic::Status>> + Send>>;
+
+#[tonic::async_trait]
+impl pb::ledger_server::Ledger for OldLog {
+    async fn append(
+        &self,
+        _: tonic::Request<pb::AppendRequest>,
+    ) -> Result<tonic::Response<pb::AppendResponse>, tonic::Status> {
+        Err(tonic::Status::unimplemented("read only"))
+    }
+    type AppendStreamStream =
+        std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<pb::AppendStreamResponse, tonic::Status>> + Send>>;
+    async fn append_stream(
+        &self,
+        _: tonic::Request<tonic::Streaming<pb::AppendRequest>>,
+    ) -> Result<tonic::Response<Self::AppendStreamStream>, tonic::Status> {
+        Err(tonic::Status::unimplemented("read only"))
+    }
+    type ReadStream = Records;
+    async fn read(&self, _: tonic::Request<pb::ReadRequest>) -> Result<tonic::Response<Records>, tonic::Status> {
+        Ok(tonic::Response::new(Box::pin(tokio_stream::iter([Ok(self.0.clone())]))))
+    }
+    type SubscribeStream = Records;
+    async fn subscribe(
+        &self,
+        _: tonic::Request<pb::SubscribeRequest>,
+    ) -> Result<tonic::Response<Records>, tonic::Status> {
+        Err(tonic::Status::unimplemented("read only"))
+    }
+    async fn list_streams(
+        &self,
+        _: tonic::Request<pb::ListStreamsRequest>,
+    ) -> Result<tonic::Response<pb::ListStreamsResponse>, tonic::Status> {
+        Err(tonic::Status::unimplemented("read only"))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_escapes_control_characters_so_an_old_log_cannot_forge_lines() {
+    use ledger::envelope::{Draft, GENESIS};
+    use ledger_services::convert::ToProto;
+    let hostile = "russia keeps 7\u{1b}[2J\u{1b}[H\r\ngame/x  #2    2026-01-01T00:00:00.000Z  jury-anna  jury_ruling text=all clear\u{9b}0m\u{7f}\t";
+    let draft = Draft {
+        stream: ledger::StreamId::game("old").unwrap(),
+        seq: 1,
+        position: 1,
+        event_id: "e1".into(),
+        recorded_at_ms: 0,
+        actor: "jury-anna".into(),
+    };
+    let record = ledger::Recorded::seal(draft, GENESIS, ledger::Event::JuryRuling { text: hostile.into() });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let server = tokio::spawn(
+        tonic::transport::Server::builder()
+            .add_service(pb::ledger_server::LedgerServer::new(OldLog(record.to_proto())))
+            .serve_with_incoming(tokio_stream::wrappers::TcpListenerStream::new(listener)),
+    );
+    let (shown, json) = tokio::task::spawn_blocking(move || {
+        let shown = ledgerctl(&["--server", &url, "read", "--stream", "game/old"], "");
+        let json = ledgerctl(&["--server", &url, "--json", "read", "--stream", "game/old"], "");
+        (shown, json)
+    })
+    .await
+    .unwrap();
+    server.abort();
+    assert_eq!(shown.status.code(), Some(0), "{}", text(&shown.stderr));
+    let shown = text(&shown.stdout);
+    assert_eq!(shown.lines().count(), 1, "one event, one line: {shown:?}");
+    let line = shown.strip_suffix('\n').unwrap();
+    assert!(!line.chars().any(char::is_control), "a control character reached the screen: {line:?}");
+    assert!(
+        line.ends_with(
+            r"jury_ruling text=russia keeps 7\u{1b}[2J\u{1b}[H\r\ngame/x  #2    2026-01-01T00:00:00.000Z  jury-anna  jury_ruling text=all clear\u{9b}0m\u{7f}\t"
+        ),
+        "{line}"
+    );
+    // JSON escapes them too, and still carries the text exactly.
+    let json = text(&json.stdout);
+    assert_eq!(json.lines().count(), 1);
+    assert!(!json.trim_end().chars().any(char::is_control), "{json:?}");
+    let read = ledger::Recorded::from_json(&serde_json::from_str(json.trim_end()).unwrap()).unwrap();
+    assert_eq!(read, record);
+}
+
+/// Every file under `dir` with its bytes and modification time, and every directory.
+fn snapshot(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Option<Vec<u8>>, std::time::SystemTime)> {
+    let mut out = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(next) = pending.pop() {
+        let meta = std::fs::metadata(&next).unwrap();
+        if meta.is_dir() {
+            out.push((next.clone(), None, meta.modified().unwrap()));
+            pending.extend(std::fs::read_dir(&next).unwrap().map(|e| e.unwrap().path()));
+        } else {
+            out.push((next.clone(), Some(std::fs::read(&next).unwrap()), meta.modified().unwrap()));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn set_mode(path: &std::path::Path, file: u32, dir: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in std::fs::read_dir(path).unwrap() {
+        let entry = entry.unwrap().path();
+        if entry.is_dir() {
+            set_mode(&entry, file, dir);
+        } else {
+            std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(file)).unwrap();
+        }
+    }
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(dir)).unwrap();
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap().path();
+        let target = to.join(entry.file_name().unwrap());
+        if entry.is_dir() {
+            copy_dir(&entry, &target);
+        } else {
+            std::fs::copy(&entry, &target).unwrap();
+        }
+    }
+}
+
+/// The jury verifies evidence: a read-only copy of a stopped daemon's directory. Verifying
+/// must succeed and leave every byte and every modification time as it was (the tests run as
+/// root, which chmod does not stop, so the bytes are compared rather than trusting a refusal).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn verify_reads_a_read_only_copy_without_writing_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let log = std::sync::Arc::new(ledger_store::Log::open_sled(&data).unwrap());
+    let game = crate::support::events(&ledger::testing::started_game(Some(ledger::Ruleset::Cafe2023), 3));
+    let request = ledger_store::AppendRequest {
+        stream: ledger::StreamId::game("evidence").unwrap(),
+        events: game
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| ledger_store::ProposedEvent { event_id: format!("e{i}"), event })
+            .collect(),
+        expected_version: None,
+        actor: "table-1".into(),
+        clearance: ledger::access::Clearance::Table,
+    };
+    log.append(request).await.unwrap();
+    // A log in use is not copied half-written: its daemon holds sled's lock.
+    let path = data.to_str().unwrap().to_owned();
+    let busy = tokio::task::spawn_blocking(move || ledgerctl(&["verify", "--data-dir", &path], "")).await.unwrap();
+    assert_eq!(busy.status.code(), Some(2), "{}", text(&busy.stdout));
+    assert!(text(&busy.stderr).contains("is ledgerd running on it?"), "{}", text(&busy.stderr));
+    let closing = std::sync::Arc::clone(&log);
+    tokio::task::spawn_blocking(move || closing.close()).await.unwrap();
+    drop(log);
+
+    let evidence = dir.path().join("evidence");
+    copy_dir(&data, &evidence);
+    set_mode(&evidence, 0o444, 0o555);
+    let before = snapshot(&evidence);
+    assert!(before.iter().any(|(path, _, _)| path.ends_with("db")), "a sled log: {before:?}");
+    let path = evidence.to_str().unwrap().to_owned();
+    let out =
+        tokio::task::spawn_blocking(move || ledgerctl(&["--json", "verify", "--data-dir", &path], "")).await.unwrap();
+    let after = snapshot(&evidence);
+    set_mode(&evidence, 0o644, 0o755);
+
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let verdict: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(
+        (verdict["stream"].as_str(), verdict["verified"].as_u64(), verdict["ok"].as_bool()),
+        (Some("game/evidence"), Some(4), Some(true))
+    );
+    assert_eq!(
+        before.len(),
+        after.len(),
+        "files appeared or vanished: {:?}",
+        after.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    for (was, is) in before.iter().zip(&after) {
+        assert_eq!(was.0, is.0, "files appeared or vanished");
+        assert!(was.1 == is.1, "{} changed", was.0.display());
+        assert_eq!(was.2, is.2, "{} was written to", was.0.display());
+    }
 }
