@@ -97,6 +97,12 @@ impl Log {
         self.stats.snapshot()
     }
 
+    /// Turns true when a failed write or sync has stopped the log (it then refuses every append
+    /// until restarted).
+    pub fn watch_stopped(&self) -> tokio::sync::watch::Receiver<bool> {
+        self.stats.watch_stopped()
+    }
+
     /// The backend's name, for logs and metrics.
     pub fn backend(&self) -> &'static str {
         self.backend

@@ -1,7 +1,8 @@
 //! What the sequencer has done, for the daemon's metrics: plain atomic counters that the store
 //! updates and anyone may read, so the store needs no metrics library.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::watch;
 
 /// Counters since the log was opened.
 #[derive(Debug, Default)]
@@ -12,7 +13,8 @@ pub struct LogStats {
     groups_committed: AtomicU64,
     commit_failures: AtomicU64,
     commit_nanos: AtomicU64,
-    stopped: AtomicBool,
+    /// Turns true, once, when a failed write or sync stops the log.
+    stopped: watch::Sender<bool>,
 }
 
 /// A copy of the counters at one moment.
@@ -53,12 +55,17 @@ impl LogStats {
 
     pub(crate) fn commit_failed(&self) {
         self.commit_failures.fetch_add(1, Ordering::Relaxed);
-        self.stopped.store(true, Ordering::Release);
+        self.stopped.send_replace(true);
     }
 
     /// Has a failed write or sync stopped the log?
     pub fn is_stopped(&self) -> bool {
-        self.stopped.load(Ordering::Acquire)
+        *self.stopped.borrow()
+    }
+
+    /// Follows whether the log has stopped, so the daemon can report it and exit.
+    pub fn watch_stopped(&self) -> watch::Receiver<bool> {
+        self.stopped.subscribe()
     }
 
     pub fn snapshot(&self) -> StatsSnapshot {

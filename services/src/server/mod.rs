@@ -34,6 +34,8 @@ pub enum ServeError {
     Auth(#[from] crate::auth::AuthFileError),
     #[error("reflection setup failed: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
+    #[error("a write to the log failed, so the log stopped; restart ledgerd to reload what is on disk")]
+    LogStopped,
 }
 
 /// Opens the log, binds the address and serves until `shutdown` completes.
@@ -53,11 +55,21 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
     tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,
         data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening");
-    // One shutdown signal, seen by the gRPC server and the metrics server alike.
+    // One shutdown signal, seen by the gRPC server and the metrics server alike: the operator's,
+    // or a failed write, after which the daemon reports NOT_SERVING and exits with an error so
+    // that a supervisor (systemd's Restart=on-failure) restarts it and the log reloads from disk.
     let (stop_tx, stop_rx) = watch::channel(false);
-    tokio::spawn(async move {
-        shutdown.await;
+    let mut log_stopped = log.watch_stopped();
+    let failed = tokio::spawn(async move {
+        let failed = tokio::select! {
+            () = shutdown => false,
+            _ = log_stopped.wait_for(|stopped| *stopped) => true,
+        };
+        if failed {
+            tracing::error!("a write to the log failed: shutting down so that a restart reloads the log");
+        }
         let _ = stop_tx.send(true);
+        failed
     });
     let stopped = |mut rx: watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
@@ -92,6 +104,9 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         task.await.ok();
     }
     tokio::task::spawn_blocking(move || log.close()).await.ok();
+    if failed.await.unwrap_or(false) {
+        return Err(ServeError::LogStopped);
+    }
     tracing::info!("ledgerd stopped; the log is closed");
     Ok(())
 }
@@ -154,6 +169,8 @@ pub async fn serve_with(
         shutdown.await;
         tracing::info!("shutting down: no new requests, ending subscriptions");
         health.set_not_serving::<LedgerServer<LedgerService>>().await;
+        health.set_not_serving::<ProjectionsServer<ProjectionsService>>().await;
+        health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         let _ = stopping_tx.send(true);
     };
     tonic::transport::Server::builder()

@@ -205,3 +205,50 @@ async fn metrics_count_what_the_sequencer_did() {
         assert!(text.lines().any(|l| l == line), "missing {line:?} in\n{text}");
     }
 }
+
+/// A disk that fills up (here: a file-size limit, with SIGXFSZ ignored so that the write fails
+/// with EFBIG): the failed write stops the log, ledgerd reports NOT_SERVING and exits with an
+/// error, so a supervisor restarts it; every acknowledged event is there after the restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_write_makes_ledgerd_exit_with_an_error_so_it_is_restarted() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = free_addr();
+    let script = format!(
+        "trap '' XFSZ; ulimit -f 12288; exec {} --data-dir {} --listen {addr} --log error",
+        env!("CARGO_BIN_EXE_ledgerd"),
+        dir.path().display()
+    );
+    let child = Command::new("sh").args(["-c", &script]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    let mut daemon = Daemon { child, addr };
+    let mut client = daemon.connect().await;
+    let reason = "x".repeat(1900);
+    let mut acknowledged = 0u64;
+    let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None }];
+    let failed = loop {
+        events.extend((0..200).map(|_| Event::JuryCalled { reason: reason.clone() }));
+        let request = append("game/full-disk", &events, &format!("b{acknowledged}-"), None);
+        match client.append(request).await {
+            Ok(answer) => acknowledged = answer.into_inner().last_seq,
+            Err(status) => break status,
+        }
+        events.clear();
+        assert!(acknowledged < 20_000, "the file-size limit never stopped the log");
+    };
+    assert!(failed.message().contains("storage failed") || failed.message().contains("stopped"), "{failed:?}");
+    // The daemon goes down on its own, with an error status.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let status = loop {
+        if let Some(status) = daemon.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "ledgerd kept running after its log stopped");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(!status.success(), "ledgerd must exit with an error, got {status}");
+    // Restarted (without the limit), it holds every acknowledged event, and nothing half-written.
+    let daemon = Daemon::spawn(dir.path());
+    let mut client = daemon.connect().await;
+    let records = read_all(&mut client, "game/full-disk").await;
+    assert!(records.len() as u64 >= acknowledged, "{} stored, {acknowledged} acknowledged", records.len());
+    verify_chain(&records).unwrap();
+}
