@@ -39,11 +39,13 @@ async fn writers(log: &Arc<Log>, label: &str, n_writers: usize, per_writer: usiz
         let log = Arc::clone(log);
         let label = label.to_owned();
         tasks.push(tokio::spawn(async move {
-            let stream = StreamId::game(&format!("{}-{w}", slug(&label))).unwrap();
+            // "shared" in a label: every writer appends to the same game.
+            let which = if label.contains("shared") { 0 } else { w };
+            let stream = StreamId::game(&format!("{}-{which}", slug(&label))).unwrap();
             let mut latencies = Vec::with_capacity(per_writer);
             for i in 0..per_writer {
                 let mut events: Vec<Event> = (0..batch).map(|k| call(i * batch + k)).collect();
-                if i == 0 && !started {
+                if i == 0 && !started && (w == 0 || !label.contains("shared")) {
                     events[0] =
                         Event::GameStarted { at_ms: 0, ruleset: Some(ledger::Ruleset::Cafe2023), tournament: None };
                 }
@@ -94,6 +96,8 @@ async fn main() {
     writers(&log, "unary, 1 writer", 1, 500 * scale, 1, false).await;
     writers(&log, "unary, 64 writers", 64, 100 * scale, 1, false).await;
     writers(&log, "batches of 100, 64 writers", 64, 10 * scale, 100, false).await;
+    writers(&log, "batches of 100, 64 writers, shared", 64, 10 * scale, 100, false).await;
+    println!("rss {:.0} MiB", rss_mib());
     // One long stream, then a 100-event append on it.
     writers(&log, "long stream, batches of 1000", 1, 100 * scale, 1000, false).await;
     writers(&log, "100 events on the long one", 1, 20, 100, false).await;

@@ -32,8 +32,11 @@ use tokio::sync::oneshot;
 /// client's id never collides with one the ledger gave.
 const AUTO_ID_PREFIX: &str = "auto:";
 
-/// At most this many appends share one commit.
+/// At most this many appends share one commit…
 const MAX_GROUP: usize = 512;
+/// …and at most about this many events (an append is never split): a group's records, its sled
+/// batch and its place in the sync queue stay bounded however large the appends are.
+const MAX_GROUP_EVENTS: usize = 8192;
 
 /// One append waiting for its answer.
 pub(crate) struct Job {
@@ -127,17 +130,34 @@ impl<S: Storage> Sequencer<S> {
 
     /// Serves jobs until every sender is gone or the log stops.
     pub fn run(mut self, jobs: Receiver<Job>) {
-        while let Ok(first) = jobs.recv() {
+        // The job that did not fit in the last group opens the next one.
+        let mut carried: Option<Job> = None;
+        loop {
+            let first = match carried.take() {
+                Some(job) => job,
+                None => match jobs.recv() {
+                    Ok(job) => job,
+                    Err(_) => break,
+                },
+            };
+            let mut n_events = first.request.events.len();
             let mut group = vec![first];
-            while group.len() < MAX_GROUP {
+            while group.len() < MAX_GROUP && n_events < MAX_GROUP_EVENTS {
                 match jobs.try_recv() {
-                    Ok(job) => group.push(job),
+                    Ok(job) if n_events + job.request.events.len() > MAX_GROUP_EVENTS => {
+                        carried = Some(job);
+                        break;
+                    }
+                    Ok(job) => {
+                        n_events += job.request.events.len();
+                        group.push(job);
+                    }
                     Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
                 }
             }
             if self.stats.is_stopped() {
                 // A sync failed: from now on the sync thread refuses everything.
-                for job in group.into_iter().chain(jobs.iter()) {
+                for job in group.into_iter().chain(carried.take()).chain(jobs.iter()) {
                     if self.to_sync.send(Synced::refused_after_stop(job)).is_err() {
                         break;
                     }

@@ -10,13 +10,16 @@ use ledger_proto::v1 as pb;
 use ledger_store::{AppendRequest, Filter, Log, Pending};
 use std::pin::Pin;
 use std::sync::Arc;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
 
-/// How many pipelined appends one AppendStream may have in flight.
+/// How many pipelined appends one AppendStream may have in flight…
 const IN_FLIGHT: usize = 1024;
+/// …and how many events: a client pipelining large batches cannot make the daemon hold more
+/// than this many of its events at once (it waits for answers instead).
+const IN_FLIGHT_EVENTS: u32 = 16_384;
 /// Events per page when streaming reads: each page is one blocking read of the backend, off the
 /// async worker threads.
 const READ_PAGE: usize = 1024;
@@ -91,7 +94,9 @@ impl pb::ledger_server::Ledger for LedgerService {
         let log = Arc::clone(&self.log);
         // Submitting in arrival order keeps pipelined appends to one stream in order; the
         // answers are awaited in the same order.
-        let (pending_tx, mut pending_rx) = mpsc::channel::<Result<Pending, Status>>(IN_FLIGHT);
+        type Submitted = (Result<Pending, Status>, Option<OwnedSemaphorePermit>);
+        let (pending_tx, mut pending_rx) = mpsc::channel::<Submitted>(IN_FLIGHT);
+        let budget = Arc::new(Semaphore::new(IN_FLIGHT_EVENTS as usize));
         let mut stopping = self.stopping.clone();
         tokio::spawn(async move {
             // A shutdown ends the inbound side: appends already submitted are still answered.
@@ -101,20 +106,23 @@ impl pb::ledger_server::Ledger for LedgerService {
                     message = inbound.next() => message,
                 };
                 let Some(message) = message else { break };
-                let submitted = match message {
-                    Err(status) => Err(status),
-                    Ok(proto) => to_request(proto, who.clone())
-                        .map_err(from_rejection)
-                        .and_then(|append| log.submit(append).map_err(from_store)),
+                let mut permit = None;
+                let submitted = match message.map(|proto| to_request(proto, who.clone()).map_err(from_rejection)) {
+                    Err(status) | Ok(Err(status)) => Err(status),
+                    Ok(Ok(append)) => {
+                        let n_events = u32::try_from(append.events.len()).unwrap_or(u32::MAX).min(IN_FLIGHT_EVENTS);
+                        permit = Arc::clone(&budget).acquire_many_owned(n_events).await.ok();
+                        log.submit(append).map_err(from_store)
+                    }
                 };
-                if pending_tx.send(submitted).await.is_err() {
+                if pending_tx.send((submitted, permit)).await.is_err() {
                     break;
                 }
             }
         });
         let (answers_tx, answers_rx) = mpsc::channel(IN_FLIGHT);
         tokio::spawn(async move {
-            while let Some(submitted) = pending_rx.recv().await {
+            while let Some((submitted, permit)) = pending_rx.recv().await {
                 let answer = match submitted {
                     Ok(pending) => match pending.await {
                         Ok(appended) => pb::AppendStreamResponse {
@@ -124,6 +132,7 @@ impl pb::ledger_server::Ledger for LedgerService {
                     },
                     Err(status) => error_answer(&status),
                 };
+                drop(permit);
                 if answers_tx.send(Ok(answer)).await.is_err() {
                     break;
                 }
