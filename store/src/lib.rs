@@ -26,5 +26,5 @@ pub use error::{AppendError, StoreError};
 pub use handle::{Log, Pending};
 pub use sequencer::WriterConfig;
 pub use stats::{LogStats, StatsSnapshot};
-pub use storage::{Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StreamInfo};
+pub use storage::{id_hash, Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StreamInfo};
 pub use subscription::Filter;

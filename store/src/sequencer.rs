@@ -16,7 +16,7 @@ use crate::error::{AppendError, StoreError};
 use crate::ids::IdFilter;
 use crate::snapshot;
 use crate::stats::LogStats;
-use crate::storage::{Commit, HeadUpdate, Sealed, Storage, StoredHead};
+use crate::storage::{id_hash, Commit, HeadUpdate, Sealed, Storage, StoredHead};
 use crate::syncer::{Answer, Synced};
 use ledger::envelope::{encode_record, Draft, GENESIS};
 use ledger::rules::{needs_history, Rules};
@@ -100,7 +100,7 @@ impl<S: Storage> Sequencer<S> {
     ) -> Result<Self, StoreError> {
         let next_position = storage.next_position()?;
         let mut ids = IdFilter::with_capacity(usize::try_from(next_position).unwrap_or(usize::MAX));
-        storage.for_each_event_id(&mut |id| ids.insert(id))?;
+        storage.for_each_id_hash(&mut |hash| ids.insert(hash))?;
         Ok(Sequencer {
             storage,
             cache: LruCache::new(NonZeroUsize::new(config.cached_streams.max(16)).expect("at least 16")),
@@ -266,7 +266,7 @@ impl<S: Storage> Sequencer<S> {
         self.next_position += n_events as u64;
         for sealed in records {
             let id = &sealed.record.envelope.event_id;
-            self.ids.insert(id.as_bytes());
+            self.ids.insert(id_hash(id));
             group.ids.insert(id.clone(), group.records.len());
             group.records.push(sealed);
         }
@@ -361,7 +361,7 @@ impl<S: Storage> Sequencer<S> {
         for proposed in request.events.iter().filter(|p| !p.event_id.is_empty()) {
             let stored = match group.ids.get(&proposed.event_id) {
                 Some(&idx) => Some(Arc::clone(&group.records[idx].record)),
-                None if self.ids.may_contain(proposed.event_id.as_bytes()) => {
+                None if self.ids.may_contain(id_hash(&proposed.event_id)) => {
                     self.storage.find_event_id(&proposed.event_id)?.map(Arc::new)
                 }
                 None => None,

@@ -5,6 +5,12 @@ use crate::error::StoreError;
 use ledger::{Hash, Recorded, StreamId};
 use std::sync::Arc;
 
+/// The 64-bit hash by which event ids are indexed (XXH3): stored by backends, so it never
+/// changes. Two ids may share a hash; an index lookup compares the stored id itself.
+pub fn id_hash(event_id: &str) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(event_id.as_bytes())
+}
+
 /// A stream and where it stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StreamInfo {
@@ -79,11 +85,12 @@ pub trait Storage: Send + Sync + 'static {
     /// The backend failed or holds damaged data.
     fn find_event_id(&self, event_id: &str) -> Result<Option<Recorded>, StoreError>;
 
-    /// Calls `each` with every stored event id, to fill the writer's in-memory id filter.
+    /// Calls `each` with the [`id_hash`] of every stored event id, to fill the writer's
+    /// in-memory id filter.
     ///
     /// # Errors
     /// The backend failed.
-    fn for_each_event_id(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), StoreError>;
+    fn for_each_id_hash(&self, each: &mut dyn FnMut(u64)) -> Result<(), StoreError>;
 
     /// The global position the next record gets.
     ///

@@ -223,8 +223,8 @@ impl ledger_store::Storage for FailingDisk {
     fn find_event_id(&self, event_id: &str) -> Result<Option<ledger::Recorded>, ledger_store::StoreError> {
         self.inner.find_event_id(event_id)
     }
-    fn for_each_event_id(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), ledger_store::StoreError> {
-        self.inner.for_each_event_id(each)
+    fn for_each_id_hash(&self, each: &mut dyn FnMut(u64)) -> Result<(), ledger_store::StoreError> {
+        self.inner.for_each_id_hash(each)
     }
     fn next_position(&self) -> Result<u64, ledger_store::StoreError> {
         self.inner.next_position()

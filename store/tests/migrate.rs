@@ -77,3 +77,54 @@ async fn a_first_layout_log_moves_to_chunks_intact() {
     let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
     assert!(!db.tree_names().iter().any(|name| name == b"ledger/v1".as_slice()), "the old tree is gone");
 }
+
+/// A chunked log whose event ids were indexed a key per id (`i<id>`, the first chunked layout)
+/// opens with its ids moved to the bucketed index: retries are still recognised, reused ids
+/// still refused.
+#[tokio::test]
+async fn a_key_per_id_index_moves_to_buckets() {
+    use ledger_store::sled::layout;
+    let dir = tempfile::tempdir().unwrap();
+    let game = StreamId::game("g").unwrap();
+    let request = |event_id: &str, event: Event| AppendRequest {
+        stream: game.clone(),
+        events: vec![ProposedEvent { event_id: event_id.into(), event }],
+        expected_version: None,
+        actor: "table-1".into(),
+        clearance: ledger::access::Clearance::Table,
+    };
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
+    {
+        let log = Log::open_sled(dir.path()).unwrap();
+        log.append(request("start", start.clone())).await.unwrap();
+        for turn in 1..=3 {
+            log.append(request(&format!("turn-{turn}"), Event::TurnStarted { turn, at_ms: None })).await.unwrap();
+        }
+        log.close();
+    }
+    {
+        // Rewrite the index the old way: a key per id, no bucketed entries.
+        let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+        let tree = db.open_tree(layout::TREE).unwrap();
+        let ids: Vec<_> = tree.scan_prefix(layout::ID_PREFIX).keys().map(Result::unwrap).collect();
+        assert!(!ids.is_empty());
+        for key in ids {
+            tree.remove(key).unwrap();
+        }
+        for (position, id) in (1u64..).zip(["start", "turn-1", "turn-2", "turn-3"]) {
+            tree.insert([layout::OLD_ID_PREFIX, id.as_bytes()].concat(), &position.to_be_bytes()).unwrap();
+        }
+        db.flush().unwrap();
+    }
+    let log = Log::open_sled(dir.path()).unwrap();
+    let retry = log.append(request("turn-2", Event::TurnStarted { turn: 2, at_ms: None })).await.unwrap();
+    assert!(retry.duplicate);
+    assert_eq!(retry.first_seq, 3);
+    let reused = log.append(request("turn-1", Event::TurnStarted { turn: 4, at_ms: None })).await;
+    assert!(
+        matches!(reused, Err(ledger_store::AppendError::Rejected(ref r)) if r.message.contains("already used")),
+        "{reused:?}"
+    );
+    let next = log.append(request("turn-4", Event::TurnStarted { turn: 4, at_ms: None })).await.unwrap();
+    assert_eq!((next.first_seq, next.duplicate), (5, false));
+}

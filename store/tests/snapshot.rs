@@ -80,8 +80,8 @@ impl ledger_store::Storage for Counting {
     fn find_event_id(&self, event_id: &str) -> Result<Option<ledger::Recorded>, StoreError> {
         self.inner.find_event_id(event_id)
     }
-    fn for_each_event_id(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), StoreError> {
-        self.inner.for_each_event_id(each)
+    fn for_each_id_hash(&self, each: &mut dyn FnMut(u64)) -> Result<(), StoreError> {
+        self.inner.for_each_id_hash(each)
     }
     fn next_position(&self) -> Result<u64, StoreError> {
         self.inner.next_position()

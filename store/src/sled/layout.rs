@@ -7,7 +7,12 @@
 //!   large, sequential values instead of a key per record.
 //! - `s<stream>\0<first seq u64 BE>` → a **run** of a stream: the positions of seqs `first`,
 //!   `first + 1`, … that one group appended (postcard `Vec<u64>`).
-//! - `i<event id>` → position (idempotent retries).
+//! - `y<bucket u8><first position u64 BE>` → **id entries**: for the events of one group whose
+//!   id hash ([`crate::storage::id_hash`]) falls in the bucket (its top byte), each as hash
+//!   u64 BE ++ position u64 BE. A key per bucket per group, each bucket's keys in position order:
+//!   a key per event inserted in id order (the first version of this layout) made sled copy and
+//!   split tree nodes on every event, which dominated both the writer's time and its memory.
+//!   A lookup scans one bucket (1/256 of the ids), newest first.
 //! - `h<stream>` → version u64 BE ++ chain head (32 bytes) ++ snapshot of the folded state.
 //! - `m/next_position` → u64 BE.
 //!
@@ -27,7 +32,9 @@ pub const TREE: &str = "ledger/v2";
 pub const CHUNK_PREFIX: &[u8] = b"c";
 pub const RUN_PREFIX: &[u8] = b"s";
 pub const HEAD_PREFIX: &[u8] = b"h";
-pub const ID_PREFIX: &[u8] = b"i";
+pub const ID_PREFIX: &[u8] = b"y";
+/// The first version of the id index: `i<event id>` → position, moved to [`ID_PREFIX`] on open.
+pub const OLD_ID_PREFIX: &[u8] = b"i";
 pub const NEXT_POSITION: &[u8] = b"m/next_position";
 
 pub fn chunk(first_position: u64) -> Vec<u8> {
@@ -66,10 +73,43 @@ pub fn decode_run(bytes: &[u8]) -> Result<Vec<u64>, StoreError> {
     postcard::from_bytes(bytes).map_err(|_| damaged("stream run"))
 }
 
-pub fn event_id(event_id: &str) -> Vec<u8> {
+/// The bucket of an id hash.
+pub fn id_bucket(hash: u64) -> u8 {
+    hash.to_be_bytes()[0]
+}
+
+/// The key of a group's entries in one bucket.
+pub fn id_entries(bucket: u8, first_position: u64) -> Vec<u8> {
     let mut key = ID_PREFIX.to_vec();
-    key.extend_from_slice(event_id.as_bytes());
+    key.push(bucket);
+    key.extend_from_slice(&first_position.to_be_bytes());
     key
+}
+
+/// Every key of one bucket starts with this.
+pub fn id_bucket_prefix(bucket: u8) -> Vec<u8> {
+    let mut key = ID_PREFIX.to_vec();
+    key.push(bucket);
+    key
+}
+
+pub fn push_id_entry(entries: &mut Vec<u8>, hash: u64, position: u64) {
+    entries.extend_from_slice(&hash.to_be_bytes());
+    entries.extend_from_slice(&position.to_be_bytes());
+}
+
+/// The (hash, position) entries of an id-entries value.
+pub fn id_entries_of(value: &[u8]) -> Result<impl Iterator<Item = (u64, u64)> + '_, StoreError> {
+    if !value.len().is_multiple_of(16) {
+        return Err(damaged("id entries"));
+    }
+    Ok(value.chunks_exact(16).map(|entry| {
+        let (hash, position) = entry.split_at(8);
+        (
+            u64::from_be_bytes(hash.try_into().expect("8 bytes")),
+            u64::from_be_bytes(position.try_into().expect("8 bytes")),
+        )
+    }))
 }
 
 pub fn head(stream: &StreamId) -> Vec<u8> {

@@ -57,3 +57,42 @@ pub(super) fn from_v1(storage: &SledStorage) -> Result<(), StoreError> {
     storage.sync(0)?;
     Ok(())
 }
+
+/// Moves the id index of the first chunked logs (`i<event id>` → position, a key per event) to
+/// the bucketed entries of [`super::layout::ID_PREFIX`], in batches, each removing the old keys
+/// it moved, so an interrupted move goes on where it stopped.
+pub(super) fn id_keys(storage: &SledStorage) -> Result<(), StoreError> {
+    use super::layout;
+    let mut moved = 0u64;
+    loop {
+        let mut batch = sled::Batch::default();
+        let mut buckets: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
+        let mut first_key: Option<u64> = None;
+        let mut n = 0;
+        for item in storage.tree.scan_prefix(layout::OLD_ID_PREFIX).take(BATCH) {
+            let (key, position) = item?;
+            let id = std::str::from_utf8(&key[layout::OLD_ID_PREFIX.len()..])
+                .map_err(|_| StoreError::Corrupt("an event id of the old index is not UTF-8".into()))?;
+            let (hash, position) = (crate::storage::id_hash(id), layout::decode_u64(&position)?);
+            layout::push_id_entry(buckets.entry(layout::id_bucket(hash)).or_default(), hash, position);
+            first_key = Some(first_key.map_or(position, |p| p.min(position)));
+            batch.remove(key);
+            n += 1;
+        }
+        let Some(first_position) = first_key else { break };
+        for (bucket, entries) in buckets {
+            // Keyed by the batch's lowest position; a lookup scans the whole bucket anyway.
+            let key = layout::id_entries(bucket, first_position);
+            let mut value = storage.tree.get(&key)?.map(|v| v.to_vec()).unwrap_or_default();
+            value.extend_from_slice(&entries);
+            batch.insert(key, value);
+        }
+        storage.tree.apply_batch(batch)?;
+        moved += n;
+    }
+    if moved > 0 {
+        storage.sync(0)?;
+        tracing::info!(moved, "event ids moved to the bucketed index");
+    }
+    Ok(())
+}

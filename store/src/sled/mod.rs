@@ -15,7 +15,7 @@ mod verify;
 pub use verify::StreamVerdict;
 
 use crate::error::StoreError;
-use crate::storage::{Commit, Reader, Storage, StoredHead, StreamInfo};
+use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StreamInfo};
 use ledger::envelope::decode_record;
 use ledger::{Recorded, StreamId, StreamKind};
 use std::collections::BTreeMap;
@@ -91,6 +91,7 @@ impl SledStorage {
         let mut storage =
             SledStorage { db, tree, log_file, durable: Arc::new(AtomicU64::new(0)), path: dir.to_owned() };
         migrate::from_v1(&storage)?;
+        migrate::id_keys(&storage)?;
         // What sled recovered at open is on disk.
         storage.durable = Arc::new(AtomicU64::new(storage.next_position()? - 1));
         Ok(storage)
@@ -222,16 +223,31 @@ impl Storage for SledStorage {
     }
 
     fn find_event_id(&self, event_id: &str) -> Result<Option<Recorded>, StoreError> {
-        match self.tree.get(layout::event_id(event_id))? {
-            Some(position) => self.fetch(layout::decode_u64(&position)?, &mut ChunkCursor::default()),
-            None => Ok(None),
+        let hash = id_hash(event_id);
+        let mut cursor = ChunkCursor::default();
+        // Newest first: a retry is almost always of something recent.
+        for item in self.tree.scan_prefix(layout::id_bucket_prefix(layout::id_bucket(hash))).rev() {
+            let (_, entries) = item?;
+            let candidates: Vec<u64> =
+                layout::id_entries_of(&entries)?.filter(|&(h, _)| h == hash).map(|(_, position)| position).collect();
+            for position in candidates.into_iter().rev() {
+                let record = self.fetch(position, &mut cursor)?.ok_or_else(|| {
+                    StoreError::Corrupt(format!("the id index points at position {position}, which is missing"))
+                })?;
+                if record.envelope.event_id == event_id {
+                    return Ok(Some(record));
+                }
+            }
         }
+        Ok(None)
     }
 
-    fn for_each_event_id(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), StoreError> {
+    fn for_each_id_hash(&self, each: &mut dyn FnMut(u64)) -> Result<(), StoreError> {
         for item in self.tree.scan_prefix(layout::ID_PREFIX) {
-            let (key, _) = item?;
-            each(&key[layout::ID_PREFIX.len()..]);
+            let (_, entries) = item?;
+            for (hash, _) in layout::id_entries_of(&entries)? {
+                each(hash);
+            }
         }
         Ok(())
     }
@@ -248,6 +264,7 @@ impl Storage for SledStorage {
         let mut chunk: Vec<u8> = Vec::new();
         let mut chunk_first = 0;
         let mut runs: BTreeMap<&StreamId, (u64, Vec<u64>)> = BTreeMap::new();
+        let mut ids: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
         for sealed in &commit.records {
             let e = &sealed.record.envelope;
             if !chunk.is_empty() && chunk.len() + sealed.bytes.len() > layout::CHUNK_BYTES {
@@ -258,10 +275,17 @@ impl Storage for SledStorage {
             }
             layout::push_record(&mut chunk, &sealed.bytes);
             runs.entry(&e.stream).or_insert_with(|| (e.seq, Vec::new())).1.push(e.position);
-            batch.insert(layout::event_id(&e.event_id), &e.position.to_be_bytes());
+            let hash = id_hash(&e.event_id);
+            layout::push_id_entry(ids.entry(layout::id_bucket(hash)).or_default(), hash, e.position);
         }
         if !chunk.is_empty() {
             batch.insert(layout::chunk(chunk_first), chunk);
+        }
+        if let Some(first) = commit.records.first() {
+            let first_position = first.record.envelope.position;
+            for (bucket, entries) in ids {
+                batch.insert(layout::id_entries(bucket, first_position), entries);
+            }
         }
         for (stream, (first_seq, positions)) in runs {
             batch.insert(layout::run(stream, first_seq), layout::encode_run(&positions));
