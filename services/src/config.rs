@@ -13,6 +13,9 @@ pub struct Config {
     pub metrics_listen: Option<SocketAddr>,
     /// Token → identity file; `None` runs open (headers trusted).
     pub auth_file: Option<PathBuf>,
+    /// Allow running open on an address other than loopback (anyone who reaches it may claim
+    /// the jury's clearance).
+    pub insecure_open: bool,
     /// Publish every committed event to NATS JetStream; `None`: no fan-out.
     pub nats: Option<crate::nats::NatsOptions>,
 }

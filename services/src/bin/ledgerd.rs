@@ -28,6 +28,10 @@ struct Args {
     /// JSON file mapping token digests to actors and clearances; without it ledgerd runs open.
     #[arg(long, env = "LEDGER_AUTH_FILE")]
     auth_file: Option<PathBuf>,
+    /// Run open (headers trusted) even on a non-loopback address: for a closed, trusted network
+    /// only.
+    #[arg(long, env = "LEDGER_INSECURE_OPEN")]
+    insecure_open: bool,
     #[command(flatten)]
     nats: NatsArgs,
     /// Log filter, e.g. `info` or `ledger_services=debug`.
@@ -92,6 +96,7 @@ async fn main() -> anyhow::Result<()> {
         data_dir: args.data_dir,
         listen: args.listen,
         auth_file: args.auth_file,
+        insecure_open: args.insecure_open,
         metrics_listen: args.metrics_listen,
         nats: args.nats.options(),
     };

@@ -35,6 +35,11 @@ pub enum ServeError {
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("a write to the log failed, so the log stopped; restart ledgerd to reload what is on disk")]
     LogStopped,
+    #[error(
+        "refusing to run open on {0}: without --auth-file anyone who reaches it may claim the jury's clearance; \
+         give --auth-file, listen on a loopback address, or pass --insecure-open"
+    )]
+    OpenOnNetwork(std::net::SocketAddr),
 }
 
 /// Opens the log, binds the address and serves until `shutdown` completes.
@@ -44,6 +49,9 @@ pub enum ServeError {
 pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
     let auth = match &config.auth_file {
         Some(path) => crate::auth::Auth::load(path)?,
+        None if !config.listen.ip().is_loopback() && !config.insecure_open => {
+            return Err(ServeError::OpenOnNetwork(config.listen));
+        }
         None => {
             tracing::warn!("no --auth-file: running open, trusting the x-ledger-actor and x-ledger-clearance headers");
             crate::auth::Auth::Open

@@ -252,3 +252,30 @@ async fn a_failed_write_makes_ledgerd_exit_with_an_error_so_it_is_restarted() {
     assert!(records.len() as u64 >= acknowledged, "{} stored, {acknowledged} acknowledged", records.len());
     verify_chain(&records).unwrap();
 }
+
+/// Open mode trusts whatever clearance a client claims: on a non-loopback address ledgerd
+/// refuses to start that way unless told `--insecure-open`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_mode_on_a_network_address_needs_insecure_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let listen = format!("0.0.0.0:{port}");
+    let data_dir = dir.path().to_str().unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(["--data-dir", data_dir, "--listen", &listen, "--log", "error"])
+        .env_remove("LEDGER_AUTH_FILE")
+        .env_remove("LEDGER_INSECURE_OPEN")
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("refusing to run open on 0.0.0.0"), "{stderr}");
+    // With the flag it starts and serves on every address, loopback included.
+    let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(["--data-dir", data_dir, "--listen", &listen, "--log", "error", "--insecure-open"])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let daemon = Daemon { child, addr: format!("127.0.0.1:{port}") };
+    daemon.connect().await;
+}
