@@ -80,8 +80,9 @@ pub(crate) struct Sequencer<S: Storage> {
 /// What one group has prepared but not yet written.
 #[derive(Default)]
 struct Group {
-    /// Streams taken out of the cache while the group is decided (moved, not copied).
-    streams: HashMap<StreamId, Cached>,
+    /// Streams taken out of the cache while the group is decided (moved, not copied), and
+    /// whether the group appended to them (a refused append leaves its stream unchanged).
+    streams: HashMap<StreamId, (Cached, bool)>,
     /// Event id → index in `records`, for retries within the group.
     ids: HashMap<String, usize>,
     records: Vec<Sealed>,
@@ -158,7 +159,7 @@ impl<S: Storage> Sequencer<S> {
             if self.stats.is_stopped() {
                 // A sync failed: from now on the sync thread refuses everything.
                 for job in group.into_iter().chain(carried.take()).chain(jobs.iter()) {
-                    if self.to_sync.send(Synced::refused_after_stop(job)).is_err() {
+                    if self.to_sync.send(Synced::AfterStop(job)).is_err() {
                         break;
                     }
                 }
@@ -189,22 +190,22 @@ impl<S: Storage> Sequencer<S> {
         let touched_tournaments: Vec<Folded> = group
             .streams
             .iter()
-            .filter(|(stream, _)| stream.kind() == StreamKind::Tournament)
-            .map(|(_, cached)| cached.fold.clone())
+            .filter(|(stream, (_, appended))| *appended && stream.kind() == StreamKind::Tournament)
+            .map(|(_, (cached, _))| cached.fold.clone())
             .collect();
-        for (stream, cached) in group.streams {
+        for (stream, (cached, _)) in group.streams {
             self.cache.put(stream, cached);
         }
         if let Err(error) = written {
             tracing::error!(%error, n_events = commit.records.len(), "write failed; nothing acknowledged, the log stops");
             self.stats.commit_failed();
-            let _ = self.to_sync.send(Synced::failed(error, answers));
+            let _ = self.to_sync.send(Synced::Failed { error, answers });
             return;
         }
         for fold in &touched_tournaments {
             self.learn_schedule(fold);
         }
-        let _ = self.to_sync.send(Synced::group(commit.records, answers));
+        let _ = self.to_sync.send(Synced::Group { records: commit.records, answers });
     }
 
     /// The new head and snapshot of every stream the group appended to.
@@ -212,9 +213,8 @@ impl<S: Storage> Sequencer<S> {
         let mut heads: Vec<HeadUpdate> = group
             .streams
             .iter()
-            // A stream taken out for an append that was refused is written back unchanged.
-            .filter(|(_, cached)| cached.fold.version() > 0)
-            .map(|(stream, cached)| HeadUpdate {
+            .filter(|(_, (_, appended))| *appended)
+            .map(|(stream, (cached, _))| HeadUpdate {
                 stream: stream.clone(),
                 head: StoredHead {
                     version: cached.fold.version(),
@@ -242,15 +242,15 @@ impl<S: Storage> Sequencer<S> {
             return Ok(appended);
         }
         let stream = &request.stream;
-        let mut entry = match group.streams.remove(stream) {
-            Some(entry) => entry,
+        let (mut entry, appended) = match group.streams.remove(stream) {
+            Some(taken) => taken,
             None => match self.cache.pop(stream) {
-                Some(entry) => entry,
-                None => self.load(stream)?,
+                Some(entry) => (entry, false),
+                None => (self.load(stream)?, false),
             },
         };
         let result = self.seal(request, &mut entry, &group.records, now);
-        group.streams.insert(stream.clone(), entry);
+        group.streams.insert(stream.clone(), (entry, appended || result.is_ok()));
         let records = result?;
         let first = &records[0].record.envelope;
         let last = &records[n_events - 1].record.envelope;

@@ -33,20 +33,6 @@ pub(crate) enum Synced {
     AfterStop(Job),
 }
 
-impl Synced {
-    pub fn group(records: Vec<Sealed>, answers: Vec<Answer>) -> Self {
-        Synced::Group { records, answers }
-    }
-
-    pub fn failed(error: StoreError, answers: Vec<Answer>) -> Self {
-        Synced::Failed { error, answers }
-    }
-
-    pub fn refused_after_stop(job: Job) -> Self {
-        Synced::AfterStop(job)
-    }
-}
-
 pub(crate) struct Syncer<S: Storage> {
     pub storage: Arc<S>,
     pub committed: broadcast::Sender<Arc<Recorded>>,

@@ -119,12 +119,6 @@ impl SledStorage {
         &self.path
     }
 
-    /// The sled tree itself, for the tamper tests.
-    #[doc(hidden)]
-    pub fn tree(&self) -> &sled::Tree {
-        &self.tree
-    }
-
     /// Every tournament stream: the writer reads them to learn which games they scheduled.
     ///
     /// # Errors
