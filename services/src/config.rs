@@ -18,4 +18,8 @@ pub struct Config {
     pub insecure_open: bool,
     /// Publish every committed event to NATS JetStream; `None`: no fan-out.
     pub nats: Option<crate::nats::NatsOptions>,
+    /// Connections, idle timeout, subscribers.
+    pub limits: crate::server::Limits,
+    /// Serve gRPC over TLS; `None`: plaintext.
+    pub tls: Option<crate::server::TlsFiles>,
 }

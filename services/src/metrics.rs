@@ -3,6 +3,7 @@
 //! durable writes) and where the log stands.
 
 use crate::nats::fanout::FanoutStatus;
+use crate::server::ServerStats;
 use ledger_store::Log;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::ConstCounter;
@@ -13,7 +14,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 /// The metrics as Prometheus text, read from the log (and the NATS fan-out) at this moment.
-pub fn render(log: &Log, fanout: Option<&FanoutStatus>) -> String {
+pub fn render(log: &Log, fanout: Option<&FanoutStatus>, server: &ServerStats) -> String {
     let stats = log.stats();
     let mut registry = Registry::with_prefix("ledger");
     let counter = |value: u64| ConstCounter::new(value);
@@ -45,6 +46,35 @@ pub fn render(log: &Log, fanout: Option<&FanoutStatus>) -> String {
     );
     let streams = log.streams().map(|s| i64::try_from(s.len()).unwrap_or(i64::MAX)).unwrap_or(-1);
     registry.register("streams", "Streams in the log (-1: unreadable)", ConstGauge::new(streams));
+    let gauge = |value: u64| ConstGauge::new(i64::try_from(value).unwrap_or(i64::MAX));
+    let get = ServerStats::get;
+    registry.register("connections_open", "Client connections open now", gauge(get(&server.connections_open)));
+    registry.register(
+        "connections_accepted",
+        "Client connections accepted within --max-connections",
+        counter(get(&server.connections_accepted)),
+    );
+    registry.register(
+        "connections_shed",
+        "Connections closed on arrival because --max-connections were open",
+        counter(get(&server.connections_shed)),
+    );
+    registry.register(
+        "connections_idle_closed",
+        "Connections closed after their peer sent nothing for --idle-timeout",
+        counter(get(&server.connections_idle_closed)),
+    );
+    registry.register("subscribers_open", "Live subscriptions now", gauge(get(&server.subscribers_open)));
+    registry.register(
+        "subscribers_refused",
+        "Subscriptions refused because --max-subscribers were live",
+        counter(get(&server.subscribers_refused)),
+    );
+    registry.register(
+        "subscribers_cut_off",
+        "Subscriptions ended because they took no event for --subscriber-stall",
+        counter(get(&server.subscribers_cut_off)),
+    );
     if let Some(fanout) = fanout {
         let now_ms = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -83,15 +113,16 @@ pub fn render(log: &Log, fanout: Option<&FanoutStatus>) -> String {
 pub async fn serve(
     log: Arc<Log>,
     fanout: Option<Arc<FanoutStatus>>,
+    server: Arc<ServerStats>,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let app = axum::Router::new().route(
         "/metrics",
         axum::routing::get(move || {
-            let (log, fanout) = (Arc::clone(&log), fanout.clone());
+            let (log, fanout, server) = (Arc::clone(&log), fanout.clone(), Arc::clone(&server));
             async move {
-                let text = render(&log, fanout.as_deref());
+                let text = render(&log, fanout.as_deref(), &server);
                 ([(axum::http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
             }
         }),

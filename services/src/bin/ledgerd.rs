@@ -3,9 +3,10 @@
 use clap::Parser;
 use ledger_services::config::Config;
 use ledger_services::nats::NatsOptions;
-use ledger_services::server::run;
+use ledger_services::server::{run, Limits, TlsFiles};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// mimalloc, not glibc's malloc: the writer and the readers allocate many small, short-lived
 /// values from several threads, where glibc's arenas showed at a fifth of the time.
@@ -33,10 +34,66 @@ struct Args {
     #[arg(long, env = "LEDGER_INSECURE_OPEN")]
     insecure_open: bool,
     #[command(flatten)]
+    limits: LimitArgs,
+    #[command(flatten)]
+    tls: TlsArgs,
+    #[command(flatten)]
     nats: NatsArgs,
     /// Log filter, e.g. `info` or `ledger_services=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
+}
+
+/// What callers may hold (see `Limits`).
+#[derive(Debug, clap::Args)]
+struct LimitArgs {
+    /// Open connections at most; more are closed on arrival (and counted in the metrics).
+    #[arg(long, env = "LEDGER_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Close a connection whose peer sends nothing (not even a keepalive answer) for this many
+    /// seconds.
+    #[arg(long, env = "LEDGER_IDLE_TIMEOUT_SECS", default_value_t = Limits::default().idle_timeout.as_secs())]
+    idle_timeout_secs: u64,
+    /// Live subscriptions at most; one more is refused with RESOURCE_EXHAUSTED.
+    #[arg(long, env = "LEDGER_MAX_SUBSCRIBERS", default_value_t = Limits::default().max_subscribers)]
+    max_subscribers: usize,
+    /// Cut off a subscriber that takes no event for this many seconds while events wait.
+    #[arg(long, env = "LEDGER_SUBSCRIBER_STALL_SECS", default_value_t = Limits::default().subscriber_stall.as_secs())]
+    subscriber_stall_secs: u64,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> anyhow::Result<Limits> {
+        anyhow::ensure!(self.max_connections > 0, "--max-connections must be at least 1");
+        anyhow::ensure!(self.idle_timeout_secs >= 3, "--idle-timeout-secs must be at least 3");
+        anyhow::ensure!(self.subscriber_stall_secs > 0, "--subscriber-stall-secs must be at least 1");
+        Ok(Limits {
+            max_connections: self.max_connections,
+            idle_timeout: Duration::from_secs(self.idle_timeout_secs),
+            max_subscribers: self.max_subscribers,
+            subscriber_stall: Duration::from_secs(self.subscriber_stall_secs),
+        })
+    }
+}
+
+/// gRPC over TLS (plaintext without `--tls-cert`).
+#[derive(Debug, clap::Args)]
+struct TlsArgs {
+    /// The server's certificate chain (PEM).
+    #[arg(long, env = "LEDGER_TLS_CERT", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The certificate's private key (PEM).
+    #[arg(long, env = "LEDGER_TLS_KEY", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// Require client certificates signed by this CA (PEM).
+    #[arg(long, env = "LEDGER_TLS_CLIENT_CA", requires = "tls_cert")]
+    tls_client_ca: Option<PathBuf>,
+}
+
+impl TlsArgs {
+    fn files(self) -> Option<TlsFiles> {
+        Some(TlsFiles { cert: self.tls_cert?, key: self.tls_key?, client_ca: self.tls_client_ca })
+    }
 }
 
 /// Publishing every committed event to NATS JetStream (off without `--nats-url`).
@@ -99,6 +156,8 @@ async fn main() -> anyhow::Result<()> {
         insecure_open: args.insecure_open,
         metrics_listen: args.metrics_listen,
         nats: args.nats.options(),
+        limits: args.limits.limits()?,
+        tls: args.tls.files(),
     };
     run(config, shutdown_signal()?).await?;
     Ok(())

@@ -2,15 +2,14 @@
 //! time — steps through it, compares two points, lists every event with the voids struck
 //! through, and writes the report to hand over. Online from ledgerd, or offline from an export.
 
+use super::connection::read_stream;
 use super::{connect, from_status, read_input, Cli, CliError};
-use crate::convert::FromProto;
 use crate::projections::{self, Streams};
 use ledger::{Recorded, StreamId, StreamKind};
 use ledger_proto::v1 as pb;
 use replay::audit::{self, AuditPoint, Auditor};
 use std::io::BufRead;
 use std::path::Path;
-use tokio_stream::StreamExt;
 
 /// What the jury asked for.
 pub struct AuditArgs<'a> {
@@ -29,22 +28,6 @@ struct Loaded {
     game: StreamId,
     records: Vec<Recorded>,
     streams: Streams,
-}
-
-async fn read_stream(
-    client: &mut pb::ledger_client::LedgerClient<tonic::transport::Channel>,
-    stream: &str,
-) -> Result<Vec<Recorded>, CliError> {
-    let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None };
-    let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
-    let mut records = Vec::new();
-    while let Some(item) = events.next().await {
-        records.push(
-            Recorded::from_proto(item.map_err(|s| from_status(&s))?)
-                .map_err(|r| CliError::Failed(format!("the server sent {r}")))?,
-        );
-    }
-    Ok(records)
 }
 
 async fn load(cli: &Cli, game: StreamId, file: Option<&Path>) -> Result<Loaded, CliError> {

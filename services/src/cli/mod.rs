@@ -12,6 +12,7 @@ macro_rules! say {
 mod append;
 mod audit;
 mod check;
+mod connection;
 mod output;
 mod read;
 mod score;
@@ -19,9 +20,8 @@ mod tournament;
 mod verify;
 
 use clap::{Parser, Subcommand};
-use ledger_proto::v1::ledger_client::LedgerClient;
+use connection::{connect, connect_projections};
 use std::path::PathBuf;
-use tonic::transport::Channel;
 
 /// Exit status 1: the ledger (or the offline check) refused something.
 pub const EXIT_REFUSED: u8 = 1;
@@ -71,6 +71,16 @@ pub struct Cli {
     /// The clearance to claim from a ledgerd that runs open: table, organiser or jury.
     #[arg(long, global = true, env = "LEDGER_CLEARANCE")]
     pub clearance: Option<String>,
+    /// CA certificate (PEM) that signed ledgerd's TLS certificate (implies TLS; so does an
+    /// `https://` server).
+    #[arg(long, global = true, env = "LEDGER_TLS_CA")]
+    pub tls_ca: Option<PathBuf>,
+    /// Client certificate (PEM), for a ledgerd that requires one.
+    #[arg(long, global = true, env = "LEDGER_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// The client certificate's private key (PEM).
+    #[arg(long, global = true, env = "LEDGER_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
     /// Machine-readable output (JSON or JSON Lines).
     #[arg(long, global = true)]
     pub json: bool,
@@ -230,7 +240,7 @@ pub enum Command {
         /// Who the token stands for, recorded as the actor of every append.
         #[arg(long)]
         actor: String,
-        /// table, organiser or jury.
+        /// analyst (reads everything, records nothing), table, organiser or jury.
         #[arg(long)]
         clearance: String,
     },
@@ -434,20 +444,6 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
     }
 }
 
-async fn connect(cli: &Cli) -> Result<LedgerClient<Channel>, CliError> {
-    LedgerClient::connect(cli.server.clone())
-        .await
-        .map_err(|e| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server)))
-}
-
-async fn connect_projections(
-    cli: &Cli,
-) -> Result<ledger_proto::v1::projections_client::ProjectionsClient<Channel>, CliError> {
-    ledger_proto::v1::projections_client::ProjectionsClient::connect(cli.server.clone())
-        .await
-        .map_err(|e| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server)))
-}
-
 async fn run_tournament(cli: &Cli, what: &TournamentCommand) -> Result<(), CliError> {
     match what {
         TournamentCommand::Create { id, name, ruleset, clock_minutes } => {
@@ -487,33 +483,21 @@ async fn run_tournament(cli: &Cli, what: &TournamentCommand) -> Result<(), CliEr
 
 /// Prints a fresh random token and the auth-file entry that admits it.
 fn new_token(actor: &str, clearance: &str) -> Result<(), CliError> {
-    let clearance = ledger::access::Clearance::parse(clearance)
-        .ok_or_else(|| CliError::Failed(format!("clearance must be table, organiser or jury, not {clearance}")))?;
+    let clearance = crate::auth::Role::parse(clearance)
+        .filter(|role| *role != crate::auth::Role::Public)
+        .ok_or_else(|| {
+            CliError::Failed(format!("clearance must be analyst, table, organiser or jury, not {clearance}"))
+        })?;
     let mut bytes = [0u8; 24];
     std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut bytes)?;
     let token = hex::encode(bytes);
     let entry = serde_json::json!({
         "sha256": hex::encode(crate::auth::token_digest(&token)),
         "actor": actor,
-        "clearance": clearance,
+        "clearance": clearance.as_str(),
     });
     say!("token (give it to {actor}; it is not stored anywhere): {token}");
     say!("auth-file entry (add it to \"tokens\"): {entry}");
-    Ok(())
-}
-
-/// Adds who we are to a request: the token if we have one, else the open-mode headers.
-fn authorize<T>(cli: &Cli, request: &mut tonic::Request<T>) -> Result<(), CliError> {
-    let metadata = request.metadata_mut();
-    let value =
-        |text: &str, what: &str| text.parse().map_err(|_| CliError::Failed(format!("{what} must be printable ASCII")));
-    if let Some(token) = &cli.token {
-        metadata.insert("authorization", value(&format!("Bearer {token}"), "the token")?);
-    }
-    metadata.insert(crate::auth::ACTOR_HEADER, value(&cli.actor, "--actor")?);
-    if let Some(clearance) = &cli.clearance {
-        metadata.insert(crate::auth::CLEARANCE_HEADER, value(clearance, "--clearance")?);
-    }
     Ok(())
 }
 

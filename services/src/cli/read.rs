@@ -60,7 +60,7 @@ pub async fn tail(cli: &Cli, stream: Option<&str>, from: Option<u64>) -> Result<
 
 /// One past the newest global position stored now.
 async fn latest_position(
-    client: &mut pb::ledger_client::LedgerClient<tonic::transport::Channel>,
+    client: &mut super::connection::Ledger,
 ) -> Result<u64, CliError> {
     let listed =
         client.list_streams(pb::ListStreamsRequest { prefix: String::new() }).await.map_err(|s| from_status(&s))?;

@@ -1,6 +1,8 @@
 //! The Ledger gRPC service: append (unary and pipelined), read, subscribe, list streams.
 
-use crate::auth::{Auth, Identity};
+use super::limits::{Limits, ServerStats};
+use crate::auth::{Access, Auth};
+use ledger::access::Clearance;
 use crate::convert::{appended_to_proto, proposed_from_proto, record_into_proto, stream_info_to_proto, ToProto};
 use crate::status::{from_append, from_rejection, from_store};
 use ledger::rejection::quote;
@@ -10,7 +12,8 @@ use ledger_proto::v1 as pb;
 use ledger_store::{AppendRequest, Filter, Log, Pending};
 use std::pin::Pin;
 use std::sync::Arc;
-use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
+use std::future::Future;
+use tokio::sync::{mpsc, oneshot, watch, OwnedSemaphorePermit, Semaphore};
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::{Stream, StreamExt};
 use tonic::{Request, Response, Status, Streaming};
@@ -34,16 +37,27 @@ pub struct LedgerService {
     auth: Arc<Auth>,
     /// Turns true when the daemon shuts down: live subscriptions end then.
     stopping: watch::Receiver<bool>,
+    /// One permit per live subscription.
+    subscribers: Arc<Semaphore>,
+    limits: Limits,
+    stats: Arc<ServerStats>,
 }
 
 impl LedgerService {
-    pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
-        LedgerService { log, auth, stopping }
+    pub fn new(
+        log: Arc<Log>,
+        auth: Arc<Auth>,
+        stopping: watch::Receiver<bool>,
+        limits: Limits,
+        stats: Arc<ServerStats>,
+    ) -> Self {
+        let subscribers = Arc::new(Semaphore::new(limits.max_subscribers));
+        LedgerService { log, auth, stopping, subscribers, limits, stats }
     }
 }
 
 /// Turns a wire append into the domain's, refusing malformed input.
-fn to_request(proto: pb::AppendRequest, who: Identity) -> Result<AppendRequest, Rejection> {
+fn to_request(proto: pb::AppendRequest, actor: String, clearance: Clearance) -> Result<AppendRequest, Rejection> {
     let stream = StreamId::parse(&proto.stream)?;
     let of = proto.events.len();
     let events = proto
@@ -56,9 +70,44 @@ fn to_request(proto: pb::AppendRequest, who: Identity) -> Result<AppendRequest, 
         stream,
         events,
         expected_version: proto.expected_version,
-        actor: who.actor,
-        clearance: who.clearance,
+        actor,
+        clearance,
     })
+}
+
+/// Events buffered per subscriber between the log and its connection.
+const SUBSCRIBER_BUFFER: usize = 64;
+
+/// A subscription's events, ended by the cut-off status as soon as it is given (events still
+/// buffered here are dropped; the subscriber resumes after the last event it received).
+struct CutOff {
+    events: ReceiverStream<Result<pb::RecordedEvent, Status>>,
+    cut_off: Option<oneshot::Receiver<Status>>,
+}
+
+impl Stream for CutOff {
+    type Item = Result<pb::RecordedEvent, Status>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<Self::Item>> {
+        use std::task::Poll;
+        if let Some(cut_off) = self.cut_off.as_mut() {
+            match Pin::new(cut_off).poll(cx) {
+                Poll::Ready(Ok(status)) => {
+                    self.cut_off = None;
+                    self.events.close();
+                    return Poll::Ready(Some(Err(status)));
+                }
+                Poll::Ready(Err(_)) => self.cut_off = None,
+                Poll::Pending => {}
+            }
+        }
+        Pin::new(&mut self.events).poll_next(cx)
+    }
+}
+
+/// Reading one stream needs the right to its kind; reading the whole log, more.
+fn read_access(stream: Option<&StreamId>) -> Access {
+    stream.map_or(Access::ReadLog, |s| Access::ReadStream(s.kind()))
 }
 
 fn error_answer(status: &Status) -> pb::AppendStreamResponse {
@@ -74,8 +123,9 @@ fn error_answer(status: &Status) -> pb::AppendStreamResponse {
 impl pb::ledger_server::Ledger for LedgerService {
     #[tracing::instrument(skip_all, fields(stream = %quote(&request.get_ref().stream), n_events = request.get_ref().events.len()))]
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
-        let who = self.auth.identify(request.metadata())?;
-        let append = to_request(request.into_inner(), who).map_err(from_rejection)?;
+        let who = self.auth.authorize(request.metadata(), Access::Record)?;
+        let clearance = who.clearance()?;
+        let append = to_request(request.into_inner(), who.actor, clearance).map_err(from_rejection)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
             from_append(e)
@@ -89,7 +139,8 @@ impl pb::ledger_server::Ledger for LedgerService {
         &self,
         request: Request<Streaming<pb::AppendRequest>>,
     ) -> Result<Response<Self::AppendStreamStream>, Status> {
-        let who = self.auth.identify(request.metadata())?;
+        let who = self.auth.authorize(request.metadata(), Access::Record)?;
+        let clearance = who.clearance()?;
         let mut inbound = request.into_inner();
         let log = Arc::clone(&self.log);
         // Submitting in arrival order keeps pipelined appends to one stream in order; the
@@ -107,7 +158,7 @@ impl pb::ledger_server::Ledger for LedgerService {
                 };
                 let Some(message) = message else { break };
                 let mut permit = None;
-                let submitted = match message.map(|proto| to_request(proto, who.clone()).map_err(from_rejection)) {
+                let submitted = match message.map(|proto| to_request(proto, who.actor.clone(), clearance).map_err(from_rejection)) {
                     Err(status) | Ok(Err(status)) => Err(status),
                     Ok(Ok(append)) => {
                         let n_events = u32::try_from(append.events.len()).unwrap_or(u32::MAX).min(IN_FLIGHT_EVENTS);
@@ -144,12 +195,13 @@ impl pb::ledger_server::Ledger for LedgerService {
     type ReadStream = EventStream;
 
     async fn read(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadStream>, Status> {
-        let request = request.into_inner();
+        let (metadata, request) = (request.metadata().clone(), request.into_inner());
         // An empty stream reads the whole log in global position order (exports, imports).
         let stream = match request.stream.as_str() {
             "" => None,
             name => Some(StreamId::parse(name).map_err(from_rejection)?),
         };
+        self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
         let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
         let log = Arc::clone(&self.log);
         let (tx, rx) = mpsc::channel(READ_PAGE);
@@ -191,35 +243,70 @@ impl pb::ledger_server::Ledger for LedgerService {
         &self,
         request: Request<pb::SubscribeRequest>,
     ) -> Result<Response<Self::SubscribeStream>, Status> {
-        let request = request.into_inner();
-        let filter = if request.stream.is_empty() {
-            Filter::All
-        } else {
-            Filter::Stream(StreamId::parse(&request.stream).map_err(from_rejection)?)
+        let (metadata, request) = (request.metadata().clone(), request.into_inner());
+        let stream = match request.stream.as_str() {
+            "" => None,
+            name => Some(StreamId::parse(name).map_err(from_rejection)?),
+        };
+        self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
+        let filter = stream.map_or(Filter::All, Filter::Stream);
+        let Ok(slot) = Arc::clone(&self.subscribers).try_acquire_owned() else {
+            ServerStats::add(&self.stats.subscribers_refused, 1);
+            tracing::warn!(max_subscribers = self.limits.max_subscribers, "subscription refused: limit reached");
+            return Err(Status::resource_exhausted(format!(
+                "ledgerd already serves {} subscriptions (--max-subscribers); try again later",
+                self.limits.max_subscribers
+            )));
         };
         let mut source = self.log.subscribe(filter, request.from);
         let mut stopping = self.stopping.clone();
-        let (tx, rx) = mpsc::channel(READ_PAGE);
+        let (tx, rx) = mpsc::channel(SUBSCRIBER_BUFFER);
+        let (cut_off, cut_off_rx) = oneshot::channel();
+        let (stall, stats) = (self.limits.subscriber_stall, Arc::clone(&self.stats));
+        ServerStats::add(&stats.subscribers_open, 1);
         tokio::spawn(async move {
+            let _slot = slot;
+            let mut delivered = 0u64;
             loop {
+                // A subscriber that hangs up frees its slot at once, not at the next event.
                 let item = tokio::select! {
                     _ = stopping.wait_for(|stop| *stop) => break,
+                    () = tx.closed() => break,
                     item = source.recv() => item,
                 };
                 let Some(item) = item else { break };
-                let message = item.map(|record| record.to_proto()).map_err(from_store);
-                if tx.send(message).await.is_err() {
-                    break;
+                // A subscriber that takes nothing for `stall` while events wait is cut off, so a
+                // stopped scoreboard holds no slot and no buffers.
+                let permit = tokio::select! {
+                    _ = stopping.wait_for(|stop| *stop) => break,
+                    permit = tokio::time::timeout(stall, tx.reserve()) => permit,
+                };
+                match permit {
+                    Ok(Ok(permit)) => permit.send(item.map(|record| record.to_proto()).map_err(from_store)),
+                    Ok(Err(_closed)) => break,
+                    Err(_stalled) => {
+                        ServerStats::add(&stats.subscribers_cut_off, 1);
+                        tracing::warn!(delivered, "cutting off a subscriber that took no event for {stall:?}");
+                        let _ = cut_off.send(Status::resource_exhausted(format!(
+                            "subscription cut off: it took no event for {} s while events waited; \
+                             subscribe again from the event after the last one received",
+                            stall.as_secs_f64()
+                        )));
+                        break;
+                    }
                 }
+                delivered += 1;
             }
+            ServerStats::sub(&stats.subscribers_open, 1);
         });
-        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+        Ok(Response::new(Box::pin(CutOff { events: ReceiverStream::new(rx), cut_off: Some(cut_off_rx) })))
     }
 
     async fn list_streams(
         &self,
         request: Request<pb::ListStreamsRequest>,
     ) -> Result<Response<pb::ListStreamsResponse>, Status> {
+        self.auth.authorize(request.metadata(), Access::ListStreams)?;
         let prefix = request.into_inner().prefix;
         if prefix.len() > MAX_NAME_BYTES {
             return Err(Status::invalid_argument(format!(

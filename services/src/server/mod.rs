@@ -4,11 +4,16 @@
 //! Shutdown order: stop accepting and end live subscriptions, let in-flight requests finish,
 //! then close the log so the sequencer commits what it holds.
 
+mod connections;
 mod ledger_service;
+pub mod limits;
 mod projections_service;
+pub mod tls;
 
 pub use ledger_service::LedgerService;
+pub use limits::{Limits, ServerStats};
 pub use projections_service::ProjectionsService;
+pub use tls::TlsFiles;
 
 use crate::config::Config;
 use crate::nats::fanout::FanoutStatus;
@@ -31,6 +36,8 @@ pub enum ServeError {
     Transport(#[from] tonic::transport::Error),
     #[error(transparent)]
     Auth(#[from] crate::auth::AuthFileError),
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
     #[error("reflection setup failed: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("a write to the log failed, so the log stopped; restart ledgerd to reload what is on disk")]
@@ -57,6 +64,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             crate::auth::Auth::Open
         }
     };
+    let tls = config.tls.as_ref().map(TlsFiles::load).transpose()?;
     let log = Arc::new(Log::open_sled_with(&config.data_dir, Arc::new(crate::cross_check::TournamentChecks))?);
     let listener =
         TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
@@ -89,21 +97,23 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         (status, task)
     });
     let fanout_status = fanout.as_ref().map(|(status, _)| Arc::clone(status));
+    let stats = Arc::new(ServerStats::default());
     let metrics = match config.metrics_listen {
         Some(addr) => {
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
             tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?, "metrics at /metrics");
             let (log, stop) = (Arc::clone(&log), stopped(stop_rx.clone()));
-            let fanout = fanout_status.clone();
+            let (fanout, stats) = (fanout_status.clone(), Arc::clone(&stats));
             Some(tokio::spawn(async move {
-                if let Err(error) = crate::metrics::serve(log, fanout, listener, stop).await {
+                if let Err(error) = crate::metrics::serve(log, fanout, stats, listener, stop).await {
                     tracing::error!(%error, "the metrics server failed");
                 }
             }))
         }
         None => None,
     };
-    serve_with(Arc::clone(&log), Arc::new(auth), listener, stopped(stop_rx), fanout_status).await?;
+    let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats };
+    serve_with(Arc::clone(&log), Arc::new(auth), listener, stopped(stop_rx), options).await?;
     if let Some(metrics) = metrics {
         metrics.await.ok();
     }
@@ -116,15 +126,6 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     }
     tracing::info!("ledgerd stopped; the log is closed");
     Ok(())
-}
-
-/// Accepted connections send small answers at once (no Nagle delay behind a delayed ACK, which
-/// showed as 40 ms tails on unary appends) and are probed by TCP keepalive, so a vanished client
-/// does not hold its connection forever.
-fn incoming(listener: TcpListener) -> tonic::transport::server::TcpIncoming {
-    tonic::transport::server::TcpIncoming::from(listener)
-        .with_nodelay(Some(true))
-        .with_keepalive(Some(std::time::Duration::from_secs(60)))
 }
 
 /// The `grpc.health` service name of the NATS fan-out: SERVING while events reach JetStream,
@@ -141,10 +142,21 @@ pub async fn serve(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    serve_with(log, auth, listener, shutdown, None).await
+    serve_with(log, auth, listener, shutdown, ServeOptions::default()).await
 }
 
-/// [`serve`], with the NATS fan-out's state reported under [`FANOUT_HEALTH`].
+/// What [`serve_with`] needs beyond the log: limits, TLS, and the fan-out to report on.
+#[derive(Default)]
+pub struct ServeOptions {
+    /// The NATS fan-out, reported under [`FANOUT_HEALTH`].
+    pub fanout: Option<Arc<FanoutStatus>>,
+    pub limits: Limits,
+    pub tls: Option<tonic::transport::ServerTlsConfig>,
+    /// Where the limits count what they did (shared with `/metrics`).
+    pub stats: Arc<ServerStats>,
+}
+
+/// [`serve`], with limits, TLS and the NATS fan-out's health.
 ///
 /// # Errors
 /// The server fails.
@@ -153,8 +165,9 @@ pub async fn serve_with(
     auth: Arc<crate::auth::Auth>,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
-    fanout: Option<Arc<FanoutStatus>>,
+    options: ServeOptions,
 ) -> Result<(), ServeError> {
+    let ServeOptions { fanout, limits, tls, stats } = options;
     let (stopping_tx, stopping) = watch::channel(false);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<LedgerServer<LedgerService>>().await;
@@ -175,12 +188,16 @@ pub async fn serve_with(
             }
         });
     }
-    let reflection = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(ledger_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-        .build_v1()?;
-    let projections = ProjectionsService::new(Arc::clone(&log));
-    let service = LedgerService::new(log, auth, stopping);
+    // v1 and v1alpha: grpcurl speaks v1, while Python's grpcio reflection client, grpc_cli and
+    // many other tools still speak only v1alpha.
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(ledger_proto::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    };
+    let (reflection_v1, reflection_v1alpha) = (reflection().build_v1()?, reflection().build_v1alpha()?);
+    let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth));
+    let service = LedgerService::new(log, auth, stopping, limits, Arc::clone(&stats));
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down: no new requests, ending subscriptions");
@@ -189,12 +206,20 @@ pub async fn serve_with(
         health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         let _ = stopping_tx.send(true);
     };
-    tonic::transport::Server::builder()
+    let mut server = tonic::transport::Server::builder()
+        .tcp_nodelay(true)
+        .http2_keepalive_interval(Some(limits.keepalive_interval()))
+        .http2_keepalive_timeout(Some(limits.keepalive_interval()));
+    if let Some(tls) = tls {
+        server = server.tls_config(tls)?;
+    }
+    server
         .add_service(health_service)
-        .add_service(reflection)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
         .add_service(LedgerServer::new(service))
         .add_service(ProjectionsServer::new(projections))
-        .serve_with_incoming_shutdown(incoming(listener), signal)
+        .serve_with_incoming_shutdown(connections::incoming(listener, limits, stats), signal)
         .await?;
     Ok(())
 }

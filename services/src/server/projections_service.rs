@@ -1,6 +1,7 @@
 //! The Projections gRPC service: score sheets, standings and statistics folded from the log,
 //! as of the newest event or an earlier point.
 
+use crate::auth::{Access, Auth};
 use crate::projections::{self, ProjectionError, Streams};
 use crate::status::{from_rejection, from_store};
 use ledger::rejection::quote;
@@ -16,11 +17,12 @@ use tonic::{Request, Response, Status};
 #[derive(Clone)]
 pub struct ProjectionsService {
     log: Arc<Log>,
+    auth: Arc<Auth>,
 }
 
 impl ProjectionsService {
-    pub fn new(log: Arc<Log>) -> Self {
-        ProjectionsService { log }
+    pub fn new(log: Arc<Log>, auth: Arc<Auth>) -> Self {
+        ProjectionsService { log, auth }
     }
 }
 
@@ -105,6 +107,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         &self,
         request: Request<pb::ScoreSheetRequest>,
     ) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::ScoreSheet)?;
         let request = request.into_inner();
         let game = stream_id(StreamKind::Game, &request.game)?;
         let log = Arc::clone(&self.log);
@@ -118,6 +121,7 @@ impl pb::projections_server::Projections for ProjectionsService {
     }
 
     async fn get_standings(&self, request: Request<pb::StandingsRequest>) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::Standings { public: request.get_ref().public })?;
         let request = request.into_inner();
         let tournament = stream_id(StreamKind::Tournament, &request.tournament)?;
         let log = Arc::clone(&self.log);
@@ -141,6 +145,7 @@ impl pb::projections_server::Projections for ProjectionsService {
     }
 
     async fn get_clock(&self, request: Request<pb::ClockRequest>) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::Clock)?;
         let request = request.into_inner();
         let game = stream_id(StreamKind::Game, &request.game)?;
         let log = Arc::clone(&self.log);
@@ -159,6 +164,7 @@ impl pb::projections_server::Projections for ProjectionsService {
     }
 
     async fn get_role_stats(&self, request: Request<pb::RoleStatsRequest>) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::RoleStats)?;
         let request = request.into_inner();
         if let Some(tournament) = request.tournament.as_deref().filter(|t| t.len() > MAX_NAME_BYTES) {
             return Err(Status::invalid_argument(format!(

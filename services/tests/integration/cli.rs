@@ -308,3 +308,84 @@ async fn verify_reads_a_read_only_copy_without_writing_to_it() {
         assert_eq!(was.2, is.2, "{} was written to", was.0.display());
     }
 }
+
+/// A game of `n` lines: its start, then jury calls (a table may call the jury any number of
+/// times), with `bad` (if any) replaced by a turn that skips ahead, which the rules refuse.
+fn long_game(n: usize, bad: Option<usize>) -> String {
+    let mut text = String::from("{\"type\":\"game_started\",\"at_ms\":0,\"ruleset\":\"cafe2023\"}\n");
+    for line in 2..=n {
+        if Some(line) == bad {
+            text.push_str("{\"type\":\"turn_started\",\"turn\":5,\"at_ms\":1000}\n");
+        } else {
+            // Every tenth reason repeats an earlier one: identical lines are still distinct events.
+            text.push_str(&format!("{{\"type\":\"jury_called\",\"reason\":\"question {}\"}}\n", line % 500));
+        }
+    }
+    text
+}
+
+/// Issue 10.4: a file longer than one batch, refused at a line, stores nothing; a partial run
+/// followed by the corrected file appends exactly what is missing; a file whose history differs
+/// from what is stored is refused before anything is sent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_or_retried_long_file_appends_exactly_what_is_missing() {
+    let mut server = TestServer::start().await;
+    let url = format!("http://{}", server.addr);
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let bad = write("bad.jsonl", &long_game(2_500, Some(1_700)));
+    let prefix = write("prefix.jsonl", &long_game(1_500, None));
+    let good = write("good.jsonl", &long_game(2_500, None));
+    let forked = write("forked.jsonl", &long_game(2_500, None).replacen("question 100\"", "question 100, again\"", 1));
+    let run = |path: &str| {
+        let url = url.clone();
+        let path = path.to_owned();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                let out = ledgerctl(&["--server", &url, "append", "--stream", "game/long", "--file", &path], "");
+                (out.status.code(), text(&out.stdout), text(&out.stderr))
+            })
+            .await
+            .unwrap()
+        }
+    };
+    let (code, _, stderr) = run(&bad).await;
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stderr.trim(),
+        "line 1700: FAILED_PRECONDITION: turn_started 5 skips a turn: turn 1 comes next; nothing was stored"
+    );
+    assert_eq!(server.version("game/long").await, 0);
+    // An interrupted run stored the first 1,500 lines; the corrected file adds the other 1,000.
+    assert_eq!(run(&prefix).await.0, Some(0));
+    let (code, stdout, stderr) = run(&bad).await;
+    assert_eq!((code, stderr.trim().ends_with("; nothing was stored")), (Some(1), true), "{stdout}{stderr}");
+    let (code, stdout, stderr) = run(&good).await;
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.starts_with("appended 1000 events to game/long: seq 1501–2500")
+            && stdout.trim_end().ends_with("(1500 lines before them were already stored)"),
+        "{stdout}"
+    );
+    assert_eq!(server.version("game/long").await, 2_500);
+    let (code, stdout, _) = run(&good).await;
+    assert_eq!((code, stdout.trim()), (Some(0), "game/long: these 2500 events were already appended; nothing new"));
+    // A file that differs from the stored history at line 100 is refused; nothing is stored.
+    let (code, _, stderr) = run(&forked).await;
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.starts_with("line 100 is not in game/long, but line 101 after it is stored as seq 101"),
+        "{stderr}"
+    );
+    assert_eq!(server.version("game/long").await, 2_500);
+    let stored = server.read("game/long").await;
+    let mut ids: Vec<&str> = stored.iter().map(|r| r.envelope.as_ref().unwrap().event_id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 2_500, "every line stored once");
+    server.stop().await;
+}

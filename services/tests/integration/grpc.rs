@@ -231,18 +231,18 @@ async fn the_actor_header_is_recorded_in_the_envelope() {
 async fn only_the_jury_may_void_and_rule() {
     use ledger_services::auth::{token_digest, Auth, Identity};
     let mut tokens = std::collections::HashMap::new();
-    let jury = Identity { actor: "jury-anna".into(), clearance: ledger::access::Clearance::Jury };
-    let table = Identity { actor: "table-3".into(), clearance: ledger::access::Clearance::Table };
+    let jury = Identity { actor: "jury-anna".into(), role: ledger_services::auth::Role::Jury };
+    let table = Identity { actor: "table-3".into(), role: ledger_services::auth::Role::Table };
     tokens.insert(token_digest("jury-secret"), jury);
     tokens.insert(token_digest("table-secret"), table);
     let mut server = TestServer::start_with_auth(Auth::Tokens(tokens)).await;
-    let with_token = |request: pb::AppendRequest, token: Option<&str>| {
+    fn with_token<T>(request: T, token: Option<&str>) -> tonic::Request<T> {
         let mut request = tonic::Request::new(request);
         if let Some(token) = token {
             request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
         }
         request
-    };
+    }
     let game = events(&ledger::testing::started_game(Some(Ruleset::Cafe2023), 2));
     let anonymous = server.client.append(with_token(append("game/j", &game, "", None), None)).await.unwrap_err();
     assert_eq!(anonymous.code(), Code::Unauthenticated);
@@ -257,7 +257,9 @@ async fn only_the_jury_may_void_and_rule() {
     assert_eq!(refused.message(), "only the jury may record event_voided; table-3 is cleared as table");
     let ruling = Event::JuryRuling { text: "turn 2 started before Sweden's action stage".into() };
     server.client.append(with_token(append("game/j", &[ruling, void], "", None), Some("jury-secret"))).await.unwrap();
-    let stored = server.read("game/j").await;
+    let read = pb::ReadRequest { stream: "game/j".into(), from_seq: 1, limit: None };
+    let stored: Vec<_> =
+        server.client.read(with_token(read, Some("table-secret"))).await.unwrap().into_inner().map(Result::unwrap).collect().await;
     assert_eq!(stored.len(), 5);
     assert_eq!(stored[4].envelope.as_ref().unwrap().actor, "jury-anna");
     assert_eq!(stored[0].envelope.as_ref().unwrap().actor, "table-3");

@@ -9,5 +9,6 @@ mod fanout;
 mod grpc;
 mod projections;
 mod roundtrip;
+mod security;
 mod support;
 mod tournament;

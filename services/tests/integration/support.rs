@@ -25,6 +25,14 @@ impl TestServer {
     }
 
     pub async fn start_with_auth(auth: ledger_services::auth::Auth) -> TestServer {
+        Self::start_with_options(auth, ledger_services::server::ServeOptions::default()).await
+    }
+
+    /// A server with the given limits (and stats to watch them by).
+    pub async fn start_with_options(
+        auth: ledger_services::auth::Auth,
+        options: ledger_services::server::ServeOptions,
+    ) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
         let log = Arc::new(
             Log::open_sled_with(dir.path(), Arc::new(ledger_services::cross_check::TournamentChecks)).unwrap(),
@@ -33,9 +41,9 @@ impl TestServer {
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            ledger_services::server::serve(log, Arc::new(auth), listener, async {
+            ledger_services::server::serve_with(log, Arc::new(auth), listener, async {
                 stopped.await.ok();
-            })
+            }, options)
             .await
             .unwrap();
         });

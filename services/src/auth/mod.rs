@@ -1,0 +1,237 @@
+//! Who is calling, and what they may read and record.
+//!
+//! With an auth file (`ledgerd --auth-file`), a caller is who their token says: the file maps
+//! the SHA-256 of each token to an actor and a role, so the file itself holds no usable secret.
+//! A caller without a token is the public, who may see only the public standings and the clocks
+//! ([`policy`]). Without an auth file ledgerd runs open (a trusted network, development): the
+//! `x-ledger-actor` and `x-ledger-clearance` headers are taken as given, every read is allowed,
+//! and the daemon says so at startup.
+
+pub mod policy;
+
+pub use policy::{Access, Role};
+
+use ledger::access::Clearance;
+use serde::Deserialize;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
+use std::path::Path;
+use tonic::metadata::MetadataMap;
+use tonic::Status;
+
+/// The metadata key naming the actor in open mode.
+pub const ACTOR_HEADER: &str = "x-ledger-actor";
+/// The metadata key naming the role in open mode.
+pub const CLEARANCE_HEADER: &str = "x-ledger-clearance";
+
+/// A caller as the ledger records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    pub actor: String,
+    pub role: Role,
+}
+
+impl Identity {
+    /// Anyone, without a token.
+    pub fn public() -> Identity {
+        Identity { actor: "public".into(), role: Role::Public }
+    }
+
+    /// What this caller may record; analysts and the public record nothing.
+    ///
+    /// # Errors
+    /// `UNAUTHENTICATED` for the public, `PERMISSION_DENIED` for an analyst.
+    pub fn clearance(&self) -> Result<Clearance, Status> {
+        self.role.clearance().ok_or_else(|| policy::denied(self, Access::Record))
+    }
+}
+
+/// How callers are identified.
+#[derive(Debug, Clone)]
+pub enum Auth {
+    /// Headers are trusted and every read is allowed.
+    Open,
+    /// SHA-256 of a bearer token → identity.
+    Tokens(HashMap<[u8; 32], Identity>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AuthFile {
+    tokens: Vec<TokenEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenEntry {
+    sha256: String,
+    actor: String,
+    /// The role (`analyst`, `table`, `organiser`, `jury`); named `clearance` since the first
+    /// auth files.
+    clearance: Role,
+}
+
+/// Why an auth file cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("auth file {path}: {reason}")]
+pub struct AuthFileError {
+    pub path: String,
+    pub reason: String,
+}
+
+/// The SHA-256 of a token, as the auth file stores it.
+pub fn token_digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+impl Auth {
+    /// Reads `{"tokens": [{"sha256": "<hex>", "actor": "jury-1", "clearance": "jury"}, …]}`.
+    ///
+    /// # Errors
+    /// The file cannot be read or is malformed.
+    pub fn load(path: &Path) -> Result<Auth, AuthFileError> {
+        let fail = |reason: String| AuthFileError { path: path.display().to_string(), reason };
+        let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+        let file: AuthFile = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
+        let mut tokens = HashMap::new();
+        for entry in file.tokens {
+            let digest: [u8; 32] = hex::decode(&entry.sha256)
+                .ok()
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| fail(format!("sha256 of {} must be 64 hex digits", entry.actor)))?;
+            check_actor(&entry.actor).map_err(|e| fail(e.message().to_owned()))?;
+            if entry.clearance == Role::Public {
+                return Err(fail(format!("{} has role public: the public needs no token", entry.actor)));
+            }
+            tokens.insert(digest, Identity { actor: entry.actor, role: entry.clearance });
+        }
+        Ok(Auth::Tokens(tokens))
+    }
+
+    /// The caller of a request.
+    ///
+    /// # Errors
+    /// `UNAUTHENTICATED` for a malformed or unknown token (token mode); `INVALID_ARGUMENT` for
+    /// malformed headers (open mode).
+    pub fn identify(&self, metadata: &MetadataMap) -> Result<Identity, Status> {
+        match self {
+            Auth::Open => open_identity(metadata),
+            Auth::Tokens(tokens) => {
+                let Some(header) = metadata.get("authorization") else { return Ok(Identity::public()) };
+                let token = header.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or_else(|| {
+                    Status::unauthenticated("the authorization header must read `Bearer <token>`")
+                })?;
+                tokens.get(&token_digest(token)).cloned().ok_or_else(|| Status::unauthenticated("unknown token"))
+            }
+        }
+    }
+
+    /// The caller of a request, if they may have `access`.
+    ///
+    /// # Errors
+    /// As [`Auth::identify`]; then `UNAUTHENTICATED` when the public asks for more than the
+    /// public may see, `PERMISSION_DENIED` when a role asks for what it may not.
+    pub fn authorize(&self, metadata: &MetadataMap, access: Access) -> Result<Identity, Status> {
+        let who = self.identify(metadata)?;
+        match self {
+            // Open mode trusts whoever reaches it; the clearance still decides what is recorded.
+            Auth::Open if access != Access::Record => Ok(who),
+            _ if who.role.may(access) => Ok(who),
+            _ => Err(policy::denied(&who, access)),
+        }
+    }
+}
+
+fn open_identity(metadata: &MetadataMap) -> Result<Identity, Status> {
+    let header = |key: &str| -> Result<Option<String>, Status> {
+        metadata
+            .get(key)
+            .map(|v| v.to_str().map(str::to_owned).map_err(|_| Status::invalid_argument(format!("{key} must be ASCII"))))
+            .transpose()
+    };
+    let actor = header(ACTOR_HEADER)?.unwrap_or_else(|| "anonymous".into());
+    check_actor(&actor)?;
+    let role = match header(CLEARANCE_HEADER)? {
+        None => Role::Table,
+        Some(text) => Role::parse(&text).ok_or_else(|| {
+            Status::invalid_argument(format!(
+                "{CLEARANCE_HEADER} must be one of {}, not {}",
+                Role::NAMES.join(", "),
+                ledger::rejection::quote(&text)
+            ))
+        })?,
+    };
+    Ok(Identity { actor, role })
+}
+
+fn check_actor(actor: &str) -> Result<(), Status> {
+    if actor.is_empty() || actor.len() > 64 || actor.chars().any(char::is_control) {
+        return Err(Status::invalid_argument("an actor is 1 to 64 printable characters"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens() -> Auth {
+        let mut tokens = HashMap::new();
+        tokens.insert(token_digest("s3cret"), Identity { actor: "jury-1".into(), role: Role::Jury });
+        tokens.insert(token_digest("numbers"), Identity { actor: "ana".into(), role: Role::Analyst });
+        Auth::Tokens(tokens)
+    }
+
+    fn bearer(token: &str) -> MetadataMap {
+        let mut metadata = MetadataMap::new();
+        metadata.insert("authorization", format!("Bearer {token}").parse().unwrap());
+        metadata
+    }
+
+    #[test]
+    fn tokens_are_checked_by_digest() {
+        let auth = tokens();
+        let mut metadata = MetadataMap::new();
+        assert_eq!(auth.identify(&metadata).unwrap(), Identity::public());
+        metadata.insert("authorization", "Basic abc".parse().unwrap());
+        assert_eq!(auth.identify(&metadata).unwrap_err().code(), tonic::Code::Unauthenticated);
+        assert_eq!(auth.identify(&bearer("wrong")).unwrap_err().message(), "unknown token");
+        let mut metadata = bearer("s3cret");
+        assert_eq!(auth.identify(&metadata).unwrap().role, Role::Jury);
+        // Headers do not override a token's identity.
+        metadata.insert(CLEARANCE_HEADER, "jury".parse().unwrap());
+        metadata.insert(ACTOR_HEADER, "mallory".parse().unwrap());
+        assert_eq!(auth.identify(&metadata).unwrap().actor, "jury-1");
+    }
+
+    #[test]
+    fn with_tokens_the_public_sees_only_the_public_standings_and_the_clocks() {
+        let auth = tokens();
+        let public = MetadataMap::new();
+        assert!(auth.authorize(&public, Access::Standings { public: true }).is_ok());
+        assert!(auth.authorize(&public, Access::Clock).is_ok());
+        let refused = auth.authorize(&public, Access::ListStreams).unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::Unauthenticated);
+        let refused = auth.authorize(&bearer("numbers"), Access::Record).unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::PermissionDenied);
+        assert!(auth.authorize(&bearer("numbers"), Access::ReadLog).is_ok());
+        // A wrong token is refused even where the public is welcome: it is a mistake to report.
+        assert_eq!(
+            auth.authorize(&bearer("wrong"), Access::Clock).unwrap_err().code(),
+            tonic::Code::Unauthenticated
+        );
+    }
+
+    #[test]
+    fn open_mode_trusts_headers() {
+        let mut metadata = MetadataMap::new();
+        let anonymous = Auth::Open.identify(&metadata).unwrap();
+        assert_eq!((anonymous.actor.as_str(), anonymous.role), ("anonymous", Role::Table));
+        assert!(Auth::Open.authorize(&metadata, Access::ReadLog).is_ok());
+        metadata.insert(CLEARANCE_HEADER, "judge".parse().unwrap());
+        let refused = Auth::Open.identify(&metadata).unwrap_err();
+        assert!(refused.message().contains("analyst, table, organiser, jury"), "{}", refused.message());
+        metadata.insert(CLEARANCE_HEADER, "analyst".parse().unwrap());
+        assert_eq!(Auth::Open.authorize(&metadata, Access::Record).unwrap_err().code(), tonic::Code::PermissionDenied);
+    }
+}

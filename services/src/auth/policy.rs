@@ -1,0 +1,153 @@
+//! What each role may read and record: one table, checked by every RPC (and, later, every page).
+//!
+//! | | public (no token) | analyst | table | organiser, jury |
+//! |---|---|---|---|---|
+//! | public standings (pseudonyms), clocks | yes | yes | yes | yes |
+//! | full standings (names), score sheets | — | yes | yes | yes |
+//! | read or follow a game stream | — | yes | yes | yes |
+//! | read or follow a tournament stream, the whole log, list streams, role statistics | — | yes | — | yes |
+//! | record events | — | — | by clearance | by clearance |
+//!
+//! Tournament streams carry players' full names, so the public and the tables see players only
+//! through the standings; a table reads the games it plays and follows. What a recorder may
+//! record is then decided event by event by `ledger::access::permits`.
+
+use super::Identity;
+use ledger::access::Clearance;
+use ledger::StreamKind;
+use serde::Deserialize;
+use tonic::Status;
+
+/// A caller's role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Anyone, without a token.
+    Public,
+    /// Reads everything, records nothing.
+    Analyst,
+    Table,
+    #[serde(alias = "organizer")]
+    Organiser,
+    Jury,
+}
+
+/// What a request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Append events (what exactly is then up to the clearance).
+    Record,
+    /// Read or subscribe to one stream of this kind.
+    ReadStream(StreamKind),
+    /// Read or subscribe to the whole log.
+    ReadLog,
+    ListStreams,
+    ScoreSheet,
+    /// Standings; `public`: pseudonyms only.
+    Standings { public: bool },
+    Clock,
+    RoleStats,
+}
+
+impl Role {
+    /// Every role, in the order error messages list them.
+    pub const ALL: [Role; 5] = [Role::Public, Role::Analyst, Role::Table, Role::Organiser, Role::Jury];
+    /// Their names.
+    pub const NAMES: [&'static str; 5] = ["public", "analyst", "table", "organiser", "jury"];
+
+    pub fn as_str(self) -> &'static str {
+        Self::NAMES[Self::ALL.iter().position(|r| *r == self).expect("every role is in ALL")]
+    }
+
+    pub fn parse(text: &str) -> Option<Role> {
+        match text {
+            "organizer" => Some(Role::Organiser),
+            _ => Self::NAMES.iter().position(|n| *n == text).map(|i| Self::ALL[i]),
+        }
+    }
+
+    /// What the role may record, if anything.
+    pub fn clearance(self) -> Option<Clearance> {
+        match self {
+            Role::Public | Role::Analyst => None,
+            Role::Table => Some(Clearance::Table),
+            Role::Organiser => Some(Clearance::Organiser),
+            Role::Jury => Some(Clearance::Jury),
+        }
+    }
+
+    /// The table above.
+    pub fn may(self, access: Access) -> bool {
+        match (self, access) {
+            (_, Access::Standings { public: true } | Access::Clock) => true,
+            (Role::Public, _) => false,
+            (Role::Analyst, Access::Record) => false,
+            (Role::Analyst | Role::Organiser | Role::Jury, _) => true,
+            (
+                Role::Table,
+                Access::Record
+                | Access::ReadStream(StreamKind::Game)
+                | Access::ScoreSheet
+                | Access::Standings { public: false },
+            ) => true,
+            (Role::Table, Access::ReadStream(StreamKind::Tournament) | Access::ReadLog | Access::ListStreams | Access::RoleStats) => false,
+        }
+    }
+}
+
+impl Access {
+    fn describe(self) -> String {
+        match self {
+            Access::Record => "recording events".into(),
+            Access::ReadStream(kind) => format!("reading {} streams", kind.prefix()),
+            Access::ReadLog => "reading the whole log".into(),
+            Access::ListStreams => "listing the streams".into(),
+            Access::ScoreSheet => "score sheets".into(),
+            Access::Standings { public: true } => "the public standings".into(),
+            Access::Standings { public: false } => "the full standings (with names)".into(),
+            Access::Clock => "clocks".into(),
+            Access::RoleStats => "role statistics".into(),
+        }
+    }
+}
+
+/// The refusal for a caller who may not have `access`: UNAUTHENTICATED for the public (a token
+/// would help), PERMISSION_DENIED for a role (it would not).
+pub(super) fn denied(who: &Identity, access: Access) -> Status {
+    let what = access.describe();
+    if who.role == Role::Public {
+        return Status::unauthenticated(format!(
+            "{what} needs a token (`authorization: Bearer <token>`); without one, only the public standings and the clocks"
+        ));
+    }
+    let roles: Vec<&str> = Role::ALL.iter().filter(|r| r.may(access)).map(|r| r.as_str()).collect();
+    Status::permission_denied(format!(
+        "{what} is for {}; {} is cleared as {}",
+        roles.join(", "),
+        who.actor,
+        who.role.as_str()
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for role in Role::ALL {
+            assert_eq!(Role::parse(role.as_str()), Some(role));
+            let json: Role = serde_json::from_str(&format!("\"{}\"", role.as_str())).unwrap();
+            assert_eq!(json, role);
+        }
+        assert_eq!(Role::parse("organizer"), Some(Role::Organiser));
+    }
+
+    #[test]
+    fn refusals_say_who_may() {
+        let table = Identity { actor: "table-4".into(), role: Role::Table };
+        let status = denied(&table, Access::ReadStream(StreamKind::Tournament));
+        assert_eq!(status.code(), tonic::Code::PermissionDenied);
+        assert_eq!(status.message(), "reading tournament streams is for analyst, organiser, jury; table-4 is cleared as table");
+    }
+}

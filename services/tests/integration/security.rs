@@ -1,0 +1,339 @@
+//! Who may read what, and the bounds that keep ledgerd serving its tables: connections,
+//! subscribers, stalled readers, TLS.
+
+use crate::support::{append, TestServer};
+use ledger::testing::simulate_game;
+use ledger::{Event, Ruleset};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::ledger_client::LedgerClient;
+use ledger_proto::v1::projections_client::ProjectionsClient;
+use ledger_services::auth::{token_digest, Auth, Identity, Role};
+use ledger_services::server::{Limits, ServeOptions, ServerStats};
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::AsyncReadExt;
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+use tonic::Code;
+
+/// The callers of the authorisation table: no token, a wrong token, and one token per role.
+const CALLERS: [(&str, Option<&str>); 6] = [
+    ("public", None),
+    ("wrong token", Some("not-a-token")),
+    ("analyst", Some("analyst-secret")),
+    ("table", Some("table-secret")),
+    ("organiser", Some("organiser-secret")),
+    ("jury", Some("jury-secret")),
+];
+
+fn tokens() -> Auth {
+    let mut tokens = HashMap::new();
+    for (role, name) in [(Role::Analyst, "analyst"), (Role::Table, "table"), (Role::Organiser, "organiser"), (Role::Jury, "jury")]
+    {
+        tokens.insert(token_digest(&format!("{name}-secret")), Identity { actor: format!("{name}-1"), role });
+    }
+    Auth::Tokens(tokens)
+}
+
+fn request<T>(message: T, token: Option<&str>) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Some(token) = token {
+        request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    }
+    request
+}
+
+/// One RPC as a caller makes it: OK, or the status code it got.
+async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option<&str>) -> Result<(), Code> {
+    let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
+    let (mut ledger, mut projections) = (LedgerClient::new(channel.clone()), ProjectionsClient::new(channel));
+    let read = |stream: &str| pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: Some(1) };
+    let subscribe = |stream: &str| pb::SubscribeRequest { stream: stream.into(), from: 1 };
+    // Each caller appends to a stream of its own, so that every allowed append is accepted.
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+    let own_game = format!("game/{}-{rpc}", caller.replace(' ', "-"));
+    let result = match rpc {
+        "Append" => ledger.append(request(append(&own_game, &[start], "", None), token)).await.map(drop),
+        "AppendStream" => {
+            let outbound = tokio_stream::iter([append(&own_game, &[start], "", None)]);
+            match ledger.append_stream(request(outbound, token)).await {
+                Ok(answers) => {
+                    let first = answers.into_inner().next().await.unwrap().unwrap();
+                    match first.result.unwrap() {
+                        pb::append_stream_response::Result::Ok(_) => Ok(()),
+                        pb::append_stream_response::Result::Error(e) => Err(tonic::Status::new(e.code.into(), e.message)),
+                    }
+                }
+                Err(status) => Err(status),
+            }
+        }
+        "Read game" => ledger.read(request(read("game/g1"), token)).await.map(drop),
+        "Read tournament" => ledger.read(request(read("tournament/t1"), token)).await.map(drop),
+        "Read log" => ledger.read(request(read(""), token)).await.map(drop),
+        "Subscribe game" => ledger.subscribe(request(subscribe("game/g1"), token)).await.map(drop),
+        "Subscribe log" => ledger.subscribe(request(subscribe(""), token)).await.map(drop),
+        "ListStreams" => ledger.list_streams(request(pb::ListStreamsRequest { prefix: String::new() }, token)).await.map(drop),
+        "GetScoreSheet" => {
+            let sheet = pb::ScoreSheetRequest { game: "g1".into(), ..Default::default() };
+            projections.get_score_sheet(request(sheet, token)).await.map(drop)
+        }
+        "GetStandings public" => {
+            let standings = pb::StandingsRequest { tournament: "t1".into(), public: true, ..Default::default() };
+            projections.get_standings(request(standings, token)).await.map(drop)
+        }
+        "GetStandings" => {
+            let standings = pb::StandingsRequest { tournament: "t1".into(), public: false, ..Default::default() };
+            projections.get_standings(request(standings, token)).await.map(drop)
+        }
+        "GetClock" => {
+            let clock = pb::ClockRequest { game: "g1".into(), ..Default::default() };
+            projections.get_clock(request(clock, token)).await.map(drop)
+        }
+        "GetRoleStats" => projections.get_role_stats(request(pb::RoleStatsRequest::default(), token)).await.map(drop),
+        other => panic!("no RPC {other}"),
+    };
+    result.map_err(|status| {
+        // Refusals say why; everything else about the seeded data must be fine.
+        if !matches!(status.code(), Code::Unauthenticated | Code::PermissionDenied) {
+            panic!("{rpc} as {caller}: unexpected {:?}: {}", status.code(), status.message());
+        }
+        status.code()
+    })
+}
+
+/// Every RPC, as every kind of caller, against the table in docs/RELIABILITY.md (written out
+/// here again, not derived from the code it checks).
+#[tokio::test]
+async fn every_rpc_answers_each_role_as_the_access_table_says() {
+    const OK: Result<(), Code> = Ok(());
+    const UNAUTH: Result<(), Code> = Err(Code::Unauthenticated);
+    const DENIED: Result<(), Code> = Err(Code::PermissionDenied);
+    #[rustfmt::skip]
+    let table: [(&str, [Result<(), Code>; 6]); 13] = [
+        //                       public  wrong   analyst table   organiser jury
+        ("Append",              [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
+        ("AppendStream",        [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
+        ("Read game",           [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("Read tournament",     [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+        ("Read log",            [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+        ("Subscribe game",      [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("Subscribe log",       [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+        ("ListStreams",         [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+        ("GetScoreSheet",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetStandings public", [OK,     UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetStandings",        [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetClock",            [OK,     UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetRoleStats",        [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+    ];
+    let mut server = TestServer::start_with_auth(tokens()).await;
+    let mut tournament = ledger::testing::simple_tournament(Ruleset::Cafe2023, 4);
+    tournament.truncate(5);
+    let game = simulate_game(Ruleset::Cafe2023, &(0..300).map(|i| (i * 7_919) % 1_000_003).collect::<Vec<u32>>());
+    for (stream, events) in [("tournament/t1", &tournament), ("game/g1", &game)] {
+        server.client.append(request(append(stream, events, "", None), Some("jury-secret"))).await.unwrap();
+    }
+    let mut wrong = Vec::new();
+    for (rpc, expected) in table {
+        for ((caller, token), expected) in CALLERS.into_iter().zip(expected) {
+            let got = call(server.addr, rpc, caller, token).await;
+            if got != expected {
+                wrong.push(format!("{rpc} as {caller}: expected {expected:?}, got {got:?}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // The refusals say what was asked and who may have it.
+    let denied = server
+        .client
+        .list_streams(request(pb::ListStreamsRequest { prefix: String::new() }, Some("table-secret")))
+        .await
+        .unwrap_err();
+    assert_eq!(denied.message(), "listing the streams is for analyst, organiser, jury; table-1 is cleared as table");
+    let unauth = server.client.read(request(pb::ReadRequest { stream: "game/g1".into(), from_seq: 1, limit: None }, None));
+    assert!(unauth.await.unwrap_err().message().starts_with("reading game streams needs a token"));
+    server.stop().await;
+}
+
+fn limited(limits: Limits) -> (ServeOptions, Arc<ServerStats>) {
+    let stats = Arc::new(ServerStats::default());
+    (ServeOptions { limits, stats: Arc::clone(&stats), ..ServeOptions::default() }, stats)
+}
+
+async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
+    for _ in 0..200 {
+        if check() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("not within 10 s: {what}");
+}
+
+/// Connections beyond the limit are closed on arrival and counted; silent ones are closed after
+/// the idle timeout; a real client that stays idle longer keeps its connection (it answers the
+/// keepalive pings), and ledgerd recovers by itself.
+#[tokio::test]
+async fn connections_are_limited_shed_and_idle_ones_closed() {
+    let limits = Limits { max_connections: 4, idle_timeout: Duration::from_secs(3), ..Limits::default() };
+    let (options, stats) = limited(limits);
+    let mut server = TestServer::start_with_options(Auth::Open, options).await;
+    let get = |counter: fn(&ServerStats) -> &std::sync::atomic::AtomicU64| ServerStats::get(counter(&stats));
+    let mut silent = Vec::new();
+    for _ in 0..3 {
+        silent.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
+    }
+    eventually("four connections open", || get(|s| &s.connections_open) == 4).await;
+    // The fifth is closed at once.
+    let mut fifth = tokio::net::TcpStream::connect(server.addr).await.unwrap();
+    let mut byte = [0u8; 1];
+    let closed = tokio::time::timeout(Duration::from_secs(2), fifth.read(&mut byte)).await.expect("closed at once");
+    assert!(matches!(closed, Ok(0) | Err(_)), "{closed:?}");
+    assert_eq!(get(|s| &s.connections_shed), 1);
+    // The existing client is served meanwhile.
+    server.client.list_streams(pb::ListStreamsRequest::default()).await.unwrap();
+    // The silent ones are closed after the idle timeout; the real client, idle as long, is not.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    for mut connection in silent {
+        // What the server sent (its HTTP/2 settings), then the end.
+        let mut sent = Vec::new();
+        let end = tokio::time::timeout(Duration::from_secs(1), connection.read_to_end(&mut sent)).await;
+        assert!(end.is_ok(), "a silent connection is still open after the idle timeout");
+    }
+    assert_eq!(get(|s| &s.connections_idle_closed), 3);
+    server.client.list_streams(pb::ListStreamsRequest::default()).await.unwrap();
+    assert_eq!(get(|s| &s.connections_accepted), 4, "the real client kept its connection");
+    // Room again for new clients.
+    let mut another = LedgerClient::connect(format!("http://{}", server.addr)).await.unwrap();
+    another.list_streams(pb::ListStreamsRequest::default()).await.unwrap();
+    server.stop().await;
+}
+
+/// At most `max_subscribers` live subscriptions; a closed one frees its slot at once.
+#[tokio::test]
+async fn subscriptions_are_limited_and_a_closed_one_frees_its_slot() {
+    let (options, stats) = limited(Limits { max_subscribers: 2, ..Limits::default() });
+    let mut server = TestServer::start_with_options(Auth::Open, options).await;
+    let subscribe = || pb::SubscribeRequest { stream: "game/s".into(), from: 1 };
+    let first = server.client.subscribe(subscribe()).await.unwrap().into_inner();
+    let _second = server.client.subscribe(subscribe()).await.unwrap().into_inner();
+    let refused = server.client.subscribe(subscribe()).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert!(refused.message().contains("--max-subscribers"), "{}", refused.message());
+    assert_eq!(ServerStats::get(&stats.subscribers_refused), 1);
+    drop(first);
+    eventually("the closed subscription's slot is free", || ServerStats::get(&stats.subscribers_open) == 1).await;
+    server.client.subscribe(subscribe()).await.unwrap();
+    server.stop().await;
+}
+
+/// A subscriber that stops reading while events wait is cut off with RESOURCE_EXHAUSTED, after
+/// the events it had been sent.
+#[tokio::test]
+async fn a_stalled_subscriber_is_cut_off_with_a_clear_status() {
+    let (options, stats) =
+        limited(Limits { subscriber_stall: Duration::from_secs(1), ..Limits::default() });
+    let mut server = TestServer::start_with_options(Auth::Open, options).await;
+    let mut stalled = server.client.subscribe(pb::SubscribeRequest { stream: "game/s".into(), from: 1 }).await.unwrap().into_inner();
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+    server.client.append(append("game/s", &[start], "", None)).await.unwrap();
+    let call = Event::JuryCalled { reason: "a long enough reason to fill the windows of HTTP/2 quickly: ".repeat(3) };
+    let n_batches = 10;
+    for batch in 0..n_batches {
+        let events = vec![call.clone(); 1_000];
+        server.client.append(append("game/s", &events, &format!("b{batch}-"), None)).await.unwrap();
+    }
+    eventually("the stalled subscriber is cut off", || ServerStats::get(&stats.subscribers_cut_off) == 1).await;
+    let mut received = 0;
+    let status = loop {
+        match stalled.next().await {
+            Some(Ok(_)) => received += 1,
+            Some(Err(status)) => break status,
+            None => panic!("the subscription ended without a status after {received} events"),
+        }
+    };
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    assert!(status.message().starts_with("subscription cut off: it took no event for 1 s"), "{}", status.message());
+    assert!(received < 1 + n_batches * 1_000, "{received} events arrived: nothing was cut off");
+    eventually("its slot is free", || ServerStats::get(&stats.subscribers_open) == 0).await;
+    server.stop().await;
+}
+
+/// A CA, a server certificate for 127.0.0.1 and a client certificate, as PEM files in `dir`.
+fn make_certificates(dir: &std::path::Path) {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    std::fs::write(dir.join("ca.pem"), ca.pem()).unwrap();
+    for (name, names) in [("server", vec!["127.0.0.1".to_owned()]), ("client", vec!["table-7".to_owned()])] {
+        let key = KeyPair::generate().unwrap();
+        let cert = CertificateParams::new(names).unwrap().signed_by(&key, &ca).unwrap();
+        std::fs::write(dir.join(format!("{name}.pem")), cert.pem()).unwrap();
+        std::fs::write(dir.join(format!("{name}.key")), key.serialize_pem()).unwrap();
+    }
+}
+
+/// ledgerd over TLS with client certificates required: a client with the CA and its own
+/// certificate is served (the gRPC client and `ledgerctl` alike); one without a certificate,
+/// or in plaintext, is not.
+#[tokio::test]
+async fn tls_with_client_certificates_admits_only_clients_that_have_one() {
+    use ledger_services::server::TlsFiles;
+    use tonic::transport::{Certificate, ClientTlsConfig, Identity as TlsIdentity};
+    let dir = tempfile::tempdir().unwrap();
+    make_certificates(dir.path());
+    let file = |name: &str| dir.path().join(name);
+    let files = TlsFiles { cert: file("server.pem"), key: file("server.key"), client_ca: Some(file("ca.pem")) };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let log = Arc::new(ledger_store::Log::open_sled(data.path()).unwrap());
+    let options = ServeOptions { tls: Some(files.load().unwrap()), ..ServeOptions::default() };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(ledger_services::server::serve_with(
+        log,
+        Arc::new(Auth::Open),
+        listener,
+        async {
+            stopped.await.ok();
+        },
+        options,
+    ));
+    let read = |name: &str| std::fs::read(file(name)).unwrap();
+    let url = format!("https://{addr}");
+    let tls = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(read("ca.pem")));
+    let with_cert = tls.clone().identity(TlsIdentity::from_pem(read("client.pem"), read("client.key")));
+    let channel = Channel::from_shared(url.clone()).unwrap().tls_config(with_cert).unwrap().connect().await.unwrap();
+    let listed = LedgerClient::new(channel).list_streams(pb::ListStreamsRequest::default()).await.unwrap();
+    assert_eq!(listed.into_inner().last_position, 0);
+    // Without a client certificate the handshake (or the first call) fails.
+    let without = async {
+        let channel = Channel::from_shared(url.clone()).unwrap().tls_config(tls).unwrap().connect().await?;
+        LedgerClient::new(channel).list_streams(pb::ListStreamsRequest::default()).await.map_err(Into::into).map(drop)
+    };
+    let refused: Result<(), Box<dyn std::error::Error + Send + Sync>> = without.await;
+    assert!(refused.is_err(), "a client without a certificate was served");
+    // Plaintext is not served.
+    let plain = async {
+        let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await?;
+        LedgerClient::new(channel).list_streams(pb::ListStreamsRequest::default()).await.map_err(Into::into).map(drop)
+    };
+    let plain: Result<(), Box<dyn std::error::Error + Send + Sync>> = plain.await;
+    assert!(plain.is_err(), "plaintext was served");
+    // ledgerctl speaks TLS too.
+    let path = |name: &str| file(name).display().to_string();
+    let args: Vec<String> = ["--server", &url, "--tls-ca", &path("ca.pem"), "--tls-cert", &path("client.pem")]
+        .into_iter()
+        .map(str::to_owned)
+        .chain(["--tls-key".to_owned(), path("client.key"), "--json".to_owned(), "streams".to_owned()])
+        .collect();
+    let output = tokio::task::spawn_blocking(move || {
+        crate::support::run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), "")
+    })
+    .await
+    .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    stop.send(()).unwrap();
+    server.await.unwrap().unwrap();
+}
