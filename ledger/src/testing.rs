@@ -337,6 +337,12 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
             "fate_card_drawn.card is 201 characters long; at most 200 are allowed"),
         RefusalCase {
             stream: "tournament/refusal",
+            ..case("jury called to a tournament not yet created", vec![],
+                json!({"type": "jury_called", "reason": "who registers?"}), Precondition,
+                "the tournament has not been created: tournament_created comes before jury_called")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
             ..case("control character in a tournament name", vec![],
                 json!({"type": "tournament_created", "name": "Open\u{1b}]0;pwned\u{7}", "ruleset": "cafe2023"}), Malformed,
                 "tournament_created.name must not contain control characters: found U+001B at character 5")

@@ -35,10 +35,11 @@ impl Rules {
         }
     }
 
-    /// A jury call or ruling: never replayed through the rules, but a game must have started.
+    /// A jury call or ruling: never replayed through the rules, but a game must have started
+    /// and a tournament been created.
     fn decide_jury(&self, event: &Event) -> Result<(), Rejection> {
         match self {
-            Rules::Tournament(_) => Ok(()),
+            Rules::Tournament(state) => state.decide_jury(event),
             Rules::Game(state) => state.decide_jury(event),
         }
     }

@@ -33,12 +33,24 @@ pub struct TournamentState {
 }
 
 impl TournamentState {
-    pub(super) fn decide(&self, event: &Event) -> Result<(), Rejection> {
-        if self.ruleset.is_none() && !matches!(event, Event::TournamentCreated { .. }) {
+    /// The jury is called to a tournament that exists.
+    pub(super) fn decide_jury(&self, event: &Event) -> Result<(), Rejection> {
+        self.created_before(event)
+    }
+
+    fn created_before(&self, event: &Event) -> Result<(), Rejection> {
+        if self.ruleset.is_none() {
             return Err(Rejection::precondition(format!(
                 "the tournament has not been created: tournament_created comes before {}",
                 event.type_name()
             )));
+        }
+        Ok(())
+    }
+
+    pub(super) fn decide(&self, event: &Event) -> Result<(), Rejection> {
+        if !matches!(event, Event::TournamentCreated { .. }) {
+            self.created_before(event)?;
         }
         match event {
             Event::TournamentCreated { .. } => match self.ruleset {

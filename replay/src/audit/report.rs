@@ -212,6 +212,8 @@ fn escape(text: &str) -> String {
     for c in text.chars() {
         match c {
             '\n' | '\r' => out.push(' '),
+            // Other control characters (a terminal escape in an old log) are shown, not obeyed.
+            c if c.is_control() => out.push_str(&format!("\\u{{{:04X}}}", u32::from(c))),
             '|' | '*' | '~' | '`' | '<' | '\\' => {
                 out.push('\\');
                 out.push(c);
@@ -229,5 +231,15 @@ fn code(text: &str) -> String {
         format!("`` {text} ``")
     } else {
         format!("`{text}`")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape;
+
+    #[test]
+    fn control_characters_are_shown_not_obeyed() {
+        assert_eq!(escape("a\u{1b}[31mb|c\nd\u{7}"), "a\\u{001B}[31mb\\|c d\\u{0007}");
     }
 }
