@@ -14,9 +14,10 @@ use ledger::{Role, Ruleset};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One tie-breaker of RULES.md section 6.
+/// One tie-breaker of RULES.md section 6. Its one wire name is [`TieBreaker::as_str`], which
+/// JSON uses too (`stcc`, as on the score sheet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(into = "&'static str")]
 pub enum TieBreaker {
     /// CAFE 1: second-best nation scores in the Elisabeth and Maria Theresa games, higher wins.
     SecondBestSum,
@@ -71,6 +72,12 @@ impl TieBreaker {
             TieBreaker::FrederickPoints => "frederick_points",
             TieBreaker::Lot => "lot",
         }
+    }
+}
+
+impl From<TieBreaker> for &'static str {
+    fn from(tie_breaker: TieBreaker) -> Self {
+        tie_breaker.as_str()
     }
 }
 
@@ -370,5 +377,20 @@ impl Ranking<'_> {
             first_run = false;
             start = end;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tie_breaker_has_one_spelling_in_text_and_json() {
+        let all = [Ruleset::Cafe2019, Ruleset::Cafe2023, Ruleset::Wm2015].map(TieBreaker::for_ruleset).concat();
+        for tie_breaker in all {
+            let json = serde_json::to_value(tie_breaker).unwrap();
+            assert_eq!(json, serde_json::json!(tie_breaker.as_str()));
+        }
+        assert_eq!(TieBreaker::ScaledTcc.as_str(), "stcc");
     }
 }
