@@ -470,3 +470,36 @@ async fn an_out_of_range_varint_is_refused_not_wrapped() {
     assert_eq!(read[3].event, Some(Event::TcDealt { nation: ledger::Nation::Prussia, count: 4 }.to_proto()));
     server.stop().await;
 }
+
+/// Reflection answers in both protocol versions: grpcurl speaks v1; Python's grpcio client,
+/// grpc_cli and other tools speak only v1alpha.
+#[tokio::test]
+async fn reflection_lists_the_services_in_v1_and_v1alpha() {
+    use tonic_reflection::pb::{v1, v1alpha};
+    let server = TestServer::start().await;
+    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect().await.unwrap();
+    let mut alpha = v1alpha::server_reflection_client::ServerReflectionClient::new(channel.clone());
+    let request = v1alpha::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(v1alpha::server_reflection_request::MessageRequest::ListServices(String::new())),
+    };
+    let mut answers = alpha.server_reflection_info(tokio_stream::iter([request])).await.unwrap().into_inner();
+    let Some(v1alpha::server_reflection_response::MessageResponse::ListServicesResponse(listed)) =
+        answers.next().await.unwrap().unwrap().message_response
+    else {
+        panic!("v1alpha did not list services");
+    };
+    let names: Vec<String> = listed.service.into_iter().map(|s| s.name).collect();
+    assert!(names.contains(&"tournament_ledger.v1.Ledger".to_owned()), "{names:?}");
+    let mut v1_client = v1::server_reflection_client::ServerReflectionClient::new(channel);
+    let request = v1::ServerReflectionRequest {
+        host: String::new(),
+        message_request: Some(v1::server_reflection_request::MessageRequest::ListServices(String::new())),
+    };
+    let mut answers = v1_client.server_reflection_info(tokio_stream::iter([request])).await.unwrap().into_inner();
+    assert!(matches!(
+        answers.next().await.unwrap().unwrap().message_response,
+        Some(v1::server_reflection_response::MessageResponse::ListServicesResponse(_))
+    ));
+    server.stop().await;
+}
