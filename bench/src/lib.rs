@@ -7,7 +7,12 @@
 //! same workloads, and each acknowledgement is checked; a system that is not there is skipped
 //! loudly, never replaced by made-up numbers. See docs/BENCHMARKS.md for what each system
 //! promises when it acknowledges.
+//!
+//! The crate also holds the crash-consistency program ([`crash`], the `ledger-crash` binary):
+//! `kill -9` of a real ledgerd under load, again and again, and the proof after each restart
+//! that no acknowledged event was lost or doubled (docs/RELIABILITY.md).
 
+pub mod crash;
 pub mod jetstream;
 pub mod ledger;
 pub mod payload;

@@ -1,0 +1,163 @@
+//! What the crash test appends, and how one append is described so that it can be retried.
+//!
+//! Every stream is a stand-alone game whose `seq`-th event is a fixed function of `seq`
+//! ([`event_at`]): `game_started`, then `turn_started` 1, 2, 3 … at a table time one second
+//! later each. The rules accept a `turn_started` only for exactly the next turn, so an event
+//! that was lost, doubled or reordered, or a stream state restored wrongly after a crash, makes
+//! the next append fail instead of passing unnoticed; and reading a stream back, every event
+//! can be compared with what its seq must hold.
+
+use ledger::{Event, Ruleset};
+use ledger_proto::v1 as pb;
+use ledger_services::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
+use ledger_services::convert::ToProto;
+
+/// 2026-09-01, the games' table time at seq 0; each event is a second later than the one before.
+const STARTED_AT_MS: u64 = 1_788_220_800_000;
+
+/// Every stream of the crash test starts with this, so one `ListStreams` finds them all.
+pub const STREAM_PREFIX: &str = "game/crash-";
+
+/// The event every stream holds at `seq` (1-based).
+pub fn event_at(seq: u64) -> Event {
+    if seq <= 1 {
+        return Event::GameStarted { at_ms: STARTED_AT_MS, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+    }
+    let turn = u32::try_from(seq - 1).unwrap_or(u32::MAX);
+    Event::TurnStarted { turn, at_ms: Some(STARTED_AT_MS + seq * 1_000) }
+}
+
+/// The name of a writer's own stream.
+pub fn own_stream(writer: &str, idx: usize) -> String {
+    format!("{STREAM_PREFIX}{writer}-{idx}")
+}
+
+/// The name of a stream every unary writer appends to, with expected versions.
+pub fn shared_stream(idx: usize) -> String {
+    format!("{STREAM_PREFIX}shared-{idx}")
+}
+
+/// The id of an event on a writer's own stream: one event per seq, so the seq names it.
+pub fn own_event_id(stream: &str, seq: u64) -> String {
+    format!("{stream}#{seq}")
+}
+
+/// One append, as sent: enough to send exactly the same request again after a crash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attempt {
+    pub stream: String,
+    /// The seq the first event gets if the append is stored now.
+    pub first_seq: u64,
+    pub event_ids: Vec<String>,
+    /// Set on shared streams (always `first_seq - 1`), where writers race.
+    pub expected_version: Option<u64>,
+}
+
+impl Attempt {
+    pub fn n_events(&self) -> u64 {
+        self.event_ids.len() as u64
+    }
+
+    pub fn last_seq(&self) -> u64 {
+        self.first_seq + self.n_events() - 1
+    }
+
+    pub fn is_shared(&self) -> bool {
+        self.expected_version.is_some()
+    }
+
+    pub fn request(&self) -> pb::AppendRequest {
+        pb::AppendRequest {
+            stream: self.stream.clone(),
+            events: (self.first_seq..)
+                .zip(&self.event_ids)
+                .map(|(seq, id)| pb::ProposedEvent { event_id: id.clone(), event: Some(event_at(seq).to_proto()) })
+                .collect(),
+            expected_version: self.expected_version,
+        }
+    }
+
+    /// `game/crash-u1-0 seq 17–19`, for messages.
+    pub fn describe(&self) -> String {
+        if self.n_events() == 1 {
+            format!("{} seq {}", self.stream, self.first_seq)
+        } else {
+            format!("{} seq {}–{}", self.stream, self.first_seq, self.last_seq())
+        }
+    }
+}
+
+/// One event the ledger acknowledged: where it said the event is stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ack {
+    pub stream: String,
+    pub seq: u64,
+    pub event_id: String,
+    pub position: u64,
+}
+
+/// Checks an answer against the append it answers and lists the events it acknowledges.
+///
+/// # Errors
+/// The answer names another stream, other seqs, positions that are not one per event, or says
+/// `duplicate` where the caller did not expect it: the ledger's promise would be broken.
+pub fn acks_of(attempt: &Attempt, answer: &pb::AppendResponse, duplicate_expected: bool) -> Result<Vec<Ack>, String> {
+    let n = attempt.n_events();
+    let consistent = answer.stream == attempt.stream
+        && answer.first_seq == attempt.first_seq
+        && answer.last_seq == attempt.last_seq()
+        && answer.last_position.checked_sub(answer.first_position) == Some(n - 1)
+        && answer.first_position >= 1;
+    if !consistent || (answer.duplicate && !duplicate_expected) {
+        return Err(format!(
+            "{}: the answer does not match the append: stream {} seq {}–{} positions {}–{} duplicate {}",
+            attempt.describe(),
+            answer.stream,
+            answer.first_seq,
+            answer.last_seq,
+            answer.first_position,
+            answer.last_position,
+            answer.duplicate
+        ));
+    }
+    Ok((0..n)
+        .zip(&attempt.event_ids)
+        .map(|(k, id)| Ack {
+            stream: attempt.stream.clone(),
+            seq: attempt.first_seq + k,
+            event_id: id.clone(),
+            position: answer.first_position + k,
+        })
+        .collect())
+}
+
+/// Open mode trusts these headers; every event here needs table clearance only.
+pub fn with_identity<T>(message: T, actor: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Ok(actor) = actor.parse() {
+        request.metadata_mut().insert(ACTOR_HEADER, actor);
+    }
+    request.metadata_mut().insert(CLEARANCE_HEADER, tonic::metadata::MetadataValue::from_static("table"));
+    request
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::StreamId;
+    use ledger::StreamState;
+
+    #[test]
+    fn the_sequence_is_a_valid_game_and_each_event_fits_only_its_seq() {
+        let stream = StreamId::parse(&own_stream("u0", 0)).unwrap();
+        let mut state = StreamState::new(&stream, None);
+        for seq in 1..=400u64 {
+            for other in [1, seq.saturating_sub(1), seq + 1, seq + 2] {
+                if other != seq && other >= 1 {
+                    assert!(state.decide(&event_at(other)).is_err(), "seq {other} accepted at {seq}");
+                }
+            }
+            state.apply(&event_at(seq)).unwrap_or_else(|r| panic!("seq {seq}: {r}"));
+        }
+    }
+}
