@@ -1,0 +1,4 @@
+//! libFuzzer's entry for `ledger_fuzz_targets::proto_conversion`; the checks live there (fuzz/targets/).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| ledger_fuzz_targets::proto_conversion(data));
