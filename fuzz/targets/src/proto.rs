@@ -12,10 +12,10 @@ use ledger::access::{permits, Clearance};
 use ledger::envelope::{decode_record, encode_record};
 use ledger::event::{from_canonical_json, to_canonical_json};
 use ledger::rules::StreamState;
-use ledger::{Event, Recorded, Rejection, Ruleset, StreamId};
+use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1 as pb;
-use ledger_services::convert::{proposed_from_proto, record_into_proto, FromProto, ToProto};
-use ledger_store::ProposedEvent;
+use ledger_services::convert::{append_from_proto, record_into_proto, FromProto, ToProto};
+use ledger_store::AppendRequest;
 use prost::Message;
 
 /// Which message the rest of the input holds, by the first byte modulo 3.
@@ -33,28 +33,7 @@ pub fn proto_conversion(data: &[u8]) {
     }
 }
 
-/// The domain side of an `AppendRequest`, converted the way the Ledger service does it
-/// (`server::ledger_service::to_request`, less the caller's identity, which comes from headers).
-#[derive(Debug, PartialEq, Eq)]
-struct Append {
-    stream: StreamId,
-    events: Vec<ProposedEvent>,
-    expected_version: Option<u64>,
-}
-
-fn append_from_proto(proto: pb::AppendRequest) -> Result<Append, Rejection> {
-    let stream = StreamId::parse(&proto.stream)?;
-    let of = proto.events.len();
-    let events = proto
-        .events
-        .into_iter()
-        .enumerate()
-        .map(|(idx, e)| proposed_from_proto(e, idx + 1, of))
-        .collect::<Result<_, _>>()?;
-    Ok(Append { stream, events, expected_version: proto.expected_version })
-}
-
-fn append_to_proto(append: &Append) -> pb::AppendRequest {
+fn append_to_proto(append: &AppendRequest) -> pb::AppendRequest {
     pb::AppendRequest {
         stream: append.stream.to_string(),
         events: append
@@ -68,10 +47,10 @@ fn append_to_proto(append: &Append) -> pb::AppendRequest {
 
 fn append_request(bytes: &[u8]) {
     let Ok(proto) = pb::AppendRequest::decode(bytes) else { return };
-    let Ok(append) = append_from_proto(proto) else { return };
+    let Ok(append) = append_from_proto(proto, "fuzz".into(), Clearance::Jury) else { return };
     let wire = append_to_proto(&append).encode_to_vec();
     let decoded = pb::AppendRequest::decode(wire.as_slice()).expect("a re-encoded request decodes");
-    let again = append_from_proto(decoded).unwrap_or_else(|r| panic!("an accepted request is refused: {r:?}"));
+    let again = append_from_proto(decoded, "fuzz".into(), Clearance::Jury).unwrap_or_else(|r| panic!("an accepted request is refused: {r:?}"));
     assert_eq!(again, append, "request → protobuf → bytes → request");
 
     let mut state = StreamState::new(&append.stream, Some(Ruleset::Cafe2023));

@@ -20,4 +20,4 @@ pub trait FromProto<P>: Sized {
     fn from_proto(proto: P) -> Result<Self, Rejection>;
 }
 
-pub use record::{appended_to_proto, proposed_from_proto, record_into_proto, stream_info_to_proto};
+pub use record::{append_from_proto, appended_to_proto, proposed_from_proto, record_into_proto, stream_info_to_proto};

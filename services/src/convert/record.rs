@@ -3,7 +3,7 @@
 use super::{FromProto, ToProto};
 use ledger::{Event, Recorded, Rejection};
 use ledger_proto::v1 as pb;
-use ledger_store::{Appended, ProposedEvent, StreamInfo};
+use ledger_store::{AppendRequest, Appended, ProposedEvent, StreamInfo};
 
 impl ToProto for Recorded {
     type Proto = pb::RecordedEvent;
@@ -56,6 +56,27 @@ impl FromProto<pb::RecordedEvent> for Recorded {
 ///
 /// # Errors
 /// The event is missing or malformed.
+/// A wire append as the domain's, for `actor` with `clearance` (who the transport says called),
+/// refusing malformed input.
+///
+/// # Errors
+/// A malformed stream name or event, naming which event of the batch.
+pub fn append_from_proto(
+    proto: pb::AppendRequest,
+    actor: String,
+    clearance: ledger::access::Clearance,
+) -> Result<AppendRequest, Rejection> {
+    let stream = ledger::StreamId::parse(&proto.stream)?;
+    let of = proto.events.len();
+    let events = proto
+        .events
+        .into_iter()
+        .enumerate()
+        .map(|(idx, e)| proposed_from_proto(e, idx + 1, of))
+        .collect::<Result<_, _>>()?;
+    Ok(AppendRequest { stream, events, expected_version: proto.expected_version, actor, clearance })
+}
+
 pub fn proposed_from_proto(proto: pb::ProposedEvent, index: usize, of: usize) -> Result<ProposedEvent, Rejection> {
     let context = |r: Rejection| {
         if of > 1 {

@@ -2,14 +2,13 @@
 
 use super::limits::{Limits, ServerStats};
 use crate::auth::{Access, Auth};
-use ledger::access::Clearance;
-use crate::convert::{appended_to_proto, proposed_from_proto, record_into_proto, stream_info_to_proto, ToProto};
+use crate::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
 use crate::status::{from_append, from_rejection, from_store};
 use ledger::rejection::quote;
 use ledger::stream::MAX_NAME_BYTES;
-use ledger::{Rejection, StreamId};
+use ledger::StreamId;
 use ledger_proto::v1 as pb;
-use ledger_store::{AppendRequest, Filter, Log, Pending};
+use ledger_store::{Filter, Log, Pending};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::future::Future;
@@ -54,25 +53,6 @@ impl LedgerService {
         let subscribers = Arc::new(Semaphore::new(limits.max_subscribers));
         LedgerService { log, auth, stopping, subscribers, limits, stats }
     }
-}
-
-/// Turns a wire append into the domain's, refusing malformed input.
-fn to_request(proto: pb::AppendRequest, actor: String, clearance: Clearance) -> Result<AppendRequest, Rejection> {
-    let stream = StreamId::parse(&proto.stream)?;
-    let of = proto.events.len();
-    let events = proto
-        .events
-        .into_iter()
-        .enumerate()
-        .map(|(idx, e)| proposed_from_proto(e, idx + 1, of))
-        .collect::<Result<_, _>>()?;
-    Ok(AppendRequest {
-        stream,
-        events,
-        expected_version: proto.expected_version,
-        actor,
-        clearance,
-    })
 }
 
 /// Events buffered per subscriber between the log and its connection.
@@ -125,7 +105,7 @@ impl pb::ledger_server::Ledger for LedgerService {
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
         let who = self.auth.authorize(request.metadata(), Access::Record)?;
         let clearance = who.clearance()?;
-        let append = to_request(request.into_inner(), who.actor, clearance).map_err(from_rejection)?;
+        let append = append_from_proto(request.into_inner(), who.actor, clearance).map_err(from_rejection)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
             from_append(e)
@@ -158,7 +138,7 @@ impl pb::ledger_server::Ledger for LedgerService {
                 };
                 let Some(message) = message else { break };
                 let mut permit = None;
-                let submitted = match message.map(|proto| to_request(proto, who.actor.clone(), clearance).map_err(from_rejection)) {
+                let submitted = match message.map(|proto| append_from_proto(proto, who.actor.clone(), clearance).map_err(from_rejection)) {
                     Err(status) | Ok(Err(status)) => Err(status),
                     Ok(Ok(append)) => {
                         let n_events = u32::try_from(append.events.len()).unwrap_or(u32::MAX).min(IN_FLIGHT_EVENTS);
