@@ -28,7 +28,8 @@ struct Args {
 }
 
 fn args() -> Args {
-    let mut args = Args { server: "http://127.0.0.1:50051".into(), pid: None, connections: 1000, subscribers: 1000, events: 1000 };
+    let mut args =
+        Args { server: "http://127.0.0.1:50051".into(), pid: None, connections: 1000, subscribers: 1000, events: 1000 };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
         let value = given.next().unwrap_or_else(|| panic!("{flag} needs a value"));
@@ -55,7 +56,12 @@ async fn channel(server: &str) -> Result<Channel, tonic::transport::Error> {
     Channel::from_shared(server.to_owned()).expect("a valid URL").connect().await
 }
 
-async fn append(client: &mut LedgerClient<Channel>, stream: &str, events: &[Event], id: &str) -> Result<(), tonic::Status> {
+async fn append(
+    client: &mut LedgerClient<Channel>,
+    stream: &str,
+    events: &[Event],
+    id: &str,
+) -> Result<(), tonic::Status> {
     let events = events
         .iter()
         .enumerate()
@@ -107,7 +113,11 @@ async fn main() {
             }
         }
     }
-    println!("subscriptions: {} live, {sub_refused} refused; ledgerd RSS {:?} MiB", subscriptions.len(), rss_mib(args.pid));
+    println!(
+        "subscriptions: {} live, {sub_refused} refused; ledgerd RSS {:?} MiB",
+        subscriptions.len(),
+        rss_mib(args.pid)
+    );
     // A new client is served below the connection limit and shed at it; the held ones are
     // served either way.
     let fresh = match channel(&args.server).await {
@@ -140,7 +150,8 @@ async fn main() {
             })
         })
         .collect();
-    let calls: Vec<Event> = (0..args.events - 1).map(|i| Event::JuryCalled { reason: format!("question {i}") }).collect();
+    let calls: Vec<Event> =
+        (0..args.events - 1).map(|i| Event::JuryCalled { reason: format!("question {i}") }).collect();
     let appended = Instant::now();
     for (n, chunk) in calls.chunks(100).enumerate() {
         append(&mut fresh, &stream, chunk, &format!("calls-{n}")).await.expect("appends are served");

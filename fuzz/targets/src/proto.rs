@@ -50,7 +50,8 @@ fn append_request(bytes: &[u8]) {
     let Ok(append) = append_from_proto(proto, "fuzz".into(), Clearance::Jury) else { return };
     let wire = append_to_proto(&append).encode_to_vec();
     let decoded = pb::AppendRequest::decode(wire.as_slice()).expect("a re-encoded request decodes");
-    let again = append_from_proto(decoded, "fuzz".into(), Clearance::Jury).unwrap_or_else(|r| panic!("an accepted request is refused: {r:?}"));
+    let again = append_from_proto(decoded, "fuzz".into(), Clearance::Jury)
+        .unwrap_or_else(|r| panic!("an accepted request is refused: {r:?}"));
     assert_eq!(again, append, "request → protobuf → bytes → request");
 
     let mut state = StreamState::new(&append.stream, Some(Ruleset::Cafe2023));

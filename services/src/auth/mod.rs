@@ -118,9 +118,10 @@ impl Auth {
             Auth::Open => open_identity(metadata),
             Auth::Tokens(tokens) => {
                 let Some(header) = metadata.get("authorization") else { return Ok(Identity::public()) };
-                let token = header.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or_else(|| {
-                    Status::unauthenticated("the authorization header must read `Bearer <token>`")
-                })?;
+                let token =
+                    header.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or_else(|| {
+                        Status::unauthenticated("the authorization header must read `Bearer <token>`")
+                    })?;
                 tokens.get(&token_digest(token)).cloned().ok_or_else(|| Status::unauthenticated("unknown token"))
             }
         }
@@ -146,7 +147,9 @@ fn open_identity(metadata: &MetadataMap) -> Result<Identity, Status> {
     let header = |key: &str| -> Result<Option<String>, Status> {
         metadata
             .get(key)
-            .map(|v| v.to_str().map(str::to_owned).map_err(|_| Status::invalid_argument(format!("{key} must be ASCII"))))
+            .map(|v| {
+                v.to_str().map(str::to_owned).map_err(|_| Status::invalid_argument(format!("{key} must be ASCII")))
+            })
             .transpose()
     };
     let actor = header(ACTOR_HEADER)?.unwrap_or_else(|| "anonymous".into());
@@ -216,10 +219,7 @@ mod tests {
         assert_eq!(refused.code(), tonic::Code::PermissionDenied);
         assert!(auth.authorize(&bearer("numbers"), Access::ReadLog).is_ok());
         // A wrong token is refused even where the public is welcome: it is a mistake to report.
-        assert_eq!(
-            auth.authorize(&bearer("wrong"), Access::Clock).unwrap_err().code(),
-            tonic::Code::Unauthenticated
-        );
+        assert_eq!(auth.authorize(&bearer("wrong"), Access::Clock).unwrap_err().code(), tonic::Code::Unauthenticated);
     }
 
     #[test]

@@ -44,7 +44,9 @@ pub enum Access {
     ListStreams,
     ScoreSheet,
     /// Standings; `public`: pseudonyms only.
-    Standings { public: bool },
+    Standings {
+        public: bool,
+    },
     Clock,
     RoleStats,
 }
@@ -90,7 +92,10 @@ impl Role {
                 | Access::ScoreSheet
                 | Access::Standings { public: false },
             ) => true,
-            (Role::Table, Access::ReadStream(StreamKind::Tournament) | Access::ReadLog | Access::ListStreams | Access::RoleStats) => false,
+            (
+                Role::Table,
+                Access::ReadStream(StreamKind::Tournament) | Access::ReadLog | Access::ListStreams | Access::RoleStats,
+            ) => false,
         }
     }
 }
@@ -148,6 +153,9 @@ mod tests {
         let table = Identity { actor: "table-4".into(), role: Role::Table };
         let status = denied(&table, Access::ReadStream(StreamKind::Tournament));
         assert_eq!(status.code(), tonic::Code::PermissionDenied);
-        assert_eq!(status.message(), "reading tournament streams is for analyst, organiser, jury; table-4 is cleared as table");
+        assert_eq!(
+            status.message(),
+            "reading tournament streams is for analyst, organiser, jury; table-4 is cleared as table"
+        );
     }
 }

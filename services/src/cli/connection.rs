@@ -5,9 +5,9 @@ use super::{from_status, Cli, CliError};
 use crate::convert::FromProto;
 use ledger::Recorded;
 use ledger_proto::v1 as pb;
-use tokio_stream::StreamExt;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use ledger_proto::v1::projections_client::ProjectionsClient;
+use tokio_stream::StreamExt;
 use tonic::metadata::{AsciiMetadataValue, MetadataMap};
 use tonic::service::interceptor::InterceptedService;
 use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
@@ -27,8 +27,9 @@ pub struct Credentials {
 
 impl Credentials {
     fn of(cli: &Cli) -> Result<Credentials, CliError> {
-        let value =
-            |text: &str, what: &str| text.parse().map_err(|_| CliError::Failed(format!("{what} must be printable ASCII")));
+        let value = |text: &str, what: &str| {
+            text.parse().map_err(|_| CliError::Failed(format!("{what} must be printable ASCII")))
+        };
         Ok(Credentials {
             token: cli.token.as_deref().map(|t| value(&format!("Bearer {t}"), "the token")).transpose()?,
             actor: value(&cli.actor, "--actor")?,

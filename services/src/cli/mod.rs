@@ -483,9 +483,8 @@ async fn run_tournament(cli: &Cli, what: &TournamentCommand) -> Result<(), CliEr
 
 /// Prints a fresh random token and the auth-file entry that admits it.
 fn new_token(actor: &str, clearance: &str) -> Result<(), CliError> {
-    let clearance = crate::auth::Role::parse(clearance)
-        .filter(|role| *role != crate::auth::Role::Public)
-        .ok_or_else(|| {
+    let clearance =
+        crate::auth::Role::parse(clearance).filter(|role| *role != crate::auth::Role::Public).ok_or_else(|| {
             CliError::Failed(format!("clearance must be analyst, table, organiser or jury, not {clearance}"))
         })?;
     let mut bytes = [0u8; 24];

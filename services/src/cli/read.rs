@@ -59,9 +59,7 @@ pub async fn tail(cli: &Cli, stream: Option<&str>, from: Option<u64>) -> Result<
 }
 
 /// One past the newest global position stored now.
-async fn latest_position(
-    client: &mut super::connection::Ledger,
-) -> Result<u64, CliError> {
+async fn latest_position(client: &mut super::connection::Ledger) -> Result<u64, CliError> {
     let listed =
         client.list_streams(pb::ListStreamsRequest { prefix: String::new() }).await.map_err(|s| from_status(&s))?;
     Ok(listed.into_inner().last_position + 1)

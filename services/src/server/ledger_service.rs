@@ -9,9 +9,9 @@ use ledger::stream::MAX_NAME_BYTES;
 use ledger::StreamId;
 use ledger_proto::v1 as pb;
 use ledger_store::{Filter, Log, Pending};
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::future::Future;
 use tokio::sync::{mpsc, oneshot, watch, OwnedSemaphorePermit, Semaphore};
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::{Stream, StreamExt};
@@ -138,7 +138,9 @@ impl pb::ledger_server::Ledger for LedgerService {
                 };
                 let Some(message) = message else { break };
                 let mut permit = None;
-                let submitted = match message.map(|proto| append_from_proto(proto, who.actor.clone(), clearance).map_err(from_rejection)) {
+                let submitted = match message
+                    .map(|proto| append_from_proto(proto, who.actor.clone(), clearance).map_err(from_rejection))
+                {
                     Err(status) | Ok(Err(status)) => Err(status),
                     Ok(Ok(append)) => {
                         let n_events = u32::try_from(append.events.len()).unwrap_or(u32::MAX).min(IN_FLIGHT_EVENTS);

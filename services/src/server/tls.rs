@@ -22,7 +22,8 @@ pub struct TlsError {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, TlsError> {
-    let bytes = std::fs::read(path).map_err(|e| TlsError { path: path.display().to_string(), reason: e.to_string() })?;
+    let bytes =
+        std::fs::read(path).map_err(|e| TlsError { path: path.display().to_string(), reason: e.to_string() })?;
     if !bytes.windows(11).any(|w| w == b"-----BEGIN ") {
         return Err(TlsError { path: path.display().to_string(), reason: "not a PEM file".into() });
     }

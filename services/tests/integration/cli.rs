@@ -377,10 +377,7 @@ async fn a_refused_or_retried_long_file_appends_exactly_what_is_missing() {
     // A file that differs from the stored history at line 100 is refused; nothing is stored.
     let (code, _, stderr) = run(&forked).await;
     assert_eq!(code, Some(1));
-    assert!(
-        stderr.starts_with("line 100 is not in game/long, but line 101 after it is stored as seq 101"),
-        "{stderr}"
-    );
+    assert!(stderr.starts_with("line 100 is not in game/long, but line 101 after it is stored as seq 101"), "{stderr}");
     assert_eq!(server.version("game/long").await, 2_500);
     let stored = server.read("game/long").await;
     let mut ids: Vec<&str> = stored.iter().map(|r| r.envelope.as_ref().unwrap().event_id.as_str()).collect();

@@ -258,8 +258,15 @@ async fn only_the_jury_may_void_and_rule() {
     let ruling = Event::JuryRuling { text: "turn 2 started before Sweden's action stage".into() };
     server.client.append(with_token(append("game/j", &[ruling, void], "", None), Some("jury-secret"))).await.unwrap();
     let read = pb::ReadRequest { stream: "game/j".into(), from_seq: 1, limit: None };
-    let stored: Vec<_> =
-        server.client.read(with_token(read, Some("table-secret"))).await.unwrap().into_inner().map(Result::unwrap).collect().await;
+    let stored: Vec<_> = server
+        .client
+        .read(with_token(read, Some("table-secret")))
+        .await
+        .unwrap()
+        .into_inner()
+        .map(Result::unwrap)
+        .collect()
+        .await;
     assert_eq!(stored.len(), 5);
     assert_eq!(stored[4].envelope.as_ref().unwrap().actor, "jury-anna");
     assert_eq!(stored[0].envelope.as_ref().unwrap().actor, "table-3");
@@ -477,7 +484,8 @@ async fn an_out_of_range_varint_is_refused_not_wrapped() {
 async fn reflection_lists_the_services_in_v1_and_v1alpha() {
     use tonic_reflection::pb::{v1, v1alpha};
     let server = TestServer::start().await;
-    let channel = tonic::transport::Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect().await.unwrap();
+    let channel =
+        tonic::transport::Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect().await.unwrap();
     let mut alpha = v1alpha::server_reflection_client::ServerReflectionClient::new(channel.clone());
     let request = v1alpha::ServerReflectionRequest {
         host: String::new(),

@@ -29,7 +29,8 @@ const CALLERS: [(&str, Option<&str>); 6] = [
 
 fn tokens() -> Auth {
     let mut tokens = HashMap::new();
-    for (role, name) in [(Role::Analyst, "analyst"), (Role::Table, "table"), (Role::Organiser, "organiser"), (Role::Jury, "jury")]
+    for (role, name) in
+        [(Role::Analyst, "analyst"), (Role::Table, "table"), (Role::Organiser, "organiser"), (Role::Jury, "jury")]
     {
         tokens.insert(token_digest(&format!("{name}-secret")), Identity { actor: format!("{name}-1"), role });
     }
@@ -62,7 +63,9 @@ async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option
                     let first = answers.into_inner().next().await.unwrap().unwrap();
                     match first.result.unwrap() {
                         pb::append_stream_response::Result::Ok(_) => Ok(()),
-                        pb::append_stream_response::Result::Error(e) => Err(tonic::Status::new(e.code.into(), e.message)),
+                        pb::append_stream_response::Result::Error(e) => {
+                            Err(tonic::Status::new(e.code.into(), e.message))
+                        }
                     }
                 }
                 Err(status) => Err(status),
@@ -73,7 +76,9 @@ async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option
         "Read log" => ledger.read(request(read(""), token)).await.map(drop),
         "Subscribe game" => ledger.subscribe(request(subscribe("game/g1"), token)).await.map(drop),
         "Subscribe log" => ledger.subscribe(request(subscribe(""), token)).await.map(drop),
-        "ListStreams" => ledger.list_streams(request(pb::ListStreamsRequest { prefix: String::new() }, token)).await.map(drop),
+        "ListStreams" => {
+            ledger.list_streams(request(pb::ListStreamsRequest { prefix: String::new() }, token)).await.map(drop)
+        }
         "GetScoreSheet" => {
             let sheet = pb::ScoreSheetRequest { game: "g1".into(), ..Default::default() };
             projections.get_score_sheet(request(sheet, token)).await.map(drop)
@@ -150,7 +155,8 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         .await
         .unwrap_err();
     assert_eq!(denied.message(), "listing the streams is for analyst, organiser, jury; table-1 is cleared as table");
-    let unauth = server.client.read(request(pb::ReadRequest { stream: "game/g1".into(), from_seq: 1, limit: None }, None));
+    let unauth =
+        server.client.read(request(pb::ReadRequest { stream: "game/g1".into(), from_seq: 1, limit: None }, None));
     assert!(unauth.await.unwrap_err().message().starts_with("reading game streams needs a token"));
     server.stop().await;
 }
@@ -231,10 +237,10 @@ async fn subscriptions_are_limited_and_a_closed_one_frees_its_slot() {
 /// the events it had been sent.
 #[tokio::test]
 async fn a_stalled_subscriber_is_cut_off_with_a_clear_status() {
-    let (options, stats) =
-        limited(Limits { subscriber_stall: Duration::from_secs(1), ..Limits::default() });
+    let (options, stats) = limited(Limits { subscriber_stall: Duration::from_secs(1), ..Limits::default() });
     let mut server = TestServer::start_with_options(Auth::Open, options).await;
-    let mut stalled = server.client.subscribe(pb::SubscribeRequest { stream: "game/s".into(), from: 1 }).await.unwrap().into_inner();
+    let mut stalled =
+        server.client.subscribe(pb::SubscribeRequest { stream: "game/s".into(), from: 1 }).await.unwrap().into_inner();
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
     server.client.append(append("game/s", &[start], "", None)).await.unwrap();
     let call = Event::JuryCalled { reason: "a long enough reason to fill the windows of HTTP/2 quickly: ".repeat(3) };

@@ -41,9 +41,15 @@ impl TestServer {
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            ledger_services::server::serve_with(log, Arc::new(auth), listener, async {
-                stopped.await.ok();
-            }, options)
+            ledger_services::server::serve_with(
+                log,
+                Arc::new(auth),
+                listener,
+                async {
+                    stopped.await.ok();
+                },
+                options,
+            )
             .await
             .unwrap();
         });
