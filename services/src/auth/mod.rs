@@ -36,14 +36,6 @@ impl Identity {
     pub fn public() -> Identity {
         Identity { actor: "public".into(), role: Role::Public }
     }
-
-    /// What this caller may record; analysts and the public record nothing.
-    ///
-    /// # Errors
-    /// `UNAUTHENTICATED` for the public, `PERMISSION_DENIED` for an analyst.
-    pub fn clearance(&self) -> Result<Clearance, Status> {
-        self.role.clearance().ok_or_else(|| policy::denied(self, Access::Record))
-    }
 }
 
 /// How callers are identified.
@@ -143,6 +135,20 @@ impl Auth {
     }
 }
 
+impl Auth {
+    /// The actor and clearance of a caller who may record events.
+    ///
+    /// # Errors
+    /// As [`Auth::authorize`] for [`Access::Record`]: analysts and the public record nothing.
+    pub fn recorder(&self, metadata: &MetadataMap) -> Result<(String, Clearance), Status> {
+        let who = self.authorize(metadata, Access::Record)?;
+        match who.role.clearance() {
+            Some(clearance) => Ok((who.actor, clearance)),
+            None => Err(policy::denied(&who, Access::Record)),
+        }
+    }
+}
+
 fn open_identity(metadata: &MetadataMap) -> Result<Identity, Status> {
     let header = |key: &str| -> Result<Option<String>, Status> {
         metadata
@@ -159,7 +165,7 @@ fn open_identity(metadata: &MetadataMap) -> Result<Identity, Status> {
         Some(text) => Role::parse(&text).ok_or_else(|| {
             Status::invalid_argument(format!(
                 "{CLEARANCE_HEADER} must be one of {}, not {}",
-                Role::NAMES.join(", "),
+                Role::ALL.map(Role::as_str).join(", "),
                 ledger::rejection::quote(&text)
             ))
         })?,

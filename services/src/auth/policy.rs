@@ -54,17 +54,21 @@ pub enum Access {
 impl Role {
     /// Every role, in the order error messages list them.
     pub const ALL: [Role; 5] = [Role::Public, Role::Analyst, Role::Table, Role::Organiser, Role::Jury];
-    /// Their names.
-    pub const NAMES: [&'static str; 5] = ["public", "analyst", "table", "organiser", "jury"];
 
     pub fn as_str(self) -> &'static str {
-        Self::NAMES[Self::ALL.iter().position(|r| *r == self).expect("every role is in ALL")]
+        match self {
+            Role::Public => "public",
+            Role::Analyst => "analyst",
+            Role::Table => "table",
+            Role::Organiser => "organiser",
+            Role::Jury => "jury",
+        }
     }
 
     pub fn parse(text: &str) -> Option<Role> {
         match text {
             "organizer" => Some(Role::Organiser),
-            _ => Self::NAMES.iter().position(|n| *n == text).map(|i| Self::ALL[i]),
+            _ => Self::ALL.into_iter().find(|role| role.as_str() == text),
         }
     }
 

@@ -245,8 +245,8 @@ async fn append_lines(
     // alone decides: retries are still recognised there by their ids.
     let stored = match read_stream(client, &stream.to_string()).await {
         Ok(stored) => stored,
-        Err(CliError::Refused(text)) if text.starts_with("PERMISSION_DENIED") => Vec::new(),
-        Err(other) => return Err(other),
+        Err(status) if status.code() == tonic::Code::PermissionDenied => Vec::new(),
+        Err(status) => return Err(from_status(&status)),
     };
     let missing = missing_lines(stream, lines, &ids, &stored)?;
     let already_stored = lines.len() - missing.len();

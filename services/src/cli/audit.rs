@@ -51,9 +51,9 @@ async fn load(cli: &Cli, game: StreamId, file: Option<&Path>) -> Result<Loaded, 
                 .map_err(|s| from_status(&s))?
                 .into_inner();
             for summary in listed.streams {
-                records.extend(read_stream(&mut client, &summary.stream).await?);
+                records.extend(read_stream(&mut client, &summary.stream).await.map_err(|s| from_status(&s))?);
             }
-            records.extend(read_stream(&mut client, &game.to_string()).await?);
+            records.extend(read_stream(&mut client, &game.to_string()).await.map_err(|s| from_status(&s))?);
         }
     }
     let streams = projections::from_records(&records);

@@ -1,7 +1,7 @@
 //! Reaching ledgerd: the channel (plaintext, or TLS with `https://` and the `--tls-*` files),
 //! and who we are on every request (the token, or the open-mode headers).
 
-use super::{from_status, Cli, CliError};
+use super::{Cli, CliError};
 use crate::convert::FromProto;
 use ledger::Recorded;
 use ledger_proto::v1 as pb;
@@ -82,16 +82,16 @@ pub(super) async fn connect_projections(cli: &Cli) -> Result<Projections, CliErr
     Ok(ProjectionsClient::with_interceptor(channel(cli).await?, Credentials::of(cli)?))
 }
 
-/// Every event of one stream.
-pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec<Recorded>, CliError> {
+/// Every event of one stream, or the server's status (a caller may treat a refusal to read
+/// differently from a failure).
+pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
     let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None };
-    let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
+    let mut events = client.read(request).await?.into_inner();
     let mut records = Vec::new();
     while let Some(item) = events.next().await {
-        records.push(
-            Recorded::from_proto(item.map_err(|s| from_status(&s))?)
-                .map_err(|r| CliError::Failed(format!("the server sent {r}")))?,
-        );
+        let record =
+            Recorded::from_proto(item?).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}")))?;
+        records.push(record);
     }
     Ok(records)
 }

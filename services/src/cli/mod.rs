@@ -98,7 +98,8 @@ pub enum Command {
         /// JSON Lines file; `-` or absent for stdin.
         #[arg(long)]
         file: Option<PathBuf>,
-        /// Refuse unless the stream is at this version (0 = new stream).
+        /// Refuse unless the stream was at this version before the file (0 = new stream). On a
+        /// re-run give the same value: the lines already stored are counted on top of it.
         #[arg(long)]
         expected_version: Option<u64>,
     },

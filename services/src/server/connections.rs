@@ -73,19 +73,24 @@ pub(super) fn incoming(
 }
 
 /// An accepted connection: its slot is freed when it closes, and it fails with `TimedOut`
-/// once its peer has sent nothing for the idle timeout.
+/// once its peer has sent nothing for a whole idle period. The timer is not touched on every
+/// read (that would put a timer update on every request): a read only marks the period
+/// active, and when the timer fires an active period starts a new one. So a silent peer is
+/// closed after one to two idle timeouts.
 pub struct Connection {
     stream: TcpStream,
     _slot: OwnedSemaphorePermit,
     idle_timeout: Duration,
     idle: Pin<Box<Sleep>>,
+    /// The peer sent something in the current period.
+    active: bool,
     stats: Arc<ServerStats>,
 }
 
 impl Connection {
     fn new(stream: TcpStream, slot: OwnedSemaphorePermit, idle_timeout: Duration, stats: Arc<ServerStats>) -> Self {
         let idle = Box::pin(tokio::time::sleep(idle_timeout));
-        Connection { stream, _slot: slot, idle_timeout, idle, stats }
+        Connection { stream, _slot: slot, idle_timeout, idle, active: false, stats }
     }
 }
 
@@ -98,24 +103,23 @@ impl Drop for Connection {
 impl AsyncRead for Connection {
     fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let before = buf.filled().len();
-        match Pin::new(&mut self.stream).poll_read(cx, buf) {
-            Poll::Ready(Ok(())) => {
-                if buf.filled().len() > before {
+        let read = Pin::new(&mut self.stream).poll_read(cx, buf);
+        match read {
+            Poll::Ready(Ok(())) if buf.filled().len() > before => self.active = true,
+            Poll::Ready(_) => {}
+            Poll::Pending => {
+                while self.idle.as_mut().poll(cx).is_ready() {
+                    if !std::mem::take(&mut self.active) {
+                        ServerStats::add(&self.stats.connections_idle_closed, 1);
+                        tracing::debug!("closing a connection that sent nothing for {:?}", self.idle_timeout);
+                        return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "the peer sent nothing")));
+                    }
                     let deadline = tokio::time::Instant::now() + self.idle_timeout;
                     self.idle.as_mut().reset(deadline);
                 }
-                Poll::Ready(Ok(()))
             }
-            Poll::Ready(Err(error)) => Poll::Ready(Err(error)),
-            Poll::Pending => match self.idle.as_mut().poll(cx) {
-                Poll::Ready(()) => {
-                    ServerStats::add(&self.stats.connections_idle_closed, 1);
-                    tracing::debug!("closing a connection that sent nothing for {:?}", self.idle_timeout);
-                    Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "the peer sent nothing")))
-                }
-                Poll::Pending => Poll::Pending,
-            },
         }
+        read
     }
 }
 

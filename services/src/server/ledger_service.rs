@@ -103,9 +103,8 @@ fn error_answer(status: &Status) -> pb::AppendStreamResponse {
 impl pb::ledger_server::Ledger for LedgerService {
     #[tracing::instrument(skip_all, fields(stream = %quote(&request.get_ref().stream), n_events = request.get_ref().events.len()))]
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
-        let who = self.auth.authorize(request.metadata(), Access::Record)?;
-        let clearance = who.clearance()?;
-        let append = append_from_proto(request.into_inner(), who.actor, clearance).map_err(from_rejection)?;
+        let (actor, clearance) = self.auth.recorder(request.metadata())?;
+        let append = append_from_proto(request.into_inner(), actor, clearance).map_err(from_rejection)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
             from_append(e)
@@ -119,8 +118,7 @@ impl pb::ledger_server::Ledger for LedgerService {
         &self,
         request: Request<Streaming<pb::AppendRequest>>,
     ) -> Result<Response<Self::AppendStreamStream>, Status> {
-        let who = self.auth.authorize(request.metadata(), Access::Record)?;
-        let clearance = who.clearance()?;
+        let (actor, clearance) = self.auth.recorder(request.metadata())?;
         let mut inbound = request.into_inner();
         let log = Arc::clone(&self.log);
         // Submitting in arrival order keeps pipelined appends to one stream in order; the
@@ -139,7 +137,7 @@ impl pb::ledger_server::Ledger for LedgerService {
                 let Some(message) = message else { break };
                 let mut permit = None;
                 let submitted = match message
-                    .map(|proto| append_from_proto(proto, who.actor.clone(), clearance).map_err(from_rejection))
+                    .map(|proto| append_from_proto(proto, actor.clone(), clearance).map_err(from_rejection))
                 {
                     Err(status) | Ok(Err(status)) => Err(status),
                     Ok(Ok(append)) => {
