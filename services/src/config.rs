@@ -3,9 +3,21 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+pub use ledger_store::jetstream::JetStreamConfig;
+
+/// Which log ledgerd writes to.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// The embedded sled log in `data_dir`: the default, nothing else to run.
+    Sled,
+    /// A JetStream stream (reached with `nats`), shared with every ledgerd on the same stream.
+    JetStream(JetStreamConfig),
+}
+
 /// Where `ledgerd` keeps its log and where it listens.
 #[derive(Debug, Clone)]
 pub struct Config {
+    pub backend: Backend,
     /// The sled log's directory.
     pub data_dir: PathBuf,
     pub listen: SocketAddr,
@@ -16,7 +28,8 @@ pub struct Config {
     /// Allow running open on an address other than loopback (anyone who reaches it may claim
     /// the jury's clearance).
     pub insecure_open: bool,
-    /// Publish every committed event to NATS JetStream; `None`: no fan-out.
+    /// NATS: where the JetStream backend's log is, or where the sled backend publishes every
+    /// committed event (the fan-out); `None`: no NATS.
     pub nats: Option<crate::nats::NatsOptions>,
     /// Connections, idle timeout, subscribers.
     pub limits: crate::server::Limits,

@@ -24,6 +24,11 @@ pub fn render(log: &Log, fanout: Option<&FanoutStatus>, server: &ServerStats) ->
         counter(stats.appends_acknowledged),
     );
     registry.register("appends_refused", "Appends refused by a rule", counter(stats.appends_refused));
+    registry.register(
+        "appends_raced",
+        "Appends decided again because another ledgerd appended to their stream first (JetStream backend)",
+        counter(stats.appends_raced),
+    );
     registry.register("events_committed", "Events written durably", counter(stats.events_committed));
     registry.register(
         "group_commits",

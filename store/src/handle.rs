@@ -56,6 +56,20 @@ impl Log {
         Log::start(storage.clone(), storage, &tournaments, "sled", cross_check, WriterConfig::default())
     }
 
+    /// Opens the log on NATS JetStream (see [`crate::jetstream`]), shared with every other
+    /// ledgerd on the same JetStream stream.
+    ///
+    /// # Errors
+    /// NATS cannot be reached or the stream cannot be read.
+    #[cfg(feature = "jetstream")]
+    pub fn open_jetstream(
+        storage: crate::jetstream::JetStreamStorage,
+        cross_check: Arc<dyn CrossCheck>,
+    ) -> Result<Log, StoreError> {
+        let tournaments = storage.tournament_streams()?;
+        Log::start(storage.clone(), storage, &tournaments, "jetstream", cross_check, WriterConfig::default())
+    }
+
     /// Starts the writer (the sequencer and the sync thread) over any backend.
     ///
     /// # Errors
@@ -76,7 +90,9 @@ impl Log {
         let mut sequencer =
             Sequencer::new(Arc::clone(&storage), config, wall_clock_ms, cross_check, Arc::clone(&stats), to_sync)?;
         sequencer.index_tournaments(tournaments)?;
-        let syncer = Syncer { storage, committed: committed.clone(), stats: Arc::clone(&stats), stopped: None };
+        // A backend that follows its log publishes every writer's events itself.
+        let publish = (!storage.feed_subscribers(&committed)).then(|| committed.clone());
+        let syncer = Syncer { storage, committed: publish, stats: Arc::clone(&stats), stopped: None };
         let (jobs, inbox) = mpsc::channel();
         let writers = vec![
             std::thread::Builder::new().name("ledger-sequencer".into()).spawn(move || sequencer.run(inbox))?,
@@ -125,7 +141,7 @@ impl Log {
     pub fn submit(&self, request: AppendRequest) -> Result<Pending, StoreError> {
         let sender = self.jobs.lock().expect("not poisoned").clone().ok_or(StoreError::Closed)?;
         let (reply, answer) = oneshot::channel();
-        sender.send(Job { request, reply }).map_err(|_| StoreError::Closed)?;
+        sender.send(Job { request, reply, attempts: 0 }).map_err(|_| StoreError::Closed)?;
         Ok(Pending(answer))
     }
 

@@ -4,19 +4,22 @@
 //! the `ledger` rules, seals them into the hash chain and writes them in groups through a
 //! [`Storage`] backend; a sync thread makes each group durable, and only then is an append
 //! acknowledged. The sequencer decides the next group while the previous one syncs.
-//! Reads go straight to the backend's [`Reader`]. sled is the embedded default; a JetStream
-//! backend will implement the same two traits.
+//! Reads go straight to the backend's [`Reader`]. sled is the embedded default; JetStream (feature `jetstream`) is the log shared by several
+//! ledgerd.
 
 mod append;
 mod cross_check;
 mod error;
 mod handle;
 mod ids;
+#[cfg(feature = "jetstream")]
+pub mod jetstream;
 mod sequencer;
 pub mod sled;
 pub mod snapshot;
 mod stats;
 mod storage;
+pub mod subject;
 mod subscription;
 mod syncer;
 
@@ -26,5 +29,5 @@ pub use error::{AppendError, StoreError};
 pub use handle::{Log, Pending};
 pub use sequencer::WriterConfig;
 pub use stats::{LogStats, StatsSnapshot};
-pub use storage::{id_hash, Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StreamInfo};
+pub use storage::{id_hash, Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StreamInfo, Written};
 pub use subscription::Filter;

@@ -16,14 +16,15 @@ use crate::error::{AppendError, StoreError};
 use crate::ids::IdFilter;
 use crate::snapshot;
 use crate::stats::LogStats;
-use crate::storage::{id_hash, Commit, HeadUpdate, Sealed, Storage, StoredHead};
+use crate::storage::{id_hash, Commit, HeadUpdate, Sealed, Storage, StoredHead, Written};
 use crate::syncer::{Answer, Synced};
 use ledger::envelope::{encode_record, Draft, GENESIS};
 use ledger::rules::{needs_history, Rules};
 use ledger::{Event, Folded, Hash, Recorded, Rejection, Ruleset, StreamId, StreamKind};
 use lru::LruCache;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::num::NonZeroUsize;
+use std::ops::Range;
 use std::sync::mpsc::{Receiver, SyncSender, TryRecvError};
 use std::sync::Arc;
 use tokio::sync::oneshot;
@@ -38,10 +39,27 @@ const MAX_GROUP: usize = 512;
 /// batch and its place in the sync queue stay bounded however large the appends are.
 const MAX_GROUP_EVENTS: usize = 8192;
 
+/// How often an append is decided again after other writers won the race for its stream
+/// (a log shared by several ledgerd) before its client is told to re-read and retry.
+const MAX_ATTEMPTS: u8 = 8;
+
 /// One append waiting for its answer.
 pub(crate) struct Job {
     pub request: AppendRequest,
     pub reply: oneshot::Sender<Result<Appended, AppendError>>,
+    /// How many times another writer appended to the stream first.
+    pub attempts: u8,
+}
+
+/// Which of a group's records an answer stands for, if any.
+type Records = Option<Range<usize>>;
+
+/// A decided append before its group is written: its answer, and which of the group's
+/// records it stands for (to correct their positions when the backend assigns them).
+struct Decided {
+    job: Job,
+    answer: Result<Appended, AppendError>,
+    records: Records,
 }
 
 /// What the writer holds for a stream: its folded state and chain head.
@@ -68,6 +86,8 @@ pub(crate) struct Sequencer<S: Storage> {
     storage: Arc<S>,
     cache: LruCache<StreamId, Cached>,
     ids: IdFilter,
+    /// Whether `ids` sees every stored id (not so for a log shared with other writers).
+    ids_complete: bool,
     /// Game id → ruleset of the tournament that scheduled it.
     scheduled: HashMap<String, Ruleset>,
     next_position: u64,
@@ -103,6 +123,7 @@ impl<S: Storage> Sequencer<S> {
         let mut ids = IdFilter::with_capacity(usize::try_from(next_position).unwrap_or(usize::MAX));
         storage.for_each_id_hash(&mut |hash| ids.insert(hash))?;
         Ok(Sequencer {
+            ids_complete: storage.id_filter_is_complete(),
             storage,
             cache: LruCache::new(NonZeroUsize::new(config.cached_streams.max(16)).expect("at least 16")),
             ids,
@@ -131,10 +152,12 @@ impl<S: Storage> Sequencer<S> {
 
     /// Serves jobs until every sender is gone or the log stops.
     pub fn run(mut self, jobs: Receiver<Job>) {
-        // The job that did not fit in the last group opens the next one.
-        let mut carried: Option<Job> = None;
+        let stream_limit = self.storage.max_stream_events_per_group();
+        // Appends to decide before new ones: those another writer raced (in their order), then
+        // the one that did not fit the last group.
+        let mut waiting: VecDeque<Job> = VecDeque::new();
         loop {
-            let first = match carried.take() {
+            let first = match waiting.pop_front() {
                 Some(job) => job,
                 None => match jobs.recv() {
                     Ok(job) => job,
@@ -142,70 +165,137 @@ impl<S: Storage> Sequencer<S> {
                 },
             };
             let mut n_events = first.request.events.len();
+            let mut per_stream: HashMap<StreamId, usize> = HashMap::new();
+            per_stream.insert(first.request.stream.clone(), n_events);
             let mut group = vec![first];
             while group.len() < MAX_GROUP && n_events < MAX_GROUP_EVENTS {
-                match jobs.try_recv() {
-                    Ok(job) if n_events + job.request.events.len() > MAX_GROUP_EVENTS => {
-                        carried = Some(job);
-                        break;
-                    }
-                    Ok(job) => {
-                        n_events += job.request.events.len();
-                        group.push(job);
-                    }
-                    Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+                let job = match waiting.pop_front() {
+                    Some(job) => job,
+                    None => match jobs.try_recv() {
+                        Ok(job) => job,
+                        Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
+                    },
+                };
+                let len = job.request.events.len();
+                let in_stream = per_stream.get(&job.request.stream).copied().unwrap_or(0) + len;
+                if n_events + len > MAX_GROUP_EVENTS || stream_limit.is_some_and(|limit| in_stream > limit) {
+                    waiting.push_front(job);
+                    break;
                 }
+                n_events += len;
+                per_stream.insert(job.request.stream.clone(), in_stream);
+                group.push(job);
             }
             if self.stats.is_stopped() {
                 // A sync failed: from now on the sync thread refuses everything.
-                for job in group.into_iter().chain(carried.take()).chain(jobs.iter()) {
+                for job in group.into_iter().chain(waiting.drain(..)).chain(jobs.iter()) {
                     if self.to_sync.send(Synced::AfterStop(job)).is_err() {
                         break;
                     }
                 }
                 break;
             }
-            self.process(group);
+            for job in self.process(group).into_iter().rev() {
+                waiting.push_front(job);
+            }
         }
         tracing::info!("sequencer stopped: no more appends");
     }
 
-    /// Decides and writes one group, then hands it to the sync thread.
-    fn process(&mut self, jobs: Vec<Job>) {
+    /// Decides and writes one group, then hands it to the sync thread. Returns the appends to
+    /// decide again because another writer appended to their streams first.
+    fn process(&mut self, jobs: Vec<Job>) -> Vec<Job> {
+        for (stream, seq) in self.storage.changed_elsewhere() {
+            self.forget_if_behind(&stream, seq);
+        }
         let mut group = Group::default();
-        let mut answers = Vec::with_capacity(jobs.len());
+        let mut decided = Vec::with_capacity(jobs.len());
         let now = (self.now_ms)();
         for job in jobs {
-            let answer = self.prepare(&job.request, &mut group, now);
+            let (answer, records) = self.prepare(&job.request, &mut group, now);
+            decided.push(Decided { job, answer, records });
+        }
+        let heads = self.heads_of(&group);
+        let mut commit = Commit { records: group.records, heads };
+        let written = if commit.records.is_empty() { Ok(Written::default()) } else { self.storage.write(&commit) };
+        // The streams go back to the cache whether or not the write succeeded: after a failed
+        // write the log stops and nothing here is used again.
+        let touched_tournaments: Vec<(StreamId, Folded)> = group
+            .streams
+            .iter()
+            .filter(|(stream, (_, appended))| *appended && stream.kind() == StreamKind::Tournament)
+            .map(|(stream, (cached, _))| (stream.clone(), cached.fold.clone()))
+            .collect();
+        for (stream, (cached, _)) in group.streams {
+            self.cache.put(stream, cached);
+        }
+        let written = match written {
+            Ok(written) => written,
+            Err(error) => {
+                tracing::error!(%error, n_events = commit.records.len(), "write failed; nothing acknowledged, the log stops");
+                self.stats.commit_failed();
+                let answers = decided.into_iter().map(|d| Answer { reply: d.job.reply, answer: d.answer }).collect();
+                let _ = self.to_sync.send(Synced::Failed { error, answers });
+                return Vec::new();
+            }
+        };
+        for stream in &written.conflicts {
+            tracing::debug!(%stream, "another writer appended first: reloading the stream and deciding again");
+            self.cache.pop(stream);
+        }
+        if let Some(positions) = &written.positions {
+            assign_positions(&mut commit.records, &mut decided, positions);
+        }
+        let mut again = Vec::new();
+        let mut answers = Vec::with_capacity(decided.len());
+        for Decided { mut job, answer, .. } in decided {
+            let stream = &job.request.stream;
+            if written.conflicts.contains(stream) && !matches!(answer, Err(AppendError::Storage(_))) {
+                job.attempts += 1;
+                if job.attempts < MAX_ATTEMPTS {
+                    again.push(job);
+                    continue;
+                }
+                let raced = Rejection::stale_version(format!(
+                    "other writers kept appending to {stream} at the same time: re-read and retry"
+                ));
+                answers.push(Answer { reply: job.reply, answer: Err(raced.into()) });
+                continue;
+            }
             if matches!(answer, Err(AppendError::Rejected(_))) {
                 self.stats.refused();
             }
             answers.push(Answer { reply: job.reply, answer });
         }
-        let heads = self.heads_of(&group);
-        let commit = Commit { records: group.records, heads };
-        let written = if commit.records.is_empty() { Ok(()) } else { self.storage.write(&commit) };
-        // The streams go back to the cache whether or not the write succeeded: after a failed
-        // write the log stops and nothing here is used again.
-        let touched_tournaments: Vec<Folded> = group
-            .streams
-            .iter()
-            .filter(|(stream, (_, appended))| *appended && stream.kind() == StreamKind::Tournament)
-            .map(|(_, (cached, _))| cached.fold.clone())
-            .collect();
-        for (stream, (cached, _)) in group.streams {
-            self.cache.put(stream, cached);
+        self.stats.raced(again.len());
+        if !written.conflicts.is_empty() {
+            commit.records.retain(|sealed| !written.conflicts.contains(&sealed.record.envelope.stream));
         }
-        if let Err(error) = written {
-            tracing::error!(%error, n_events = commit.records.len(), "write failed; nothing acknowledged, the log stops");
-            self.stats.commit_failed();
-            let _ = self.to_sync.send(Synced::Failed { error, answers });
-            return;
-        }
-        for fold in &touched_tournaments {
-            self.learn_schedule(fold);
+        for (stream, fold) in &touched_tournaments {
+            if !written.conflicts.contains(stream) {
+                self.learn_schedule(fold);
+            }
         }
         let _ = self.to_sync.send(Synced::Group { records: commit.records, answers });
+        again
+    }
+
+    /// Drops a cached stream that another writer has appended to; a tournament is reloaded at
+    /// once, to learn the games it scheduled.
+    fn forget_if_behind(&mut self, stream: &StreamId, seq: u64) {
+        if self.cache.peek(stream).is_some_and(|cached| cached.fold.version() >= seq) {
+            return;
+        }
+        self.cache.pop(stream);
+        if stream.kind() == StreamKind::Tournament {
+            match self.load(stream) {
+                Ok(cached) => {
+                    self.learn_schedule(&cached.fold);
+                    self.cache.put(stream.clone(), cached);
+                }
+                Err(error) => tracing::warn!(%stream, %error, "could not reload a tournament another writer changed"),
+            }
+        }
     }
 
     /// The new head and snapshot of every stream the group appended to.
@@ -227,7 +317,26 @@ impl<S: Storage> Sequencer<S> {
         heads
     }
 
-    fn prepare(&mut self, request: &AppendRequest, group: &mut Group, now: u64) -> Result<Appended, AppendError> {
+    /// Decides one append into the group: its answer, and the range of the group's records it
+    /// stands for.
+    fn prepare(
+        &mut self,
+        request: &AppendRequest,
+        group: &mut Group,
+        now: u64,
+    ) -> (Result<Appended, AppendError>, Records) {
+        match self.decide(request, group, now) {
+            Ok((appended, records)) => (Ok(appended), records),
+            Err(error) => (Err(error), None),
+        }
+    }
+
+    fn decide(
+        &mut self,
+        request: &AppendRequest,
+        group: &mut Group,
+        now: u64,
+    ) -> Result<(Appended, Records), AppendError> {
         let n_events = request.events.len();
         if n_events == 0 {
             return Err(Rejection::malformed("an append needs at least one event").into());
@@ -238,8 +347,8 @@ impl<S: Storage> Sequencer<S> {
             );
         }
         check_ids(request)?;
-        if let Some(appended) = self.find_retry(request, group)? {
-            return Ok(appended);
+        if let Some(retry) = self.find_retry(request, group)? {
+            return Ok(retry);
         }
         let stream = &request.stream;
         let (mut entry, appended) = match group.streams.remove(stream) {
@@ -264,13 +373,14 @@ impl<S: Storage> Sequencer<S> {
             duplicate: false,
         };
         self.next_position += n_events as u64;
+        let first_record = group.records.len();
         for sealed in records {
             let id = &sealed.record.envelope.event_id;
             self.ids.insert(id_hash(id));
             group.ids.insert(id.clone(), group.records.len());
             group.records.push(sealed);
         }
-        Ok(appended)
+        Ok((appended, Some(first_record..group.records.len())))
     }
 
     /// Validates every event of the request against the stream and seals them; the stream's
@@ -356,12 +466,16 @@ impl<S: Storage> Sequencer<S> {
 
     /// A retry of an append that was already stored returns the first result. An id reused for
     /// another event is refused.
-    fn find_retry(&self, request: &AppendRequest, group: &Group) -> Result<Option<Appended>, AppendError> {
+    fn find_retry(&self, request: &AppendRequest, group: &Group) -> Result<Option<(Appended, Records)>, AppendError> {
         let mut found: Vec<Arc<Recorded>> = Vec::new();
+        let mut in_group: Vec<usize> = Vec::new();
         for proposed in request.events.iter().filter(|p| !p.event_id.is_empty()) {
             let stored = match group.ids.get(&proposed.event_id) {
-                Some(&idx) => Some(Arc::clone(&group.records[idx].record)),
-                None if self.ids.may_contain(id_hash(&proposed.event_id)) => {
+                Some(&idx) => {
+                    in_group.push(idx);
+                    Some(Arc::clone(&group.records[idx].record))
+                }
+                None if !self.ids_complete || self.ids.may_contain(id_hash(&proposed.event_id)) => {
                     self.storage.find_event_id(&proposed.event_id)?.map(Arc::new)
                 }
                 None => None,
@@ -390,7 +504,12 @@ impl<S: Storage> Sequencer<S> {
             .into());
         }
         let last = found.last().expect("not empty");
-        Ok(Some(Appended {
+        // Records of this group get their final positions with the group's.
+        let records = match (in_group.first(), in_group.last()) {
+            (Some(&first), Some(&last)) if in_group.len() == found.len() => Some(first..last + 1),
+            _ => None,
+        };
+        let appended = Appended {
             stream: request.stream.clone(),
             first_seq: first.envelope.seq,
             last_seq: last.envelope.seq,
@@ -398,7 +517,8 @@ impl<S: Storage> Sequencer<S> {
             last_position: last.envelope.position,
             head_hash: last.envelope.hash,
             duplicate: true,
-        }))
+        };
+        Ok(Some((appended, records)))
     }
 
     /// A stream's state from its stored head and snapshot; replayed from its events only when
@@ -491,4 +611,19 @@ fn check_ids(request: &AppendRequest) -> Result<(), Rejection> {
         }
     }
     Ok(())
+}
+
+/// Gives the group's records and answers the positions the backend assigned.
+fn assign_positions(records: &mut [Sealed], decided: &mut [Decided], positions: &[u64]) {
+    for (sealed, &position) in records.iter_mut().zip(positions) {
+        Arc::make_mut(&mut sealed.record).envelope.position = position;
+    }
+    for d in decided {
+        if let (Ok(appended), Some(range)) = (&mut d.answer, &d.records) {
+            if let (Some(&first), Some(&last)) = (positions.get(range.start), positions.get(range.end - 1)) {
+                appended.first_position = first;
+                appended.last_position = last;
+            }
+        }
+    }
 }

@@ -9,6 +9,7 @@ use tokio::sync::watch;
 pub struct LogStats {
     appends_acknowledged: AtomicU64,
     appends_refused: AtomicU64,
+    appends_raced: AtomicU64,
     events_committed: AtomicU64,
     groups_committed: AtomicU64,
     commit_failures: AtomicU64,
@@ -24,6 +25,9 @@ pub struct StatsSnapshot {
     pub appends_acknowledged: u64,
     /// Appends refused by a rule.
     pub appends_refused: u64,
+    /// Appends decided again because another ledgerd appended to their stream first (a log
+    /// shared by several writers; always 0 on sled).
+    pub appends_raced: u64,
     pub events_committed: u64,
     /// Durable syncs: each covers one or more groups of appends.
     pub groups_committed: u64,
@@ -41,6 +45,10 @@ impl LogStats {
 
     pub(crate) fn refused(&self) {
         self.appends_refused.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn raced(&self, n_appends: usize) {
+        self.appends_raced.fetch_add(n_appends as u64, Ordering::Relaxed);
     }
 
     pub(crate) fn committed(&self, n_events: usize) {
@@ -73,6 +81,7 @@ impl LogStats {
         StatsSnapshot {
             appends_acknowledged: read(&self.appends_acknowledged),
             appends_refused: read(&self.appends_refused),
+            appends_raced: read(&self.appends_raced),
             events_committed: read(&self.events_committed),
             groups_committed: read(&self.groups_committed),
             commit_failures: read(&self.commit_failures),

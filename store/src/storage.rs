@@ -4,6 +4,7 @@
 use crate::error::StoreError;
 use ledger::{Hash, Recorded, StreamId};
 use std::sync::Arc;
+use tokio::sync::broadcast;
 
 /// The 64-bit hash by which event ids are indexed (XXH3): stored by backends, so it never
 /// changes. Two ids may share a hash; an index lookup compares the stored id itself.
@@ -58,6 +59,18 @@ impl Commit {
     }
 }
 
+/// What a write did beyond storing the group, for backends shared with other writers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The global position of each record of the commit, in order, when the backend assigns
+    /// positions itself (a log shared by several writers); `None`: the writer's positions stand.
+    /// Records of a conflicted stream have none (0).
+    pub positions: Option<Vec<u64>>,
+    /// Streams another writer appended to after this writer loaded them: none of the group's
+    /// records of these streams were stored, and their appends must be decided again.
+    pub conflicts: Vec<StreamId>,
+}
+
 /// The write side, used by the writer (the sequencer thread writes, the sync thread syncs).
 ///
 /// Writes and syncs are split so that the writer decides the next group while the previous one
@@ -102,7 +115,7 @@ pub trait Storage: Send + Sync + 'static {
     ///
     /// # Errors
     /// The backend failed; nothing of the group may be acknowledged and the writer stops.
-    fn write(&self, commit: &Commit) -> Result<(), StoreError>;
+    fn write(&self, commit: &Commit) -> Result<Written, StoreError>;
 
     /// Makes every group written before this call durable, and visible to readers up to
     /// `position`. When this returns `Ok`, those records survive a power cut.
@@ -110,6 +123,33 @@ pub trait Storage: Send + Sync + 'static {
     /// # Errors
     /// The backend failed; nothing unsynced may be acknowledged and the writer stops.
     fn sync(&self, position: u64) -> Result<(), StoreError>;
+
+    /// At most this many events of one stream per group (`None`: no limit), for backends that
+    /// store a stream's part of a group as one bounded atomic unit.
+    fn max_stream_events_per_group(&self) -> Option<usize> {
+        None
+    }
+
+    /// Whether the writer's own id filter (filled by [`Storage::for_each_id_hash`] and by its
+    /// own appends) sees every stored id. A log shared with other writers says no, and the
+    /// writer asks [`Storage::find_event_id`] for every id.
+    fn id_filter_is_complete(&self) -> bool {
+        true
+    }
+
+    /// Streams other writers appended to since the last call, with their newest seq: the
+    /// writer drops what it cached of them. Empty for a backend with one writer.
+    fn changed_elsewhere(&self) -> Vec<(StreamId, u64)> {
+        Vec::new()
+    }
+
+    /// Offers the channel of committed events. A backend that follows its log itself (every
+    /// writer's events, in log order) takes it and returns `true`; the sync thread then
+    /// publishes nothing. Otherwise the sync thread publishes what this writer committed.
+    fn feed_subscribers(&self, committed: &broadcast::Sender<Arc<Recorded>>) -> bool {
+        let _ = committed;
+        false
+    }
 }
 
 /// The read side: cheap to share between request handlers. Readers see only durable records.

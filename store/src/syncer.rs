@@ -35,7 +35,8 @@ pub(crate) enum Synced {
 
 pub(crate) struct Syncer<S: Storage> {
     pub storage: Arc<S>,
-    pub committed: broadcast::Sender<Arc<Recorded>>,
+    /// Where committed events go to subscribers; `None` when the backend feeds them itself.
+    pub committed: Option<broadcast::Sender<Arc<Recorded>>>,
     pub stats: Arc<LogStats>,
     /// Set by the first failure; every later answer is this error.
     pub stopped: Option<StoreError>,
@@ -81,8 +82,10 @@ impl<S: Storage> Syncer<S> {
                 Synced::Group { records, answers } => {
                     if self.stopped.is_none() {
                         self.stats.committed(records.len());
-                        for sealed in records {
-                            let _ = self.committed.send(sealed.record);
+                        if let Some(committed) = &self.committed {
+                            for sealed in records {
+                                let _ = committed.send(sealed.record);
+                            }
                         }
                     }
                     self.answer(answers);

@@ -229,7 +229,7 @@ impl ledger_store::Storage for FailingDisk {
     fn next_position(&self) -> Result<u64, ledger_store::StoreError> {
         self.inner.next_position()
     }
-    fn write(&self, commit: &ledger_store::Commit) -> Result<(), ledger_store::StoreError> {
+    fn write(&self, commit: &ledger_store::Commit) -> Result<ledger_store::Written, ledger_store::StoreError> {
         self.fails(Failure::Write)?;
         self.inner.write(commit)
     }

@@ -86,7 +86,7 @@ impl ledger_store::Storage for Counting {
     fn next_position(&self) -> Result<u64, StoreError> {
         self.inner.next_position()
     }
-    fn write(&self, commit: &Commit) -> Result<(), StoreError> {
+    fn write(&self, commit: &Commit) -> Result<ledger_store::Written, StoreError> {
         self.inner.write(commit)
     }
     fn sync(&self, position: u64) -> Result<(), StoreError> {

@@ -1,7 +1,7 @@
 //! `ledgerd`: the Tournament Ledger daemon. Flags and environment → [`Config`] → [`run`].
 
 use clap::Parser;
-use ledger_services::config::Config;
+use ledger_services::config::{Backend, Config, JetStreamConfig};
 use ledger_services::nats::NatsOptions;
 use ledger_services::server::{run, Limits, TlsFiles};
 use std::net::SocketAddr;
@@ -17,6 +17,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
+    /// Where the log is: `sled` (embedded, in --data-dir) or `jetstream` (NATS JetStream at
+    /// --nats-url, shared by every ledgerd on the same --jetstream-stream).
+    #[arg(long, env = "LEDGER_BACKEND", value_enum, default_value_t = BackendArg::Sled)]
+    backend: BackendArg,
+    /// The JetStream stream holding the log (`--backend jetstream`; created if missing).
+    #[arg(long, env = "LEDGER_JETSTREAM_STREAM", default_value = "LEDGER_LOG")]
+    jetstream_stream: String,
+    /// Its replicas when ledgerd creates it: 1 on one server, 3 in a three-node cluster.
+    #[arg(long, env = "LEDGER_JETSTREAM_REPLICAS", default_value_t = 1)]
+    jetstream_replicas: usize,
     /// Directory of the embedded sled log.
     #[arg(long, env = "LEDGER_DATA_DIR", default_value = "./data")]
     data_dir: PathBuf,
@@ -42,6 +52,12 @@ struct Args {
     /// Log filter, e.g. `info` or `ledger_services=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum BackendArg {
+    Sled,
+    Jetstream,
 }
 
 /// What callers may hold (see `Limits`).
@@ -96,7 +112,8 @@ impl TlsArgs {
     }
 }
 
-/// Publishing every committed event to NATS JetStream (off without `--nats-url`).
+/// NATS: the JetStream backend's server, or (on sled) where every committed event is published
+/// (off without `--nats-url`).
 #[derive(Debug, clap::Args)]
 struct NatsArgs {
     /// NATS server(s), e.g. `nats://127.0.0.1:4222` (comma-separated for a cluster).
@@ -149,7 +166,20 @@ impl NatsArgs {
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?).init();
+    anyhow::ensure!(
+        args.backend == BackendArg::Sled || args.nats.nats_url.is_some(),
+        "--backend jetstream needs --nats-url (the NATS server or cluster holding the log)"
+    );
+    let backend = match args.backend {
+        BackendArg::Sled => Backend::Sled,
+        BackendArg::Jetstream => Backend::JetStream(JetStreamConfig {
+            stream: args.jetstream_stream,
+            replicas: args.jetstream_replicas,
+            ..JetStreamConfig::default()
+        }),
+    };
     let config = Config {
+        backend,
         data_dir: args.data_dir,
         listen: args.listen,
         auth_file: args.auth_file,

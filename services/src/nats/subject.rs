@@ -17,10 +17,7 @@ pub fn of(record: &Recorded) -> String {
     format!("ledger.v1.{}.{}.{}", stream.kind().prefix(), escape(stream.id()), record.event.type_name())
 }
 
-/// A stream id as one subject token.
-pub fn escape(id: &str) -> String {
-    id.replace('%', "%25").replace('.', "%2E")
-}
+pub use ledger_store::subject::escape;
 
 #[cfg(test)]
 mod tests {

@@ -15,10 +15,11 @@ pub use limits::{Limits, ServerStats};
 pub use projections_service::ProjectionsService;
 pub use tls::TlsFiles;
 
-use crate::config::Config;
+use crate::config::{Backend, Config};
 use crate::nats::fanout::FanoutStatus;
 use ledger_proto::v1::ledger_server::LedgerServer;
 use ledger_proto::v1::projections_server::ProjectionsServer;
+use ledger_store::jetstream::JetStreamStorage;
 use ledger_store::{Log, StoreError};
 use std::future::Future;
 use std::sync::Arc;
@@ -47,6 +48,28 @@ pub enum ServeError {
          give --auth-file, listen on a loopback address, or pass --insecure-open"
     )]
     OpenOnNetwork(std::net::SocketAddr),
+    #[error("--backend jetstream needs --nats-url")]
+    NoNats,
+}
+
+/// Opens the configured backend's log with the tournament's rules across streams.
+async fn open_log(config: &Config) -> Result<Log, ServeError> {
+    let cross_check = Arc::new(crate::cross_check::TournamentChecks);
+    match &config.backend {
+        Backend::Sled => Ok(Log::open_sled_with(&config.data_dir, cross_check)?),
+        Backend::JetStream(js) => {
+            let nats = config.nats.clone().ok_or(ServeError::NoNats)?;
+            let js = js.clone();
+            // Opening reads every stored event id: off the async workers.
+            let opened = tokio::task::spawn_blocking(move || {
+                let storage = JetStreamStorage::open(async move { nats.connect().await }, js)?;
+                Log::open_jetstream(storage, cross_check)
+            })
+            .await
+            .map_err(|e| StoreError::Io(format!("opening the JetStream log panicked: {e}")))?;
+            Ok(opened?)
+        }
+    }
 }
 
 /// Opens the log, binds the address and serves until `shutdown` completes.
@@ -65,11 +88,18 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         }
     };
     let tls = config.tls.as_ref().map(TlsFiles::load).transpose()?;
-    let log = Arc::new(Log::open_sled_with(&config.data_dir, Arc::new(crate::cross_check::TournamentChecks))?);
+    let log = Arc::new(open_log(&config).await?);
     let listener =
         TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
-    tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?,
-        data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening");
+    let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?;
+    match &config.backend {
+        Backend::Sled => {
+            tracing::info!(%addr, data_dir = %config.data_dir.display(), backend = log.backend(), "ledgerd listening")
+        }
+        Backend::JetStream(js) => {
+            tracing::info!(%addr, stream = %js.stream, backend = log.backend(), "ledgerd listening")
+        }
+    }
     // One shutdown signal, seen by the gRPC server and the metrics server alike: the operator's,
     // or a failed write, after which the daemon reports NOT_SERVING and exits with an error so
     // that a supervisor (systemd's Restart=on-failure) restarts it and the log reloads from disk.
@@ -89,8 +119,10 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     let stopped = |mut rx: watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
-    // The NATS fan-out runs beside the server; appends never wait for it.
-    let fanout = config.nats.clone().map(|options| {
+    // The NATS fan-out runs beside the server; appends never wait for it. On the JetStream
+    // backend the log itself is on JetStream: nothing to fan out.
+    let fan_out = matches!(config.backend, Backend::Sled);
+    let fanout = config.nats.clone().filter(|_| fan_out).map(|options| {
         let status = Arc::new(FanoutStatus::default());
         let task =
             tokio::spawn(crate::nats::fanout::run(Arc::clone(&log), options, Arc::clone(&status), stop_rx.clone()));

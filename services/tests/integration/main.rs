@@ -3,6 +3,7 @@
 
 mod architecture;
 mod audit;
+mod backends;
 mod cli;
 mod daemon;
 mod fanout;

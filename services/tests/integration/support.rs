@@ -1,9 +1,11 @@
-//! A real server on a free loopback port over a fresh sled log, and small request helpers.
+//! A real server on a free loopback port over a fresh sled log (or a JetStream log), and small
+//! request helpers.
 
 use ledger::Event;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use ledger_services::convert::ToProto;
+use ledger_store::jetstream::{JetStreamConfig, JetStreamStorage};
 use ledger_store::Log;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -16,7 +18,7 @@ pub struct TestServer {
     pub client: LedgerClient<Channel>,
     stop: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<()>>,
-    _dir: tempfile::TempDir,
+    _dir: Option<tempfile::TempDir>,
 }
 
 impl TestServer {
@@ -37,6 +39,28 @@ impl TestServer {
         let log = Arc::new(
             Log::open_sled_with(dir.path(), Arc::new(ledger_services::cross_check::TournamentChecks)).unwrap(),
         );
+        Self::serve(log, auth, options, Some(dir)).await
+    }
+
+    /// A server on the JetStream log at `url` (a nats-server 2.12 or newer).
+    pub async fn start_on_jetstream(url: &str, config: JetStreamConfig) -> TestServer {
+        let url = url.to_owned();
+        let log = tokio::task::spawn_blocking(move || {
+            let storage = JetStreamStorage::open(async_nats::connect(url), config).unwrap();
+            Log::open_jetstream(storage, Arc::new(ledger_services::cross_check::TournamentChecks)).unwrap()
+        })
+        .await
+        .unwrap();
+        let options = ledger_services::server::ServeOptions::default();
+        Self::serve(Arc::new(log), ledger_services::auth::Auth::Open, options, None).await
+    }
+
+    async fn serve(
+        log: Arc<Log>,
+        auth: ledger_services::auth::Auth,
+        options: ledger_services::server::ServeOptions,
+        dir: Option<tempfile::TempDir>,
+    ) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();

@@ -15,7 +15,7 @@ mod verify;
 pub use verify::StreamVerdict;
 
 use crate::error::StoreError;
-use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StreamInfo};
+use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StreamInfo, Written};
 use ledger::envelope::decode_record;
 use ledger::{Recorded, StreamId, StreamKind};
 use std::collections::BTreeMap;
@@ -253,7 +253,7 @@ impl Storage for SledStorage {
         }
     }
 
-    fn write(&self, commit: &Commit) -> Result<(), StoreError> {
+    fn write(&self, commit: &Commit) -> Result<Written, StoreError> {
         let mut batch = sled::Batch::default();
         let mut chunk: Vec<u8> = Vec::new();
         let mut chunk_first = 0;
@@ -295,7 +295,7 @@ impl Storage for SledStorage {
             batch.insert(layout::NEXT_POSITION, &(last + 1).to_be_bytes());
         }
         self.tree.apply_batch(batch)?;
-        Ok(())
+        Ok(Written::default())
     }
 
     fn sync(&self, position: u64) -> Result<(), StoreError> {

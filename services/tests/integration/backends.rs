@@ -1,0 +1,195 @@
+//! The two backends behave alike: the core of the gRPC suite (refusals, retries, expected
+//! versions, batches, pipelining, subscriptions) runs on sled and on JetStream. Then what only
+//! the JetStream log must hold: restarts that keep every id (past JetStream's duplicate
+//! window), two real ledgerd racing for the same games, and a three-node cluster losing a node
+//! under load.
+//!
+//! JetStream tests start their own nats-server (2.12 or newer) on free loopback ports; without
+//! one they skip loudly, except under `CI=true`, where they fail.
+
+use crate::daemon::{read_all, Daemon};
+use crate::fanout::{nats_server_binary, NatsServer};
+use crate::support::{append, events, TestServer};
+use ledger::envelope::verify_chain;
+use ledger::{Event, Recorded, Ruleset};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::ledger_client::LedgerClient;
+use ledger_store::jetstream::JetStreamConfig;
+use std::collections::HashMap;
+use std::time::Duration;
+use tonic::transport::Channel;
+use tonic::Code;
+
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test]
+            async fn sled() {
+                crate::grpc::$name(crate::support::TestServer::start().await).await;
+            }
+
+            #[tokio::test]
+            async fn jetstream() {
+                let Some(binary) = crate::fanout::nats_server_binary() else { return };
+                let dir = tempfile::tempdir().unwrap();
+                let nats = crate::fanout::NatsServer::start(&binary, dir.path());
+                let server = crate::support::TestServer::start_on_jetstream(&nats.url(), Default::default()).await;
+                crate::grpc::$name(server).await;
+            }
+        }
+    )*};
+}
+
+on_both_backends!(
+    every_refusal_of_the_rule_book_is_refused_with_its_reason_and_appends_nothing,
+    a_retried_append_returns_the_first_result_and_appends_nothing,
+    two_writers_with_the_same_expected_version_one_wins_one_is_aborted,
+    a_batch_with_one_bad_event_names_it_and_appends_nothing,
+    pipelined_appends_are_acknowledged_in_order_and_a_refusal_does_not_end_the_stream,
+    subscribe_passes_from_stored_to_live_events_without_gap_or_duplicate,
+);
+
+/// A stream read back is one unbroken chain, seqs 1, 2, 3 …
+fn assert_one_chain(records: &[Recorded]) {
+    for (idx, record) in records.iter().enumerate() {
+        assert_eq!(record.envelope.seq, idx as u64 + 1, "no gap, no fork");
+    }
+    verify_chain(records).expect("the chain verifies");
+}
+
+#[tokio::test]
+async fn a_restarted_ledgerd_on_jetstream_continues_the_chain_and_knows_every_id_past_the_duplicate_window() {
+    let Some(binary) = nats_server_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let nats = NatsServer::start(&binary, dir.path());
+    let config = JetStreamConfig { duplicate_window: Duration::from_secs(1), ..JetStreamConfig::default() };
+    let game = events(&ledger::testing::started_game(Some(Ruleset::Wm2015), 3));
+
+    let mut first = TestServer::start_on_jetstream(&nats.url(), config.clone()).await;
+    let stored = first.client.append(append("game/g", &game, "g-", None)).await.unwrap().into_inner();
+    first.stop().await;
+    // Past JetStream's own duplicate window: only the ledger's id index can tell a retry now.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+
+    let mut second = TestServer::start_on_jetstream(&nats.url(), config).await;
+    let retry = second.client.append(append("game/g", &game, "g-", None)).await.unwrap().into_inner();
+    assert!(retry.duplicate, "the retry is recognised after a restart and past the window");
+    assert_eq!(
+        (retry.first_seq, retry.last_seq, &retry.head_hash),
+        (stored.first_seq, stored.last_seq, &stored.head_hash)
+    );
+    assert_eq!((retry.first_position, retry.last_position), (stored.first_position, stored.last_position));
+    let next = Event::TcDealt { nation: ledger::Nation::Prussia, count: 2 };
+    let more = second.client.append(append("game/g", &[next], "n-", Some(4))).await.unwrap().into_inner();
+    assert_eq!((more.first_seq, more.first_position), (5, 5));
+    let records: Vec<Recorded> = second
+        .read("game/g")
+        .await
+        .into_iter()
+        .map(|e| ledger_services::convert::FromProto::from_proto(e).unwrap())
+        .collect();
+    assert_one_chain(&records);
+    second.stop().await;
+}
+
+/// The turn a game stream expects next: its version (after `game_started`, turn 1 at version 1).
+async fn version(client: &mut LedgerClient<Channel>, stream: &str) -> u64 {
+    let listed = client.list_streams(pb::ListStreamsRequest { prefix: stream.into() }).await.unwrap();
+    listed.into_inner().streams.iter().find(|s| s.stream == stream).map_or(0, |s| s.version)
+}
+
+/// Appends the next turn to `game` over and over, `n` acknowledged in all: racing writers get
+/// refusals (the turn was taken) or ABORTED, and try again. Returns (event id, seq) of each
+/// acknowledged append, and how many attempts lost a race.
+async fn race(mut client: LedgerClient<Channel>, game: String, writer: usize, n: usize) -> (Vec<(String, u64)>, usize) {
+    let mut acknowledged = Vec::new();
+    let mut lost = 0;
+    let mut attempt = 0;
+    while acknowledged.len() < n {
+        attempt += 1;
+        let turn = u32::try_from(version(&mut client, &game).await).unwrap();
+        let event = Event::TurnStarted { turn, at_ms: None };
+        let id = format!("w{writer}-{attempt}");
+        let request = pb::AppendRequest {
+            stream: game.clone(),
+            events: vec![pb::ProposedEvent {
+                event_id: id.clone(),
+                event: Some(ledger_services::convert::ToProto::to_proto(&event)),
+            }],
+            expected_version: None,
+        };
+        match client.append(request).await {
+            Ok(ok) => acknowledged.push((id, ok.into_inner().first_seq)),
+            Err(status) => {
+                assert!(
+                    matches!(status.code(), Code::FailedPrecondition | Code::Aborted),
+                    "a raced append gets a normal refusal or ABORTED, not {status:?}"
+                );
+                lost += 1;
+            }
+        }
+    }
+    (acknowledged, lost)
+}
+
+#[tokio::test]
+async fn two_ledgerd_racing_on_one_jetstream_never_fork_and_lose_no_acknowledged_event() {
+    let Some(binary) = nats_server_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let nats = NatsServer::start(&binary, &dir.path().join("nats"));
+    let url = nats.url();
+    let args = ["--backend", "jetstream", "--nats-url", url.as_str()];
+    let daemons = [Daemon::spawn_with(&dir.path().join("a"), &args), Daemon::spawn_with(&dir.path().join("b"), &args)];
+    let mut clients = Vec::new();
+    for daemon in &daemons {
+        clients.push(daemon.connect().await);
+    }
+    let games = ["game/r1", "game/r2"];
+    for game in games {
+        let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+        clients[0].append(append(game, &[start], &format!("{game}-start-"), None)).await.unwrap();
+    }
+    // Two writers per daemon per game, each wanting 15 turns acknowledged.
+    let mut writers = tokio::task::JoinSet::new();
+    let mut writer = 0;
+    for game in games {
+        for client in &clients {
+            for _ in 0..2 {
+                writer += 1;
+                let (client, game, w) = (client.clone(), game.to_owned(), writer);
+                writers.spawn(async move { (game.clone(), race(client, game, w, 15).await) });
+            }
+        }
+    }
+    let mut acknowledged: HashMap<String, Vec<(String, u64)>> = HashMap::new();
+    let mut lost = 0;
+    while let Some(done) = writers.join_next().await {
+        let (game, (acks, lost_here)) = done.unwrap();
+        acknowledged.entry(game).or_default().extend(acks);
+        lost += lost_here;
+    }
+    assert!(lost > 0, "the writers raced: some lost a turn to another");
+    for game in games {
+        // Both daemons read the same single chain.
+        let a = read_all(&mut clients[0], game).await;
+        let b = read_all(&mut clients[1], game).await;
+        assert_eq!(a, b, "{game}: one history, whichever ledgerd is asked");
+        assert_one_chain(&a);
+        assert_eq!(a.len(), 1 + 4 * 15, "{game}: every acknowledged append once, nothing else");
+        let by_id: HashMap<&str, &Recorded> = a.iter().map(|r| (r.envelope.event_id.as_str(), r)).collect();
+        for (id, seq) in &acknowledged[game] {
+            assert_eq!(
+                by_id.get(id.as_str()).map(|r| r.envelope.seq),
+                Some(*seq),
+                "{game}: {id} stored as acknowledged"
+            );
+        }
+        for (idx, record) in a.iter().enumerate().skip(1) {
+            assert_eq!(
+                record.event,
+                Event::TurnStarted { turn: u32::try_from(idx).unwrap(), at_ms: None },
+                "the rules held"
+            );
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! Publishing a group: each ledger stream's part as one atomic batch, expecting the stream's
+//! last JetStream sequence to be the one its writer decided on; all parts in flight at once.
+//!
+//! A part another writer beat to its stream is stored not at all and reported as a conflict.
+//! A part whose acknowledgement did not come (a cluster electing a leader, a reconnect) is
+//! looked up: stored if the stream's last message is its last event, otherwise published
+//! again; the expectation makes the second publish safe.
+
+use super::{nats_error, subject, JetStreamStorage, MAX_ATOMIC_BATCH, SNAPSHOT_HEADER};
+use crate::error::StoreError;
+use crate::storage::{Commit, Reader, Sealed, Written};
+use async_nats::header::{self, HeaderMap};
+use async_nats::jetstream::context::PublishErrorKind;
+use async_nats::jetstream::message::PublishMessage;
+use async_nats::jetstream::stream::DirectGetErrorKind;
+use ledger::envelope::decode_record;
+use ledger::StreamId;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// At most this many atomic batches in flight at once (nats-server limits batches per stream).
+const BATCHES_IN_FLIGHT: usize = 32;
+
+/// One stream's part of a group, ready to publish.
+struct Part {
+    stream: StreamId,
+    subject: String,
+    /// Indexes of the part's records in the commit.
+    records: Vec<usize>,
+    /// The JetStream sequence of the stream's last message before this part (0: none).
+    expected: u64,
+    /// `(Nats-Msg-Id, payload)` per record, and the snapshot for the last one.
+    messages: Vec<(String, bytes::Bytes)>,
+    snapshot: Option<String>,
+}
+
+/// What became of a part.
+enum Outcome {
+    /// Stored; the JetStream sequence of its last message.
+    Stored(u64),
+    /// Another writer appended to the stream first (or stored one of its event ids).
+    Conflict,
+}
+
+pub(super) fn write(storage: &JetStreamStorage, commit: &Commit) -> Result<Written, StoreError> {
+    let mut parts: Vec<Part> = Vec::new();
+    let mut part_of: HashMap<&StreamId, usize> = HashMap::new();
+    for (idx, sealed) in commit.records.iter().enumerate() {
+        let stream = &sealed.record.envelope.stream;
+        let part = *part_of.entry(stream).or_insert_with(|| {
+            parts.push(Part {
+                stream: stream.clone(),
+                subject: subject(stream),
+                records: Vec::new(),
+                expected: 0,
+                messages: Vec::new(),
+                snapshot: None,
+            });
+            parts.len() - 1
+        });
+        parts[part].records.push(idx);
+        parts[part].messages.push(message(sealed));
+    }
+    for update in &commit.heads {
+        if let (Some(&part), Some(snapshot)) = (part_of.get(&update.stream), &update.head.snapshot) {
+            parts[part].snapshot = Some(hex::encode(snapshot));
+        }
+    }
+    let mut conflicts = Vec::new();
+    let mut ready = Vec::with_capacity(parts.len());
+    for mut part in parts {
+        let first_seq = commit.records[part.records[0]].record.envelope.seq;
+        match storage.sequence_of(&part.stream, first_seq - 1)? {
+            Some(expected) => {
+                part.expected = expected;
+                ready.push(part);
+            }
+            None => conflicts.push(part.stream),
+        }
+    }
+    let (outcomes, ready) = storage.block(publish_all(storage.clone(), ready));
+    let outcomes = outcomes?;
+    let mut positions = vec![0; commit.records.len()];
+    for (part, outcome) in ready.into_iter().zip(outcomes) {
+        match outcome {
+            Outcome::Stored(last) => {
+                let n = part.records.len() as u64;
+                for (k, &idx) in part.records.iter().enumerate() {
+                    positions[idx] = last + 1 - n + k as u64;
+                }
+                let last_seq = commit.records[*part.records.last().expect("a part has records")].record.envelope.seq;
+                storage.inner.shared.mark(&part.stream, last_seq, last);
+            }
+            Outcome::Conflict => conflicts.push(part.stream),
+        }
+    }
+    if !conflicts.is_empty() {
+        // The appends will be decided again: let the id index see what the others stored, so a
+        // retry stored by another writer is answered as one.
+        let last = storage.last_position()?;
+        if let Err(error) = storage.wait_followed(last, Duration::from_secs(5)) {
+            tracing::warn!(%error, "deciding raced appends again before the id index caught up");
+        }
+    }
+    Ok(Written { positions: Some(positions), conflicts })
+}
+
+fn message(sealed: &Sealed) -> (String, bytes::Bytes) {
+    (sealed.record.envelope.event_id.clone(), bytes::Bytes::from(sealed.bytes.clone()))
+}
+
+impl JetStreamStorage {
+    /// The JetStream sequence of a stream's event `seq` if it is the stream's last (0 for an
+    /// empty stream at seq 0); `None` if the stream has moved on (another writer).
+    fn sequence_of(&self, stream: &StreamId, seq: u64) -> Result<Option<u64>, StoreError> {
+        if seq == 0 {
+            return Ok(Some(0));
+        }
+        if let Some((marked_seq, sequence)) = self.inner.shared.marked(stream) {
+            if marked_seq == seq {
+                return Ok(Some(sequence));
+            }
+        }
+        Ok(self.last_of(stream)?.and_then(|(record, _, sequence)| (record.envelope.seq == seq).then_some(sequence)))
+    }
+}
+
+/// Publishes every part, at most [`BATCHES_IN_FLIGHT`] atomic batches at a time.
+async fn publish_all(storage: JetStreamStorage, parts: Vec<Part>) -> (Result<Vec<Outcome>, StoreError>, Vec<Part>) {
+    let mut outcomes = Vec::with_capacity(parts.len());
+    for wave in parts.chunks(BATCHES_IN_FLIGHT.min(MAX_ATOMIC_BATCH)) {
+        let mut tasks = tokio::task::JoinSet::new();
+        for (k, part) in wave.iter().enumerate() {
+            let (storage, subject, messages, snapshot, expected) =
+                (storage.clone(), part.subject.clone(), part.messages.clone(), part.snapshot.clone(), part.expected);
+            tasks.spawn(async move {
+                (k, publish_part(&storage, &subject, &messages, snapshot.as_deref(), expected).await)
+            });
+        }
+        let mut wave_outcomes: Vec<Option<Outcome>> = (0..wave.len()).map(|_| None).collect();
+        while let Some(done) = tasks.join_next().await {
+            match done {
+                Ok((k, Ok(outcome))) => wave_outcomes[k] = Some(outcome),
+                Ok((_, Err(error))) => return (Err(error), parts),
+                Err(panic) => return (Err(StoreError::Io(format!("a JetStream publish panicked: {panic}"))), parts),
+            }
+        }
+        outcomes.extend(wave_outcomes.into_iter().map(|o| o.expect("every task answered")));
+    }
+    (Ok(outcomes), parts)
+}
+
+/// Publishes one part until JetStream answers for it: stored, or beaten by another writer.
+async fn publish_part(
+    storage: &JetStreamStorage,
+    subject: &str,
+    messages: &[(String, bytes::Bytes)],
+    snapshot: Option<&str>,
+    expected: u64,
+) -> Result<Outcome, StoreError> {
+    let started = Instant::now();
+    let config = &storage.inner.config;
+    let mut quiet = false;
+    loop {
+        let error = match publish_once(storage, subject, messages, snapshot, expected).await {
+            Ok(outcome) => return Ok(outcome),
+            Err(error) => error,
+        };
+        // Not answered: stored after all, or not at all?
+        match stored(storage, subject, messages, expected).await {
+            Ok(Some(outcome)) => return Ok(outcome),
+            Ok(None) => {}
+            Err(lookup) if started.elapsed() < config.give_up => {
+                tracing::debug!(%lookup, "could not check a publish yet");
+            }
+            Err(lookup) => return Err(lookup),
+        }
+        if started.elapsed() >= config.give_up {
+            return Err(StoreError::Io(format!("JetStream did not store {subject} in {:?}: {error}", config.give_up)));
+        }
+        if !quiet {
+            tracing::warn!(%error, subject, "a JetStream publish went unanswered; checking and publishing again");
+            quiet = true;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+}
+
+/// Why one publish did not settle its part.
+type Unanswered = String;
+
+async fn publish_once(
+    storage: &JetStreamStorage,
+    subject: &str,
+    messages: &[(String, bytes::Bytes)],
+    snapshot: Option<&str>,
+    expected: u64,
+) -> Result<Outcome, Unanswered> {
+    let n = messages.len();
+    // A new inbox name is a fresh NUID: unique across writers and machines.
+    let batch_id = storage.inner.client.new_inbox();
+    let mut ack = None;
+    for (k, (event_id, payload)) in messages.iter().enumerate() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::NATS_MESSAGE_ID, event_id.as_str());
+        if k == 0 {
+            headers.insert(header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, expected.to_string().as_str());
+        }
+        if n > 1 {
+            headers.insert(header::NATS_BATCH_ID, batch_id.as_str());
+            headers.insert(header::NATS_BATCH_SEQUENCE, (k + 1).to_string().as_str());
+        }
+        let last = k + 1 == n;
+        if last {
+            if n > 1 {
+                headers.insert(header::NATS_BATCH_COMMIT, header::NATS_BATCH_COMMIT_FINAL);
+            }
+            if let Some(snapshot) = snapshot {
+                headers.insert(SNAPSHOT_HEADER, snapshot);
+            }
+            let publish = PublishMessage::build().headers(headers).payload(payload.clone());
+            ack = Some(storage.inner.js.send_publish(subject.to_owned(), publish).await.map_err(|e| e.to_string())?);
+        } else {
+            storage
+                .inner
+                .client
+                .publish_with_headers(subject.to_owned(), headers, payload.clone())
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    match ack.expect("the last message was published").await {
+        Ok(ack) if ack.duplicate => Ok(Outcome::Conflict),
+        Ok(ack) => Ok(Outcome::Stored(ack.sequence)),
+        Err(e) if e.kind() == PublishErrorKind::WrongLastSequence => Ok(Outcome::Conflict),
+        Err(e) if e.to_string().contains("duplicate message id") => Ok(Outcome::Conflict),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// After an unanswered publish: `Stored` if the stream's last message is the part's last
+/// event, `Conflict` if the stream moved on otherwise, `None` if nothing happened.
+async fn stored(
+    storage: &JetStreamStorage,
+    subject: &str,
+    messages: &[(String, bytes::Bytes)],
+    expected: u64,
+) -> Result<Option<Outcome>, StoreError> {
+    let last = match storage.inner.stream.direct_get_last_for_subject(subject).await {
+        Ok(message) => Some(message),
+        Err(e) if e.kind() == DirectGetErrorKind::NotFound => None,
+        Err(e) => return Err(nats_error("read")(&e)),
+    };
+    let Some(last) = last else { return Ok(None) };
+    if last.sequence == expected {
+        return Ok(None);
+    }
+    let record = decode_record(&last.payload).map_err(StoreError::Corrupt)?;
+    let ours = messages.last().is_some_and(|(event_id, _)| *event_id == record.envelope.event_id);
+    Ok(Some(if ours { Outcome::Stored(last.sequence) } else { Outcome::Conflict }))
+}
