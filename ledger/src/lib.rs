@@ -6,6 +6,7 @@
 //! NATS. Time, seeds and identities arrive inside events and envelopes.
 
 pub mod access;
+pub mod andes;
 pub mod check;
 pub mod draw;
 pub mod envelope;

@@ -13,6 +13,7 @@
 //! depends on `ledger`, serde and thiserror only. Scores are exact ([`exact::Rational`]), never
 //! `f64`. Rule readings beyond RULES.md are in `docs/RULES.md`.
 
+pub mod andes;
 pub mod audit;
 pub mod clock;
 pub mod exact;
