@@ -99,6 +99,38 @@ fn nats_error(what: &str) -> impl Fn(&dyn std::fmt::Display) -> StoreError + '_ 
     move |e| StoreError::Io(format!("JetStream {what}: {e}"))
 }
 
+/// Runs a read until it succeeds or `give_up` has passed: while a cluster elects a leader or
+/// the client reconnects to another node, JetStream answers with timeouts and "no responders"
+/// for a few seconds. Damaged data is not retried.
+async fn patiently<T, Fut>(give_up: Duration, mut read: impl FnMut() -> Fut) -> Result<T, StoreError>
+where
+    Fut: Future<Output = Result<T, StoreError>>,
+{
+    let started = std::time::Instant::now();
+    loop {
+        match read().await {
+            Err(StoreError::Io(error)) if started.elapsed() < give_up => {
+                tracing::debug!(%error, "a JetStream read failed; trying again");
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            done => return done,
+        }
+    }
+}
+
+/// The last message of a subject, from the stream's leader (a direct get may be answered by a
+/// replica that is behind, and the writer must decide on the newest state).
+async fn last_message(
+    stream: &stream::Stream,
+    subject: &str,
+) -> Result<Option<jetstream::message::StreamMessage>, StoreError> {
+    match stream.get_last_raw_message_by_subject(subject).await {
+        Ok(message) => Ok(Some(message)),
+        Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => Ok(None),
+        Err(e) => Err(nats_error("read")(&e)),
+    }
+}
+
 /// What the follower and the writer share.
 struct Shared {
     /// Event-id hash → the JetStream sequences of the events with that hash (almost always one).
@@ -228,13 +260,16 @@ impl JetStreamStorage {
 
     /// The record at a JetStream sequence, `None` if there is none.
     fn get(&self, sequence: u64) -> Result<Option<Recorded>, StoreError> {
-        let stream = self.inner.stream.clone();
+        let (stream, give_up) = (self.inner.stream.clone(), self.inner.config.give_up);
         self.block(async move {
-            match stream.direct_get(sequence).await {
-                Ok(message) => record_of(&message.payload, message.sequence).map(Some),
-                Err(e) if e.kind() == stream::DirectGetErrorKind::NotFound => Ok(None),
-                Err(e) => Err(nats_error("read")(&e)),
-            }
+            patiently(give_up, || async {
+                match stream.get_raw_message(sequence).await {
+                    Ok(message) => record_of(&message.payload, message.sequence).map(Some),
+                    Err(e) if e.kind() == stream::LastRawMessageErrorKind::NoMessageFound => Ok(None),
+                    Err(e) => Err(nats_error("read")(&e)),
+                }
+            })
+            .await
         })
     }
 }
@@ -245,7 +280,6 @@ async fn ensure_stream(js: &jetstream::Context, config: &JetStreamConfig) -> Res
         subjects: vec![SUBJECTS.into()],
         storage: stream::StorageType::File,
         num_replicas: config.replicas,
-        allow_direct: true,
         allow_atomic_publish: true,
         duplicate_window: config.duplicate_window,
         ..Default::default()
@@ -259,9 +293,8 @@ async fn ensure_stream(js: &jetstream::Context, config: &JetStreamConfig) -> Res
                     config.stream, info.config.subjects
                 )));
             }
-            if !info.config.allow_direct || !info.config.allow_atomic_publish {
+            if !info.config.allow_atomic_publish {
                 let mut updated = info.config.clone();
-                updated.allow_direct = true;
                 updated.allow_atomic_publish = true;
                 js.update_stream(updated).await.map_err(|e| nats_error("stream update")(&e))?;
             }
@@ -350,18 +383,14 @@ type Last = (Recorded, Option<Vec<u8>>, u64);
 impl JetStreamStorage {
     /// A stream's last record, its snapshot and its JetStream sequence.
     fn last_of(&self, stream: &StreamId) -> Result<Option<Last>, StoreError> {
-        let (js_stream, subject) = (self.inner.stream.clone(), subject(stream));
+        let (js_stream, subject, give_up) = (self.inner.stream.clone(), subject(stream), self.inner.config.give_up);
         self.block(async move {
-            match js_stream.direct_get_last_for_subject(subject).await {
-                Ok(message) => {
-                    let record = record_of(&message.payload, message.sequence)?;
-                    let snapshot =
-                        message.headers.get(SNAPSHOT_HEADER).and_then(|value| hex::decode(value.as_str()).ok());
-                    Ok(Some((record, snapshot, message.sequence)))
-                }
-                Err(e) if e.kind() == stream::DirectGetErrorKind::NotFound => Ok(None),
-                Err(e) => Err(nats_error("read")(&e)),
-            }
+            let Some(message) = patiently(give_up, || last_message(&js_stream, &subject)).await? else {
+                return Ok(None);
+            };
+            let record = record_of(&message.payload, message.sequence)?;
+            let snapshot = message.headers.get(SNAPSHOT_HEADER).and_then(|value| hex::decode(value.as_str()).ok());
+            Ok(Some((record, snapshot, message.sequence)))
         })
     }
 }
@@ -376,9 +405,13 @@ impl Reader for JetStreamStorage {
     }
 
     fn last_position(&self) -> Result<u64, StoreError> {
-        let mut stream = self.inner.stream.clone();
+        let (stream, give_up) = (self.inner.stream.clone(), self.inner.config.give_up);
         self.block(async move {
-            stream.info().await.map(|info| info.state.last_sequence).map_err(|e| nats_error("stream info")(&e))
+            patiently(give_up, || async {
+                let mut stream = stream.clone();
+                stream.info().await.map(|info| info.state.last_sequence).map_err(|e| nats_error("stream info")(&e))
+            })
+            .await
         })
     }
 

@@ -5,7 +5,7 @@
 //! mark the log remembers for it (its last read, written or followed event), or at its first
 //! message.
 
-use super::{nats_error, record_of, subject, JetStreamStorage, SUBJECTS};
+use super::{nats_error, patiently, record_of, subject, JetStreamStorage, SUBJECTS};
 use crate::error::StoreError;
 use async_nats::jetstream::consumer::{pull, AckPolicy, DeliverPolicy};
 use async_nats::jetstream::stream;
@@ -52,6 +52,12 @@ async fn fetch(stream: stream::Stream, filter: String, from: u64, limit: usize) 
     Ok(records)
 }
 
+/// [`fetch`], patiently.
+fn page(storage: &JetStreamStorage, filter: String, from: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
+    let (stream, give_up) = (storage.inner.stream.clone(), storage.inner.config.give_up);
+    storage.block(async move { patiently(give_up, || fetch(stream.clone(), filter.clone(), from, limit)).await })
+}
+
 pub(super) fn read_all(
     storage: &JetStreamStorage,
     from_position: u64,
@@ -60,7 +66,7 @@ pub(super) fn read_all(
     if limit == 0 {
         return Ok(Vec::new());
     }
-    storage.block(fetch(storage.inner.stream.clone(), SUBJECTS.into(), from_position, limit))
+    page(storage, SUBJECTS.into(), from_position, limit)
 }
 
 pub(super) fn read_stream(
@@ -82,7 +88,7 @@ pub(super) fn read_stream(
     let mut records: Vec<Recorded> = Vec::new();
     let mut next = start;
     loop {
-        let page = storage.block(fetch(storage.inner.stream.clone(), subject(stream), next, FETCH))?;
+        let page = page(storage, subject(stream), next, FETCH)?;
         let Some(last) = page.last() else { break };
         next = last.envelope.position + 1;
         let full = page.len() == FETCH;
@@ -106,14 +112,17 @@ pub(super) fn read_stream(
 
 /// Every subject of the log that holds messages.
 pub(super) fn subjects(storage: &JetStreamStorage) -> Result<Vec<String>, StoreError> {
-    let stream = storage.inner.stream.clone();
+    let (stream, give_up) = (storage.inner.stream.clone(), storage.inner.config.give_up);
     storage.block(async move {
-        let mut info = stream.info_with_subjects(SUBJECTS).await.map_err(|e| nats_error("stream info")(&e))?;
-        let mut subjects = Vec::new();
-        while let Some(entry) = info.next().await {
-            let (subject, _count) = entry.map_err(|e| nats_error("stream info")(&e))?;
-            subjects.push(subject);
-        }
-        Ok(subjects)
+        patiently(give_up, || async {
+            let mut info = stream.info_with_subjects(SUBJECTS).await.map_err(|e| nats_error("stream info")(&e))?;
+            let mut subjects = Vec::new();
+            while let Some(entry) = info.next().await {
+                let (subject, _count) = entry.map_err(|e| nats_error("stream info")(&e))?;
+                subjects.push(subject);
+            }
+            Ok(subjects)
+        })
+        .await
     })
 }

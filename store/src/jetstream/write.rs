@@ -6,13 +6,12 @@
 //! looked up: stored if the stream's last message is its last event, otherwise published
 //! again; the expectation makes the second publish safe.
 
-use super::{nats_error, subject, JetStreamStorage, MAX_ATOMIC_BATCH, SNAPSHOT_HEADER};
+use super::{subject, JetStreamStorage, MAX_ATOMIC_BATCH, SNAPSHOT_HEADER};
 use crate::error::StoreError;
 use crate::storage::{Commit, Reader, Sealed, Written};
 use async_nats::header::{self, HeaderMap};
 use async_nats::jetstream::context::PublishErrorKind;
 use async_nats::jetstream::message::PublishMessage;
-use async_nats::jetstream::stream::DirectGetErrorKind;
 use ledger::envelope::decode_record;
 use ledger::StreamId;
 use std::collections::HashMap;
@@ -246,12 +245,7 @@ async fn stored(
     messages: &[(String, bytes::Bytes)],
     expected: u64,
 ) -> Result<Option<Outcome>, StoreError> {
-    let last = match storage.inner.stream.direct_get_last_for_subject(subject).await {
-        Ok(message) => Some(message),
-        Err(e) if e.kind() == DirectGetErrorKind::NotFound => None,
-        Err(e) => return Err(nats_error("read")(&e)),
-    };
-    let Some(last) = last else { return Ok(None) };
+    let Some(last) = super::last_message(&storage.inner.stream, subject).await? else { return Ok(None) };
     if last.sequence == expected {
         return Ok(None);
     }
