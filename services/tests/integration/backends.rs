@@ -193,3 +193,121 @@ async fn two_ledgerd_racing_on_one_jetstream_never_fork_and_lose_no_acknowledged
         }
     }
 }
+
+/// `deploy/nats-cluster/cluster.sh` run by a test: its own data directory and free ports; the
+/// cluster is stopped when dropped.
+struct Cluster {
+    dir: tempfile::TempDir,
+    base: u16,
+    binary: std::path::PathBuf,
+}
+
+impl Cluster {
+    fn start(binary: &std::path::Path) -> Cluster {
+        let free = |port: u16| std::net::TcpListener::bind(("127.0.0.1", port)).is_ok();
+        let seed = u16::try_from(std::process::id() % 2000).unwrap();
+        let base = (0..200)
+            .map(|k| 30_000 + (seed + k * 97) % 30_000)
+            .find(|&base| [0, 1, 2, 10, 11, 12, 20, 21, 22].iter().all(|offset| free(base + offset)))
+            .expect("nine free loopback ports");
+        let cluster = Cluster { dir: tempfile::tempdir().unwrap(), base, binary: binary.to_owned() };
+        cluster.run(&["start"]);
+        cluster
+    }
+
+    fn run(&self, args: &[&str]) -> String {
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../deploy/nats-cluster/cluster.sh");
+        let output = std::process::Command::new("bash")
+            .arg(script)
+            .args(args)
+            .env("NATS_CLUSTER_DIR", self.dir.path())
+            .env("NATS_CLUSTER_PORT", self.base.to_string())
+            .env("NATS_SERVER", &self.binary)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "cluster.sh {args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap().trim().to_owned()
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        self.run(&["stop"]);
+    }
+}
+
+/// Appends turn after turn to `game` until `stop`, retrying an unanswered append with the same
+/// event id (as a table client would); returns (event id, seq) of every acknowledged turn.
+async fn keep_playing(
+    mut client: LedgerClient<Channel>,
+    game: String,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> Vec<(String, u64)> {
+    let mut acknowledged = Vec::new();
+    let mut turn = 1;
+    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+        let event = Event::TurnStarted { turn, at_ms: None };
+        match client.append(append(&game, &[event], &format!("{game}-{turn}-"), None)).await {
+            Ok(ok) => {
+                acknowledged.push((format!("{game}-{turn}-0"), ok.into_inner().first_seq));
+                turn += 1;
+            }
+            Err(status) => {
+                assert_ne!(status.code(), Code::FailedPrecondition, "{game}: {status:?}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    acknowledged
+}
+
+/// The node (1, 2 or 3) leading the log's JetStream stream.
+async fn stream_leader(urls: &str) -> String {
+    let servers: Vec<&str> = urls.split(',').collect();
+    let js = async_nats::jetstream::new(async_nats::connect(servers.as_slice()).await.unwrap());
+    let info = js.get_stream("LEDGER_LOG").await.unwrap().info().await.unwrap().clone();
+    let leader = info.cluster.and_then(|c| c.leader).expect("an R3 stream has a leader");
+    leader.trim_start_matches('n').to_owned()
+}
+
+#[tokio::test]
+async fn a_three_node_cluster_losing_a_node_under_load_loses_no_acknowledged_event() {
+    let Some(binary) = nats_server_binary() else { return };
+    let cluster = Cluster::start(&binary);
+    let urls = cluster.run(&["urls"]);
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--backend", "jetstream", "--nats-url", urls.as_str(), "--jetstream-replicas", "3"];
+    let daemon = Daemon::spawn_with(dir.path(), &args);
+    let mut client = daemon.connect().await;
+    let games = ["game/c1", "game/c2", "game/c3"];
+    for game in games {
+        let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+        client.append(append(game, &[start], &format!("{game}-start-"), None)).await.unwrap();
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writers: Vec<_> = games
+        .iter()
+        .map(|game| tokio::spawn(keep_playing(client.clone(), (*game).to_owned(), std::sync::Arc::clone(&stop))))
+        .collect();
+    // Under load, the node leading the log's stream (the one every append goes through) dies
+    // and comes back: the others elect a new leader meanwhile.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let leader = stream_leader(&urls).await;
+    cluster.run(&["stop-node", &leader]);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    cluster.run(&["start-node", &leader]);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    for (game, writer) in games.iter().zip(writers) {
+        let acknowledged = writer.await.unwrap();
+        eprintln!("{game}: {} turns acknowledged across the node's loss", acknowledged.len());
+        assert!(acknowledged.len() > 5, "{game}: the writer made progress ({})", acknowledged.len());
+        let stored = read_all(&mut client, game).await;
+        assert_one_chain(&stored);
+        assert_eq!(stored.len(), 1 + acknowledged.len(), "{game}: every acknowledged turn once, nothing else");
+        for (idx, (id, seq)) in acknowledged.iter().enumerate() {
+            let record = &stored[usize::try_from(*seq).unwrap() - 1];
+            assert_eq!((&record.envelope.event_id, *seq), (id, idx as u64 + 2), "{game}: in order, as acknowledged");
+        }
+    }
+}
