@@ -24,6 +24,9 @@ pub enum LedgerMode {
     Process(PathBuf),
     /// `Log::open_sled` + `server::serve` inside the bench (the same code `ledgerd` runs).
     InProcess,
+    /// The `ledgerd` binary on its JetStream backend, over its own nats-server (`sync_interval:
+    /// always`).
+    OnJetStream { ledgerd: PathBuf, nats: crate::jetstream::NatsBinary },
 }
 
 enum Host {
@@ -36,13 +39,37 @@ pub struct LedgerInstance {
     pub url: String,
     host: Host,
     dir: tempfile::TempDir,
+    /// The nats-server holding the log, on the JetStream backend.
+    nats: Option<crate::jetstream::JsInstance>,
 }
 
 impl LedgerInstance {
     pub async fn start(mode: &LedgerMode, work_dir: &Path) -> Result<LedgerInstance> {
         let dir = tempfile::Builder::new().prefix("ledger-bench-ledgerd-").tempdir_in(work_dir)?;
         let data = dir.path().join("data");
+        let mut nats = None;
         let (url, host) = match mode {
+            LedgerMode::OnJetStream { ledgerd, nats: binary } => {
+                let js = crate::jetstream::JsInstance::start(binary, true, work_dir).await?;
+                let port = free_port()?;
+                let args: Vec<String> = [
+                    "--backend",
+                    "jetstream",
+                    "--nats-url",
+                    &js.url,
+                    "--data-dir",
+                    &data.display().to_string(),
+                    "--listen",
+                    &format!("127.0.0.1:{port}"),
+                    "--log",
+                    "warn",
+                ]
+                .map(str::to_owned)
+                .to_vec();
+                let server = Server::start("ledgerd", ledgerd, &args, dir.path().join("ledgerd.log"), port).await?;
+                nats = Some(js);
+                (format!("http://127.0.0.1:{port}"), Host::Process(Box::new(server)))
+            }
             LedgerMode::Process(binary) => {
                 if !binary.is_file() {
                     bail!(
@@ -77,7 +104,7 @@ impl LedgerInstance {
                 (format!("http://{addr}"), Host::InProcess { log, stop, task })
             }
         };
-        let instance = LedgerInstance { url, host, dir };
+        let instance = LedgerInstance { url, host, dir, nats };
         // The server listens before it serves: retry until a client gets through.
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
@@ -108,14 +135,20 @@ impl LedgerInstance {
         }
     }
 
+    /// The log's bytes: sled's directory, or the JetStream store holding the log.
     pub fn disk_usage(&self) -> u64 {
-        disk_usage(self.dir.path())
+        self.nats.as_ref().map_or_else(|| disk_usage(self.dir.path()), crate::jetstream::JsInstance::disk_usage)
     }
 
     pub async fn version(mode: &LedgerMode) -> String {
         match mode {
             LedgerMode::Process(binary) => crate::procs::version_line(binary).await.unwrap_or_else(|e| e.to_string()),
             LedgerMode::InProcess => format!("ledger-services {} (in process)", env!("CARGO_PKG_VERSION")),
+            LedgerMode::OnJetStream { ledgerd, nats } => format!(
+                "{} on {}",
+                crate::procs::version_line(ledgerd).await.unwrap_or_else(|e| e.to_string()),
+                nats.version
+            ),
         }
     }
 
@@ -126,8 +159,15 @@ impl LedgerInstance {
     }
 
     pub async fn stop(self) -> Result<()> {
+        let nats = self.nats;
         match self.host {
-            Host::Process(server) => server.stop().await,
+            Host::Process(server) => {
+                server.stop().await?;
+                match nats {
+                    Some(js) => js.stop().await,
+                    None => Ok(()),
+                }
+            }
             Host::InProcess { log, stop, task } => {
                 let _ = stop.send(());
                 task.await??;

@@ -206,6 +206,27 @@ async fn candidates(args: &Args, root: &Path) -> Vec<Candidate> {
             }),
         });
     }
+    if wanted("ledger-jetstream") {
+        let ledgerd = args.ledgerd.clone().unwrap_or_else(|| root.join("target/release/ledgerd"));
+        let (kind, version) = match jetstream::find_fsync_server(args.nats_server.as_deref(), root).await {
+            Ok(_) if !ledgerd.is_file() => (Err(format!("no ledgerd at {}", ledgerd.display())), None),
+            Ok(nats) => {
+                let mode = ledger::LedgerMode::OnJetStream { ledgerd, nats };
+                let version = ledger::LedgerInstance::version(&mode).await;
+                (Ok(Kind::Ledger(mode)), Some(version))
+            }
+            Err(e) => (Err(format!("{e:#}")), None),
+        };
+        out.push(Candidate {
+            name: "ledger-jetstream",
+            label: "ledgerd on its JetStream backend (nats-server, sync_interval: always)".into(),
+            version,
+            kind,
+            durability: json!({
+                "acknowledged_after": "JetStream's PubAck of each stream's atomic batch; the server fsyncs each write before it (sync_interval: always)",
+            }),
+        });
+    }
     if wanted("postgresql") {
         let config = postgres::PgConfig {
             host: args.pg_host.clone(),
