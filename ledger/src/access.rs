@@ -1,6 +1,12 @@
 //! Who may record what. Every append carries the clearance its sender was given (by a verified
 //! token, or trusted from a header in open mode); the ledger checks it before the game rules.
+//!
+//! Andes matches follow the same ladder: an organiser creates a match (`match_created`), a table
+//! records its play (`game_started`, `move_played`, `flag_fell`, `resigned`), and the jury may
+//! do everything. The events derived from a move (`piece_attacked`, `piece_captured`,
+//! `game_ended`) are recorded by the ledger alone, right after the move: nobody sends them.
 
+use crate::andes::AndesEvent;
 use crate::event::{Event, Family};
 use crate::rejection::Rejection;
 use serde::{Deserialize, Serialize};
@@ -48,7 +54,15 @@ impl fmt::Display for Clearance {
 /// # Errors
 /// A [`crate::RejectionKind::NotAllowed`] rejection naming who may record it.
 pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), Rejection> {
+    if event.is_derived() {
+        return Err(Rejection::malformed(format!(
+            "{} is derived by the ledger from the move that causes it and appended right after it; \
+             append the move_played alone",
+            event.type_name()
+        )));
+    }
     let needed = match event {
+        Event::Andes(andes) => andes_clearance(andes),
         Event::JuryRuling { .. } | Event::EventVoided { .. } => Clearance::Jury,
         // The jury reads the fate horizon from the untouched Clock of Fate (RULES.md section 2).
         Event::FateHorizonRecorded { .. } => Clearance::Jury,
@@ -67,6 +81,21 @@ pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), R
         Clearance::Table => "anyone",
     };
     Err(Rejection::not_allowed(format!("{who} may record {}; {actor} is cleared as {clearance}", event.type_name())))
+}
+
+/// The clearance an Andes event needs: organisers create matches, tables record play. The
+/// derived events are refused before (nobody sends them); the jury's level is never needed.
+fn andes_clearance(event: &AndesEvent) -> Clearance {
+    match event {
+        AndesEvent::MatchCreated { .. } => Clearance::Organiser,
+        AndesEvent::GameStarted { .. }
+        | AndesEvent::MovePlayed { .. }
+        | AndesEvent::FlagFell { .. }
+        | AndesEvent::Resigned { .. }
+        | AndesEvent::PieceAttacked { .. }
+        | AndesEvent::PieceCaptured { .. }
+        | AndesEvent::GameEnded { .. } => Clearance::Table,
+    }
 }
 
 #[cfg(test)]
@@ -95,5 +124,34 @@ mod tests {
         assert_eq!(err.message, "only the jury may record nation_dropped_out; table-4 is cleared as table");
         assert!(permits(Clearance::Jury, "jury-1", &backdated).is_ok());
         assert!(permits(Clearance::Table, "table-4", &Event::FateHorizonRecorded { turn: 20 }).is_err());
+    }
+
+    #[test]
+    fn organisers_create_andes_matches_tables_play_them_and_nobody_sends_derived_events() {
+        use crate::andes::{PieceKind, Side, Square};
+        let created = Event::Andes(AndesEvent::MatchCreated {
+            first_sol: "ana".into(),
+            first_luna: "bruno".into(),
+            clock_ms: 720_000,
+        });
+        let err = permits(Clearance::Table, "table-4", &created).unwrap_err();
+        assert_eq!(err.message, "only an organiser or the jury may record match_created; table-4 is cleared as table");
+        assert!(permits(Clearance::Organiser, "org", &created).is_ok());
+        for play in [
+            AndesEvent::GameStarted { game: 1, at_ms: 0 },
+            AndesEvent::MovePlayed { notation: "0d3".into(), at_ms: 1 },
+            AndesEvent::FlagFell { side: Side::Sol, at_ms: 720_000 },
+            AndesEvent::Resigned { side: Side::Luna, at_ms: 2 },
+        ] {
+            assert!(permits(Clearance::Table, "table-4", &Event::Andes(play)).is_ok());
+        }
+        let captured = Event::Andes(AndesEvent::PieceCaptured {
+            square: Square::parse("c4").unwrap(),
+            owner: Side::Luna,
+            kind: PieceKind::Militar,
+        });
+        let err = permits(Clearance::Jury, "jury-1", &captured).unwrap_err();
+        assert_eq!(err.kind, crate::RejectionKind::Malformed);
+        assert!(err.message.starts_with("piece_captured is derived by the ledger"), "{}", err.message);
     }
 }

@@ -1,5 +1,5 @@
-//! Stream names: `tournament/<id>` and `game/<id>`. The kind of a stream decides which rules
-//! apply to its events.
+//! Stream names: `tournament/<id>`, `game/<id>` and `andes/<id>`. The kind of a stream decides
+//! which rules apply to its events.
 
 use crate::rejection::{quote, Rejection};
 use serde::{Deserialize, Serialize};
@@ -10,6 +10,8 @@ use std::fmt;
 pub enum StreamKind {
     Tournament,
     Game,
+    /// One match of Andes (`ledger::andes`), two games. Stored by position: new kinds go last.
+    Andes,
 }
 
 impl StreamKind {
@@ -17,6 +19,16 @@ impl StreamKind {
         match self {
             StreamKind::Tournament => "tournament",
             StreamKind::Game => "game",
+            StreamKind::Andes => crate::andes::STREAM_PREFIX,
+        }
+    }
+
+    /// The most events the ledger derives from one event of this kind of stream and appends
+    /// after it: an Andes move's attack or (up to four) captures, then the end of the game.
+    pub fn max_derived_per_event(self) -> usize {
+        match self {
+            StreamKind::Tournament | StreamKind::Game => 0,
+            StreamKind::Andes => 5,
         }
     }
 }
@@ -70,7 +82,12 @@ impl StreamId {
         Self::new(StreamKind::Tournament, id)
     }
 
-    /// Parses `tournament/<id>` or `game/<id>`.
+    /// An Andes match, `andes/<id>`.
+    pub fn andes(id: &str) -> Result<Self, Rejection> {
+        Self::new(StreamKind::Andes, id)
+    }
+
+    /// Parses `tournament/<id>`, `game/<id>` or `andes/<id>`.
     ///
     /// # Errors
     /// A malformed rejection when the prefix is unknown or the id is not allowed.
@@ -83,14 +100,18 @@ impl StreamId {
             )));
         }
         let (prefix, id) = name.split_once('/').ok_or_else(|| {
-            Rejection::malformed(format!("stream `{}` must look like `game/<id>` or `tournament/<id>`", quote(name)))
+            Rejection::malformed(format!(
+                "stream `{}` must look like `game/<id>`, `tournament/<id>` or `andes/<id>`",
+                quote(name)
+            ))
         })?;
         let kind = match prefix {
             "tournament" => StreamKind::Tournament,
             "game" => StreamKind::Game,
+            crate::andes::STREAM_PREFIX => StreamKind::Andes,
             other => {
                 return Err(Rejection::malformed(format!(
-                    "unknown stream kind `{}` in `{}`: use `game/<id>` or `tournament/<id>`",
+                    "unknown stream kind `{}` in `{}`: use `game/<id>`, `tournament/<id>` or `andes/<id>`",
                     quote(other),
                     quote(name)
                 )))
@@ -138,6 +159,8 @@ mod tests {
         assert_eq!(StreamId::parse("game/q1-t3").unwrap().to_string(), "game/q1-t3");
         assert_eq!(StreamId::parse("tournament/wm26").unwrap().kind(), StreamKind::Tournament);
         assert!(StreamId::parse("match/1").unwrap_err().message.contains("unknown stream kind"));
+        assert_eq!(StreamId::parse("andes/m1").unwrap(), StreamId::andes("m1").unwrap());
+        assert_eq!(StreamId::andes("m1").unwrap().to_string(), "andes/m1");
         assert!(StreamId::parse("game/a b").is_err());
         assert!(StreamId::parse("game/").is_err());
         assert!(StreamId::parse("game").is_err());
@@ -170,6 +193,8 @@ mod tests {
         assert_eq!(postcard::from_bytes::<StreamId>(&bytes).unwrap(), good);
         assert!(postcard::from_bytes::<StreamId>(&[1, 2, b'.', b'.']).is_err());
         assert!(postcard::from_bytes::<StreamId>(&[1, 1, b'.']).is_err());
+        // New kinds go last, so the bytes of the older ones never change.
+        assert_eq!(postcard::to_stdvec(&StreamId::andes("m").unwrap()).unwrap(), [2, 1, b'm']);
     }
 
     #[test]

@@ -180,6 +180,10 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
         json!({"type": "nation_dropped_out", "nation": "russia", "objectives_held": 7, "objectives_total": 10});
     let launched = json!({"type": "offensive_launched", "set_aside_tc": 12});
     let tournament = json!({"type": "tournament_created", "name": "Refusal Open", "ruleset": "cafe2023"});
+    let andes_started = vec![
+        json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720_000}),
+        json!({"type": "game_started", "game": 1, "at_ms": 0}),
+    ];
     let case = |name, setup, refused, kind, message| RefusalCase {
         name,
         stream: "game/refusal",
@@ -372,5 +376,27 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
                 json!({"type": "lot_drawn", "purpose": "3rd place", "seed": 1, "order": ["p1", "p\u{85}2"]}), Malformed,
                 "lot_drawn.order[1] must not contain control characters: found U+0085 at character 2")
         },
+        // Andes (docs/ANDES.md): every refusal names its article.
+        RefusalCase {
+            stream: "andes/refusal",
+            ..case("andes: sol's first move on an island", andes_started.clone(),
+                json!({"type": "move_played", "notation": "0a0", "at_ms": 1000}), Precondition,
+                "article 3.4: sol's first move places a persona on the continent, and a0 is island")
+        },
+        RefusalCase {
+            stream: "andes/refusal",
+            ..case("andes: a move that is not notation", andes_started.clone(),
+                json!({"type": "move_played", "notation": "4d3", "at_ms": 1000}), Malformed,
+                "article 6.6.1: `4d3` does not start with a piece digit")
+        },
+        RefusalCase {
+            stream: "andes/refusal",
+            ..case("andes: a friedrich event in an andes stream", andes_started.clone(),
+                json!({"type": "clock_pressed", "at_ms": 1000}), Malformed,
+                "clock_pressed belongs in a game stream, not an andes stream")
+        },
+        case("andes: an andes event in a game stream", game(1),
+            json!({"type": "resigned", "side": "sol", "at_ms": 1200}), Malformed,
+            "resigned belongs in an andes stream, not a game stream"),
     ]
 }

@@ -12,6 +12,7 @@
 //! `canonical JSON changed` line) or only the hash input around it (a `chain hash changed` line
 //! alone). `hash_input_layout` spells that input out byte by byte without calling the ledger.
 
+use ledger::andes::{AndesEvent, EndReason, PieceKind, Side, Square};
 use ledger::envelope::{chain_hash, decode_record, encode_record, Draft, Hash, GENESIS};
 use ledger::event::{from_canonical_json, to_canonical_json, DrawnGame, Family, Seats};
 use ledger::{ClockSide, Event, Nation, Outcome, Recorded, Role, Ruleset, Stage, StopReason, StreamId};
@@ -32,6 +33,7 @@ fn draft_for(event: &Event) -> Draft {
     let stream = match event.family() {
         Family::Tournament => StreamId::tournament("golden").unwrap(),
         Family::Game | Family::Jury => StreamId::game("golden").unwrap(),
+        Family::Andes => StreamId::andes("golden").unwrap(),
     };
     Draft {
         stream,
@@ -345,7 +347,72 @@ fn goldens() -> Vec<Golden> {
             r#"{"type":"event_voided","seq":5,"reason":"wrong nation"}"#,
             "c671675892f79f4626d8d21382f7e564a6b646cbbb4316b7c0056a4cda7822d2",
         ),
+        // --- andes stream (docs/ANDES.md) ---
+        golden(
+            "match_created",
+            Event::Andes(AndesEvent::MatchCreated {
+                first_sol: "ana".into(),
+                first_luna: "bruno".into(),
+                clock_ms: 720_000,
+            }),
+            r#"{"type":"match_created","first_sol":"ana","first_luna":"bruno","clock_ms":720000}"#,
+            "9e150c0eda5ec78c8cc10b5680fe8d4545cfa5b02487425f33924e1c3d4b5579",
+        ),
+        golden(
+            "game_started (andes)",
+            Event::Andes(AndesEvent::GameStarted { game: 1, at_ms: 0 }),
+            r#"{"type":"game_started","game":1,"at_ms":0}"#,
+            "56dbe415e3829ecfae545749fd6b0e39e9772e71a637b8ccf423d7bb22b69179",
+        ),
+        golden(
+            "move_played",
+            Event::Andes(AndesEvent::MovePlayed { notation: "2c3c5".into(), at_ms: 61_250 }),
+            r#"{"type":"move_played","notation":"2c3c5","at_ms":61250}"#,
+            "5610e7c38be96acbf9287e929b4b80b047f40e84abdf4ad0c17d2f5cfdace6bc",
+        ),
+        golden(
+            "piece_attacked",
+            Event::Andes(AndesEvent::PieceAttacked {
+                square: square("e2"),
+                owner: Side::Sol,
+                kind: PieceKind::Persona,
+            }),
+            r#"{"type":"piece_attacked","square":"e2","owner":"sol","kind":"persona"}"#,
+            "8367b149ea6bfe6e9e12da787f2ac078203c9c63f1b6c69152b9d0631824aced",
+        ),
+        golden(
+            "piece_captured",
+            Event::Andes(AndesEvent::PieceCaptured {
+                square: square("c4"),
+                owner: Side::Luna,
+                kind: PieceKind::EstatalLeft,
+            }),
+            r#"{"type":"piece_captured","square":"c4","owner":"luna","kind":"estatal_left"}"#,
+            "1957472ecd3704fcd46618c1b87c43b96e9285e2f2a28cffdd2fa201171e2d8f",
+        ),
+        golden(
+            "game_ended (andes)",
+            Event::Andes(AndesEvent::GameEnded { reason: EndReason::ContinentEmptied, side: Side::Luna }),
+            r#"{"type":"game_ended","reason":"continent_emptied","side":"luna"}"#,
+            "77c177689c0e2c5587b91811e11d62ef8500b4e0b2f7fba8af1637e5a27c4ca9",
+        ),
+        golden(
+            "flag_fell",
+            Event::Andes(AndesEvent::FlagFell { side: Side::Sol, at_ms: 720_100 }),
+            r#"{"type":"flag_fell","side":"sol","at_ms":720100}"#,
+            "76c1097c74b4d2ec8a18a5a9f3e98bad8f9676534c439bf6644ecaf36f6e6a11",
+        ),
+        golden(
+            "resigned",
+            Event::Andes(AndesEvent::Resigned { side: Side::Luna, at_ms: 300_000 }),
+            r#"{"type":"resigned","side":"luna","at_ms":300000}"#,
+            "5181d4327614f4f74bc9687209e77a3767931368951b3d0614cd2bff21cca06d",
+        ),
     ]
+}
+
+fn square(name: &str) -> Square {
+    Square::parse(name).unwrap()
 }
 
 /// Every variant of `Event` with its fields, as serde's derived `Deserialize` declares them: the
@@ -358,6 +425,10 @@ fn serde_shape() -> Vec<(&'static str, &'static [&'static str])> {
         pick: u32,
         variants: &'static [&'static str],
         fields: Option<&'static [&'static str]>,
+        /// The variant wraps another enum (`Event::Andes`): its variants count as Event's.
+        newtype: bool,
+        /// Binary (postcard's view): a wrapped enum shows its positional stored form.
+        human_readable: bool,
     }
 
     type Error = de::value::Error;
@@ -371,6 +442,10 @@ fn serde_shape() -> Vec<(&'static str, &'static [&'static str])> {
 
         fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
             refuse()
+        }
+
+        fn is_human_readable(&self) -> bool {
+            self.human_readable
         }
 
         fn deserialize_enum<V: Visitor<'de>>(
@@ -407,6 +482,7 @@ fn serde_shape() -> Vec<(&'static str, &'static [&'static str])> {
         }
 
         fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _: T) -> Result<T::Value, Error> {
+            self.newtype = true;
             refuse()
         }
 
@@ -421,16 +497,31 @@ fn serde_shape() -> Vec<(&'static str, &'static [&'static str])> {
     }
 
     let grab = |pick: u32| {
-        let mut grab = Grab { pick, variants: &[], fields: None };
+        let mut grab = Grab { pick, variants: &[], fields: None, newtype: false, human_readable: true };
         assert!(Event::deserialize(&mut grab).is_err(), "the grabbing deserializer never yields a value");
+        grab
+    };
+    // `Event::Andes` wraps the Andes events, stored through their positional twin.
+    let grab_andes = |pick: u32| {
+        let mut grab = Grab { pick, variants: &[], fields: None, newtype: false, human_readable: false };
+        assert!(ledger::andes::stored::deserialize(&mut grab).is_err(), "never yields a value");
         grab
     };
     let variants = grab(0).variants;
     assert!(!variants.is_empty(), "Event deserialises as an enum");
-    (0..)
-        .zip(variants)
-        .map(|(pick, &name)| (name, grab(pick).fields.unwrap_or_else(|| panic!("{name} is not a struct variant"))))
-        .collect()
+    let mut shape = Vec::new();
+    for (pick, &name) in (0..).zip(variants) {
+        let grabbed = grab(pick);
+        if grabbed.newtype {
+            let andes = grab_andes(0).variants;
+            for (pick, &name) in (0..).zip(andes) {
+                shape.push((name, grab_andes(pick).fields.unwrap_or_else(|| panic!("{name} is not a struct variant"))));
+            }
+            continue;
+        }
+        shape.push((name, grabbed.fields.unwrap_or_else(|| panic!("{name} is not a struct variant"))));
+    }
+    shape
 }
 
 fn sealed(event: Event) -> Recorded {

@@ -23,6 +23,8 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Where to serve Prometheus metrics; `None`: not at all.
     pub metrics_listen: Option<SocketAddr>,
+    /// Where to serve the web pages (table, board, jury, analysts); `None`: not at all.
+    pub http_listen: Option<SocketAddr>,
     /// Token → identity file; `None` runs open (headers trusted).
     pub auth_file: Option<PathBuf>,
     /// Allow running open on an address other than loopback (anyone who reaches it may claim

@@ -11,5 +11,6 @@ pub mod nats;
 pub mod projections;
 pub mod server;
 pub mod status;
+pub mod web;
 
 pub use auth::ACTOR_HEADER;

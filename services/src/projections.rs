@@ -1,7 +1,10 @@
 //! The inputs of the `replay` projections, gathered from many streams: which tournament
 //! scheduled a game (and so its ruleset), which games a tournament's standings need, and the
 //! year of a tournament for statistics. Pure: the server fills [`Streams`] from the log, the
-//! CLI from a JSON Lines file, and both get the same numbers.
+//! CLI from a JSON Lines file, and both get the same numbers. The Andes projections of a match
+//! are in [`andes`].
+
+pub mod andes;
 
 use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind};
 use replay::standings::TournamentFacts;
@@ -21,6 +24,8 @@ pub enum ProjectionError {
     Score(#[from] ScoreError),
     #[error("{0}")]
     Standings(#[from] StandingsError),
+    #[error("{0}")]
+    Andes(#[from] replay::andes::AndesReplayError),
 }
 
 /// Streams from stored records, in order.

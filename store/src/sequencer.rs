@@ -6,6 +6,10 @@
 //! One thread owns the decisions, so the rules see a consistent state and two writers with the
 //! same `expected_version` are ordered: the first wins, the second gets `ABORTED`.
 //!
+//! Events the rules derive (an Andes move's attack, captures and end of game) are sealed by the
+//! writer right after the event they follow, in the same append: the rules say which
+//! ([`Folded::pending_derived`]), the writer appends them under ids of its own.
+//!
 //! Per stream the writer holds only what deciding the next event needs ([`ledger::Folded`] and
 //! the chain head), in a bounded cache; a stream not in it is loaded from the snapshot stored
 //! with its head. Nothing on the append path grows with a stream's length or the log's size.
@@ -53,6 +57,9 @@ pub(crate) struct Job {
 
 /// Which of a group's records an answer stands for, if any.
 type Records = Option<Range<usize>>;
+
+/// A record found by its event id, with its index among the group's records if it is one of them.
+type Found = (Arc<Recorded>, Option<usize>);
 
 /// A decided append before its group is written: its answer, and which of the group's
 /// records it stands for (to correct their positions when the backend assigns them).
@@ -164,7 +171,7 @@ impl<S: Storage> Sequencer<S> {
                     Err(_) => break,
                 },
             };
-            let mut n_events = first.request.events.len();
+            let mut n_events = records_bound(&first.request);
             let mut per_stream: HashMap<StreamId, usize> = HashMap::new();
             per_stream.insert(first.request.stream.clone(), n_events);
             let mut group = vec![first];
@@ -176,7 +183,7 @@ impl<S: Storage> Sequencer<S> {
                         Err(TryRecvError::Empty | TryRecvError::Disconnected) => break,
                     },
                 };
-                let len = job.request.events.len();
+                let len = records_bound(&job.request);
                 let in_stream = per_stream.get(&job.request.stream).copied().unwrap_or(0) + len;
                 if n_events + len > MAX_GROUP_EVENTS || stream_limit.is_some_and(|limit| in_stream > limit) {
                     waiting.push_front(job);
@@ -361,8 +368,8 @@ impl<S: Storage> Sequencer<S> {
         let result = self.seal(request, &mut entry, &group.records, now);
         group.streams.insert(stream.clone(), (entry, appended || result.is_ok()));
         let records = result?;
-        let first = &records[0].record.envelope;
-        let last = &records[n_events - 1].record.envelope;
+        let first = &records.first().expect("an append stores at least one record").record.envelope;
+        let last = &records.last().expect("an append stores at least one record").record.envelope;
         let appended = Appended {
             stream: stream.clone(),
             first_seq: first.seq,
@@ -372,7 +379,7 @@ impl<S: Storage> Sequencer<S> {
             head_hash: last.hash,
             duplicate: false,
         };
-        self.next_position += n_events as u64;
+        self.next_position += records.len() as u64;
         let first_record = group.records.len();
         for sealed in records {
             let id = &sealed.record.envelope.event_id;
@@ -383,8 +390,9 @@ impl<S: Storage> Sequencer<S> {
         Ok((appended, Some(first_record..group.records.len())))
     }
 
-    /// Validates every event of the request against the stream and seals them; the stream's
-    /// state changes only when all of them are accepted.
+    /// Validates every event of the request against the stream and seals them, each followed by
+    /// the events the rules derive from it; the stream's state changes only when all of them are
+    /// accepted.
     fn seal(
         &self,
         request: &AppendRequest,
@@ -404,7 +412,10 @@ impl<S: Storage> Sequencer<S> {
         }
         let n_events = request.events.len();
         let single = n_events == 1;
-        let mut working = if single { None } else { Some(entry.fold.clone()) };
+        // A single event from which nothing can be derived evolves the stream itself: it was
+        // decided and nothing fails after.
+        let in_place = single && request.stream.kind().max_derived_per_event() == 0;
+        let mut working = if in_place { None } else { Some(entry.fold.clone()) };
         let mut head = entry.head;
         let mut records: Vec<Sealed> = Vec::with_capacity(n_events);
         for (idx, proposed) in request.events.iter().enumerate() {
@@ -428,34 +439,32 @@ impl<S: Storage> Sequencer<S> {
                 AppendError::Rejected(r) => AppendError::Rejected(context(r)),
                 other => other,
             })?;
-            let seq = version + 1 + idx as u64;
-            let event_id = if proposed.event_id.is_empty() {
-                format!("{AUTO_ID_PREFIX}{}#{seq}", request.stream)
-            } else {
-                proposed.event_id.clone()
-            };
-            let draft = Draft {
-                stream: request.stream.clone(),
-                seq,
-                position: self.next_position + idx as u64,
-                event_id,
-                recorded_at_ms: now,
-                actor: request.actor.clone(),
-            };
-            let record = Recorded::seal(draft, head, proposed.event.clone());
-            let bytes = encode_record(&record);
-            if bytes.len() > MAX_EVENT_BYTES {
+            let seq = version + 1 + records.len() as u64;
+            let event_id =
+                if proposed.event_id.is_empty() { auto_id(&request.stream, seq) } else { proposed.event_id.clone() };
+            let sealed = self.seal_one(request, head, seq, records.len(), event_id, proposed.event.clone(), now);
+            let sealed = sealed.map_err(context)?;
+            head = sealed.record.envelope.hash;
+            records.push(sealed);
+            fold.evolve(&proposed.event, &history);
+            // What the rules derive from it (an Andes move's consequences), appended right after.
+            for derived in fold.pending_derived() {
+                fold.decide(&derived, &[]).map_err(context)?;
+                let seq = version + 1 + records.len() as u64;
+                let id = auto_id(&request.stream, seq);
+                let sealed = self.seal_one(request, head, seq, records.len(), id, derived.clone(), now);
+                let sealed = sealed.map_err(context)?;
+                head = sealed.record.envelope.hash;
+                records.push(sealed);
+                fold.evolve(&derived, &[]);
+            }
+            if records.len() > MAX_BATCH {
                 return Err(context(Rejection::malformed(format!(
-                    "{} is {} bytes stored; the ledger stores at most {MAX_EVENT_BYTES}",
-                    proposed.event.type_name(),
-                    bytes.len()
+                    "with the events the ledger derives, this append would store {} events; an append stores at most {MAX_BATCH}: send fewer at once",
+                    records.len()
                 )))
                 .into());
             }
-            // A single event evolves the stream itself: it was decided and nothing fails after.
-            fold.evolve(&proposed.event, &history);
-            head = record.envelope.hash;
-            records.push(Sealed { record: Arc::new(record), bytes });
         }
         if let Some(fold) = working {
             entry.fold = fold;
@@ -464,39 +473,68 @@ impl<S: Storage> Sequencer<S> {
         Ok(records)
     }
 
-    /// A retry of an append that was already stored returns the first result. An id reused for
-    /// another event is refused.
+    /// Seals one event as the `offset`-th record of an append, refusing one too large to store.
+    #[allow(clippy::too_many_arguments)]
+    fn seal_one(
+        &self,
+        request: &AppendRequest,
+        prev_hash: Hash,
+        seq: u64,
+        offset: usize,
+        event_id: String,
+        event: Event,
+        now: u64,
+    ) -> Result<Sealed, Rejection> {
+        let draft = Draft {
+            stream: request.stream.clone(),
+            seq,
+            position: self.next_position + offset as u64,
+            event_id,
+            recorded_at_ms: now,
+            actor: request.actor.clone(),
+        };
+        let record = Recorded::seal(draft, prev_hash, event);
+        let bytes = encode_record(&record);
+        if bytes.len() > MAX_EVENT_BYTES {
+            return Err(Rejection::malformed(format!(
+                "{} is {} bytes stored; the ledger stores at most {MAX_EVENT_BYTES}",
+                record.event.type_name(),
+                bytes.len()
+            )));
+        }
+        Ok(Sealed { record: Arc::new(record), bytes })
+    }
+
+    /// A retry of an append that was already stored returns the first result (the events the
+    /// ledger derived after its events included). An id reused for another event is refused.
     fn find_retry(&self, request: &AppendRequest, group: &Group) -> Result<Option<(Appended, Records)>, AppendError> {
         let mut found: Vec<Arc<Recorded>> = Vec::new();
         let mut in_group: Vec<usize> = Vec::new();
+        let mut n_sent = 0;
         for proposed in request.events.iter().filter(|p| !p.event_id.is_empty()) {
-            let stored = match group.ids.get(&proposed.event_id) {
-                Some(&idx) => {
-                    in_group.push(idx);
-                    Some(Arc::clone(&group.records[idx].record))
-                }
-                None if !self.ids_complete || self.ids.may_contain(id_hash(&proposed.event_id)) => {
-                    self.storage.find_event_id(&proposed.event_id)?.map(Arc::new)
-                }
-                None => None,
-            };
-            if let Some(record) = stored {
-                if record.envelope.stream != request.stream || record.event != proposed.event {
-                    return Err(Rejection::duplicate_id(format!(
-                        "event id {} was already used for event {} of {} ({})",
-                        proposed.event_id,
-                        record.envelope.seq,
-                        record.envelope.stream,
-                        record.event.type_name()
-                    ))
-                    .into());
-                }
+            let Some((record, idx)) = self.find_id(&proposed.event_id, group)? else { continue };
+            if record.envelope.stream != request.stream || record.event != proposed.event {
+                return Err(Rejection::duplicate_id(format!(
+                    "event id {} was already used for event {} of {} ({})",
+                    proposed.event_id,
+                    record.envelope.seq,
+                    record.envelope.stream,
+                    record.event.type_name()
+                ))
+                .into());
+            }
+            n_sent += 1;
+            let derived = self.derived_after(&record, group)?;
+            found.push(record);
+            in_group.extend(idx);
+            for (record, idx) in derived {
                 found.push(record);
+                in_group.extend(idx);
             }
         }
         let Some(first) = found.first() else { return Ok(None) };
         let consecutive = found.windows(2).all(|w| w[1].envelope.seq == w[0].envelope.seq + 1);
-        if found.len() != request.events.len() || !consecutive {
+        if n_sent != request.events.len() || !consecutive {
             return Err(Rejection::duplicate_id(format!(
                 "event id {} was already stored, but not with the rest of this append",
                 first.envelope.event_id
@@ -521,12 +559,44 @@ impl<S: Storage> Sequencer<S> {
         Ok(Some((appended, records)))
     }
 
+    /// The record stored (or about to be, in this group) under an event id, with its index in
+    /// the group if it is there.
+    fn find_id(&self, event_id: &str, group: &Group) -> Result<Option<Found>, StoreError> {
+        if let Some(&idx) = group.ids.get(event_id) {
+            return Ok(Some((Arc::clone(&group.records[idx].record), Some(idx))));
+        }
+        if !self.ids_complete || self.ids.may_contain(id_hash(event_id)) {
+            return Ok(self.storage.find_event_id(event_id)?.map(|record| (Arc::new(record), None)));
+        }
+        Ok(None)
+    }
+
+    /// The events the writer derived right after `record` (under its own ids, so a retry finds
+    /// them without reading the stream), in order.
+    fn derived_after(&self, record: &Recorded, group: &Group) -> Result<Vec<Found>, StoreError> {
+        let stream = &record.envelope.stream;
+        let mut derived = Vec::new();
+        if stream.kind().max_derived_per_event() == 0 {
+            return Ok(derived);
+        }
+        let mut seq = record.envelope.seq;
+        loop {
+            seq += 1;
+            match self.find_id(&auto_id(stream, seq), group)? {
+                Some((next, idx)) if next.envelope.stream == *stream && next.event.is_derived() => {
+                    derived.push((next, idx));
+                }
+                Some(_) | None => return Ok(derived),
+            }
+        }
+    }
+
     /// A stream's state from its stored head and snapshot; replayed from its events only when
     /// the snapshot is missing or of another version.
     fn load(&self, stream: &StreamId) -> Result<Cached, StoreError> {
         let scheduled = match stream.kind() {
             StreamKind::Game => self.scheduled.get(stream.id()).copied(),
-            StreamKind::Tournament => None,
+            StreamKind::Tournament | StreamKind::Andes => None,
         };
         let Some(stored) = self.storage.load_head(stream)? else {
             return Ok(Cached { fold: Folded::new(stream, scheduled), head: GENESIS });
@@ -584,6 +654,22 @@ impl<S: Storage> StreamLookup for Lookup<'_, S> {
             .filter(|s| s.record.envelope.stream == *stream)
             .map(|s| (s.record.envelope.seq, s.record.event.clone()));
         Ok(stored.chain(pending).collect())
+    }
+}
+
+/// The id the ledger gives an event sent without one, and every event it derives.
+fn auto_id(stream: &StreamId, seq: u64) -> String {
+    format!("{AUTO_ID_PREFIX}{stream}#{seq}")
+}
+
+/// At most how many records an append stores: its events, and where the ledger derives events
+/// (Andes moves) as many as it may derive, capped where [`Sequencer::seal`] refuses; so groups
+/// stay within the backend's bound however many events the rules derive.
+fn records_bound(request: &AppendRequest) -> usize {
+    let n_events = request.events.len();
+    match request.stream.kind().max_derived_per_event() {
+        0 => n_events,
+        derived => n_events.saturating_mul(1 + derived).min(MAX_BATCH).max(n_events),
     }
 }
 

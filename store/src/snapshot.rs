@@ -9,8 +9,8 @@
 
 use ledger::Folded;
 
-/// The snapshot format written today.
-pub const SNAPSHOT_VERSION: u8 = 1;
+/// The snapshot format written today. 2: `ledger::rules::Rules` gained `Andes` (issue 13).
+pub const SNAPSHOT_VERSION: u8 = 2;
 
 /// One version byte, then postcard.
 pub fn encode(fold: &Folded) -> Vec<u8> {

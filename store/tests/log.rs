@@ -284,3 +284,40 @@ async fn a_failed_write_stops_the_log_until_a_restart() {
 async fn a_failed_sync_stops_the_log_until_a_restart() {
     a_failure_stops_the_log_until_a_restart(Failure::Sync).await;
 }
+
+/// An Andes match in one append: the writer appends the events the rules derive from each move
+/// right after it, a retry (in the same process or after a restart) answers as the first append
+/// did, and the reloaded stream goes on from its snapshot.
+#[tokio::test]
+async fn the_writer_appends_what_andes_moves_derive_and_a_retry_answers_as_the_first_append() {
+    let full = ledger::andes::testing::seeded_match(1, 120);
+    let sent: Vec<Event> = full.iter().filter(|e| !e.is_derived()).cloned().map(Event::Andes).collect();
+    assert!(sent.len() < full.len(), "the match has derived events");
+    let (head, rest) = sent.split_at(sent.len() - 1);
+    let stream = StreamId::andes("m1").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let first = {
+        let log = Log::open_sled(dir.path()).unwrap();
+        let first = log.append(request(&stream, head.to_vec(), "m", Some(0))).await.unwrap();
+        let again = log.append(request(&stream, head.to_vec(), "m", Some(0))).await.unwrap();
+        assert!(again.duplicate);
+        assert_eq!(
+            (again.first_seq, again.last_seq, again.head_hash),
+            (first.first_seq, first.last_seq, first.head_hash)
+        );
+        log.close();
+        first
+    };
+    let log = Log::open_sled(dir.path()).unwrap();
+    let again = log.append(request(&stream, head.to_vec(), "m", None)).await.unwrap();
+    assert_eq!((again.last_seq, again.head_hash, again.duplicate), (first.last_seq, first.head_hash, true));
+    // A derived event from a client is refused; the stream goes on from its snapshot.
+    let derived = full.iter().find(|e| e.is_derived()).cloned().map(Event::Andes).unwrap();
+    let refused = rejection(log.append(request(&stream, vec![derived], "", None)).await);
+    assert_eq!(refused.kind, RejectionKind::Malformed);
+    log.append(request(&stream, rest.to_vec(), "end", None)).await.unwrap();
+    let records = log.read_stream(&stream, 1, usize::MAX).unwrap();
+    verify_chain(&records).unwrap();
+    let stored: Vec<Event> = records.into_iter().map(|r| r.event).collect();
+    assert_eq!(stored, full.into_iter().map(Event::Andes).collect::<Vec<_>>());
+}

@@ -13,8 +13,10 @@ use super::position::EndReason;
 use crate::event::PlayerId;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Same variants, same order, same fields as [`AndesEvent`]; only the tagging differs.
+/// Same variants, same order, same fields as [`AndesEvent`]; only the tagging differs. The
+/// names (which postcard does not store) are the canonical types, for tools that read the shape.
 #[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 enum Stored {
     MatchCreated { first_sol: PlayerId, first_luna: PlayerId, clock_ms: u64 },
     GameStarted { game: u8, at_ms: u64 },

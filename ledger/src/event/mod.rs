@@ -1,5 +1,5 @@
 //! Every event the ledger records, one variant per table, organiser or jury action of
-//! RULES.md section 2.
+//! RULES.md section 2, and last the events of an Andes match ([`Event::Andes`], docs/ANDES.md).
 //!
 //! Stored events are a promise: postcard encodes a variant by its position, so new variants go
 //! at the end of [`Event`] and existing fields never change type. `store` keeps a sample of
@@ -10,6 +10,7 @@ mod shape;
 
 pub use json::{from_canonical_json, to_canonical_json, ParseError};
 
+use crate::andes::AndesEvent;
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -185,6 +186,12 @@ pub enum Event {
         seq: u64,
         reason: String,
     },
+
+    // --- andes stream ---
+    /// An event of an Andes match (`andes/<match>`). Its canonical JSON is the Andes event's own
+    /// flat object (`{"type":"move_played","notation":"2c3c5","at_ms":61250}`); postcard stores
+    /// it by position through [`crate::andes::stored`], after every variant above.
+    Andes(#[serde(with = "crate::andes::stored")] AndesEvent),
 }
 
 /// Which streams an event belongs in.
@@ -193,6 +200,8 @@ pub enum Family {
     Tournament,
     Game,
     Jury,
+    /// The events of an Andes match.
+    Andes,
 }
 
 impl Event {
@@ -227,6 +236,7 @@ impl Event {
             Event::JuryCalled { .. } => "jury_called",
             Event::JuryRuling { .. } => "jury_ruling",
             Event::EventVoided { .. } => "event_voided",
+            Event::Andes(andes) => andes.type_name(),
         }
     }
 
@@ -239,9 +249,34 @@ impl Event {
             | Event::GameScheduled { .. }
             | Event::FinalRoleChosen { .. }
             | Event::LotDrawn { .. } => Family::Tournament,
+            Event::GameStarted { .. }
+            | Event::TurnStarted { .. }
+            | Event::TcDealt { .. }
+            | Event::ClockStarted { .. }
+            | Event::ClockPressed { .. }
+            | Event::ClockStopped { .. }
+            | Event::ActionStageStarted { .. }
+            | Event::ActionStageEnded { .. }
+            | Event::RetreatStarted { .. }
+            | Event::RetreatEnded { .. }
+            | Event::FateCardDrawn { .. }
+            | Event::NationDroppedOut { .. }
+            | Event::ImperialArmySwitched { .. }
+            | Event::OffensiveLaunched { .. }
+            | Event::AustriaClaimedObjectives { .. }
+            | Event::SetAsideTcPickedUp {}
+            | Event::OffensiveCalledOff { .. }
+            | Event::GameEnded { .. }
+            | Event::FateHorizonRecorded { .. } => Family::Game,
             Event::JuryCalled { .. } | Event::JuryRuling { .. } | Event::EventVoided { .. } => Family::Jury,
-            _ => Family::Game,
+            Event::Andes(_) => Family::Andes,
         }
+    }
+
+    /// An event the ledger derives from the one before it and appends itself (an Andes move's
+    /// attack, captures and end of game); a client never sends one.
+    pub fn is_derived(&self) -> bool {
+        matches!(self, Event::Andes(andes) if andes.is_derived())
     }
 
     /// The turn a correction says the event happened in, for the events that may carry one.
@@ -267,6 +302,7 @@ impl Event {
             | Event::RetreatStarted { at_ms, .. }
             | Event::RetreatEnded { at_ms } => Some(*at_ms),
             Event::TurnStarted { at_ms, .. } => *at_ms,
+            Event::Andes(andes) => andes.at_ms(),
             _ => None,
         }
     }

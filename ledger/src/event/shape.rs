@@ -60,6 +60,7 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
         Event::LotDrawn { order, .. } if order.is_empty() => {
             Err(Rejection::malformed("lot_drawn order must name at least one player"))
         }
+        Event::Andes(andes) => andes.check_shape().map_err(Rejection::from),
         _ => Ok(()),
     }
 }
@@ -150,6 +151,9 @@ fn each_string<'a>(
         Event::JuryCalled { reason } => check(text("jury_called.reason", reason)),
         Event::JuryRuling { text: ruling } => check(text("jury_ruling.text", ruling)),
         Event::EventVoided { seq: _, reason } => check(text("event_voided.reason", reason)),
+        // Players (1–64 printable characters) and the notation are checked, each with its
+        // article, by `AndesEvent::check_shape`.
+        Event::Andes(_) => Ok(()),
         Event::TurnStarted { turn: _, at_ms: _ }
         | Event::ClockStarted { side: _, at_ms: _ }
         | Event::ClockStopped { reason: _, at_ms: _ }

@@ -4,6 +4,9 @@
 //! [`Folded`] is what deciding needs (the writer's state and its snapshots); [`StreamState`]
 //! adds the events, for tools that replay a stream.
 //!
+//! An Andes match (`andes/<match>`) is a third kind: its rules are `crate::andes`, and after a
+//! move they wait for the events the ledger derives from it ([`Folded::pending_derived`]).
+//!
 //! Jury corrections live here too: an `event_voided` removes an earlier event from every
 //! projection, and is refused when the stream without that event would not replay cleanly.
 
@@ -13,6 +16,7 @@ mod tournament;
 pub use game::{GameState, Offensive};
 pub use tournament::{ScheduledGame, TournamentState};
 
+use crate::andes::{self, AndesState};
 use crate::event::{Event, Family};
 use crate::names::Ruleset;
 use crate::rejection::Rejection;
@@ -25,13 +29,27 @@ use std::collections::BTreeSet;
 pub enum Rules {
     Tournament(TournamentState),
     Game(GameState),
+    /// An Andes match. Snapshots encode by position: new kinds go last.
+    Andes(AndesState),
 }
 
 impl Rules {
-    fn decide(&self, event: &Event) -> Result<(), Rejection> {
+    /// The kind of stream these rules are for.
+    pub fn kind(&self) -> StreamKind {
         match self {
-            Rules::Tournament(state) => state.decide(event),
-            Rules::Game(state) => state.decide(event),
+            Rules::Tournament(_) => StreamKind::Tournament,
+            Rules::Game(_) => StreamKind::Game,
+            Rules::Andes(_) => StreamKind::Andes,
+        }
+    }
+
+    fn decide(&self, event: &Event) -> Result<(), Rejection> {
+        match (self, event) {
+            (Rules::Tournament(state), _) => state.decide(event),
+            (Rules::Game(state), _) => state.decide(event),
+            (Rules::Andes(state), Event::Andes(andes)) => andes::decide(state, andes).map_err(Rejection::from),
+            // `Folded::decide` refuses other families first; replays never mix them either.
+            (Rules::Andes(_), _) => Err(family_mismatch(event, StreamKind::Andes)),
         }
     }
 
@@ -41,13 +59,22 @@ impl Rules {
         match self {
             Rules::Tournament(state) => state.decide_jury(event),
             Rules::Game(state) => state.decide_jury(event),
+            Rules::Andes(state) => match state.setup {
+                Some(_) => Ok(()),
+                None => Err(Rejection::precondition(format!(
+                    "the match has not been created: match_created comes before {}",
+                    event.type_name()
+                ))),
+            },
         }
     }
 
     fn evolve(&mut self, event: &Event) {
-        match self {
-            Rules::Tournament(state) => state.evolve(event),
-            Rules::Game(state) => state.evolve(event),
+        match (self, event) {
+            (Rules::Tournament(state), _) => state.evolve(event),
+            (Rules::Game(state), _) => state.evolve(event),
+            (Rules::Andes(state), Event::Andes(andes)) => andes::evolve(state, andes),
+            (Rules::Andes(_), _) => {}
         }
     }
 
@@ -55,8 +82,31 @@ impl Rules {
         match self {
             Rules::Tournament(_) => Rules::Tournament(TournamentState::default()),
             Rules::Game(state) => Rules::Game(state.fresh()),
+            Rules::Andes(_) => Rules::Andes(AndesState::new()),
         }
     }
+}
+
+/// `event` does not belong in a stream of `kind`, e.g. `player_registered belongs in a
+/// tournament stream, not a game stream` or `move_played belongs in an andes stream, not a game
+/// stream`.
+fn family_mismatch(event: &Event, kind: StreamKind) -> Rejection {
+    let a_stream = |kind: StreamKind| match kind {
+        StreamKind::Tournament | StreamKind::Game => format!("a {} stream", kind.prefix()),
+        StreamKind::Andes => format!("an {} stream", kind.prefix()),
+    };
+    let home = match event.family() {
+        Family::Tournament => a_stream(StreamKind::Tournament),
+        Family::Game => a_stream(StreamKind::Game),
+        Family::Andes => a_stream(StreamKind::Andes),
+        Family::Jury => "any stream".to_owned(),
+    };
+    let hint = match (event, kind) {
+        (Event::GameStarted { .. }, StreamKind::Andes) => " (an Andes game_started names its `game`, 1 or 2)",
+        (Event::GameEnded { .. }, StreamKind::Andes) => " (an Andes game_ended is derived by the ledger)",
+        _ => "",
+    };
+    Rejection::malformed(format!("{} belongs in {home}, not {}{hint}", event.type_name(), a_stream(kind)))
 }
 
 /// What deciding a stream's next event needs, and nothing proportional to its length: the
@@ -85,6 +135,7 @@ impl Folded {
         let rules = match stream.kind() {
             StreamKind::Tournament => Rules::Tournament(TournamentState::default()),
             StreamKind::Game => Rules::Game(GameState::new(scheduled_ruleset)),
+            StreamKind::Andes => Rules::Andes(AndesState::new()),
         };
         Folded { rules, version: 0, voided: BTreeSet::new() }
     }
@@ -109,20 +160,17 @@ impl Folded {
     /// The rule the event breaks; nothing changes.
     pub fn decide(&self, event: &Event, history: &[Event]) -> Result<(), Rejection> {
         event.check_shape()?;
-        let stream_kind = match &self.rules {
-            Rules::Tournament(_) => StreamKind::Tournament,
-            Rules::Game(_) => StreamKind::Game,
-        };
+        let stream_kind = self.rules.kind();
         match (event.family(), stream_kind) {
-            (Family::Tournament, StreamKind::Game) | (Family::Game, StreamKind::Tournament) => {
-                return Err(Rejection::malformed(format!(
-                    "{} belongs in a {} stream, not a {} stream",
-                    event.type_name(),
-                    if stream_kind == StreamKind::Game { "tournament" } else { "game" },
-                    stream_kind.prefix()
-                )));
+            (Family::Tournament, StreamKind::Tournament)
+            | (Family::Game, StreamKind::Game)
+            | (Family::Andes, StreamKind::Andes)
+            | (Family::Jury, StreamKind::Tournament | StreamKind::Game | StreamKind::Andes) => {}
+            (Family::Tournament, StreamKind::Game | StreamKind::Andes)
+            | (Family::Game, StreamKind::Tournament | StreamKind::Andes)
+            | (Family::Andes, StreamKind::Tournament | StreamKind::Game) => {
+                return Err(family_mismatch(event, stream_kind));
             }
-            _ => {}
         }
         match event {
             Event::EventVoided { seq, .. } => self.decide_void(*seq, history),
@@ -143,6 +191,20 @@ impl Folded {
             _ => self.rules.evolve(event),
         }
         self.version += 1;
+    }
+
+    /// The events the rules wait for next, in order: those the ledger derives from the event
+    /// just applied (an Andes move's attack, captures and end of game) and appends right after
+    /// it, in the same append. Empty for every other stream and event.
+    pub fn pending_derived(&self) -> Vec<Event> {
+        match &self.rules {
+            Rules::Andes(state) => state
+                .game
+                .as_ref()
+                .map(|game| game.pending.iter().map(|c| Event::Andes(c.event())).collect())
+                .unwrap_or_default(),
+            Rules::Tournament(_) | Rules::Game(_) => Vec::new(),
+        }
     }
 
     fn decide_void(&self, seq: u64, history: &[Event]) -> Result<(), Rejection> {

@@ -174,3 +174,45 @@ fn the_jury_comes_after_the_start_and_stays_after_the_end() {
     assert_eq!(game.ended, None);
     state.apply(&Event::JuryCalled { reason: "again".into() }).unwrap();
 }
+
+/// An Andes match replays through the same `Folded` as every stream: after each event a client
+/// sends, the rules wait for exactly the derived events that follow it in the stream.
+#[test]
+fn andes_streams_wait_for_exactly_the_derived_events_that_follow() {
+    use crate::andes::testing::seeded_match;
+    let stream = StreamId::andes("m1").unwrap();
+    for seed in 0..6 {
+        let events: Vec<Event> = seeded_match(seed, 300).into_iter().map(Event::Andes).collect();
+        let mut state = StreamState::new(&stream, None);
+        let mut expected: Vec<Event> = Vec::new();
+        for event in &events {
+            if event.is_derived() {
+                assert_eq!(expected.first(), Some(event), "seed {seed}");
+                expected.remove(0);
+            } else {
+                assert!(expected.is_empty(), "seed {seed}: {expected:?} were not derived");
+            }
+            state.apply(event).unwrap_or_else(|r| panic!("seed {seed}: {r}"));
+            if !event.is_derived() {
+                expected = state.folded().pending_derived();
+            }
+        }
+        assert!(events.iter().any(Event::is_derived), "seed {seed}: an aggressive match attacks or captures");
+    }
+}
+
+#[test]
+fn friedrich_and_andes_events_stay_in_their_own_streams() {
+    let andes = StreamState::new(&StreamId::andes("m1").unwrap(), None);
+    let refused = andes.decide(&Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }).unwrap_err();
+    assert_eq!(refused.kind, crate::RejectionKind::Malformed);
+    assert_eq!(
+        refused.message,
+        "game_started belongs in a game stream, not an andes stream (an Andes game_started names its `game`, 1 or 2)"
+    );
+    let game = StreamState::new(&StreamId::game("g1").unwrap(), Some(Ruleset::Cafe2023));
+    let mv = Event::Andes(crate::andes::AndesEvent::MovePlayed { notation: "0d3".into(), at_ms: 1 });
+    assert_eq!(game.decide(&mv).unwrap_err().message, "move_played belongs in an andes stream, not a game stream");
+    let jury = Event::JuryCalled { reason: "a question".into() };
+    assert!(andes.decide(&jury).unwrap_err().message.contains("match_created comes before jury_called"));
+}

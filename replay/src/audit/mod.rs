@@ -148,7 +148,7 @@ fn apply(state: &mut StreamState, seq: u64, event: &Event) -> Result<(), AuditEr
 fn game_state(state: &StreamState) -> &GameState {
     match state.rules() {
         Rules::Game(game) => game,
-        Rules::Tournament(_) => unreachable!("the audit stream is a game stream"),
+        Rules::Tournament(_) | Rules::Andes(_) => unreachable!("the audit stream is a game stream"),
     }
 }
 

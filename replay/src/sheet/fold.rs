@@ -145,6 +145,7 @@ impl GameFold {
         let facts = &mut self.facts;
         match event.family() {
             ledger::event::Family::Tournament => return Err(ScoreError::NotAGameEvent(event.type_name())),
+            ledger::event::Family::Andes => return Err(ScoreError::AndesEvent(event.type_name())),
             ledger::event::Family::Jury => {
                 self.n_events += 1;
                 return Ok(());

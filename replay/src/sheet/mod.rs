@@ -30,6 +30,8 @@ pub enum ScoreError {
     NoRuleset,
     #[error("{0} belongs in a tournament stream, not a game stream")]
     NotAGameEvent(&'static str),
+    #[error("{0} belongs in an andes stream, not a game stream")]
+    AndesEvent(&'static str),
     #[error("the stream cannot be scored: {0}")]
     Inconsistent(String),
 }

@@ -3,14 +3,17 @@
 //! | | public (no token) | analyst | table | organiser, jury |
 //! |---|---|---|---|---|
 //! | public standings (pseudonyms), clocks | yes | yes | yes | yes |
-//! | full standings (names), score sheets | — | yes | yes | yes |
-//! | read or follow a game stream | — | yes | yes | yes |
+//! | full standings (names), score sheets, Andes boards, scores, matches and levels | — | yes | yes | yes |
+//! | read or follow a game stream or an Andes match (`andes/<match>`) | — | yes | yes | yes |
 //! | read or follow a tournament stream, the whole log, list streams, role statistics | — | yes | — | yes |
 //! | record events | — | — | by clearance | by clearance |
 //!
 //! Tournament streams carry players' full names, so the public and the tables see players only
-//! through the standings; a table reads the games it plays and follows. What a recorder may
-//! record is then decided event by event by `ledger::access::permits`.
+//! through the standings; a table reads the games it plays and follows. An Andes stream names
+//! its two players by id only, so it reads like a game stream. What a recorder may record is then
+//! decided event by event by `ledger::access::permits`: for Andes, organisers create matches,
+//! tables record moves, flag falls and resignations, the jury everything, and nobody the events
+//! the ledger derives.
 
 use super::Identity;
 use ledger::access::Clearance;
@@ -49,6 +52,8 @@ pub enum Access {
     },
     Clock,
     RoleStats,
+    /// An Andes match's board, scores, match sheet or levels.
+    AndesProjection,
 }
 
 impl Role {
@@ -92,8 +97,9 @@ impl Role {
             (
                 Role::Table,
                 Access::Record
-                | Access::ReadStream(StreamKind::Game)
+                | Access::ReadStream(StreamKind::Game | StreamKind::Andes)
                 | Access::ScoreSheet
+                | Access::AndesProjection
                 | Access::Standings { public: false },
             ) => true,
             (
@@ -116,6 +122,7 @@ impl Access {
             Access::Standings { public: false } => "the full standings (with names)".into(),
             Access::Clock => "clocks".into(),
             Access::RoleStats => "role statistics".into(),
+            Access::AndesProjection => "Andes boards and scores".into(),
         }
     }
 }

@@ -36,6 +36,10 @@ struct Args {
     /// Serve Prometheus metrics at http://ADDR/metrics (off when not given).
     #[arg(long, env = "LEDGER_METRICS_LISTEN")]
     metrics_listen: Option<SocketAddr>,
+    /// Serve the web pages (the table's clock, the standings board, the jury's replay, the
+    /// analysts' charts) at http://ADDR/ (off when not given).
+    #[arg(long, env = "LEDGER_HTTP_LISTEN")]
+    http_listen: Option<SocketAddr>,
     /// JSON file mapping token digests to actors and clearances; without it ledgerd runs open.
     #[arg(long, env = "LEDGER_AUTH_FILE")]
     auth_file: Option<PathBuf>,
@@ -185,6 +189,7 @@ async fn main() -> anyhow::Result<()> {
         auth_file: args.auth_file,
         insecure_open: args.insecure_open,
         metrics_listen: args.metrics_listen,
+        http_listen: args.http_listen,
         nats: args.nats.options(),
         limits: args.limits.limits()?,
         tls: args.tls.files(),

@@ -13,6 +13,10 @@
 //! rules, after what is stored, so a refused line stores nothing. They then go in atomic
 //! batches of up to 1,000; should the server still refuse one (a rule across streams), the
 //! message says which lines were stored.
+//!
+//! Lines of events the ledger derives (an Andes move's `piece_attacked`, `piece_captured`,
+//! `game_ended`, as an export holds them) are left out: the ledger derives them again from the
+//! move they follow, and refuses them from a client.
 
 use super::connection::{read_stream, Ledger};
 use super::{connect, from_status, read_input, Cli, CliError};
@@ -139,8 +143,13 @@ impl Summary {
                 0 => String::new(),
                 n => format!(" ({n} lines before them were already stored)"),
             };
+            let span = usize::try_from(self.last_seq + 1 - self.first_seq).unwrap_or(usize::MAX);
+            let derived = match span.saturating_sub(self.appended) {
+                0 => String::new(),
+                n => format!(" and {n} the ledger derived"),
+            };
             say!(
-                "appended {} events to {stream}: seq {}–{}, chain head {}{skipped}",
+                "appended {} events{derived} to {stream}: seq {}–{}, chain head {}{skipped}",
                 self.appended,
                 self.first_seq,
                 self.last_seq,
@@ -223,11 +232,16 @@ fn preflight(stream: &StreamId, stored: &[Recorded], missing: &[(&Line, String)]
         state.evolve(&record.event);
     }
     for (line, _) in missing {
-        state.apply(&line.event).map_err(|rejection| {
+        let refused = |rejection: ledger::Rejection| {
             let code = super::code_name(crate::status::rejection_code(rejection.kind));
             let stored = if of > 1 { "; nothing was stored" } else { "" };
             CliError::Refused(format!("line {}: {code}: {}{stored}", line.number, rejection.message))
-        })?;
+        };
+        state.apply(&line.event).map_err(refused)?;
+        // What the server will derive from it and append right after.
+        for derived in state.folded().pending_derived() {
+            state.apply(&derived).map_err(refused)?;
+        }
     }
     Ok(())
 }
@@ -240,6 +254,8 @@ async fn append_lines(
     expected_version: Option<u64>,
     salt: &str,
 ) -> Result<Summary, CliError> {
+    let sent: Vec<Line> = lines.iter().filter(|line| !line.event.is_derived()).cloned().collect();
+    let lines = sent.as_slice();
     let ids = event_ids(stream, lines, salt);
     // Without the right to read the stream (a table appending to a tournament, say), the server
     // alone decides: retries are still recognised there by their ids.
@@ -265,7 +281,11 @@ async fn append_lines(
     }
     preflight(stream, &stored, &missing, lines.len())?;
     // An expected version names the stream before the file: skipped lines moved it on.
-    let mut expected = expected_version.map(|v| v + already_stored as u64);
+    // So did the events the ledger derived after them.
+    let mut expected = expected_version.map(|v| {
+        let derived = stored.iter().filter(|r| r.envelope.seq > v && r.event.is_derived()).count();
+        v + (already_stored + derived) as u64
+    });
     for batch in missing.chunks(MAX_BATCH) {
         let events = batch
             .iter()

@@ -31,6 +31,14 @@ pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>)
             None => format!("the game is in turn {}", game.turn),
         },
         Rules::Tournament(t) => format!("{} players, {} games scheduled", t.players.len(), t.games.len()),
+        Rules::Andes(andes) => match &andes.game {
+            None => "no game has started".to_owned(),
+            Some(_) if andes.is_over() => "the match is over".to_owned(),
+            Some(game) => match game.ended {
+                Some((reason, side)) => format!("game {} ended ({}, {side})", game.number, reason.as_str()),
+                None => format!("game {} is being played, {} to move", game.number, game.position.to_move()),
+            },
+        },
     };
     if json {
         say!("{}", json!({"ok": true, "events": lines.len(), "status": status}));

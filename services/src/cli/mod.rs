@@ -9,6 +9,7 @@ macro_rules! say {
     ($($arg:tt)*) => { $crate::cli::write_stdout(format_args!($($arg)*)) };
 }
 
+mod andes;
 mod append;
 mod audit;
 mod check;
@@ -55,7 +56,7 @@ impl From<std::io::Error> for CliError {
 
 /// The Tournament Ledger's command line: append and read events, score games, run
 /// tournaments, audit and verify. Online commands talk to ledgerd (--server); `check`, `score
-/// --file`, `standings --file`, `verify` and `audit --file` work offline.
+/// --file`, `standings --file`, `verify`, `audit --file` and `andes … --file` work offline.
 #[derive(Debug, Parser)]
 #[command(name = "ledgerctl", version)]
 pub struct Cli {
@@ -92,7 +93,7 @@ pub struct Cli {
 pub enum Command {
     /// Append canonical events, one JSON object a line, from a file or stdin.
     Append {
-        /// `game/<id>` or `tournament/<id>`.
+        /// `game/<id>`, `tournament/<id>` or `andes/<id>`.
         #[arg(long)]
         stream: String,
         /// JSON Lines file; `-` or absent for stdin.
@@ -249,6 +250,12 @@ pub enum Command {
     Digest {
         #[arg(long)]
         stream: String,
+    },
+    /// An Andes match (`andes/<id>`): its board, points, match sheet and levels; online, or
+    /// offline from a file with --file.
+    Andes {
+        #[command(subcommand)]
+        what: andes::AndesCommand,
     },
 }
 
@@ -432,6 +439,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             score::standings(&cli, tournament, file.as_deref(), public).await
         }
         Command::Clock { ref game, as_of, follow } => score::clock(&cli, game, as_of, follow).await,
+        Command::Andes { ref what } => andes::run(&cli, what).await,
         Command::Stats { what: StatsCommand::Roles { ref file, ref tournament, ref ruleset, ref stage, year } } => {
             let args = score::StatsArgs {
                 file: file.as_deref(),

@@ -1,6 +1,8 @@
-//! Events, domain ↔ protobuf, field by field.
+//! Events, domain ↔ protobuf, field by field. Andes events (`Event::Andes`) take the oneof
+//! fields `andes_*`: squares as Sol's names, sides, piece kinds and end reasons as enums.
 
 use super::{FromProto, ToProto};
+use ledger::andes::{AndesEvent, EndReason, PieceKind, Side, Square};
 use ledger::event::{DrawnGame, Seats};
 use ledger::{Event, Nation, Rejection, Role, Ruleset};
 use ledger_proto::v1 as pb;
@@ -158,6 +160,7 @@ impl ToProto for Event {
             Event::JuryCalled { reason } => Body::JuryCalled(pb::JuryCalled { reason }),
             Event::JuryRuling { text } => Body::JuryRuling(pb::JuryRuling { text }),
             Event::EventVoided { seq, reason } => Body::EventVoided(pb::EventVoided { seq, reason }),
+            Event::Andes(andes) => andes_to_body(andes),
         };
         pb::Event { body: Some(body) }
     }
@@ -283,6 +286,74 @@ impl FromProto<pb::Event> for Event {
             Body::JuryCalled(m) => Event::JuryCalled { reason: m.reason },
             Body::JuryRuling(m) => Event::JuryRuling { text: m.text },
             Body::EventVoided(m) => Event::EventVoided { seq: m.seq, reason: m.reason },
+            Body::AndesMatchCreated(m) => Event::Andes(AndesEvent::MatchCreated {
+                first_sol: m.first_sol,
+                first_luna: m.first_luna,
+                clock_ms: m.clock_ms,
+            }),
+            Body::AndesGameStarted(m) => Event::Andes(AndesEvent::GameStarted {
+                game: narrow("andes_game_started.game", m.game)?,
+                at_ms: m.at_ms,
+            }),
+            Body::AndesMovePlayed(m) => Event::Andes(AndesEvent::MovePlayed { notation: m.notation, at_ms: m.at_ms }),
+            Body::AndesPieceAttacked(m) => Event::Andes(AndesEvent::PieceAttacked {
+                square: square("andes_piece_attacked.square", &m.square)?,
+                owner: Side::from_proto(m.owner)?,
+                kind: PieceKind::from_proto(m.kind)?,
+            }),
+            Body::AndesPieceCaptured(m) => Event::Andes(AndesEvent::PieceCaptured {
+                square: square("andes_piece_captured.square", &m.square)?,
+                owner: Side::from_proto(m.owner)?,
+                kind: PieceKind::from_proto(m.kind)?,
+            }),
+            Body::AndesGameEnded(m) => Event::Andes(AndesEvent::GameEnded {
+                reason: EndReason::from_proto(m.reason)?,
+                side: Side::from_proto(m.side)?,
+            }),
+            Body::AndesFlagFell(m) => {
+                Event::Andes(AndesEvent::FlagFell { side: Side::from_proto(m.side)?, at_ms: m.at_ms })
+            }
+            Body::AndesResigned(m) => {
+                Event::Andes(AndesEvent::Resigned { side: Side::from_proto(m.side)?, at_ms: m.at_ms })
+            }
         })
+    }
+}
+
+/// A square in Sol's coordinates, as stored.
+fn square(field: &str, text: &str) -> Result<Square, Rejection> {
+    match Square::parse_with_side(text) {
+        Ok((square, Side::Sol)) => Ok(square),
+        Ok((_, Side::Luna)) | Err(_) => Err(Rejection::malformed(format!(
+            "{field} `{}` is not a square in Sol's coordinates (a0 … g6)",
+            ledger::rejection::quote(text)
+        ))),
+    }
+}
+
+fn andes_to_body(event: AndesEvent) -> Body {
+    match event {
+        AndesEvent::MatchCreated { first_sol, first_luna, clock_ms } => {
+            Body::AndesMatchCreated(pb::AndesMatchCreated { first_sol, first_luna, clock_ms })
+        }
+        AndesEvent::GameStarted { game, at_ms } => {
+            Body::AndesGameStarted(pb::AndesGameStarted { game: game.into(), at_ms })
+        }
+        AndesEvent::MovePlayed { notation, at_ms } => Body::AndesMovePlayed(pb::AndesMovePlayed { notation, at_ms }),
+        AndesEvent::PieceAttacked { square, owner, kind } => Body::AndesPieceAttacked(pb::AndesPieceAttacked {
+            square: square.sol_name(),
+            owner: owner.to_proto(),
+            kind: kind.to_proto(),
+        }),
+        AndesEvent::PieceCaptured { square, owner, kind } => Body::AndesPieceCaptured(pb::AndesPieceCaptured {
+            square: square.sol_name(),
+            owner: owner.to_proto(),
+            kind: kind.to_proto(),
+        }),
+        AndesEvent::GameEnded { reason, side } => {
+            Body::AndesGameEnded(pb::AndesGameEnded { reason: reason.to_proto(), side: side.to_proto() })
+        }
+        AndesEvent::FlagFell { side, at_ms } => Body::AndesFlagFell(pb::AndesFlagFell { side: side.to_proto(), at_ms }),
+        AndesEvent::Resigned { side, at_ms } => Body::AndesResigned(pb::AndesResigned { side: side.to_proto(), at_ms }),
     }
 }

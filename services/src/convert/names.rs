@@ -1,6 +1,7 @@
 //! The small enums, domain ↔ protobuf. An unspecified or unknown protobuf value is malformed
 //! input and says which field it was.
 
+use ledger::andes::{EndReason, PieceKind, Side};
 use ledger::{ClockSide, Nation, Outcome, Rejection, Role, Ruleset, Stage, StopReason};
 use ledger_proto::v1 as pb;
 
@@ -42,3 +43,10 @@ enum_map!(Outcome, Outcome, "outcome" {
     AlliedVictory <=> AlliedVictory,
 });
 enum_map!(Stage, Stage, "stage" { Qualifying <=> Qualifying, Final <=> Final });
+enum_map!(Side, AndesSide, "andes side" { Sol <=> Sol, Luna <=> Luna });
+enum_map!(PieceKind, AndesPieceKind, "andes piece kind" {
+    Persona <=> Persona, EstatalLeft <=> EstatalLeft, Militar <=> Militar, EstatalRight <=> EstatalRight,
+});
+enum_map!(EndReason, AndesEndReason, "andes end reason" {
+    ContinentEmptied <=> ContinentEmptied, NoLegalMove <=> NoLegalMove, FlagFell <=> FlagFell, Resigned <=> Resigned,
+});

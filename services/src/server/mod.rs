@@ -82,6 +82,10 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         None if !config.listen.ip().is_loopback() && !config.insecure_open => {
             return Err(ServeError::OpenOnNetwork(config.listen));
         }
+        // The web pages let a browser choose the jury's clearance in open mode, too.
+        None if config.http_listen.is_some_and(|a| !a.ip().is_loopback()) && !config.insecure_open => {
+            return Err(ServeError::OpenOnNetwork(config.http_listen.unwrap_or(config.listen)));
+        }
         None => {
             tracing::warn!("no --auth-file: running open, trusting the x-ledger-actor and x-ledger-clearance headers");
             crate::auth::Auth::Open
@@ -144,10 +148,29 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         }
         None => None,
     };
+    let auth = Arc::new(auth);
+    let web = match config.http_listen {
+        Some(addr) => {
+            let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
+            let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+            tracing::info!(addr = %local, "web pages at http://{local}/");
+            let state = crate::web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone());
+            let stop = stopped(stop_rx.clone());
+            Some(tokio::spawn(async move {
+                if let Err(error) = crate::web::serve(state, listener, stop).await {
+                    tracing::error!(%error, "the web server failed");
+                }
+            }))
+        }
+        None => None,
+    };
     let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats };
-    serve_with(Arc::clone(&log), Arc::new(auth), listener, stopped(stop_rx), options).await?;
+    serve_with(Arc::clone(&log), auth, listener, stopped(stop_rx), options).await?;
     if let Some(metrics) = metrics {
         metrics.await.ok();
+    }
+    if let Some(web) = web {
+        web.await.ok();
     }
     if let Some((_, task)) = fanout {
         task.await.ok();

@@ -1,7 +1,9 @@
 //! The Projections gRPC service: score sheets, standings and statistics folded from the log,
-//! as of the newest event or an earlier point.
+//! as of the newest event or an earlier point; and the Andes board, scores, match and levels
+//! of one match (`crate::projections::andes`).
 
 use crate::auth::{Access, Auth};
+use crate::projections::andes::{self, BoardView, Rendered};
 use crate::projections::{self, ProjectionError, Streams};
 use crate::status::{from_rejection, from_store};
 use ledger::rejection::quote;
@@ -101,8 +103,80 @@ fn games_of(log: &Log, tournament: &StreamId, as_of: Option<u64>) -> Result<Vec<
     Ok(projections::tournament_games(&events).iter().filter_map(|g| StreamId::game(g).ok()).collect())
 }
 
+/// An Andes projection of one match, as of a seq: `project` over the match's stream alone.
+async fn andes_projection(
+    log: &Arc<Log>,
+    match_id: &str,
+    as_of_seq: Option<u64>,
+    project: impl FnOnce(&Streams, &StreamId) -> Result<Rendered, ProjectionError> + Send + 'static,
+) -> Result<Response<pb::Projection>, Status> {
+    let id = stream_id(StreamKind::Andes, match_id)?;
+    let log = Arc::clone(log);
+    blocking(move || {
+        let loaded = load(&log, std::slice::from_ref(&id), None).map_err(from_store)?;
+        let rendered = project(&loaded.streams, &id).map_err(from_projection)?;
+        let as_of_position = loaded.position_of(&id, as_of_seq);
+        Ok(Response::new(pb::Projection { json: rendered.json, text: rendered.text, as_of_position }))
+    })
+    .await
+}
+
 #[tonic::async_trait]
 impl pb::projections_server::Projections for ProjectionsService {
+    async fn get_andes_board(
+        &self,
+        request: Request<pb::AndesBoardRequest>,
+    ) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
+        let request = request.into_inner();
+        let side = andes::parse_side(Some(&request.side)).map_err(Status::invalid_argument)?;
+        let game = request
+            .game
+            .map(|g| {
+                u8::try_from(g)
+                    .ok()
+                    .filter(|g| (1..=ledger::andes::GAMES_PER_MATCH).contains(g))
+                    .ok_or_else(|| Status::invalid_argument(format!("a match has games 1 and 2, not game {g}")))
+            })
+            .transpose()?;
+        let as_of = request.as_of_seq;
+        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| {
+            andes::board(streams, id, as_of, BoardView { game, side })
+        })
+        .await
+    }
+
+    async fn get_andes_score(
+        &self,
+        request: Request<pb::AndesMatchRequest>,
+    ) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
+        let request = request.into_inner();
+        let as_of = request.as_of_seq;
+        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| andes::score(streams, id, as_of)).await
+    }
+
+    async fn get_andes_match(
+        &self,
+        request: Request<pb::AndesMatchRequest>,
+    ) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
+        let request = request.into_inner();
+        let as_of = request.as_of_seq;
+        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| andes::whole_match(streams, id, as_of))
+            .await
+    }
+
+    async fn get_andes_level(
+        &self,
+        request: Request<pb::AndesMatchRequest>,
+    ) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
+        let request = request.into_inner();
+        let as_of = request.as_of_seq;
+        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| andes::level(streams, id, as_of)).await
+    }
+
     async fn get_score_sheet(
         &self,
         request: Request<pb::ScoreSheetRequest>,

@@ -1,6 +1,7 @@
 //! End-to-end tests of ledgerd and ledgerctl: the real gRPC server on `127.0.0.1:0`, the real
 //! binaries for crashes and the command line.
 
+mod andes;
 mod architecture;
 mod audit;
 mod backends;
@@ -13,3 +14,4 @@ mod roundtrip;
 mod security;
 mod support;
 mod tournament;
+mod web;

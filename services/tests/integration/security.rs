@@ -96,6 +96,23 @@ async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option
             projections.get_clock(request(clock, token)).await.map(drop)
         }
         "GetRoleStats" => projections.get_role_stats(request(pb::RoleStatsRequest::default(), token)).await.map(drop),
+        "Read andes" => ledger.read(request(read("andes/m1"), token)).await.map(drop),
+        "GetAndesBoard" => {
+            let board = pb::AndesBoardRequest { match_id: "m1".into(), ..Default::default() };
+            projections.get_andes_board(request(board, token)).await.map(drop)
+        }
+        "GetAndesScore" => {
+            let score = pb::AndesMatchRequest { match_id: "m1".into(), as_of_seq: None };
+            projections.get_andes_score(request(score, token)).await.map(drop)
+        }
+        "GetAndesMatch" => {
+            let sheet = pb::AndesMatchRequest { match_id: "m1".into(), as_of_seq: None };
+            projections.get_andes_match(request(sheet, token)).await.map(drop)
+        }
+        "GetAndesLevel" => {
+            let level = pb::AndesMatchRequest { match_id: "m1".into(), as_of_seq: None };
+            projections.get_andes_level(request(level, token)).await.map(drop)
+        }
         other => panic!("no RPC {other}"),
     };
     result.map_err(|status| {
@@ -115,7 +132,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
     const UNAUTH: Result<(), Code> = Err(Code::Unauthenticated);
     const DENIED: Result<(), Code> = Err(Code::PermissionDenied);
     #[rustfmt::skip]
-    let table: [(&str, [Result<(), Code>; 6]); 13] = [
+    let table: [(&str, [Result<(), Code>; 6]); 18] = [
         //                       public  wrong   analyst table   organiser jury
         ("Append",              [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
         ("AppendStream",        [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
@@ -130,12 +147,19 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         ("GetStandings",        [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("GetClock",            [OK,     UNAUTH, OK,     OK,     OK,     OK]),
         ("GetRoleStats",        [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+        ("Read andes",          [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetAndesBoard",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetAndesScore",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetAndesMatch",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetAndesLevel",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
     ];
     let mut server = TestServer::start_with_auth(tokens()).await;
     let mut tournament = ledger::testing::simple_tournament(Ruleset::Cafe2023, 4);
     tournament.truncate(5);
     let game = simulate_game(Ruleset::Cafe2023, &(0..300).map(|i| (i * 7_919) % 1_000_003).collect::<Vec<u32>>());
-    for (stream, events) in [("tournament/t1", &tournament), ("game/g1", &game)] {
+    let andes: Vec<Event> =
+        ledger::andes::testing::seeded_match(0, 60).into_iter().filter(|e| !e.is_derived()).map(Event::Andes).collect();
+    for (stream, events) in [("tournament/t1", &tournament), ("game/g1", &game), ("andes/m1", &andes)] {
         server.client.append(request(append(stream, events, "", None), Some("jury-secret"))).await.unwrap();
     }
     let mut wrong = Vec::new();

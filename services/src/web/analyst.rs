@@ -1,0 +1,330 @@
+//! The analysts' page: role and nation win rates with their 95% Wilson intervals and average
+//! scores as SVG charts, filtered by ruleset, tournament, stage and year, and the same numbers
+//! as CSV. Both read the Projections service's role statistics JSON — the bytes
+//! `ledgerctl stats roles --json` prints — so the page, the CSV and the CLI cannot disagree.
+
+use super::auth::Viewer;
+use super::layout::{esc, shell};
+use super::{blocking, PageError, WebState};
+use crate::auth::Access;
+use axum::extract::{Query, State};
+use axum::http::header;
+use axum::response::{Html, IntoResponse, Response};
+use ledger::{Ruleset, Stage, StreamKind};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::projections_server::Projections;
+use serde::Deserialize;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The filters, as the query string carries them (empty: any).
+#[derive(Deserialize, Default)]
+pub(crate) struct Filters {
+    ruleset: Option<String>,
+    tournament: Option<String>,
+    stage: Option<String>,
+    year: Option<String>,
+}
+
+fn given(value: &Option<String>) -> Option<String> {
+    value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
+}
+
+impl Filters {
+    fn request(&self) -> Result<pb::RoleStatsRequest, PageError> {
+        let year = given(&self.year)
+            .map(|y| {
+                y.parse::<i32>().map_err(|_| {
+                    PageError::bad_request(format!(
+                        "INVALID_ARGUMENT: year `{}` is not a year",
+                        ledger::rejection::quote(&y)
+                    ))
+                })
+            })
+            .transpose()?;
+        Ok(pb::RoleStatsRequest {
+            tournament: given(&self.tournament).map(|t| t.strip_prefix("tournament/").unwrap_or(&t).to_owned()),
+            ruleset: given(&self.ruleset),
+            stage: given(&self.stage),
+            year,
+            as_of_position: None,
+        })
+    }
+
+    fn query_string(&self) -> String {
+        let pairs = [
+            ("ruleset", &self.ruleset),
+            ("tournament", &self.tournament),
+            ("stage", &self.stage),
+            ("year", &self.year),
+        ];
+        let parts: Vec<String> = pairs
+            .iter()
+            .filter_map(|(k, v)| {
+                given(v).map(|v| {
+                    format!(
+                        "{k}={}",
+                        v.chars().filter(|c| c.is_ascii_alphanumeric() || "._-".contains(*c)).collect::<String>()
+                    )
+                })
+            })
+            .collect();
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!("?{}", parts.join("&"))
+        }
+    }
+}
+
+/// The statistics JSON of the Projections service, for this viewer and these filters.
+async fn stats_json(state: &WebState, viewer: &Viewer, filters: &Filters) -> Result<Value, PageError> {
+    let mut request = tonic::Request::new(filters.request()?);
+    *request.metadata_mut() = viewer.metadata.clone();
+    let json = state.projections.get_role_stats(request).await?.into_inner().json;
+    serde_json::from_str(&json).map_err(|e| PageError::internal(format!("statistics JSON: {e}")))
+}
+
+/// A decimal number's text as ten-thousandths (`0.4375` → 4375), for drawing: no floats.
+fn ten_thousandths(value: &Value) -> Option<u64> {
+    let text = value.as_number()?.to_string();
+    let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+    let fraction: String = fraction.chars().chain(std::iter::repeat('0')).take(4).collect();
+    Some(whole.parse::<u64>().ok()? * 10_000 + fraction.parse::<u64>().ok()?)
+}
+
+fn show(value: &Value) -> String {
+    match value {
+        Value::Null => "–".to_owned(),
+        other => other.to_string().trim_matches('"').to_owned(),
+    }
+}
+
+/// Win rates as bars, with the 95% interval as a whisker: one SVG, every number also as text.
+fn rate_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+    const WIDTH: u64 = 600;
+    const LEFT: u64 = 130;
+    const ROW: u64 = 34;
+    let plot = WIDTH - LEFT - 20;
+    let height = ROW * lines.len() as u64 + 40;
+    let x = |v: u64| LEFT + v * plot / 10_000;
+    let mut svg = format!(
+        "<figure class=\"chart\"><figcaption>{title}</figcaption><svg id=\"{id}\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"{title}\">"
+    );
+    for tick in [0u64, 2_500, 5_000, 7_500, 10_000] {
+        svg.push_str(&format!(
+            "<line x1=\"{0}\" x2=\"{0}\" y1=\"10\" y2=\"{1}\" class=\"grid\"/><text x=\"{0}\" y=\"{2}\" class=\"axis\" text-anchor=\"middle\">{3}%</text>",
+            x(tick),
+            height - 25,
+            height - 8,
+            tick / 100
+        ));
+    }
+    for (index, (name, line)) in lines.iter().enumerate() {
+        let y = 14 + ROW * index as u64;
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>",
+            LEFT - 8,
+            y + 15,
+            esc(&name.replace('_', " "))
+        ));
+        if let Some(rate) = ten_thousandths(&line["win_rate"]) {
+            svg.push_str(&format!(
+                "<rect class=\"bar\" data-name=\"{name}\" x=\"{LEFT}\" y=\"{y}\" width=\"{}\" height=\"20\"><title>{} wins of {} games: {}</title></rect>",
+                x(rate) - LEFT,
+                show(&line["wins"]),
+                show(&line["games"]),
+                show(&line["win_rate"]),
+                name = esc(name),
+            ));
+        }
+        if let (Some(low), Some(high)) = (ten_thousandths(&line["wilson_low"]), ten_thousandths(&line["wilson_high"])) {
+            svg.push_str(&format!(
+                "<line class=\"whisker\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/><line class=\"whisker\" x1=\"{0}\" x2=\"{0}\" y1=\"{3}\" y2=\"{4}\"/>\
+                 <line class=\"whisker\" x1=\"{1}\" x2=\"{1}\" y1=\"{3}\" y2=\"{4}\"/>",
+                x(low),
+                x(high),
+                y + 10,
+                y + 4,
+                y + 16
+            ));
+        }
+    }
+    svg.push_str("</svg></figure>");
+    svg
+}
+
+/// Average scores as bars (scaled to the largest).
+fn score_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+    const WIDTH: u64 = 600;
+    const LEFT: u64 = 130;
+    const ROW: u64 = 34;
+    let plot = WIDTH - LEFT - 70;
+    let height = ROW * lines.len() as u64 + 20;
+    let max = lines.values().filter_map(|l| ten_thousandths(&l["average_score"])).max().unwrap_or(0).max(1);
+    let mut svg = format!("<figure class=\"chart\"><figcaption>{title}</figcaption><svg id=\"{id}\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"{title}\">");
+    for (index, (name, line)) in lines.iter().enumerate() {
+        let y = 10 + ROW * index as u64;
+        svg.push_str(&format!(
+            "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>",
+            LEFT - 8,
+            y + 15,
+            esc(&name.replace('_', " "))
+        ));
+        if let Some(score) = ten_thousandths(&line["average_score"]) {
+            let width = score * plot / max;
+            svg.push_str(&format!(
+                "<rect class=\"bar score\" x=\"{LEFT}\" y=\"{y}\" width=\"{width}\" height=\"20\"/><text x=\"{}\" y=\"{}\" class=\"value\">{}</text>",
+                LEFT + width + 6,
+                y + 15,
+                show(&line["average_score"])
+            ));
+        }
+    }
+    svg.push_str("</svg></figure>");
+    svg
+}
+
+fn table(kind: &str, lines: &serde_json::Map<String, Value>) -> String {
+    let rows: String = lines
+        .iter()
+        .map(|(name, l)| {
+            format!(
+                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td></tr>",
+                esc(&name.replace('_', " ")),
+                show(&l["games"]),
+                show(&l["wins"]),
+                show(&l["win_rate"]),
+                show(&l["wilson_low"]),
+                show(&l["wilson_high"]),
+                show(&l["average_score"])
+            )
+        })
+        .collect();
+    format!(
+        "<table class=\"stats\" id=\"table-{kind}\"><thead><tr><th>{kind}</th><th>games</th><th>wins</th><th>win rate</th><th>95% interval</th><th>avg score</th></tr></thead><tbody>{rows}</tbody></table>"
+    )
+}
+
+fn select(name: &str, current: Option<&str>, choices: &[&str]) -> String {
+    let options: String = std::iter::once("")
+        .chain(choices.iter().copied())
+        .map(|c| {
+            let selected = if Some(c) == current || (c.is_empty() && current.is_none()) { " selected" } else { "" };
+            format!("<option value=\"{0}\"{selected}>{1}</option>", esc(c), if c.is_empty() { "any" } else { c })
+        })
+        .collect();
+    format!("<label>{name} <select name=\"{name}\" id=\"filter-{name}\">{options}</select></label>")
+}
+
+pub(crate) async fn page(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Query(filters): Query<Filters>,
+) -> Result<Html<String>, PageError> {
+    let stats = stats_json(&state, &viewer, &filters).await?;
+    let tournaments: Vec<String> = if state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok() {
+        let log = Arc::clone(&state.log);
+        blocking(move || {
+            Ok(log
+                .streams()?
+                .into_iter()
+                .filter(|s| s.stream.kind() == StreamKind::Tournament)
+                .map(|s| s.stream.id().to_owned())
+                .collect())
+        })
+        .await?
+    } else {
+        Vec::new()
+    };
+    let tournament_refs: Vec<&str> = tournaments.iter().map(String::as_str).collect();
+    let rulesets: Vec<&str> = Ruleset::ALL.iter().map(|r| r.as_str()).collect();
+    let stages: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+    let empty = serde_json::Map::new();
+    let roles = stats["roles"].as_object().unwrap_or(&empty);
+    let nations = stats["nations"].as_object().unwrap_or(&empty);
+    let body = format!(
+        "<h1>Role and nation statistics</h1>\
+         <form class=\"filters\" method=\"get\" action=\"/analyst\">{}{}{}\
+         <label>year <input type=\"number\" name=\"year\" id=\"filter-year\" value=\"{}\"></label>\
+         <button type=\"submit\" id=\"filter-go\">Filter</button></form>\
+         <p><span id=\"games\">{}</span> games · <a href=\"/analyst/roles.csv{}\" id=\"csv\" download=\"roles.csv\">these numbers as CSV</a></p>\
+         <div class=\"charts\">{}{}{}{}</div>{}{}",
+        select("ruleset", given(&filters.ruleset).as_deref(), &rulesets),
+        select("tournament", given(&filters.tournament).as_deref(), &tournament_refs),
+        select("stage", given(&filters.stage).as_deref(), &stages),
+        esc(&given(&filters.year).unwrap_or_default()),
+        show(&stats["games"]),
+        esc(&filters.query_string()),
+        rate_chart("chart-roles", "Win rate by role, with the 95% (Wilson) interval", roles),
+        rate_chart("chart-nations", "Win rate by nation, with the 95% (Wilson) interval", nations),
+        score_chart("chart-role-scores", "Average score by role", roles),
+        score_chart("chart-nation-scores", "Average score by nation", nations),
+        table("role", roles),
+        table("nation", nations),
+    );
+    Ok(Html(shell("Statistics", Some(&viewer), &body, &[])))
+}
+
+/// The numbers of the statistics JSON as CSV: one line per role and nation, each number
+/// written as the JSON writes it.
+pub(crate) fn to_csv(stats: &Value) -> String {
+    let mut out =
+        String::from("kind,name,games,wins,win_rate,wilson_low,wilson_high,average_score,average_score_exact\n");
+    for (kind, key) in [("role", "roles"), ("nation", "nations")] {
+        for (name, line) in stats[key].as_object().into_iter().flatten() {
+            let field = |k: &str| match &line[k] {
+                Value::Null => String::new(),
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            out.push_str(&format!(
+                "{kind},{name},{},{},{},{},{},{},{}\n",
+                field("games"),
+                field("wins"),
+                field("win_rate"),
+                field("wilson_low"),
+                field("wilson_high"),
+                field("average_score"),
+                field("average_score_exact")
+            ));
+        }
+    }
+    out
+}
+
+pub(crate) async fn csv(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Query(filters): Query<Filters>,
+) -> Result<Response, PageError> {
+    let stats = stats_json(&state, &viewer, &filters).await?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8"),
+            (header::CONTENT_DISPOSITION, "attachment; filename=\"roles.csv\""),
+        ],
+        to_csv(&stats),
+    )
+        .into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_drawn_without_floats() {
+        assert_eq!(ten_thousandths(&serde_json::json!(0.375)), Some(3750));
+        assert_eq!(ten_thousandths(&serde_json::json!(0.1368)), Some(1368));
+        assert_eq!(ten_thousandths(&serde_json::json!(1)), Some(10_000));
+        assert_eq!(ten_thousandths(&Value::Null), None);
+    }
+
+    #[test]
+    fn csv_writes_the_json_numbers() {
+        let stats = serde_json::json!({"games": 1, "roles": {"frederick": {"games": 8, "wins": 3, "win_rate": 0.375,
+            "wilson_low": 0.1368, "wilson_high": 0.6943, "average_score": 9.78, "average_score_exact": "9.775"}}, "nations": {}});
+        assert_eq!(to_csv(&stats).lines().nth(1), Some("role,frederick,8,3,0.375,0.1368,0.6943,9.78,9.775"));
+    }
+}

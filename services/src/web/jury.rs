@@ -1,0 +1,189 @@
+//! The jury's replay viewer for one game: every event with its recorded time, actor and table
+//! time, voided events struck through with their void and ruling; a slider and step buttons to
+//! any event; the game as the ledger knew it there (state, clocks, the score sheet with its
+//! explanations — `replay::audit`, the text `ledgerctl audit --at N` prints); what changed
+//! between two points; the chain digest; and the Markdown report to download.
+//!
+//! Behind the jury's credentials: a jury token, or on an open ledgerd the jury clearance.
+
+use super::auth::Viewer;
+use super::game::{game_id, Game};
+use super::layout::{esc, shell};
+use super::{blocking, PageError, WebState};
+use crate::auth::{Access, Role};
+use crate::projections;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use ledger::envelope::{short_digest, verify_chain};
+use ledger::StreamKind;
+use replay::audit::{self, table_time_text, AuditError, Auditor};
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// The jury alone: the table in `auth/policy.rs` lets every reader of a game read its stream;
+/// this page is the jury's working tool on top of that.
+fn jury_only(state: &WebState, viewer: &Viewer) -> Result<(), PageError> {
+    state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
+    match &viewer.identity {
+        Some(who) if who.role == Role::Jury => Ok(()),
+        Some(who) if who.role == Role::Public => Err(PageError {
+            status: StatusCode::UNAUTHORIZED,
+            message: "UNAUTHENTICATED: the replay viewer needs the jury's token".into(),
+        }),
+        Some(who) => Err(PageError {
+            status: StatusCode::FORBIDDEN,
+            message: format!(
+                "PERMISSION_DENIED: the replay viewer is for the jury; {} is cleared as {}",
+                who.actor,
+                who.role.as_str()
+            ),
+        }),
+        None => Err(PageError { status: StatusCode::UNAUTHORIZED, message: "UNAUTHENTICATED: unknown token".into() }),
+    }
+}
+
+fn audit_error(error: AuditError) -> PageError {
+    PageError { status: StatusCode::CONFLICT, message: format!("FAILED_PRECONDITION: {error}") }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct JuryQuery {
+    at: Option<u64>,
+    diff: Option<u64>,
+}
+
+pub(crate) async fn page(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Path(game): Path<String>,
+    Query(query): Query<JuryQuery>,
+) -> Result<Response, PageError> {
+    let id = game_id(&game)?;
+    jury_only(&state, &viewer)?;
+    let log = Arc::clone(&state.log);
+    let body = blocking(move || {
+        let game = Game::load(&log, id)?;
+        if game.records.is_empty() {
+            return Err(PageError {
+                status: StatusCode::NOT_FOUND,
+                message: format!("NOT_FOUND: there is no stream {}", game.id),
+            });
+        }
+        render(&game, query.at, query.diff)
+    })
+    .await?;
+    Ok(Html(shell(&format!("Jury {game}"), Some(&viewer), &body, &["jury.js"])).into_response())
+}
+
+fn render(game: &Game, at: Option<u64>, diff: Option<u64>) -> Result<String, PageError> {
+    let mut auditor = Auditor::from_records(game.ruleset, &game.records, game.ms_per_side).map_err(audit_error)?;
+    let last = auditor.len();
+    let at = at.unwrap_or(last).clamp(1, last);
+    let point = auditor.goto(at).map_err(audit_error)?;
+    let id = esc(game.id.id());
+    let mut out =
+        format!("<section class=\"jury\" id=\"jury\" data-game=\"{id}\" data-at=\"{at}\" data-last=\"{last}\">");
+    out.push_str(&format!("<h1>Jury replay: game {id}</h1>"));
+    // The chain: the digest for the paper report, and whether it verifies.
+    let head = game.records.last().map(|r| r.envelope.hash);
+    let verified = match verify_chain(&game.records) {
+        Ok(_) => "<span class=\"ok\">the chain verifies</span>".to_owned(),
+        Err(broken) => {
+            format!("<span class=\"refusal\">the chain breaks at event {}: {}</span>", broken.seq, esc(&broken.reason))
+        }
+    };
+    if let Some(head) = head {
+        out.push_str(&format!(
+            "<p class=\"digest\">After event {last}: digest <strong id=\"digest\">{}</strong> · {verified} · \
+             <a href=\"/jury/{id}/report.md\" id=\"report\" download>the report (Markdown)</a><br>\
+             <span class=\"muted mono\">chain head {}</span></p>",
+            short_digest(&head),
+            hex::encode(head)
+        ));
+    }
+    // Stepping.
+    let step = |seq: u64, label: &str, html_id: &str| {
+        let target = seq.clamp(1, last);
+        format!("<a class=\"step\" id=\"{html_id}\" href=\"/jury/{id}?at={target}\">{label}</a>")
+    };
+    out.push_str(&format!(
+        "<div class=\"stepper\">{}{}<input type=\"range\" id=\"slider\" min=\"1\" max=\"{last}\" value=\"{at}\" aria-label=\"event\">\
+         <output id=\"slider-at\">{at} / {last}</output>{}{}</div>",
+        step(1, "« first", "step-first"),
+        step(at.saturating_sub(1), "◀ back", "step-back"),
+        step(at + 1, "next ▶", "step-next"),
+        step(last, "last »", "step-last"),
+    ));
+    out.push_str("<div class=\"jury-columns\"><div class=\"jury-point\">");
+    out.push_str(&format!(
+        "<h2>The game after event {at}</h2><pre class=\"point\" id=\"point\">{}</pre>",
+        esc(point.to_string().trim_end())
+    ));
+    // Differences between two points.
+    out.push_str(&format!(
+        "<form class=\"diff\" method=\"get\" action=\"/jury/{id}\"><input type=\"hidden\" name=\"at\" value=\"{at}\">\
+         <label>Compare with event <input type=\"number\" name=\"diff\" id=\"diff-with\" min=\"1\" max=\"{last}\" value=\"{}\"></label>\
+         <button type=\"submit\" id=\"diff-go\">Show the differences</button></form>",
+        diff.unwrap_or(at.saturating_sub(1).max(1))
+    ));
+    if let Some(other) = diff {
+        let other = other.clamp(1, last);
+        let before = auditor.goto(other).map_err(audit_error)?;
+        let changes = audit::diff(&before, &point);
+        out.push_str(&format!("<h3>From event {other} to event {at}</h3><ul class=\"changes\" id=\"changes\">"));
+        if changes.is_empty() {
+            out.push_str("<li>no difference</li>");
+        }
+        for change in changes {
+            out.push_str(&format!("<li><code>{}</code></li>", esc(&change.to_string())));
+        }
+        out.push_str("</ul>");
+    }
+    out.push_str("</div><div class=\"jury-timeline\"><h2>Every event</h2><ol class=\"timeline\" id=\"timeline\">");
+    for entry in audit::timeline(&game.records) {
+        let time = entry.table_time_ms.map_or_else(String::new, table_time_text);
+        let class = match (entry.voided_by.is_some(), entry.seq == at) {
+            (true, true) => "voided current",
+            (true, false) => "voided",
+            (false, true) => "current",
+            (false, false) => "",
+        };
+        let note =
+            entry.void_mark().map(|m| format!("<span class=\"void-note\">{}</span>", esc(&m))).unwrap_or_default();
+        out.push_str(&format!(
+            "<li value=\"{seq}\" class=\"{class}\" id=\"event-{seq}\"><a href=\"/jury/{id}?at={seq}\"><span class=\"event\">{text}</span></a> \
+             <span class=\"muted\">{recorded} UTC · {actor} · {time}</span>{note}</li>",
+            seq = entry.seq,
+            text = esc(&replay::audit::event_text(&entry.event)),
+            recorded = audit::iso_utc(entry.recorded_at_ms),
+            actor = esc(&entry.actor),
+        ));
+    }
+    out.push_str("</ol></div></div></section>");
+    Ok(out)
+}
+
+pub(crate) async fn report(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Path(game): Path<String>,
+) -> Result<Response, PageError> {
+    let id = game_id(&game)?;
+    jury_only(&state, &viewer)?;
+    let log = Arc::clone(&state.log);
+    let (name, text) = blocking(move || {
+        let game = Game::load(&log, id)?;
+        let seats = projections::game_seats(&game.streams, &game.id);
+        let text = audit::report(&game.id, &game.records, seats.as_ref(), game.ruleset, game.ms_per_side)
+            .map_err(audit_error)?;
+        Ok((game.id.id().to_owned(), text))
+    })
+    .await?;
+    let disposition = format!("attachment; filename=\"{name}.md\"");
+    Ok((
+        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8".to_owned()), (header::CONTENT_DISPOSITION, disposition)],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,145 @@
+//! The shell every page shares (head, navigation, who is signed in), HTML escaping, the assets
+//! compiled into the binary, and the index page.
+
+use super::auth::Viewer;
+use super::{blocking, PageError, WebState};
+use crate::auth::Access;
+use axum::extract::{Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use ledger::StreamKind;
+
+/// The stylesheet and scripts, served from `/assets/…` (no CDN, nothing to build).
+const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", "text/css; charset=utf-8", include_str!("assets/style.css")),
+    ("live.js", "text/javascript; charset=utf-8", include_str!("assets/live.js")),
+    ("table.js", "text/javascript; charset=utf-8", include_str!("assets/table.js")),
+    ("jury.js", "text/javascript; charset=utf-8", include_str!("assets/jury.js")),
+];
+
+pub(crate) async fn asset(Path(file): Path<String>) -> Response {
+    match ASSETS.iter().find(|(name, _, _)| *name == file) {
+        Some((_, kind, body)) => {
+            ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *body).into_response()
+        }
+        None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+    }
+}
+
+/// Text for HTML, attributes included.
+pub(crate) fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A whole page: `body` is HTML already escaped; `scripts` are asset names.
+pub(crate) fn shell(title: &str, viewer: Option<&Viewer>, body: &str, scripts: &[&str]) -> String {
+    let who = viewer.map(|v| {
+        let mode = if v.open { " · open ledgerd" } else { "" };
+        format!("<span class=\"who\" id=\"who\">{}{mode}</span> <a href=\"/signin\">sign in</a>", esc(&v.describe()))
+    });
+    let scripts: String = scripts.iter().map(|s| format!("<script src=\"/assets/{s}\" defer></script>")).collect();
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{title} · Tournament Ledger</title><link rel=\"stylesheet\" href=\"/assets/style.css\">{scripts}</head>\
+         <body><header class=\"top\"><a href=\"/\" class=\"home\">Tournament Ledger</a>{who}</header>\
+         <main>{body}</main></body></html>",
+        title = esc(title),
+        who = who.unwrap_or_default(),
+    )
+}
+
+/// `<id>` as given, or the id part of `<kind>/<id>`.
+pub(crate) fn short_id(name: &str) -> &str {
+    name.split_once('/').map_or(name, |(_, id)| id)
+}
+
+pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer) -> Result<Html<String>, PageError> {
+    let may_list = state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok();
+    let streams = if may_list {
+        let log = std::sync::Arc::clone(&state.log);
+        blocking(move || Ok(log.streams()?)).await?
+    } else {
+        Vec::new()
+    };
+    let mut body = String::from("<h1>Tournament Ledger</h1>");
+    let list = |kind: StreamKind, links: &dyn Fn(&str) -> String| -> String {
+        let items: String = streams
+            .iter()
+            .filter(|s| s.stream.kind() == kind)
+            .map(|s| format!("<li>{} <span class=\"muted\">{} events</span></li>", links(s.stream.id()), s.version))
+            .collect();
+        if items.is_empty() {
+            "<p class=\"muted\">none yet</p>".to_owned()
+        } else {
+            format!("<ul class=\"streams\">{items}</ul>")
+        }
+    };
+    if may_list {
+        body.push_str("<h2>Tournaments</h2>");
+        body.push_str(&list(StreamKind::Tournament, &|id| {
+            format!("<a href=\"/board/{0}\">{0}</a> — standings board", esc(id))
+        }));
+        body.push_str("<h2>Games</h2>");
+        body.push_str(&list(StreamKind::Game, &|id| {
+            format!("<a href=\"/table/{0}\">{0}</a> · <a href=\"/jury/{0}\">jury replay</a>", esc(id))
+        }));
+        body.push_str("<p><a href=\"/analyst\">Role and nation statistics</a></p>");
+    }
+    body.push_str(
+        "<h2>Open a page</h2>\
+         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"board\">\
+         <label>Standings board of tournament <input name=\"id\" required></label><button>Open</button></form>\
+         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"table\">\
+         <label>Table page of game <input name=\"id\" required></label><button>Open</button></form>\
+         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"jury\">\
+         <label>Jury replay of game <input name=\"id\" required></label><button>Open</button></form>\
+         <p><a href=\"/analyst\">Analysts' statistics</a></p>",
+    );
+    Ok(Html(shell("Home", Some(&viewer), &body, &[])))
+}
+
+#[derive(serde::Deserialize)]
+pub(crate) struct OpenQuery {
+    page: String,
+    id: String,
+}
+
+/// The index's forms: `/open?page=board&id=wm26` → `/board/wm26`.
+pub(crate) async fn open(axum::extract::Query(query): axum::extract::Query<OpenQuery>) -> Response {
+    let page = match query.page.as_str() {
+        "board" | "table" | "jury" => query.page.as_str(),
+        _ => return (StatusCode::NOT_FOUND, "no such page").into_response(),
+    };
+    let id: String = query.id.trim().chars().filter(|c| c.is_ascii_alphanumeric() || "._-/".contains(*c)).collect();
+    axum::response::Redirect::to(&format!("/{page}/{}", short_id(&id))).into_response()
+}
+
+/// Milliseconds as `h:mm:ss` (a clock) — the same the page scripts show while ticking.
+pub(crate) fn hms(ms: u64) -> String {
+    let seconds = ms / 1000;
+    format!("{}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_what_html_would_read() {
+        assert_eq!(esc("<b>\"Fox\" & 'Raven'</b>"), "&lt;b&gt;&quot;Fox&quot; &amp; &#39;Raven&#39;&lt;/b&gt;");
+        assert_eq!(hms(7_800_000), "2:10:00");
+        assert_eq!(hms(61_999), "0:01:01");
+    }
+}

@@ -1,0 +1,191 @@
+//! The web pages ledgerd serves with `--http-listen`: the table's clock and entry forms
+//! ([`table`]), the public standings board ([`board`]), the jury's replay viewer ([`jury`]) and
+//! the analysts' charts ([`analyst`]). Server-rendered HTML with a little plain JavaScript, every
+//! asset compiled into the binary ([`layout`]).
+//!
+//! Architecture Invariant: the pages are one more client of the same code the gRPC API runs.
+//! Who may see and record what is `Auth::authorize`/`Auth::recorder` on metadata built from the
+//! browser's cookie ([`auth`]); numbers are the Projections service's own JSON (called
+//! in-process), the jury's view is `replay::audit`, and an append is a `store::AppendRequest`
+//! decided by the sequencer like any other. Live pages follow `Log::subscribe` ([`sse`]).
+
+mod analyst;
+mod auth;
+mod board;
+mod entry;
+mod game;
+mod jury;
+mod layout;
+mod sse;
+mod table;
+
+use crate::auth::Auth;
+use crate::server::ProjectionsService;
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::{get, post};
+use ledger_store::Log;
+use std::future::Future;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+pub use auth::{COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
+
+/// What every page handler shares.
+#[derive(Clone)]
+pub struct WebState {
+    log: Arc<Log>,
+    auth: Arc<Auth>,
+    projections: ProjectionsService,
+    /// Turns true when ledgerd shuts down: live pages end their event streams then.
+    stopping: watch::Receiver<bool>,
+    /// One permit per live page (an open event stream).
+    live_pages: Arc<tokio::sync::Semaphore>,
+}
+
+impl WebState {
+    pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
+        let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth));
+        let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
+        WebState { log, auth, projections, stopping, live_pages }
+    }
+}
+
+/// The pages and their routes.
+pub fn router(state: WebState) -> axum::Router {
+    axum::Router::new()
+        .route("/", get(layout::index))
+        .route("/assets/{file}", get(layout::asset))
+        .route("/open", get(layout::open))
+        .route("/signin", get(auth::signin_page).post(auth::signin))
+        .route("/signout", post(auth::signout))
+        .route("/table/{game}", get(table::page))
+        .route("/table/{game}/act", post(table::act))
+        .route("/table/{game}/live", get(table::live))
+        .route("/board/{tournament}", get(board::page))
+        .route("/board/{tournament}/live", get(board::live))
+        .route("/jury/{game}", get(jury::page))
+        .route("/jury/{game}/report.md", get(jury::report))
+        .route("/analyst", get(analyst::page))
+        .route("/analyst/roles.csv", get(analyst::csv))
+        .layer(axum::middleware::map_response(security_headers))
+        .with_state(state)
+}
+
+/// Scripts and styles only from this site, no framing, no sniffing.
+async fn security_headers(mut response: Response) -> Response {
+    use axum::http::header::{self, HeaderValue};
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
+        ),
+    );
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    response
+}
+
+/// Serves the pages on `listener` until `shutdown`.
+///
+/// # Errors
+/// The HTTP server fails.
+pub async fn serve(
+    state: WebState,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
+}
+
+/// Runs blocking reads and folds off the async workers.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
+) -> Result<T, PageError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| PageError::internal(format!("a page failed: {e}")))?
+}
+
+/// A page that cannot be shown, as the gRPC API would have refused it.
+#[derive(Debug)]
+pub(crate) struct PageError {
+    status: StatusCode,
+    message: String,
+}
+
+impl PageError {
+    fn internal(message: String) -> Self {
+        PageError { status: StatusCode::INTERNAL_SERVER_ERROR, message }
+    }
+
+    fn bad_request(message: impl Into<String>) -> Self {
+        PageError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+}
+
+impl From<tonic::Status> for PageError {
+    fn from(status: tonic::Status) -> Self {
+        use tonic::Code;
+        let http = match status.code() {
+            Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Code::PermissionDenied => StatusCode::FORBIDDEN,
+            Code::NotFound => StatusCode::NOT_FOUND,
+            Code::InvalidArgument => StatusCode::BAD_REQUEST,
+            Code::FailedPrecondition | Code::Aborted | Code::AlreadyExists => StatusCode::CONFLICT,
+            Code::Unavailable | Code::ResourceExhausted => StatusCode::SERVICE_UNAVAILABLE,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        PageError { status: http, message: status_text(&status) }
+    }
+}
+
+impl From<ledger_store::StoreError> for PageError {
+    fn from(error: ledger_store::StoreError) -> Self {
+        tracing::error!(%error, "a page could not read the log");
+        PageError::from(crate::status::from_store(error))
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let signin = matches!(self.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
+        let hint =
+            if signin { "<p><a href=\"/signin\">Sign in</a> with a token that may see this page.</p>" } else { "" };
+        let body = format!("<p class=\"refusal\" id=\"error\">{}</p>{hint}", layout::esc(&self.message));
+        (self.status, Html(layout::shell("Refused", None, &body, &[]))).into_response()
+    }
+}
+
+/// A status as `ledgerctl` prints it: `FAILED_PRECONDITION: the message`.
+pub(crate) fn status_text(status: &tonic::Status) -> String {
+    use tonic::Code::*;
+    let code = match status.code() {
+        Ok => "OK",
+        Cancelled => "CANCELLED",
+        Unknown => "UNKNOWN",
+        InvalidArgument => "INVALID_ARGUMENT",
+        DeadlineExceeded => "DEADLINE_EXCEEDED",
+        NotFound => "NOT_FOUND",
+        AlreadyExists => "ALREADY_EXISTS",
+        PermissionDenied => "PERMISSION_DENIED",
+        ResourceExhausted => "RESOURCE_EXHAUSTED",
+        FailedPrecondition => "FAILED_PRECONDITION",
+        Aborted => "ABORTED",
+        OutOfRange => "OUT_OF_RANGE",
+        Unimplemented => "UNIMPLEMENTED",
+        Internal => "INTERNAL",
+        Unavailable => "UNAVAILABLE",
+        DataLoss => "DATA_LOSS",
+        Unauthenticated => "UNAUTHENTICATED",
+    };
+    format!("{code}: {}", status.message())
+}
+
+/// Milliseconds since the Unix epoch, the server's clock (table time on web-started games
+/// is derived from it: see [`game::table_now_ms`]).
+fn wall_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}

@@ -1,0 +1,75 @@
+//! Live pages: server-sent events fed by the log's own subscription (`Log::subscribe`, the
+//! one `Subscribe` uses), so a page changes as soon as an event is durable. A page says from
+//! which global position it was rendered; the subscription catches up from there, so nothing
+//! committed between rendering and connecting is missed. A burst of events (a group commit,
+//! an import) is rendered once.
+
+use super::{PageError, WebState};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
+use ledger::Recorded;
+use ledger_store::Filter;
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::Arc;
+use tokio::sync::{mpsc, OwnedSemaphorePermit};
+use tokio_stream::wrappers::ReceiverStream;
+
+/// Live pages open at most; one more is answered 503 (the page then simply stays as it is).
+pub(crate) const MAX_LIVE_PAGES: usize = 1024;
+
+pub(crate) type Live = Sse<KeepAliveStream<ReceiverStream<Result<Event, Infallible>>>>;
+
+/// Follows the log from global position `from`. For every batch of events where `relevant`
+/// holds for one, `render` makes the event to send (`None`: nothing this time). Ends when the
+/// browser goes away or ledgerd shuts down.
+///
+/// # Errors
+/// Too many live pages.
+pub(crate) fn follow<R, F, Fut>(state: &WebState, from: u64, mut relevant: R, mut render: F) -> Result<Live, PageError>
+where
+    R: FnMut(&Recorded) -> bool + Send + 'static,
+    F: FnMut(u64) -> Fut + Send + 'static,
+    Fut: Future<Output = Option<Event>> + Send,
+{
+    let slot: OwnedSemaphorePermit = Arc::clone(&state.live_pages).try_acquire_owned().map_err(|_| PageError {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        message: format!("this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later"),
+    })?;
+    let mut events = state.log.subscribe(Filter::All, from.max(1));
+    let mut stopping = state.stopping.clone();
+    let (tx, rx) = mpsc::channel(16);
+    tokio::spawn(async move {
+        let _slot = slot;
+        loop {
+            let first = tokio::select! {
+                _ = stopping.wait_for(|stop| *stop) => return,
+                () = tx.closed() => return,
+                next = events.recv() => next,
+            };
+            let Some(Ok(record)) = first else { return };
+            let mut position = record.envelope.position;
+            let mut changed = relevant(&record);
+            // Whatever else is already here belongs to the same render.
+            while let Ok(next) = events.try_recv() {
+                let Ok(record) = next else { return };
+                position = record.envelope.position;
+                changed |= relevant(&record);
+            }
+            if !changed {
+                continue;
+            }
+            if let Some(event) = render(position).await {
+                if tx.send(Ok(event)).await.is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
+}
+
+/// An SSE event carrying HTML: each line its own `data:` line, as the format requires.
+pub(crate) fn html_event(name: &str, position: u64, html: &str) -> Event {
+    Event::default().event(name).id(position.to_string()).data(html)
+}

@@ -1,0 +1,478 @@
+//! The web pages in a real headless browser against a real `ledgerd --http-listen` with an auth
+//! file: Debian's `chromium` driven through `chromedriver` (WebDriver, the `fantoccini` crate).
+//!
+//! One ledgerd and one chromedriver serve every step, in order, because starting a browser
+//! costs seconds on a two-core CI machine; each step is its own function named for what it
+//! proves. A missing browser skips the test loudly, and fails it under `CI=true` (`.ci/run`
+//! installs both). `UPDATE_SCREENSHOTS=1` (or a missing file) rewrites `docs/screenshots/`.
+
+use crate::daemon::Daemon;
+use crate::support::run_ledgerctl;
+use fantoccini::{Client, ClientBuilder, Locator};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::ledger_client::LedgerClient;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use tonic::transport::Channel;
+
+const TABLE_TOKEN: &str = "table-token-4";
+const JURY_TOKEN: &str = "jury-token-anna";
+const ANALYST_TOKEN: &str = "analyst-token-ana";
+const ORGANISER_TOKEN: &str = "organiser-token-olga";
+
+fn free_addr() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    format!("127.0.0.1:{port}")
+}
+
+/// The browser and its driver, from `CHROMIUM`/`CHROMEDRIVER` or where Debian puts them.
+fn browser_binaries() -> Option<(PathBuf, PathBuf)> {
+    let find = |var: &str, names: &[&str]| -> Option<PathBuf> {
+        if let Some(path) = std::env::var_os(var) {
+            return Some(PathBuf::from(path)).filter(|p| p.exists());
+        }
+        let dirs = std::env::var_os("PATH").map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).unwrap_or_default();
+        names.iter().flat_map(|name| dirs.iter().map(move |dir| dir.join(name))).find(|p| p.exists())
+    };
+    Some((find("CHROMIUM", &["chromium", "chromium-browser"])?, find("CHROMEDRIVER", &["chromedriver"])?))
+}
+
+/// `chromedriver` on a free port, killed on drop.
+struct Driver {
+    child: Child,
+    url: String,
+    chromium: PathBuf,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Driver {
+    fn start(chromium: PathBuf, chromedriver: &Path) -> Driver {
+        let port = free_addr().rsplit_once(':').unwrap().1.to_owned();
+        let child = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        Driver { child, url: format!("http://127.0.0.1:{port}"), chromium }
+    }
+
+    /// A new headless browser window (a session of its own: its own cookies).
+    async fn browser(&self, width: u32, height: u32) -> Client {
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({
+                "binary": self.chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                         format!("--window-size={width},{height}"), "--hide-scrollbars"],
+            }),
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            match ClientBuilder::new(connector).capabilities(capabilities.clone()).connect(&self.url).await {
+                Ok(client) => return client,
+                Err(error) => {
+                    assert!(Instant::now() < deadline, "no browser session from chromedriver: {error}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            }
+        }
+    }
+}
+
+/// Polls `probe` until it gives a value, failing after `limit`.
+async fn eventually<T, F, Fut>(what: &str, limit: Duration, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out after {limit:?} waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Runs `script` in the page (its `return` value as JSON).
+async fn js(client: &Client, script: &str) -> Value {
+    client.execute(script, vec![]).await.unwrap_or(Value::Null)
+}
+
+async fn click(client: &Client, css: &str) {
+    let element =
+        eventually(css, Duration::from_secs(10), || async { client.find(Locator::Css(css)).await.ok() }).await;
+    element.click().await.unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+async fn text_of(client: &Client, css: &str) -> Option<String> {
+    let script = format!("const e = document.querySelector({}); return e ? e.textContent : null;", json!(css));
+    js(client, &script).await.as_str().map(str::to_owned)
+}
+
+/// A screenshot for the README, kept in `docs/screenshots/`.
+async fn screenshot(client: &Client, name: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots").join(format!("{name}.png"));
+    if path.exists() && std::env::var_os("UPDATE_SCREENSHOTS").is_none() {
+        return;
+    }
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    js(client, "window.scrollTo(0, 0); return null;").await;
+    std::fs::write(&path, client.screenshot().await.unwrap()).unwrap();
+}
+
+/// The stream as the ledger has it, as canonical JSON events.
+async fn events_of(grpc: &mut LedgerClient<Channel>, stream: &str) -> Vec<Value> {
+    use tokio_stream::StreamExt;
+    let mut request = tonic::Request::new(pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None });
+    request.metadata_mut().insert("authorization", format!("Bearer {JURY_TOKEN}").parse().unwrap());
+    let records = grpc.read(request).await.unwrap().into_inner();
+    let records: Vec<pb::RecordedEvent> = records.map(Result::unwrap).collect().await;
+    records
+        .into_iter()
+        .map(|r| {
+            use ledger_services::convert::FromProto;
+            ledger::event::to_canonical_json(&ledger::Recorded::from_proto(r).unwrap().event)
+        })
+        .collect()
+}
+
+struct World {
+    daemon: Daemon,
+    grpc: LedgerClient<Channel>,
+    web: String,
+    server: String,
+    _dir: tempfile::TempDir,
+}
+
+/// ledgerd with an auth file and the web pages, holding the open26 tournament without the
+/// stream of its game q4-t2, which the table page is about to play.
+async fn start_ledgerd() -> World {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
+    let auth = json!({"tokens": [
+        entry(TABLE_TOKEN, "table-4", "table"),
+        entry(JURY_TOKEN, "jury-anna", "jury"),
+        entry(ANALYST_TOKEN, "ana", "analyst"),
+        entry(ORGANISER_TOKEN, "olga", "organiser"),
+    ]});
+    let auth_file = dir.path().join("auth.json");
+    std::fs::write(&auth_file, auth.to_string()).unwrap();
+    let web_addr = free_addr();
+    let data = dir.path().join("data");
+    let daemon = Daemon::spawn_with(&data, &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", &web_addr]);
+    let grpc = daemon.connect().await;
+    let server = format!("http://{}", daemon.addr());
+    let open26 =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl")).unwrap();
+    let without_q4_t2: String =
+        open26.lines().filter(|l| !l.contains("\"stream\":\"game/q4-t2\"")).map(|l| format!("{l}\n")).collect();
+    let file = dir.path().join("open26.jsonl");
+    std::fs::write(&file, without_q4_t2).unwrap();
+    let args = ["--server", &server, "--token", ORGANISER_TOKEN, "import", "--file", file.to_str().unwrap()];
+    let args: Vec<String> = args.iter().map(|s| (*s).to_owned()).collect();
+    let imported =
+        tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
+            .await
+            .unwrap();
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    World { daemon, grpc, web: format!("http://{web_addr}"), server, _dir: dir }
+}
+
+async fn sign_in(client: &Client, world: &World, token: &str, next: &str) {
+    client.goto(&format!("{}/signin?next={next}", world.web)).await.unwrap();
+    let field = eventually("the token field", Duration::from_secs(10), || async {
+        client.find(Locator::Id("token")).await.ok()
+    })
+    .await;
+    field.send_keys(token).await.unwrap();
+    click(client, "#signin").await;
+    let want = format!("{}{next}", world.web);
+    eventually(&format!("{next} after signing in"), Duration::from_secs(10), || async {
+        let url = client.current_url().await.ok()?;
+        (url.as_str().split('?').next() == Some(want.as_str())).then_some(())
+    })
+    .await;
+}
+
+/// The table page's `data-version` once it is at least `version` (after its own reload).
+async fn table_at_version(client: &Client, version: u64) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let shown =
+            js(client, "const t = document.getElementById('table'); return t ? Number(t.dataset.version) : null;")
+                .await;
+        if shown.as_u64().is_some_and(|v| v >= version) {
+            return;
+        }
+        if Instant::now() > deadline {
+            let error = text_of(client, "#error").await.unwrap_or_default();
+            panic!("the table page is not at version {version} (shows {shown}); its error line: {error:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_work_in_a_real_browser() {
+    let Some((chromium, chromedriver)) = browser_binaries() else {
+        let message = "\n\n*** web tests SKIPPED: no chromium/chromedriver (apt-get install chromium chromium-driver, \
+                       or set CHROMIUM and CHROMEDRIVER) ***\n";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true the browser is required");
+        eprintln!("{message}");
+        return;
+    };
+    let driver = Driver::start(chromium, &chromedriver);
+    let mut world = start_ledgerd().await;
+    // A 10-inch tablet at the table, the hall's projector on the board.
+    let table = driver.browser(1280, 800).await;
+    let board = driver.browser(1600, 900).await;
+
+    board_shows_the_tournament_to_the_public(&board, &world).await;
+    tapping_the_clock_appends_clock_pressed_and_the_board_follows(&table, &board, &mut world).await;
+    a_double_tap_never_appends_twice(&table, &mut world).await;
+    an_event_appended_over_grpc_reaches_the_board_within_a_second(&board, &mut world).await;
+    a_refused_event_shows_the_ledgers_reason_and_appends_nothing(&table, &mut world).await;
+    screenshot(&table, "table").await;
+    screenshot(&board, "board").await;
+    the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(&table, &world).await;
+    the_analyst_chart_renders_and_its_csv_matches_the_cli(&board, &world).await;
+
+    table.close().await.unwrap();
+    board.close().await.unwrap();
+    drop(world.daemon);
+}
+
+async fn board_shows_the_tournament_to_the_public(board: &Client, world: &World) {
+    board.goto(&format!("{}/board/open26", world.web)).await.unwrap();
+    let rows = eventually("the standings", Duration::from_secs(10), || async {
+        js(board, "return document.querySelectorAll('#standings tbody tr').length;").await.as_u64().filter(|n| *n == 8)
+    })
+    .await;
+    assert_eq!(rows, 8);
+    let html = board.source().await.unwrap();
+    // Pseudonyms only: the players' names never reach the public.
+    assert!(html.contains("Fox") && !html.contains("Cai Costa"), "the board names players");
+    assert!(html.contains("q4-t2") || html.contains("none"), "{html}");
+    // A marker that a reload would lose.
+    js(board, "window.noReload = 'still here'; return null;").await;
+}
+
+async fn tapping_the_clock_appends_clock_pressed_and_the_board_follows(
+    table: &Client,
+    board: &Client,
+    world: &mut World,
+) {
+    sign_in(table, world, TABLE_TOKEN, "/table/q4-t2").await;
+    assert_eq!(text_of(table, "#who").await.as_deref(), Some("table-4 (table)"));
+    click(table, "#do-game_started").await;
+    table_at_version(table, 1).await;
+    click(table, "#do-turn_started").await;
+    table_at_version(table, 2).await;
+    click(table, "#press-prussia").await; // a stopped clock starts for the side tapped
+    table_at_version(table, 3).await;
+    let running = |side: &'static str| {
+        move || async move {
+            let script = "const g = document.querySelector('#running .game[data-game=\"q4-t2\"]'); return g ? g.dataset.running : null;";
+            (js(board, script).await.as_str() == Some(side)).then_some(())
+        }
+    };
+    eventually("the board to show q4-t2 running for prussia", Duration::from_secs(5), running("prussia")).await;
+    // Prussia hands the clock over.
+    click(table, "#press-prussia").await;
+    table_at_version(table, 4).await;
+    let events = events_of(&mut world.grpc, "game/q4-t2").await;
+    assert_eq!(events.last().unwrap()["type"], "clock_pressed", "{events:?}");
+    eventually("the board to show the attackers' clock running", Duration::from_secs(5), running("attackers")).await;
+    assert_eq!(js(board, "return window.noReload;").await, json!("still here"), "the board reloaded");
+    // And the attackers' clock ticks down without any event.
+    let before = text_of(board, "#running .side.running .clock").await.unwrap();
+    eventually("the board's running clock to tick", Duration::from_secs(5), || async {
+        (text_of(board, "#running .side.running .clock").await? != before).then_some(())
+    })
+    .await;
+}
+
+async fn a_double_tap_never_appends_twice(table: &Client, world: &mut World) {
+    let before = events_of(&mut world.grpc, "game/q4-t2").await.len();
+    // The clock's form sent twice, as a flaky network or two quick taps would: one event. Sent
+    // from a page that does not redraw itself when the game moves on.
+    let version = js(table, "return document.getElementById('table').dataset.version;").await;
+    let at_ms = js(table, "return String(Number(document.getElementById('table').dataset.tableMs) + 1500);").await;
+    table.goto(&format!("{}/signin", world.web)).await.unwrap();
+    let answers = table
+        .execute_async(
+            "const [version, atMs, done] = arguments;
+             const body = new URLSearchParams({version, action: 'clock_pressed', 'e.at_ms': atMs});
+             const send = () => fetch('/table/q4-t2/act', {method: 'POST', headers: {'Accept': 'application/json'}, body})
+               .then(r => r.json());
+             send().then(first => send().then(second => done([first, second])));",
+            vec![version, at_ms],
+        )
+        .await
+        .unwrap();
+    assert_eq!(answers[0]["ok"], true, "{answers}");
+    assert_eq!(answers[1]["ok"], true, "{answers}");
+    assert_eq!(answers[1]["duplicate"], true, "{answers}");
+    assert_eq!(answers[0]["seq"], answers[1]["seq"]);
+    let after = events_of(&mut world.grpc, "game/q4-t2").await;
+    assert_eq!(after.len(), before + 1, "{after:?}");
+}
+
+async fn an_event_appended_over_grpc_reaches_the_board_within_a_second(board: &Client, world: &mut World) {
+    let event = ledger::event::from_canonical_json(&json!({"type": "turn_started", "turn": 2})).unwrap();
+    let mut request = tonic::Request::new(crate::support::append("game/q4-t2", &[event], "grpc-turn-2-", None));
+    request.metadata_mut().insert("authorization", format!("Bearer {TABLE_TOKEN}").parse().unwrap());
+    let appended_at = Instant::now();
+    world.grpc.append(request).await.unwrap();
+    eventually("turn 2 on the board", Duration::from_secs(1), || async {
+        let turn = text_of(board, "#running .game[data-game=\"q4-t2\"] .turn").await?;
+        (turn == "turn 2").then_some(())
+    })
+    .await;
+    eprintln!("board latency: turn 2 shown {} ms after the append was acknowledged", appended_at.elapsed().as_millis());
+    assert_eq!(js(board, "return window.noReload;").await, json!("still here"), "the board reloaded");
+}
+
+async fn a_refused_event_shows_the_ledgers_reason_and_appends_nothing(table: &Client, world: &mut World) {
+    let before = events_of(&mut world.grpc, "game/q4-t2").await.len();
+    table.goto(&format!("{}/table/q4-t2", world.web)).await.unwrap();
+    table_at_version(table, u64::try_from(before).unwrap()).await;
+    // Russia leaves holding more objectives than it has: the ledger refuses it.
+    let held = eventually("the drop-out form", Duration::from_secs(10), || async {
+        table
+            .find(Locator::Css("form[data-action=\"nation_dropped_out\"] input[name=\"e.objectives_held\"]"))
+            .await
+            .ok()
+    })
+    .await;
+    held.send_keys("12").await.unwrap();
+    let total = table
+        .find(Locator::Css("form[data-action=\"nation_dropped_out\"] input[name=\"e.objectives_total\"]"))
+        .await
+        .unwrap();
+    total.send_keys("10").await.unwrap();
+    click(table, "#do-nation_dropped_out").await;
+    let shown = eventually("the refusal on the table page", Duration::from_secs(5), || async {
+        let visible =
+            js(table, "const e = document.getElementById('error'); return e && !e.hidden ? e.textContent : null;")
+                .await;
+        visible.as_str().map(str::to_owned)
+    })
+    .await;
+    assert_eq!(shown, "INVALID_ARGUMENT: objectives held must be between 0 and the total 10, got 12");
+    assert_eq!(events_of(&mut world.grpc, "game/q4-t2").await.len(), before, "a refused event was appended");
+}
+
+async fn the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(browser: &Client, world: &World) {
+    // A table token does not open the jury's viewer.
+    browser.goto(&format!("{}/jury/q1-t1", world.web)).await.unwrap();
+    let refused = text_of(browser, "#error").await.unwrap_or_default();
+    assert!(refused.starts_with("PERMISSION_DENIED: the replay viewer is for the jury"), "{refused}");
+    sign_in(browser, world, JURY_TOKEN, "/jury/q1-t1").await;
+    let last = js(browser, "return Number(document.getElementById('jury').dataset.last);").await.as_u64().unwrap();
+    assert!(last > 40);
+    // The slider, moved as a hand would: its value, then the change event.
+    js(
+        browser,
+        "const s = document.getElementById('slider'); s.value = 40; s.dispatchEvent(new Event('change')); return null;",
+    )
+    .await;
+    eventually("the viewer at event 40", Duration::from_secs(10), || async {
+        (js(browser, "const j = document.getElementById('jury'); return j ? j.dataset.at : null;").await == json!("40"))
+            .then_some(())
+    })
+    .await;
+    let shown = text_of(browser, "#point").await.unwrap();
+    let args: Vec<String> = ["--server", &world.server, "--token", JURY_TOKEN, "audit", "q1-t1", "--at", "40"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let cli =
+        tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
+            .await
+            .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    assert_eq!(
+        shown.trim_end(),
+        String::from_utf8_lossy(&cli.stdout).trim_end(),
+        "the viewer and `ledgerctl audit --at 40` differ"
+    );
+    assert!(shown.contains("Score sheet"), "{shown}");
+    // One step back.
+    click(browser, "#step-back").await;
+    eventually("the viewer at event 39", Duration::from_secs(10), || async {
+        (js(browser, "const j = document.getElementById('jury'); return j ? j.dataset.at : null;").await == json!("39"))
+            .then_some(())
+    })
+    .await;
+    let digest = text_of(browser, "#digest").await.unwrap();
+    assert_eq!(digest.len(), 12, "{digest}");
+    screenshot(browser, "jury").await;
+}
+
+async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client, world: &World) {
+    sign_in(browser, world, ANALYST_TOKEN, "/analyst").await;
+    let bars = eventually("the role chart's bars", Duration::from_secs(10), || async {
+        js(browser, "return document.querySelectorAll('#chart-roles rect.bar').length;")
+            .await
+            .as_u64()
+            .filter(|n| *n > 0)
+    })
+    .await;
+    assert_eq!(bars, 4, "one bar per role");
+    let csv = browser
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             fetch(document.getElementById('csv').href).then(r => r.text()).then(done);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let csv = csv.as_str().unwrap().to_owned();
+    let args: Vec<String> = ["--server", &world.server, "--token", ANALYST_TOKEN, "--json", "stats", "roles"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let cli =
+        tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
+            .await
+            .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let stats: Value = serde_json::from_slice(&cli.stdout).unwrap();
+    let mut expected =
+        vec!["kind,name,games,wins,win_rate,wilson_low,wilson_high,average_score,average_score_exact".to_owned()];
+    for (kind, key) in [("role", "roles"), ("nation", "nations")] {
+        for (name, line) in stats[key].as_object().unwrap() {
+            let field = |k: &str| match &line[k] {
+                Value::Null => String::new(),
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            expected.push(format!(
+                "{kind},{name},{},{},{},{},{},{},{}",
+                field("games"),
+                field("wins"),
+                field("win_rate"),
+                field("wilson_low"),
+                field("wilson_high"),
+                field("average_score"),
+                field("average_score_exact")
+            ));
+        }
+    }
+    assert_eq!(csv.lines().collect::<Vec<_>>(), expected, "the CSV and `ledgerctl stats roles --json` differ");
+    screenshot(browser, "analyst").await;
+}
