@@ -20,7 +20,14 @@ use std::time::{Duration, Instant};
 /// At most this many atomic batches in flight at once (nats-server limits batches per stream).
 const BATCHES_IN_FLIGHT: usize = 32;
 
+/// A group touching at least this many streams goes as one atomic batch: one write (and, under
+/// `sync_interval: always`, one fsync) instead of one per stream. Smaller groups go part by
+/// part, because an atomic batch is staged before its commit and costs a small group more than
+/// it saves (the table load's p50 went from ~3 ms to ~90 ms with every group batched).
+const GROUP_BATCH_MIN_PARTS: usize = 8;
+
 /// One stream's part of a group, ready to publish.
+#[derive(Clone)]
 struct Part {
     stream: StreamId,
     subject: String,
@@ -124,17 +131,40 @@ impl JetStreamStorage {
     }
 }
 
-/// Publishes every part, at most [`BATCHES_IN_FLIGHT`] atomic batches at a time.
+/// Publishes every part: a group of many streams as one atomic batch when it fits (one write,
+/// one fsync per replica), else, or when that batch lost a race, part by part, at most
+/// [`BATCHES_IN_FLIGHT`] batches at a time, so that only the raced parts are refused.
 async fn publish_all(storage: JetStreamStorage, parts: Vec<Part>) -> (Result<Vec<Outcome>, StoreError>, Vec<Part>) {
+    let total: usize = parts.iter().map(|part| part.messages.len()).sum();
+    let mut check_first = false;
+    if parts.len() >= GROUP_BATCH_MIN_PARTS && total <= MAX_ATOMIC_BATCH {
+        match publish_once(&storage, &parts).await {
+            Ok(Outcome::Stored(last)) => {
+                let mut next = last + 1 - total as u64;
+                let outcomes = parts
+                    .iter()
+                    .map(|part| {
+                        next += part.messages.len() as u64;
+                        Outcome::Stored(next - 1)
+                    })
+                    .collect();
+                return (Ok(outcomes), parts);
+            }
+            // Refused as a whole: nothing of it was stored.
+            Ok(Outcome::Conflict) => {}
+            // Unanswered: some parts may be stored; each is checked before it is published again.
+            Err(error) => {
+                tracing::debug!(%error, "a group's batch went unanswered; settling it part by part");
+                check_first = true;
+            }
+        }
+    }
     let mut outcomes = Vec::with_capacity(parts.len());
-    for wave in parts.chunks(BATCHES_IN_FLIGHT.min(MAX_ATOMIC_BATCH)) {
+    for wave in parts.chunks(BATCHES_IN_FLIGHT) {
         let mut tasks = tokio::task::JoinSet::new();
         for (k, part) in wave.iter().enumerate() {
-            let (storage, subject, messages, snapshot, expected) =
-                (storage.clone(), part.subject.clone(), part.messages.clone(), part.snapshot.clone(), part.expected);
-            tasks.spawn(async move {
-                (k, publish_part(&storage, &subject, &messages, snapshot.as_deref(), expected).await)
-            });
+            let (storage, part) = (storage.clone(), part.clone());
+            tasks.spawn(async move { (k, publish_part(&storage, &part, check_first).await) });
         }
         let mut wave_outcomes: Vec<Option<Outcome>> = (0..wave.len()).map(|_| None).collect();
         while let Some(done) = tasks.join_next().await {
@@ -150,30 +180,36 @@ async fn publish_all(storage: JetStreamStorage, parts: Vec<Part>) -> (Result<Vec
 }
 
 /// Publishes one part until JetStream answers for it: stored, or beaten by another writer.
-async fn publish_part(
-    storage: &JetStreamStorage,
-    subject: &str,
-    messages: &[(String, bytes::Bytes)],
-    snapshot: Option<&str>,
-    expected: u64,
-) -> Result<Outcome, StoreError> {
+/// With `check_first`, an earlier publish of it may have been stored: look before publishing.
+async fn publish_part(storage: &JetStreamStorage, part: &Part, check_first: bool) -> Result<Outcome, StoreError> {
     let started = Instant::now();
     let config = &storage.inner.config;
     let mut quiet = false;
+    let subject = part.subject.as_str();
+    let mut error = String::from("an earlier publish went unanswered");
+    let mut publish = !check_first;
     loop {
-        let error = match publish_once(storage, subject, messages, snapshot, expected).await {
-            Ok(outcome) => return Ok(outcome),
-            Err(error) => error,
-        };
+        if publish {
+            error = match publish_once(storage, std::slice::from_ref(part)).await {
+                Ok(outcome) => return Ok(outcome),
+                Err(error) => error,
+            };
+        }
         // Not answered: stored after all, or not at all?
-        match stored(storage, subject, messages, expected).await {
+        match stored(storage, part).await {
             Ok(Some(outcome)) => return Ok(outcome),
+            // The earlier publish left nothing: publish it now.
+            Ok(None) if !publish => {
+                publish = true;
+                continue;
+            }
             Ok(None) => {}
             Err(lookup) if started.elapsed() < config.give_up => {
                 tracing::debug!(%lookup, "could not check a publish yet");
             }
             Err(lookup) => return Err(lookup),
         }
+        publish = true;
         if started.elapsed() >= config.give_up {
             return Err(StoreError::Io(format!("JetStream did not store {subject} in {:?}: {error}", config.give_up)));
         }
@@ -188,44 +224,47 @@ async fn publish_part(
 /// Why one publish did not settle its part.
 type Unanswered = String;
 
-async fn publish_once(
-    storage: &JetStreamStorage,
-    subject: &str,
-    messages: &[(String, bytes::Bytes)],
-    snapshot: Option<&str>,
-    expected: u64,
-) -> Result<Outcome, Unanswered> {
-    let n = messages.len();
+/// Publishes `parts` as one atomic batch (one plain publish when it is a single message): the
+/// first message of each part expects its stream's last sequence, the last one carries its
+/// snapshot. `Stored` gives the JetStream sequence of the batch's last message.
+async fn publish_once(storage: &JetStreamStorage, parts: &[Part]) -> Result<Outcome, Unanswered> {
+    let n: usize = parts.iter().map(|part| part.messages.len()).sum();
     // A new inbox name is a fresh NUID: unique across writers and machines.
     let batch_id = storage.inner.client.new_inbox();
     let mut ack = None;
-    for (k, (event_id, payload)) in messages.iter().enumerate() {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::NATS_MESSAGE_ID, event_id.as_str());
-        if k == 0 {
-            headers.insert(header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, expected.to_string().as_str());
-        }
-        if n > 1 {
-            headers.insert(header::NATS_BATCH_ID, batch_id.as_str());
-            headers.insert(header::NATS_BATCH_SEQUENCE, (k + 1).to_string().as_str());
-        }
-        let last = k + 1 == n;
-        if last {
+    let mut k = 0;
+    for part in parts {
+        for (idx, (event_id, payload)) in part.messages.iter().enumerate() {
+            k += 1;
+            let mut headers = HeaderMap::new();
+            headers.insert(header::NATS_MESSAGE_ID, event_id.as_str());
+            if idx == 0 {
+                headers.insert(header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, part.expected.to_string().as_str());
+            }
             if n > 1 {
-                headers.insert(header::NATS_BATCH_COMMIT, header::NATS_BATCH_COMMIT_FINAL);
+                headers.insert(header::NATS_BATCH_ID, batch_id.as_str());
+                headers.insert(header::NATS_BATCH_SEQUENCE, k.to_string().as_str());
             }
-            if let Some(snapshot) = snapshot {
-                headers.insert(SNAPSHOT_HEADER, snapshot);
+            if idx + 1 == part.messages.len() {
+                if let Some(snapshot) = &part.snapshot {
+                    headers.insert(SNAPSHOT_HEADER, snapshot.as_str());
+                }
             }
-            let publish = PublishMessage::build().headers(headers).payload(payload.clone());
-            ack = Some(storage.inner.js.send_publish(subject.to_owned(), publish).await.map_err(|e| e.to_string())?);
-        } else {
-            storage
-                .inner
-                .client
-                .publish_with_headers(subject.to_owned(), headers, payload.clone())
-                .await
-                .map_err(|e| e.to_string())?;
+            if k == n {
+                if n > 1 {
+                    headers.insert(header::NATS_BATCH_COMMIT, header::NATS_BATCH_COMMIT_FINAL);
+                }
+                let publish = PublishMessage::build().headers(headers).payload(payload.clone());
+                let sent = storage.inner.js.send_publish(part.subject.clone(), publish).await;
+                ack = Some(sent.map_err(|e| e.to_string())?);
+            } else {
+                storage
+                    .inner
+                    .client
+                    .publish_with_headers(part.subject.clone(), headers, payload.clone())
+                    .await
+                    .map_err(|e| e.to_string())?;
+            }
         }
     }
     match ack.expect("the last message was published").await {
@@ -239,17 +278,12 @@ async fn publish_once(
 
 /// After an unanswered publish: `Stored` if the stream's last message is the part's last
 /// event, `Conflict` if the stream moved on otherwise, `None` if nothing happened.
-async fn stored(
-    storage: &JetStreamStorage,
-    subject: &str,
-    messages: &[(String, bytes::Bytes)],
-    expected: u64,
-) -> Result<Option<Outcome>, StoreError> {
-    let Some(last) = super::last_message(&storage.inner.stream, subject).await? else { return Ok(None) };
-    if last.sequence == expected {
+async fn stored(storage: &JetStreamStorage, part: &Part) -> Result<Option<Outcome>, StoreError> {
+    let Some(last) = super::last_message(&storage.inner.stream, &part.subject).await? else { return Ok(None) };
+    if last.sequence == part.expected {
         return Ok(None);
     }
     let record = decode_record(&last.payload).map_err(StoreError::Corrupt)?;
-    let ours = messages.last().is_some_and(|(event_id, _)| *event_id == record.envelope.event_id);
+    let ours = part.messages.last().is_some_and(|(event_id, _)| *event_id == record.envelope.event_id);
     Ok(Some(if ours { Outcome::Stored(last.sequence) } else { Outcome::Conflict }))
 }
