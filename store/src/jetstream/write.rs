@@ -12,7 +12,6 @@ use crate::storage::{Commit, Reader, Sealed, Written};
 use async_nats::header::{self, HeaderMap};
 use async_nats::jetstream::context::PublishErrorKind;
 use async_nats::jetstream::message::PublishMessage;
-use ledger::envelope::decode_record;
 use ledger::StreamId;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -180,44 +179,52 @@ async fn publish_all(storage: JetStreamStorage, parts: Vec<Part>) -> (Result<Vec
 }
 
 /// Publishes one part until JetStream answers for it: stored, or beaten by another writer.
-/// With `check_first`, an earlier publish of it may have been stored: look before publishing.
-async fn publish_part(storage: &JetStreamStorage, part: &Part, check_first: bool) -> Result<Outcome, StoreError> {
+/// `maybe_stored`: an earlier publish of it went unanswered and may have been stored.
+async fn publish_part(storage: &JetStreamStorage, part: &Part, maybe_stored: bool) -> Result<Outcome, StoreError> {
     let started = Instant::now();
-    let config = &storage.inner.config;
-    let mut quiet = false;
-    let subject = part.subject.as_str();
-    let mut error = String::from("an earlier publish went unanswered");
-    let mut publish = !check_first;
+    let give_up = storage.inner.config.give_up;
+    let mut maybe_stored = maybe_stored;
+    let mut warned = false;
     loop {
-        if publish {
-            error = match publish_once(storage, std::slice::from_ref(part)).await {
-                Ok(outcome) => return Ok(outcome),
-                Err(error) => error,
-            };
+        if maybe_stored {
+            if let Some(outcome) = settle(storage, part, started).await? {
+                return Ok(outcome);
+            }
         }
-        // Not answered: stored after all, or not at all?
+        match publish_once(storage, std::slice::from_ref(part)).await {
+            // Refused after an unanswered publish: perhaps by that publish itself.
+            Ok(Outcome::Conflict) if maybe_stored => {
+                return Ok(settle(storage, part, started).await?.unwrap_or(Outcome::Conflict));
+            }
+            Ok(outcome) => return Ok(outcome),
+            Err(error) => {
+                if started.elapsed() >= give_up {
+                    let subject = &part.subject;
+                    return Err(StoreError::Io(format!("JetStream did not store {subject} in {give_up:?}: {error}")));
+                }
+                if !warned {
+                    tracing::warn!(%error, subject = %part.subject, "a JetStream publish went unanswered; checking and publishing again");
+                    warned = true;
+                }
+                maybe_stored = true;
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+        }
+    }
+}
+
+/// Looks until JetStream answers whether the part is stored (`Stored`), was beaten (`Conflict`)
+/// or left nothing (`None`).
+async fn settle(storage: &JetStreamStorage, part: &Part, started: Instant) -> Result<Option<Outcome>, StoreError> {
+    loop {
         match stored(storage, part).await {
-            Ok(Some(outcome)) => return Ok(outcome),
-            // The earlier publish left nothing: publish it now.
-            Ok(None) if !publish => {
-                publish = true;
-                continue;
+            Ok(outcome) => return Ok(outcome),
+            Err(error) if started.elapsed() < storage.inner.config.give_up => {
+                tracing::debug!(%error, "could not check a publish yet");
+                tokio::time::sleep(Duration::from_millis(250)).await;
             }
-            Ok(None) => {}
-            Err(lookup) if started.elapsed() < config.give_up => {
-                tracing::debug!(%lookup, "could not check a publish yet");
-            }
-            Err(lookup) => return Err(lookup),
+            Err(error) => return Err(error),
         }
-        publish = true;
-        if started.elapsed() >= config.give_up {
-            return Err(StoreError::Io(format!("JetStream did not store {subject} in {:?}: {error}", config.give_up)));
-        }
-        if !quiet {
-            tracing::warn!(%error, subject, "a JetStream publish went unanswered; checking and publishing again");
-            quiet = true;
-        }
-        tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
 
@@ -276,14 +283,24 @@ async fn publish_once(storage: &JetStreamStorage, parts: &[Part]) -> Result<Outc
     }
 }
 
-/// After an unanswered publish: `Stored` if the stream's last message is the part's last
-/// event, `Conflict` if the stream moved on otherwise, `None` if nothing happened.
+/// After an unanswered publish, what follows the stream's expected last message on its
+/// subject: the part's own first event (`Stored`, with the sequence of its last), another
+/// writer's event (`Conflict`), or nothing (`None`). Exact even when others appended after it.
 async fn stored(storage: &JetStreamStorage, part: &Part) -> Result<Option<Outcome>, StoreError> {
-    let Some(last) = super::last_message(&storage.inner.stream, &part.subject).await? else { return Ok(None) };
-    if last.sequence == part.expected {
-        return Ok(None);
+    let n = part.messages.len();
+    let after = super::read::fetch(storage.inner.stream.clone(), part.subject.clone(), part.expected + 1, n).await?;
+    let Some(first) = after.first() else { return Ok(None) };
+    if first.envelope.event_id != part.messages[0].0 {
+        return Ok(Some(Outcome::Conflict));
     }
-    let record = decode_record(&last.payload).map_err(StoreError::Corrupt)?;
-    let ours = part.messages.last().is_some_and(|(event_id, _)| *event_id == record.envelope.event_id);
-    Ok(Some(if ours { Outcome::Stored(last.sequence) } else { Outcome::Conflict }))
+    // An atomic batch is stored whole: its last event is n messages on.
+    match after.last() {
+        Some(last) if after.len() == n && last.envelope.event_id == part.messages[n - 1].0 => {
+            Ok(Some(Outcome::Stored(last.envelope.position)))
+        }
+        _ => Err(StoreError::Corrupt(format!(
+            "{}: only part of an atomic batch follows sequence {}",
+            part.subject, part.expected
+        ))),
+    }
 }
