@@ -14,7 +14,7 @@ use ledger::envelope::verify_chain;
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_store::jetstream::JetStreamConfig;
+use ledger_store::jetstream::{JetStreamConfig, JetStreamStorage};
 use std::collections::HashMap;
 use std::time::Duration;
 use tonic::transport::Channel;
@@ -254,6 +254,7 @@ async fn keep_playing(
             }
             Err(status) => {
                 assert_ne!(status.code(), Code::FailedPrecondition, "{game}: {status:?}");
+                eprintln!("{game}: turn {turn} not answered ({status:?}); retrying it");
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }
@@ -308,6 +309,91 @@ async fn a_three_node_cluster_losing_a_node_under_load_loses_no_acknowledged_eve
         for (idx, (id, seq)) in acknowledged.iter().enumerate() {
             let record = &stored[usize::try_from(*seq).unwrap() - 1];
             assert_eq!((&record.envelope.event_id, *seq), (id, idx as u64 + 2), "{game}: in order, as acknowledged");
+        }
+    }
+}
+
+/// A commit of `turn_started 1` to each stream, each on the given head (version 1 after
+/// `game_started`), as a writer would hand it to the backend.
+fn commit_of(heads: &[(ledger::StreamId, ledger::Hash)], id: &str) -> ledger_store::Commit {
+    let records = heads
+        .iter()
+        .map(|(stream, head)| {
+            let draft = ledger::envelope::Draft {
+                stream: stream.clone(),
+                seq: 2,
+                position: 0,
+                event_id: format!("{id}-{stream}"),
+                recorded_at_ms: 0,
+                actor: "t".into(),
+            };
+            let record = Recorded::seal(draft, *head, Event::TurnStarted { turn: 1, at_ms: None });
+            let bytes = ledger::envelope::encode_record(&record);
+            ledger_store::Sealed { record: std::sync::Arc::new(record), bytes }
+        })
+        .collect();
+    ledger_store::Commit { records, heads: Vec::new() }
+}
+
+#[tokio::test]
+async fn a_group_batch_that_lost_one_stream_stores_the_others_and_names_the_raced_one() {
+    use ledger_store::{Reader, Storage};
+    let Some(binary) = nats_server_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let nats = NatsServer::start(&binary, dir.path());
+    let url = nats.url();
+    let (a, b) = tokio::task::spawn_blocking(move || {
+        let open = || JetStreamStorage::open(async_nats::connect(url.clone()), JetStreamConfig::default()).unwrap();
+        (open(), open())
+    })
+    .await
+    .unwrap();
+    let games: Vec<ledger::StreamId> = (0..10).map(|g| ledger::StreamId::game(&format!("b{g}")).unwrap()).collect();
+    let written = tokio::task::spawn_blocking(move || {
+        // Ten started games, written through `a`.
+        let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+        let starts: Vec<ledger_store::Sealed> = games
+            .iter()
+            .map(|stream| {
+                let draft = ledger::envelope::Draft {
+                    stream: stream.clone(),
+                    seq: 1,
+                    position: 0,
+                    event_id: format!("start-{stream}"),
+                    recorded_at_ms: 0,
+                    actor: "t".into(),
+                };
+                let record = Recorded::seal(draft, ledger::envelope::GENESIS, start.clone());
+                let bytes = ledger::envelope::encode_record(&record);
+                ledger_store::Sealed { record: std::sync::Arc::new(record), bytes }
+            })
+            .collect();
+        let heads: Vec<(ledger::StreamId, ledger::Hash)> =
+            starts.iter().map(|s| (s.record.envelope.stream.clone(), s.record.envelope.hash)).collect();
+        let stored = a.write(&ledger_store::Commit { records: starts, heads: Vec::new() }).unwrap();
+        assert!(stored.conflicts.is_empty());
+        assert_eq!(stored.positions, Some((1..=10).collect()), "one batch of ten, in order");
+        // `a` wins game b3; then `b`, which decided on version 1 everywhere, writes all ten.
+        a.write(&commit_of(&heads[3..4], "a")).unwrap();
+        let written = b.write(&commit_of(&heads, "b")).unwrap();
+        let mut read = Vec::new();
+        for (stream, _) in &heads {
+            read.push(b.read_stream(stream, 1, 10).unwrap());
+        }
+        (written, read)
+    })
+    .await
+    .unwrap();
+    let (written, read) = written;
+    assert_eq!(written.conflicts, [ledger::StreamId::game("b3").unwrap()], "only the raced stream");
+    let positions = written.positions.expect("JetStream assigns positions");
+    for (g, stream) in read.iter().enumerate() {
+        assert_one_chain(stream);
+        assert_eq!(stream.len(), 2, "b{g}: started and one turn, never two");
+        let expected_id = if g == 3 { "a-game/b3".to_owned() } else { format!("b-game/b{g}") };
+        assert_eq!(stream[1].envelope.event_id, expected_id);
+        if g != 3 {
+            assert_eq!(stream[1].envelope.position, positions[g], "b{g}: the position the write reported");
         }
     }
 }

@@ -56,13 +56,7 @@ async fn follow(stream: &stream::Stream, shared: &Shared, opened_at: u64, next: 
             }
         };
         let envelope = &record.envelope;
-        shared
-            .ids
-            .lock()
-            .expect("not poisoned")
-            .entry(crate::storage::id_hash(&envelope.event_id))
-            .or_default()
-            .push(sequence);
+        shared.ids.lock().expect("not poisoned").insert(crate::storage::id_hash(&envelope.event_id), sequence);
         if stream_of(&message.subject).as_ref() == Some(&envelope.stream) {
             shared.mark(&envelope.stream, envelope.seq, sequence);
         }

@@ -131,10 +131,33 @@ async fn last_message(
     }
 }
 
+/// Every stored event id's hash → its JetStream sequence: about 20–40 bytes per event (a plain
+/// map entry), with the rare second event of a hash in a side map.
+#[derive(Default)]
+struct IdIndex {
+    first: HashMap<u64, u64>,
+    more: HashMap<u64, Vec<u64>>,
+}
+
+impl IdIndex {
+    fn insert(&mut self, hash: u64, sequence: u64) {
+        match self.first.entry(hash) {
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(sequence);
+            }
+            std::collections::hash_map::Entry::Occupied(_) => self.more.entry(hash).or_default().push(sequence),
+        }
+    }
+
+    fn get(&self, hash: u64) -> Vec<u64> {
+        self.first.get(&hash).into_iter().chain(self.more.get(&hash).into_iter().flatten()).copied().collect()
+    }
+}
+
 /// What the follower and the writer share.
 struct Shared {
-    /// Event-id hash → the JetStream sequences of the events with that hash (almost always one).
-    ids: Mutex<HashMap<u64, Vec<u64>>>,
+    /// Event-id hash → the JetStream sequences of the events with that hash.
+    ids: Mutex<IdIndex>,
     /// The last JetStream sequence the follower has taken in.
     followed: watch::Sender<u64>,
     /// Streams appended to since the writer last asked, with their newest seq.
@@ -213,7 +236,7 @@ impl JetStreamStorage {
         })?;
         let (followed, _) = watch::channel(0);
         let shared = Arc::new(Shared {
-            ids: Mutex::new(HashMap::new()),
+            ids: Mutex::new(IdIndex::default()),
             followed,
             changed: Mutex::new(HashMap::new()),
             committed: OnceLock::new(),
@@ -329,7 +352,7 @@ impl Storage for JetStreamStorage {
 
     fn find_event_id(&self, event_id: &str) -> Result<Option<Recorded>, StoreError> {
         let hash = crate::storage::id_hash(event_id);
-        let sequences = self.inner.shared.ids.lock().expect("not poisoned").get(&hash).cloned().unwrap_or_default();
+        let sequences = self.inner.shared.ids.lock().expect("not poisoned").get(hash);
         for sequence in sequences {
             if let Some(record) = self.get(sequence)? {
                 if record.envelope.event_id == event_id {
@@ -432,6 +455,18 @@ impl Reader for JetStreamStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_id_index_keeps_every_event_of_a_shared_hash() {
+        let mut index = IdIndex::default();
+        index.insert(7, 1);
+        index.insert(9, 2);
+        index.insert(7, 30);
+        index.insert(7, 31);
+        assert_eq!(index.get(7), [1, 30, 31]);
+        assert_eq!(index.get(9), [2]);
+        assert!(index.get(8).is_empty());
+    }
 
     #[test]
     fn subjects_name_their_stream() {

@@ -17,7 +17,12 @@ use tokio_stream::StreamExt;
 const FETCH: usize = 1024;
 
 /// Up to `limit` messages of `filter` from JetStream sequence `from` on, as records.
-async fn fetch(stream: stream::Stream, filter: String, from: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
+pub(super) async fn fetch(
+    stream: stream::Stream,
+    filter: String,
+    from: u64,
+    limit: usize,
+) -> Result<Vec<Recorded>, StoreError> {
     let consumer = stream
         .create_consumer(pull::Config {
             filter_subject: filter,

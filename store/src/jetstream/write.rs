@@ -12,7 +12,6 @@ use crate::storage::{Commit, Reader, Sealed, Written};
 use async_nats::header::{self, HeaderMap};
 use async_nats::jetstream::context::PublishErrorKind;
 use async_nats::jetstream::message::PublishMessage;
-use ledger::envelope::decode_record;
 use ledger::StreamId;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -20,7 +19,14 @@ use std::time::{Duration, Instant};
 /// At most this many atomic batches in flight at once (nats-server limits batches per stream).
 const BATCHES_IN_FLIGHT: usize = 32;
 
+/// A group touching at least this many streams goes as one atomic batch: one write (and, under
+/// `sync_interval: always`, one fsync) instead of one per stream. Smaller groups go part by
+/// part, because an atomic batch is staged before its commit and costs a small group more than
+/// it saves (the table load's p50 went from ~3 ms to ~90 ms with every group batched).
+const GROUP_BATCH_MIN_PARTS: usize = 8;
+
 /// One stream's part of a group, ready to publish.
+#[derive(Clone)]
 struct Part {
     stream: StreamId,
     subject: String,
@@ -124,17 +130,40 @@ impl JetStreamStorage {
     }
 }
 
-/// Publishes every part, at most [`BATCHES_IN_FLIGHT`] atomic batches at a time.
+/// Publishes every part: a group of many streams as one atomic batch when it fits (one write,
+/// one fsync per replica), else, or when that batch lost a race, part by part, at most
+/// [`BATCHES_IN_FLIGHT`] batches at a time, so that only the raced parts are refused.
 async fn publish_all(storage: JetStreamStorage, parts: Vec<Part>) -> (Result<Vec<Outcome>, StoreError>, Vec<Part>) {
+    let total: usize = parts.iter().map(|part| part.messages.len()).sum();
+    let mut check_first = false;
+    if parts.len() >= GROUP_BATCH_MIN_PARTS && total <= MAX_ATOMIC_BATCH {
+        match publish_once(&storage, &parts).await {
+            Ok(Outcome::Stored(last)) => {
+                let mut next = last + 1 - total as u64;
+                let outcomes = parts
+                    .iter()
+                    .map(|part| {
+                        next += part.messages.len() as u64;
+                        Outcome::Stored(next - 1)
+                    })
+                    .collect();
+                return (Ok(outcomes), parts);
+            }
+            // Refused as a whole: nothing of it was stored.
+            Ok(Outcome::Conflict) => {}
+            // Unanswered: some parts may be stored; each is checked before it is published again.
+            Err(error) => {
+                tracing::debug!(%error, "a group's batch went unanswered; settling it part by part");
+                check_first = true;
+            }
+        }
+    }
     let mut outcomes = Vec::with_capacity(parts.len());
-    for wave in parts.chunks(BATCHES_IN_FLIGHT.min(MAX_ATOMIC_BATCH)) {
+    for wave in parts.chunks(BATCHES_IN_FLIGHT) {
         let mut tasks = tokio::task::JoinSet::new();
         for (k, part) in wave.iter().enumerate() {
-            let (storage, subject, messages, snapshot, expected) =
-                (storage.clone(), part.subject.clone(), part.messages.clone(), part.snapshot.clone(), part.expected);
-            tasks.spawn(async move {
-                (k, publish_part(&storage, &subject, &messages, snapshot.as_deref(), expected).await)
-            });
+            let (storage, part) = (storage.clone(), part.clone());
+            tasks.spawn(async move { (k, publish_part(&storage, &part, check_first).await) });
         }
         let mut wave_outcomes: Vec<Option<Outcome>> = (0..wave.len()).map(|_| None).collect();
         while let Some(done) = tasks.join_next().await {
@@ -150,82 +179,99 @@ async fn publish_all(storage: JetStreamStorage, parts: Vec<Part>) -> (Result<Vec
 }
 
 /// Publishes one part until JetStream answers for it: stored, or beaten by another writer.
-async fn publish_part(
-    storage: &JetStreamStorage,
-    subject: &str,
-    messages: &[(String, bytes::Bytes)],
-    snapshot: Option<&str>,
-    expected: u64,
-) -> Result<Outcome, StoreError> {
+/// `maybe_stored`: an earlier publish of it went unanswered and may have been stored.
+async fn publish_part(storage: &JetStreamStorage, part: &Part, maybe_stored: bool) -> Result<Outcome, StoreError> {
     let started = Instant::now();
-    let config = &storage.inner.config;
-    let mut quiet = false;
+    let give_up = storage.inner.config.give_up;
+    let mut maybe_stored = maybe_stored;
+    let mut warned = false;
     loop {
-        let error = match publish_once(storage, subject, messages, snapshot, expected).await {
-            Ok(outcome) => return Ok(outcome),
-            Err(error) => error,
-        };
-        // Not answered: stored after all, or not at all?
-        match stored(storage, subject, messages, expected).await {
-            Ok(Some(outcome)) => return Ok(outcome),
-            Ok(None) => {}
-            Err(lookup) if started.elapsed() < config.give_up => {
-                tracing::debug!(%lookup, "could not check a publish yet");
+        if maybe_stored {
+            if let Some(outcome) = settle(storage, part, started).await? {
+                return Ok(outcome);
             }
-            Err(lookup) => return Err(lookup),
         }
-        if started.elapsed() >= config.give_up {
-            return Err(StoreError::Io(format!("JetStream did not store {subject} in {:?}: {error}", config.give_up)));
+        match publish_once(storage, std::slice::from_ref(part)).await {
+            // Refused after an unanswered publish: perhaps by that publish itself.
+            Ok(Outcome::Conflict) if maybe_stored => {
+                return Ok(settle(storage, part, started).await?.unwrap_or(Outcome::Conflict));
+            }
+            Ok(outcome) => return Ok(outcome),
+            Err(error) => {
+                if started.elapsed() >= give_up {
+                    let subject = &part.subject;
+                    return Err(StoreError::Io(format!("JetStream did not store {subject} in {give_up:?}: {error}")));
+                }
+                if !warned {
+                    tracing::warn!(%error, subject = %part.subject, "a JetStream publish went unanswered; checking and publishing again");
+                    warned = true;
+                }
+                maybe_stored = true;
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
         }
-        if !quiet {
-            tracing::warn!(%error, subject, "a JetStream publish went unanswered; checking and publishing again");
-            quiet = true;
+    }
+}
+
+/// Looks until JetStream answers whether the part is stored (`Stored`), was beaten (`Conflict`)
+/// or left nothing (`None`).
+async fn settle(storage: &JetStreamStorage, part: &Part, started: Instant) -> Result<Option<Outcome>, StoreError> {
+    loop {
+        match stored(storage, part).await {
+            Ok(outcome) => return Ok(outcome),
+            Err(error) if started.elapsed() < storage.inner.config.give_up => {
+                tracing::debug!(%error, "could not check a publish yet");
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            Err(error) => return Err(error),
         }
-        tokio::time::sleep(Duration::from_millis(250)).await;
     }
 }
 
 /// Why one publish did not settle its part.
 type Unanswered = String;
 
-async fn publish_once(
-    storage: &JetStreamStorage,
-    subject: &str,
-    messages: &[(String, bytes::Bytes)],
-    snapshot: Option<&str>,
-    expected: u64,
-) -> Result<Outcome, Unanswered> {
-    let n = messages.len();
+/// Publishes `parts` as one atomic batch (one plain publish when it is a single message): the
+/// first message of each part expects its stream's last sequence, the last one carries its
+/// snapshot. `Stored` gives the JetStream sequence of the batch's last message.
+async fn publish_once(storage: &JetStreamStorage, parts: &[Part]) -> Result<Outcome, Unanswered> {
+    let n: usize = parts.iter().map(|part| part.messages.len()).sum();
     // A new inbox name is a fresh NUID: unique across writers and machines.
     let batch_id = storage.inner.client.new_inbox();
     let mut ack = None;
-    for (k, (event_id, payload)) in messages.iter().enumerate() {
-        let mut headers = HeaderMap::new();
-        headers.insert(header::NATS_MESSAGE_ID, event_id.as_str());
-        if k == 0 {
-            headers.insert(header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, expected.to_string().as_str());
-        }
-        if n > 1 {
-            headers.insert(header::NATS_BATCH_ID, batch_id.as_str());
-            headers.insert(header::NATS_BATCH_SEQUENCE, (k + 1).to_string().as_str());
-        }
-        let last = k + 1 == n;
-        if last {
+    let mut k = 0;
+    for part in parts {
+        for (idx, (event_id, payload)) in part.messages.iter().enumerate() {
+            k += 1;
+            let mut headers = HeaderMap::new();
+            headers.insert(header::NATS_MESSAGE_ID, event_id.as_str());
+            if idx == 0 {
+                headers.insert(header::NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, part.expected.to_string().as_str());
+            }
             if n > 1 {
-                headers.insert(header::NATS_BATCH_COMMIT, header::NATS_BATCH_COMMIT_FINAL);
+                headers.insert(header::NATS_BATCH_ID, batch_id.as_str());
+                headers.insert(header::NATS_BATCH_SEQUENCE, k.to_string().as_str());
             }
-            if let Some(snapshot) = snapshot {
-                headers.insert(SNAPSHOT_HEADER, snapshot);
+            if idx + 1 == part.messages.len() {
+                if let Some(snapshot) = &part.snapshot {
+                    headers.insert(SNAPSHOT_HEADER, snapshot.as_str());
+                }
             }
-            let publish = PublishMessage::build().headers(headers).payload(payload.clone());
-            ack = Some(storage.inner.js.send_publish(subject.to_owned(), publish).await.map_err(|e| e.to_string())?);
-        } else {
-            storage
-                .inner
-                .client
-                .publish_with_headers(subject.to_owned(), headers, payload.clone())
-                .await
-                .map_err(|e| e.to_string())?;
+            if k == n {
+                if n > 1 {
+                    headers.insert(header::NATS_BATCH_COMMIT, header::NATS_BATCH_COMMIT_FINAL);
+                }
+                let publish = PublishMessage::build().headers(headers).payload(payload.clone());
+                let sent = storage.inner.js.send_publish(part.subject.clone(), publish).await;
+                ack = Some(sent.map_err(|e| e.to_string())?);
+            } else {
+                storage
+                    .inner
+                    .client
+                    .publish_with_headers(part.subject.clone(), headers, payload.clone())
+                    .await
+                    .map_err(|e| e.to_string())?;
+            }
         }
     }
     match ack.expect("the last message was published").await {
@@ -237,19 +283,24 @@ async fn publish_once(
     }
 }
 
-/// After an unanswered publish: `Stored` if the stream's last message is the part's last
-/// event, `Conflict` if the stream moved on otherwise, `None` if nothing happened.
-async fn stored(
-    storage: &JetStreamStorage,
-    subject: &str,
-    messages: &[(String, bytes::Bytes)],
-    expected: u64,
-) -> Result<Option<Outcome>, StoreError> {
-    let Some(last) = super::last_message(&storage.inner.stream, subject).await? else { return Ok(None) };
-    if last.sequence == expected {
-        return Ok(None);
+/// After an unanswered publish, what follows the stream's expected last message on its
+/// subject: the part's own first event (`Stored`, with the sequence of its last), another
+/// writer's event (`Conflict`), or nothing (`None`). Exact even when others appended after it.
+async fn stored(storage: &JetStreamStorage, part: &Part) -> Result<Option<Outcome>, StoreError> {
+    let n = part.messages.len();
+    let after = super::read::fetch(storage.inner.stream.clone(), part.subject.clone(), part.expected + 1, n).await?;
+    let Some(first) = after.first() else { return Ok(None) };
+    if first.envelope.event_id != part.messages[0].0 {
+        return Ok(Some(Outcome::Conflict));
     }
-    let record = decode_record(&last.payload).map_err(StoreError::Corrupt)?;
-    let ours = messages.last().is_some_and(|(event_id, _)| *event_id == record.envelope.event_id);
-    Ok(Some(if ours { Outcome::Stored(last.sequence) } else { Outcome::Conflict }))
+    // An atomic batch is stored whole: its last event is n messages on.
+    match after.last() {
+        Some(last) if after.len() == n && last.envelope.event_id == part.messages[n - 1].0 => {
+            Ok(Some(Outcome::Stored(last.envelope.position)))
+        }
+        _ => Err(StoreError::Corrupt(format!(
+            "{}: only part of an atomic batch follows sequence {}",
+            part.subject, part.expected
+        ))),
+    }
 }
