@@ -64,7 +64,7 @@ pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), R
     let needed = match event {
         Event::Andes(andes) => andes_clearance(andes),
         Event::JuryRuling { .. } | Event::EventVoided { .. } => Clearance::Jury,
-        // The jury reads the fate horizon from the untouched Clock of Fate (RULES.md section 2).
+        // The jury reads the fate horizon from the untouched Clock of Fate (docs/EVENTS.md).
         Event::FateHorizonRecorded { .. } => Clearance::Jury,
         // Naming an earlier turn is a correction: only the jury backdates.
         _ if event.corrected_turn().is_some() => Clearance::Jury,

@@ -1,4 +1,4 @@
-//! The qualifying draw (RULES.md section 8): from the registered players and a seed, who plays
+//! The qualifying draw (spec §8, docs/RULES.md): from the registered players and a seed, who plays
 //! which role at which table in each of the 4 qualifying rounds. The ledger records the draw
 //! whole in `qualifying_drawn`, with its seed, so that a jury can compute it again and compare.
 //!
@@ -83,7 +83,7 @@ pub enum DrawError {
 }
 
 /// The name of a qualifying game: `q{round}-t{table}`, e.g. `q2-t5`.
-/// A recorded lot (RULES.md section 2, `lot_drawn`): the tied players in alphabetical order,
+/// A recorded lot (docs/EVENTS.md, `lot_drawn`): the tied players in alphabetical order,
 /// shuffled by the seeded lots. Recomputable, so a lot can be checked and never silently redrawn.
 pub fn lot_order(players: &[PlayerId], seed: u64) -> Vec<PlayerId> {
     let mut order: Vec<PlayerId> = players.to_vec();

@@ -1,5 +1,5 @@
 //! The vocabulary of Friedrich: nations, roles, rulesets and the small enums events use.
-//! Their snake_case spellings are the canonical JSON names of RULES.md.
+//! Their snake_case spellings are the canonical JSON names of docs/RULES.md.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -96,7 +96,7 @@ spelled!(Role {
     Pompadour => "pompadour",
 });
 
-/// One of the three tournament rulesets of RULES.md.
+/// One of the three tournament rulesets of docs/RULES.md.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Ruleset {

@@ -1,5 +1,5 @@
 //! Test support shared by every crate's tests (feature `testing`): generators of valid
-//! streams for property tests, and the table of refusals from RULES.md section 2 that both
+//! streams for property tests, and the table of refusals from docs/EVENTS.md that both
 //! the domain tests and the gRPC tests run.
 
 #![allow(clippy::cloned_ref_to_slice_refs)] // the refusal table reads better with `&[x.clone()]`
@@ -139,7 +139,7 @@ pub fn simple_tournament(ruleset: Ruleset, n_players: usize) -> Vec<Event> {
     events
 }
 
-/// One refusal of RULES.md: a stream prepared by `setup`, then `refused`, which the ledger must
+/// One refusal of docs/RULES.md: a stream prepared by `setup`, then `refused`, which the ledger must
 /// refuse with `kind` and a message containing `message`.
 #[derive(Debug, Clone)]
 pub struct RefusalCase {
@@ -165,7 +165,7 @@ pub fn started_game(ruleset: Option<Ruleset>, turns: u32) -> Vec<serde_json::Val
     lines
 }
 
-/// Every refusal listed in RULES.md section 2, plus the ones this project added.
+/// Every refusal listed in docs/EVENTS.md, plus the ones this project added.
 pub fn refusal_cases() -> Vec<RefusalCase> {
     use serde_json::json;
     use RejectionKind::{Malformed, Precondition};

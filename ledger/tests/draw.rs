@@ -1,4 +1,4 @@
-//! The qualifying draw against RULES.md section 8, checked from the games alone: 4 rounds, every
+//! The qualifying draw against spec §8, docs/RULES.md, checked from the games alone: 4 rounds, every
 //! player once a round and once in each role, no repeated opponents from 16 players on, the
 //! repeats below that reported exactly, the same draw for the same seed — and pinned, because a
 //! recorded draw must still verify after any change to the code.

@@ -1,4 +1,4 @@
-//! The chess clock and the jury's stopwatch of one game (RULES.md section 9), as a fold over the
+//! The chess clock and the jury's stopwatch of one game (spec §9, docs/RULES.md), as a fold over the
 //! game's events: time left on each side, which side runs, time stopped by reason, and every
 //! stopwatch overrun the jury must hear about. The ledger never stops play; it reports.
 //!
@@ -13,11 +13,11 @@
 //! is quoted where it differs).
 //!
 //! 1. **Time charged.** "The running side loses time from `clock_started`/`clock_pressed` until
-//!    the next press or stop" (RULES.md). Time between a `clock_stopped {reason}` and the next
+//!    the next press or stop" (docs/RULES.md). Time between a `clock_stopped {reason}` and the next
 //!    `clock_started` is added to that reason.
 //! 2. **On the stopwatch.** "If a side uses up its time on the chess clock, it goes on the
 //!    stopwatch; from then on, nations of that side have the following amount of time per action
-//!    stage" (cafe) and "each later action stage of its nations has an allowance" (RULES.md): an
+//!    stage" (cafe) and "each later action stage of its nations has an allowance" (docs/RULES.md): an
 //!    action stage is on the stopwatch when its side's time is used up at `action_stage_started`.
 //!    The stage in which the time runs out is not timed.
 //! 3. **What the stopwatch measures.** The tables keep using the chess clock after a side's time
@@ -51,7 +51,7 @@
 //!    other side takes over ("the combat loser may choose the retreat path. He will be on the
 //!    chess clock for that"), the table records a new `retreat_started`.
 //! 8. **Overruns are reported, never enforced**: "The ledger does not stop play: it reports every
-//!    overrun (nation, turn, by how many ms) for the jury" (RULES.md). A stage or retreat still
+//!    overrun (nation, turn, by how many ms) for the jury" (docs/RULES.md). A stage or retreat still
 //!    open at `game_ended` is closed then, at the last table time.
 //! 9. **After `game_ended`** no clock runs and nothing is extrapolated.
 

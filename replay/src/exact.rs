@@ -1,6 +1,6 @@
 //! Exact numbers for scores and coefficients.
 //!
-//! Why not `f64`: RULES.md sections 3–5 fix every score to the tenth (CAFE) or as an exact
+//! Why not `f64`: spec §3–5, docs/RULES.md fix every score to the tenth (CAFE) or as an exact
 //! rational shown with two decimals (wm2015), and a jury must get the same digits by hand.
 //! Every number here is a reduced fraction of two `i128`s; CAFE scores are fractions whose
 //! denominator divides 10, so "integer tenths" and this type agree exactly. Rounding happens

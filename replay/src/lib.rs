@@ -1,7 +1,7 @@
 //! Pure projections over the ledger's events. Each is a fold over events the ledger has
 //! already validated, with voided events left out:
 //!
-//! - [`sheet`]: the score sheet of one game (RULES.md sections 3–5), with an `explain` line
+//! - [`sheet`]: the score sheet of one game (spec §3–5, docs/RULES.md), with an `explain` line
 //!   per number; [`sheet::GameFold`] folds event by event, for "as of seq" and audits.
 //! - [`mod@standings`]: qualifying totals, tie-breakers and the final (sections 6–7).
 //! - [`stats`]: games, wins, Wilson intervals and averages per role and nation.
@@ -11,7 +11,7 @@
 //!
 //! Architecture Invariant: this crate does no I/O and reads no clock and no randomness; it
 //! depends on `ledger`, serde and thiserror only. Scores are exact ([`exact::Rational`]), never
-//! `f64`. Rule readings beyond RULES.md are in `docs/RULES.md`.
+//! `f64`. Rule readings beyond docs/RULES.md are in `docs/RULES.md`.
 
 pub mod andes;
 pub mod audit;

@@ -1,4 +1,4 @@
-//! The chess clock and stopwatch of RULES.md section 9 on hand-made games: a side running out,
+//! The chess clock and stopwatch of spec §9, docs/RULES.md on hand-made games: a side running out,
 //! stopwatch allowances, unused time passed from a player's first nation to the second (and
 //! wm2015's narrower rule), retreats, and the clock stopped. Every stream is first checked by
 //! the ledger's rules, so the fixtures are games the ledger would accept.

@@ -1,5 +1,5 @@
 //! The tournament's rules that need other streams, run as the sequencer's cross-stream check:
-//! - the final's role choices follow the standings (RULES.md section 7: "The top four choose
+//! - the final's role choices follow the standings (spec §7, docs/RULES.md: "The top four choose
 //!   roles in rank order"), which fold every game of the tournament;
 //! - a game is scheduled only if it has not already started under another ruleset.
 

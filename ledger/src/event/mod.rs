@@ -1,5 +1,5 @@
 //! Every event the ledger records, one variant per table, organiser or jury action of
-//! RULES.md section 2, and last the events of an Andes match ([`Event::Andes`], docs/ANDES.md).
+//! docs/EVENTS.md, and last the events of an Andes match ([`Event::Andes`], docs/ANDES.md).
 //!
 //! Stored events are a promise: postcard encodes a variant by its position, so new variants go
 //! at the end of [`Event`] and existing fields never change type. `store` keeps a sample of
@@ -58,7 +58,7 @@ pub struct DrawnGame {
 /// Objectives an attacking nation holds: `[held, total]` in JSON.
 pub type Objectives = (i32, i32);
 
-/// One recorded action. Field meanings are those of RULES.md section 2.
+/// One recorded action. Field meanings are those of docs/EVENTS.md.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {

@@ -5,7 +5,7 @@ use crate::names::Nation;
 use crate::rejection::Rejection;
 use std::borrow::Cow;
 
-/// Bohemia has 14 objectives (RULES.md section 3).
+/// Bohemia has 14 objectives (spec §3, docs/RULES.md).
 pub const BOHEMIAN_OBJECTIVES: i32 = 14;
 
 /// The longest free text, in characters: a jury's reason or ruling (about a page).

@@ -1,4 +1,4 @@
-//! The game stream's rules (RULES.md section 2, "What the ledger refuses"): turns in order,
+//! The game stream's rules (docs/EVENTS.md, "What the ledger refuses"): turns in order,
 //! table time that never goes back, nations in and out, the Prussian offensive, the clock and
 //! the end of the game.
 

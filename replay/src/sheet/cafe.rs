@@ -1,4 +1,4 @@
-//! The CAFE formulas (cafe2019 and cafe2023, RULES.md section 3), in integer tenths.
+//! The CAFE formulas (cafe2019 and cafe2023, spec §3, docs/RULES.md), in integer tenths.
 //!
 //! Each function returns the exact score and the line a jury reads to check it.
 
@@ -8,7 +8,7 @@ use super::FixedBy;
 use crate::exact::Rational;
 use ledger::{Nation, Outcome, Ruleset};
 
-/// %O = 100 × held / total rounded to the nearest whole number, halves up (RULES.md section 3
+/// %O = 100 × held / total rounded to the nearest whole number, halves up (spec §3, docs/RULES.md
 /// follows the English text, "rounded to the nearest whole number").
 pub(super) fn percent(held: i32, total: i32) -> i64 {
     let (held, total) = (i64::from(held), i64::from(total.max(1)));

@@ -1,4 +1,4 @@
-//! The score sheet of one game (RULES.md sections 3–5): every nation's score with the turn it
+//! The score sheet of one game (spec §3–5, docs/RULES.md): every nation's score with the turn it
 //! was fixed in, every role's game score, the offensive option, the tactical-card
 //! coefficients and the tie-breaker inputs standings need, plus one `explain` line per number
 //! so that a jury can check the sheet by hand.
@@ -36,7 +36,7 @@ pub enum ScoreError {
     Inconsistent(String),
 }
 
-/// Decimals a ruleset shows: CAFE one, wm2015 two (RULES.md sections 3 and 4).
+/// Decimals a ruleset shows: CAFE one, wm2015 two (spec §3 and §4, docs/RULES.md).
 pub fn display_places(ruleset: Ruleset) -> u32 {
     if ruleset.is_cafe() {
         1

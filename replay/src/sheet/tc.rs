@@ -1,4 +1,4 @@
-//! Tactical-card coefficients (RULES.md section 5), the tie-breakers that reward a Frederick
+//! Tactical-card coefficients (spec §5, docs/RULES.md), the tie-breakers that reward a Frederick
 //! who won with fewer cards than his opponents.
 //!
 //! TCC = tactical cards dealt to Prussia and Hanover / cards dealt to all attacking nations,
@@ -14,7 +14,7 @@ use ledger::{Nation, Outcome, Ruleset};
 pub const COEFFICIENT_PLACES: u32 = 3;
 
 /// cafe2023 sTCC = TCC × N / T, with N the turn the game ended or would have ended in a
-/// Prussian defensive victory and T the game's last turn (RULES.md section 5).
+/// Prussian defensive victory and T the game's last turn (spec §5, docs/RULES.md).
 pub fn scaled_tcc(tcc: Rational, horizon: u32, last_turn: u32) -> Rational {
     tcc * Rational::new(i128::from(horizon), i128::from(last_turn.max(1)))
 }

@@ -1,4 +1,4 @@
-//! The wm2015 formulas (RULES.md section 4): exact rationals, %O not rounded, a victory
+//! The wm2015 formulas (spec §4, docs/RULES.md): exact rationals, %O not rounded, a victory
 //! bonus pool shared among the players, rounded once for display (two decimals, halves up).
 //!
 //! Each function returns the exact score and the line a jury reads to check it.
@@ -58,7 +58,7 @@ pub(super) fn attacker(nation: Nation, fix: &Fix) -> (Rational, String) {
 
 /// Frederick's offensive-option score: %B/10 of the 14 Bohemian objectives at the call-off or
 /// the end, minus 1 if the offensive did not succeed (the text's 1 point, not the appendix's
-/// 1.5: RULES.md section 4).
+/// 1.5: spec §4, docs/RULES.md).
 pub(super) fn frederick_offensive(end: OffensiveEnd) -> (Rational, String) {
     let base = objectives(end.bohemian, 14);
     let when = if end.succeeded {

@@ -1,4 +1,4 @@
-//! The final (RULES.md section 7): the winner is the player whose nation won; when several
+//! The final (spec §7, docs/RULES.md): the winner is the player whose nation won; when several
 //! players won, (1) most winning nations, (2) the role with the fewest wins in this
 //! tournament's qualifying round, (3) CAFE: Pompadour wins every remaining tie and Maria
 //! Theresa loses every one; wm2015: a recorded lot (purpose "final").

@@ -1,4 +1,4 @@
-//! Tournament standings (RULES.md sections 6 and 7): a fold over the tournament stream and
+//! Tournament standings (spec §6 and §7, docs/RULES.md): a fold over the tournament stream and
 //! the streams of its games into qualifying totals, the ruleset's tie-breakers with the value
 //! each player had, which tie-breaker decided each adjacent pair, the four finalists and the
 //! winner of the final.

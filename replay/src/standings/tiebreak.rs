@@ -1,4 +1,4 @@
-//! Qualifying totals and the tie-breakers of RULES.md section 6, and the ranking they give.
+//! Qualifying totals and the tie-breakers of spec §6, docs/RULES.md, and the ranking they give.
 //!
 //! Ranking splits groups: players are grouped by total, and each tied group is split by the
 //! next tie-breaker in turn. A tie-breaker that is unavailable for any member of a tied group
@@ -14,7 +14,7 @@ use ledger::{Role, Ruleset};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One tie-breaker of RULES.md section 6. Its one wire name is [`TieBreaker::as_str`], which
+/// One tie-breaker of spec §6, docs/RULES.md. Its one wire name is [`TieBreaker::as_str`], which
 /// JSON uses too (`stcc`, as on the score sheet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(into = "&'static str")]

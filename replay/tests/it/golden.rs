@@ -1,4 +1,4 @@
-//! Golden score sheets: every worked example of RULES.md sections 3 and 4, as scenario files
+//! Golden score sheets: every worked example of spec §3 and §4, docs/RULES.md, as scenario files
 //! in `examples/scores/<ruleset>-<name>.jsonl` beside `<name>.expected.json`. The expected
 //! file holds the numbers of the rule book (a subset of the sheet's JSON) with a `//` note on
 //! anything the source left out.
@@ -72,19 +72,19 @@ fn wm2015_appendix_3_multiple_victory() {
     check("wm2015-3-multiple-victory");
 }
 
-/// The printed table has Austria "0.08"; 10 × 1/12 = 0.83 (RULES.md section 4).
+/// The printed table has Austria "0.08"; 10 × 1/12 = 0.83 (spec §4, docs/RULES.md).
 #[test]
 fn wm2015_appendix_4_offensive_prussian_victory() {
     check("wm2015-4-offensive-prussian-victory");
 }
 
-/// The printed table subtracts 1.5 (F 7.1); the text says 1 point: 7.57 (RULES.md section 4).
+/// The printed table subtracts 1.5 (F 7.1); the text says 1 point: 7.57 (spec §4, docs/RULES.md).
 #[test]
 fn wm2015_appendix_5_offensive_prussian_defeat() {
     check("wm2015-5-offensive-prussian-defeat");
 }
 
-/// The printed table has MT 8.5; the text's 5.5 + 4 + 1 capped at 9.5 gives 9.5 (RULES.md
+/// The printed table has MT 8.5; the text's 5.5 + 4 + 1 capped at 9.5 gives 9.5 (docs/RULES.md
 /// section 4).
 #[test]
 fn wm2015_appendix_6_offensive_defensive_victory() {
