@@ -72,6 +72,16 @@ async fn open_log(config: &Config) -> Result<Log, ServeError> {
     }
 }
 
+/// Says on standard output where a listener is bound, one line each, `ledgerd listening: grpc
+/// 127.0.0.1:50051` (the gRPC line last): with `--listen 127.0.0.1:0` the port is the kernel's
+/// choice, and scripts and tests read it here instead of racing for a free port.
+fn announce(what: &str, addr: std::net::SocketAddr) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "ledgerd listening: {what} {addr}");
+    let _ = out.flush();
+}
+
 /// Opens the log, binds the address and serves until `shutdown` completes.
 ///
 /// # Errors
@@ -137,7 +147,9 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     let metrics = match config.metrics_listen {
         Some(addr) => {
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
-            tracing::info!(addr = %listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?, "metrics at /metrics");
+            let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+            tracing::info!(addr = %local, "metrics at /metrics");
+            announce("metrics", local);
             let (log, stop) = (Arc::clone(&log), stopped(stop_rx.clone()));
             let (fanout, stats) = (fanout_status.clone(), Arc::clone(&stats));
             Some(tokio::spawn(async move {
@@ -154,6 +166,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
             let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
             tracing::info!(addr = %local, "web pages at http://{local}/");
+            announce("http", local);
             let state = crate::web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone());
             let stop = stopped(stop_rx.clone());
             Some(tokio::spawn(async move {
@@ -165,6 +178,8 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         None => None,
     };
     let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats };
+    // Last: once this line is out, every listener is bound.
+    announce("grpc", addr);
     serve_with(Arc::clone(&log), auth, listener, stopped(stop_rx), options).await?;
     if let Some(metrics) = metrics {
         metrics.await.ok();

@@ -16,6 +16,8 @@ use tonic::transport::Channel;
 pub(crate) struct Daemon {
     pub(crate) child: Child,
     addr: String,
+    /// Every address ledgerd announced (`grpc`, `metrics`, `http`).
+    announced: std::collections::HashMap<String, String>,
 }
 
 impl Daemon {
@@ -23,19 +25,50 @@ impl Daemon {
         Self::spawn_with(data_dir, &[])
     }
 
+    /// Starts ledgerd on `127.0.0.1:0` (and any `… 127.0.0.1:0` listener in `extra`) and reads
+    /// the addresses it bound from its standard output.
     pub(crate) fn spawn_with(data_dir: &Path, extra: &[&str]) -> Daemon {
-        let addr = free_addr();
         let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-            .args(["--data-dir", data_dir.to_str().unwrap(), "--listen", &addr, "--log", "warn"])
+            .args(["--data-dir", data_dir.to_str().unwrap(), "--listen", "127.0.0.1:0", "--log", "warn"])
             .args(extra)
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        Daemon { child, addr }
+        Self::announced_by(child)
+    }
+
+    /// Waits (bounded: 60 s) for a started ledgerd to say where it listens.
+    pub(crate) fn announced_by(mut child: Child) -> Daemon {
+        use std::io::BufRead;
+        let stdout = child.stdout.take().expect("ledgerd's stdout is piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some((what, addr)) = line.strip_prefix("ledgerd listening: ").and_then(|l| l.split_once(' ')) {
+                    let _ = tx.send((what.to_owned(), addr.to_owned()));
+                }
+            }
+        });
+        let mut announced = std::collections::HashMap::new();
+        while !announced.contains_key("grpc") {
+            match rx.recv_timeout(Duration::from_secs(60)) {
+                Ok((what, addr)) => {
+                    announced.insert(what, addr);
+                }
+                Err(_) => panic!("ledgerd did not say where it listens within 60 s (or exited)"),
+            }
+        }
+        let addr = announced["grpc"].clone();
+        Daemon { child, addr, announced }
     }
 
     pub(crate) fn addr(&self) -> &str {
         &self.addr
+    }
+
+    /// Where ledgerd said a listener is bound (`metrics`, `http`).
+    pub(crate) fn announced(&self, what: &str) -> &str {
+        self.announced.get(what).unwrap_or_else(|| panic!("ledgerd announced no {what} listener"))
     }
 
     /// Connects once the daemon answers its health check (bounded: 20 s).
@@ -53,11 +86,6 @@ impl Daemon {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
-}
-
-fn free_addr() -> String {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    format!("127.0.0.1:{port}")
 }
 
 impl Drop for Daemon {
@@ -177,8 +205,8 @@ async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription_and_an_o
 async fn metrics_count_what_the_sequencer_did() {
     use std::io::{Read, Write};
     let dir = tempfile::tempdir().unwrap();
-    let metrics_addr = free_addr();
-    let daemon = Daemon::spawn_with(dir.path(), &["--metrics-listen", &metrics_addr]);
+    let daemon = Daemon::spawn_with(dir.path(), &["--metrics-listen", "127.0.0.1:0"]);
+    let metrics_addr = daemon.announced("metrics").to_owned();
     let mut client = daemon.connect().await;
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
     let turns = [start, Event::TurnStarted { turn: 1, at_ms: None }, Event::TurnStarted { turn: 2, at_ms: None }];
@@ -212,14 +240,13 @@ async fn metrics_count_what_the_sequencer_did() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_write_makes_ledgerd_exit_with_an_error_so_it_is_restarted() {
     let dir = tempfile::tempdir().unwrap();
-    let addr = free_addr();
     let script = format!(
-        "trap '' XFSZ; ulimit -f 12288; exec {} --data-dir {} --listen {addr} --log error",
+        "trap '' XFSZ; ulimit -f 12288; exec {} --data-dir {} --listen 127.0.0.1:0 --log error",
         env!("CARGO_BIN_EXE_ledgerd"),
         dir.path().display()
     );
-    let child = Command::new("sh").args(["-c", &script]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    let mut daemon = Daemon { child, addr };
+    let child = Command::new("sh").args(["-c", &script]).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut daemon = Daemon::announced_by(child);
     let mut client = daemon.connect().await;
     let reason = "x".repeat(1900);
     let mut acknowledged = 0u64;
@@ -258,11 +285,10 @@ async fn a_failed_write_makes_ledgerd_exit_with_an_error_so_it_is_restarted() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn open_mode_on_a_network_address_needs_insecure_open() {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let listen = format!("0.0.0.0:{port}");
+    let listen = "0.0.0.0:0";
     let data_dir = dir.path().to_str().unwrap();
     let refused = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-        .args(["--data-dir", data_dir, "--listen", &listen, "--log", "error"])
+        .args(["--data-dir", data_dir, "--listen", listen, "--log", "error"])
         .env_remove("LEDGER_AUTH_FILE")
         .env_remove("LEDGER_INSECURE_OPEN")
         .output()
@@ -272,10 +298,12 @@ async fn open_mode_on_a_network_address_needs_insecure_open() {
     assert!(stderr.contains("refusing to run open on 0.0.0.0"), "{stderr}");
     // With the flag it starts and serves on every address, loopback included.
     let child = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-        .args(["--data-dir", data_dir, "--listen", &listen, "--log", "error", "--insecure-open"])
-        .stdout(Stdio::null())
+        .args(["--data-dir", data_dir, "--listen", listen, "--log", "error", "--insecure-open"])
+        .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let daemon = Daemon { child, addr: format!("127.0.0.1:{port}") };
-    daemon.connect().await;
+    let daemon = Daemon::announced_by(child);
+    let port = daemon.addr().strip_prefix("0.0.0.0:").expect("it says where it listens");
+    let mut client = LedgerClient::connect(format!("http://127.0.0.1:{port}")).await.unwrap();
+    client.list_streams(pb::ListStreamsRequest { prefix: String::new() }).await.unwrap();
 }
