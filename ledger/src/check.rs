@@ -82,7 +82,7 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
 pub fn check_stream(stream: &StreamId, ruleset: Option<Ruleset>, lines: &[Line]) -> Result<StreamState, LineError> {
     let mut state = StreamState::new(stream, ruleset);
     for line in lines {
-        state.apply(&line.event).map_err(|Rejection { kind, message }| LineError {
+        state.apply(&line.event).map_err(|Rejection { kind, message, .. }| LineError {
             line: line.number,
             kind,
             message,

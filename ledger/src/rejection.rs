@@ -17,38 +17,70 @@ pub enum RejectionKind {
     NotAllowed,
 }
 
+impl RejectionKind {
+    pub const ALL: [RejectionKind; 5] = [
+        RejectionKind::Malformed,
+        RejectionKind::Precondition,
+        RejectionKind::StaleVersion,
+        RejectionKind::DuplicateId,
+        RejectionKind::NotAllowed,
+    ];
+
+    /// Its one wire name, sent with every refusal (`AppendError.refusal`, the `x-ledger-refusal`
+    /// header of a unary refusal).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RejectionKind::Malformed => "malformed",
+            RejectionKind::Precondition => "precondition",
+            RejectionKind::StaleVersion => "stale_version",
+            RejectionKind::DuplicateId => "duplicate_id",
+            RejectionKind::NotAllowed => "not_allowed",
+        }
+    }
+}
+
 /// A refused event: the kind of rule and a sentence an organiser understands,
 /// e.g. `russia already dropped out in turn 11`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rejection {
     pub kind: RejectionKind,
     pub message: String,
+    /// Which event of its append (1, 2, …) the refusal is about; `None`: the append as a whole
+    /// (or its only event). Sent beside the message, so clients need not parse it.
+    pub event: Option<u32>,
 }
 
 impl Rejection {
     pub fn malformed(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::Malformed, message: message.into() }
+        Rejection { kind: RejectionKind::Malformed, message: message.into(), event: None }
     }
 
     pub fn precondition(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::Precondition, message: message.into() }
+        Rejection { kind: RejectionKind::Precondition, message: message.into(), event: None }
     }
 
     pub fn stale_version(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::StaleVersion, message: message.into() }
+        Rejection { kind: RejectionKind::StaleVersion, message: message.into(), event: None }
     }
 
     pub fn duplicate_id(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::DuplicateId, message: message.into() }
+        Rejection { kind: RejectionKind::DuplicateId, message: message.into(), event: None }
     }
 
     pub fn not_allowed(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::NotAllowed, message: message.into() }
+        Rejection { kind: RejectionKind::NotAllowed, message: message.into(), event: None }
     }
 
     /// The same rejection with context in front, e.g. the index of the event in a batch.
     pub fn context(self, prefix: impl fmt::Display) -> Self {
-        Rejection { kind: self.kind, message: format!("{prefix}: {}", self.message) }
+        Rejection { message: format!("{prefix}: {}", self.message), ..self }
+    }
+
+    /// The same rejection about event `index` (1-based) of an append of `of` events: the message
+    /// starts `event 2 of 5: ` and [`Rejection::event`] says 2.
+    pub fn in_event(self, index: usize, of: usize) -> Self {
+        let event = u32::try_from(index).ok();
+        Rejection { event, ..self.context(format_args!("event {index} of {of}")) }
     }
 }
 
@@ -90,6 +122,20 @@ impl std::error::Error for Rejection {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_kind_has_one_distinct_wire_name() {
+        let names: std::collections::BTreeSet<&str> = RejectionKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(names.len(), RejectionKind::ALL.len());
+        assert!(names.iter().all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+    }
+
+    #[test]
+    fn a_refusal_in_a_batch_names_its_event_beside_the_message() {
+        let refused = Rejection::precondition("turn 3 comes next").in_event(2, 5);
+        assert_eq!(refused.message, "event 2 of 5: turn 3 comes next");
+        assert_eq!((refused.event, refused.kind), (Some(2), RejectionKind::Precondition));
+    }
 
     #[test]
     fn quotes_a_short_prefix_with_controls_escaped() {

@@ -20,8 +20,30 @@ pub fn rejection_code(kind: RejectionKind) -> Code {
 /// megabytes of a request back (and into the `grpc-message` header).
 pub const MAX_MESSAGE_CHARS: usize = 1_000;
 
+/// The header naming the kind of rule a refusal broke ([`RejectionKind::as_str`]).
+pub const REFUSAL_HEADER: &str = "x-ledger-refusal";
+/// The header naming which event of the append (1, 2, …) was refused, when one was.
+pub const EVENT_HEADER: &str = "x-ledger-event";
+
+/// A refusal as a status: the code and message, and beside them, for clients that should not
+/// parse the message, the kind of rule and the refused event in [`REFUSAL_HEADER`] and
+/// [`EVENT_HEADER`].
 pub fn from_rejection(rejection: Rejection) -> Status {
-    Status::new(rejection_code(rejection.kind), bounded(rejection.message))
+    let mut status = Status::new(rejection_code(rejection.kind), bounded(rejection.message));
+    let metadata = status.metadata_mut();
+    metadata.insert(REFUSAL_HEADER, tonic::metadata::MetadataValue::from_static(rejection.kind.as_str()));
+    if let Some(event) = rejection.event {
+        metadata.insert(EVENT_HEADER, tonic::metadata::MetadataValue::from(event));
+    }
+    status
+}
+
+/// What [`from_rejection`] put beside the message: (the refused event, 0 if none; the kind of
+/// rule, empty if the status is no refusal).
+pub fn refusal_of(status: &Status) -> (u32, String) {
+    let header = |name: &str| status.metadata().get(name).and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let event = header(EVENT_HEADER).and_then(|e| e.parse().ok()).unwrap_or(0);
+    (event, header(REFUSAL_HEADER).unwrap_or_default())
 }
 
 pub fn from_store(error: StoreError) -> Status {

@@ -424,7 +424,7 @@ impl<S: Storage> Sequencer<S> {
                 if single {
                     r
                 } else {
-                    r.context(format!("event {} of {n_events}", idx + 1))
+                    r.in_event(idx + 1, n_events)
                 }
             };
             ledger::access::permits(request.clearance, &request.actor, &proposed.event).map_err(context)?;

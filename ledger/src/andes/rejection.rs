@@ -44,6 +44,6 @@ impl std::error::Error for AndesRejection {}
 
 impl From<AndesRejection> for Rejection {
     fn from(rejection: AndesRejection) -> Rejection {
-        Rejection { kind: rejection.kind, message: rejection.to_string() }
+        Rejection { kind: rejection.kind, message: rejection.to_string(), event: None }
     }
 }

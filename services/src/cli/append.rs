@@ -309,13 +309,12 @@ async fn append_lines(
 
 /// A refusal of "event k of n" of a batch, pointed at its line, saying what was stored before.
 fn refused_batch(batch: &[(&Line, String)], status: &tonic::Status, done: &Summary, of: usize) -> CliError {
-    let message = status.message();
-    let k = message
-        .strip_prefix("event ")
-        .and_then(|rest| rest.split_once(" of "))
-        .and_then(|(k, _)| k.parse::<usize>().ok())
-        .filter(|k| (1..=batch.len()).contains(k))
-        .or(if batch.len() == 1 { Some(1) } else { None });
+    let (event, _) = crate::status::refusal_of(status);
+    let k = usize::try_from(event).ok().filter(|k| (1..=batch.len()).contains(k)).or(if batch.len() == 1 {
+        Some(1)
+    } else {
+        None
+    });
     let stored = match (done.appended, done.already_stored) {
         (0, 0) if of == 1 => String::new(),
         (0, 0) => "; nothing was stored".to_owned(),

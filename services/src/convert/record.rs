@@ -80,7 +80,7 @@ pub fn append_from_proto(
 pub fn proposed_from_proto(proto: pb::ProposedEvent, index: usize, of: usize) -> Result<ProposedEvent, Rejection> {
     let context = |r: Rejection| {
         if of > 1 {
-            r.context(format!("event {index} of {of}"))
+            r.in_event(index, of)
         } else {
             r
         }

@@ -91,10 +91,13 @@ fn read_access(stream: Option<&StreamId>) -> Access {
 }
 
 fn error_answer(status: &Status) -> pb::AppendStreamResponse {
+    let (event, refusal) = crate::status::refusal_of(status);
     pb::AppendStreamResponse {
         result: Some(pb::append_stream_response::Result::Error(pb::AppendError {
             code: status.code() as i32,
             message: status.message().to_owned(),
+            event,
+            refusal,
         })),
     }
 }

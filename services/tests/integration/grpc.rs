@@ -98,6 +98,8 @@ pub(crate) async fn a_batch_with_one_bad_event_names_it_and_appends_nothing(mut 
     let status = server.client.append(request).await.unwrap_err();
     assert_eq!(status.code(), Code::InvalidArgument);
     assert_eq!(status.message(), "event 2 of 2: nation is missing or unknown (0)");
+    // Beside the message, for clients that should not parse it: which event, which kind of rule.
+    assert_eq!(ledger_services::status::refusal_of(&status), (2, "malformed".to_owned()));
     assert_eq!(server.version("game/g").await, 0);
     server.stop().await;
 }
@@ -135,6 +137,7 @@ pub(crate) async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_do
                 assert_eq!(idx, 101);
                 assert_eq!(error.code, Code::FailedPrecondition as i32);
                 assert_eq!(error.message, "turn_started 9999 skips a turn: turn 101 comes next");
+                assert_eq!((error.event, error.refusal.as_str()), (0, "precondition"), "its only event");
             }
         }
     }
