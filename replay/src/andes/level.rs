@@ -6,8 +6,12 @@
 //! "above 240", so that a level such as 120 3/7 is silver; a player with fewer than two ended
 //! games has no level yet.
 
-use super::score::MAX_POINTS;
+use super::fold::AndesFold;
+use super::score::{score_game, MAX_POINTS};
+use super::AndesReplayError;
 use crate::exact::Rational;
+use ledger::andes::{AndesEvent, Side};
+use ledger::event::PlayerId;
 
 /// The three bands of 9.5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -65,6 +69,104 @@ pub fn level(scores: &[u32]) -> Option<Level> {
     Some(Level { scores: [*older, *last], value, band, explain })
 }
 
+/// One ended game, wherever it was recorded: its place in the log and each side's points
+/// without bonus (5.1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndedGame {
+    /// The global log position of the event that ended it: the order of "last" (9.5).
+    pub position: u64,
+    pub match_id: String,
+    pub game: u8,
+    pub sol: PlayerId,
+    pub luna: PlayerId,
+    pub points: [u32; 2],
+}
+
+impl EndedGame {
+    /// The side `player` played, if any.
+    pub fn side_of(&self, player: &str) -> Option<Side> {
+        if self.sol == player {
+            Some(Side::Sol)
+        } else if self.luna == player {
+            Some(Side::Luna)
+        } else {
+            None
+        }
+    }
+}
+
+/// The ended games of one match, each at the log position of the event that ended it
+/// (`game_ended`, `flag_fell` or `resigned`: the k-th of them ends game k). `events` are the
+/// match's events with their global positions, in stream order.
+///
+/// # Errors
+/// As [`super::andes_match`].
+pub fn ended_games(match_id: &str, events: &[(u64, AndesEvent)]) -> Result<Vec<EndedGame>, AndesReplayError> {
+    let fold = AndesFold::of(events.iter().map(|(_, e)| e))?;
+    let end_positions: Vec<u64> = events
+        .iter()
+        .filter(|(_, e)| {
+            matches!(e, AndesEvent::GameEnded { .. } | AndesEvent::FlagFell { .. } | AndesEvent::Resigned { .. })
+        })
+        .map(|(position, _)| *position)
+        .collect();
+    Ok(fold
+        .games()
+        .iter()
+        .filter(|record| record.end.is_some())
+        .zip(end_positions)
+        .map(|(record, position)| EndedGame {
+            position,
+            match_id: match_id.to_owned(),
+            game: record.number,
+            sol: record.sol.clone(),
+            luna: record.luna.clone(),
+            points: score_game(record).points.map(|p| p.total()),
+        })
+        .collect())
+}
+
+/// A player's level over every match (9.5): the last two games they finished, by log position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerLevel {
+    pub player: PlayerId,
+    /// The games that count, older first (at most two).
+    pub games: Vec<EndedGame>,
+    pub level: Option<Level>,
+    pub explain: String,
+}
+
+/// The level of `player` from their last two ended games among `games` (any order, any
+/// matches): the two with the highest log positions.
+pub fn player_level(player: &str, games: &[EndedGame]) -> PlayerLevel {
+    let mut theirs: Vec<&EndedGame> = games.iter().filter(|g| g.side_of(player).is_some()).collect();
+    theirs.sort_by_key(|g| g.position);
+    let count = theirs.len();
+    let last: Vec<EndedGame> = theirs.into_iter().skip(count.saturating_sub(2)).cloned().collect();
+    let scores: Vec<u32> = last.iter().filter_map(|g| g.side_of(player).map(|side| g.points[side.index()])).collect();
+    let level = level(&scores);
+    let used: Vec<String> = last
+        .iter()
+        .filter_map(|g| {
+            let side = g.side_of(player)?;
+            Some(format!(
+                "{} game {} as {side} (position {}): {}",
+                g.match_id,
+                g.game,
+                g.position,
+                g.points[side.index()]
+            ))
+        })
+        .collect();
+    let explain = match &level {
+        Some(level) => {
+            format!("level of {player}: last two ended games of {count}: {}; {}", used.join(", "), level.explain)
+        }
+        None => format!("level of {player}: needs two ended games, has {count} (9.5)"),
+    };
+    PlayerLevel { player: player.to_owned(), games: last, level, explain }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +186,67 @@ mod tests {
             level(&[14, 15]).unwrap().explain,
             "(14 / 42 × 360 + 15 / 42 × 360) / 2 = (120 + 900/7 → 128.57) / 2 = 870/7 → 124.29 → silver (9.5)"
         );
+    }
+}
+
+#[cfg(test)]
+mod across_matches {
+    use super::*;
+    use ledger::andes::AndesEvent as E;
+
+    /// One game: Sol places a persona on the centre, Luna resigns. Sol 3 + 6 = 9, Luna 7.
+    fn short_game(game: u8, start_ms: u64) -> Vec<E> {
+        vec![
+            E::GameStarted { game, at_ms: start_ms },
+            E::MovePlayed { notation: "0d3".into(), at_ms: start_ms + 1000 },
+            E::Resigned { side: Side::Luna, at_ms: start_ms + 2000 },
+        ]
+    }
+
+    fn created(sol: &str, luna: &str) -> E {
+        E::MatchCreated { first_sol: sol.into(), first_luna: luna.into(), clock_ms: 720_000 }
+    }
+
+    #[test]
+    fn the_last_two_games_by_log_position_across_two_matches() {
+        // m1: ana–bruno, both games; m2: ana–carla, game 1 ended between m1's two games.
+        let m1: Vec<E> = [vec![created("ana", "bruno")], short_game(1, 0), short_game(2, 10_000)].concat();
+        let m2: Vec<E> = [vec![created("ana", "carla")], short_game(1, 0)].concat();
+        let m1_positions = [1, 2, 3, 4, 10, 11, 12];
+        let m2_positions = [5, 6, 7, 8];
+        let m1: Vec<(u64, E)> = m1_positions.into_iter().zip(m1).collect();
+        let m2: Vec<(u64, E)> = m2_positions.into_iter().zip(m2).collect();
+        let mut games = ended_games("andes/m1", &m1).unwrap();
+        games.extend(ended_games("andes/m2", &m2).unwrap());
+        assert_eq!(
+            games.iter().map(|g| (g.position, g.points)).collect::<Vec<_>>(),
+            [(4, [9, 7]), (12, [9, 7]), (8, [9, 7])]
+        );
+        // ana: m1 game 1 (sol, 9) is older than m2 game 1 (sol, 9, position 8) and m1 game 2
+        // (luna, 7, position 12).
+        let ana = player_level("ana", &games);
+        let level = ana.level.clone().unwrap();
+        assert_eq!(level.scores, [9, 7]);
+        assert_eq!((level.value, level.band), (Rational::new(480, 7), Band::Copper));
+        assert_eq!(
+            ana.explain,
+            "level of ana: last two ended games of 3: andes/m2 game 1 as sol (position 8): 9, andes/m1 game 2 as luna \
+             (position 12): 7; (9 / 42 × 360 + 7 / 42 × 360) / 2 = (540/7 → 77.14 + 60) / 2 = 480/7 → 68.57 → copper (9.5)"
+        );
+        // bruno: both m1 games; carla: one game, no level yet.
+        assert_eq!(player_level("bruno", &games).level.unwrap().scores, [7, 9]);
+        let carla = player_level("carla", &games);
+        assert_eq!((carla.level, carla.explain.as_str()), (None, "level of carla: needs two ended games, has 1 (9.5)"));
+        // A game still running does not count.
+        let running: Vec<(u64, E)> = m1_positions
+            .into_iter()
+            .zip(
+                [vec![created("ana", "bruno")], short_game(1, 0)]
+                    .concat()
+                    .into_iter()
+                    .chain([E::GameStarted { game: 2, at_ms: 10_000 }]),
+            )
+            .collect();
+        assert_eq!(ended_games("andes/m1", &running).unwrap().len(), 1);
     }
 }

@@ -19,7 +19,7 @@ pub mod series;
 pub mod text;
 
 pub use fold::{AndesFold, GameEnd, GameRecord, Ply};
-pub use level::{level, Band, Level};
+pub use level::{ended_games, level, player_level, Band, EndedGame, Level, PlayerLevel};
 pub use render::MatchJson;
 pub use score::{score_game, DecidedBy, GameResult, GameScore, Points, MAX_POINTS};
 pub use series::{score_match, MatchDecidedBy, MatchScore, PlayerTotal};

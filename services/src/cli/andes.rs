@@ -1,4 +1,4 @@
-//! `ledgerctl andes board|score|match|level <match>`: an Andes match's board, points, match
+//! `ledgerctl andes board|score|match|level <match>` (and `level --player <name>` across every match): an Andes match's board, points, match
 //! sheet and levels, online from ledgerd (the Projections service) or offline from a JSON Lines
 //! file (`--file`, validated first with the server's rules). Both print the same text, and the
 //! same JSON under `--json`: every number with the line saying how it was reached.
@@ -11,6 +11,7 @@ use clap::Subcommand;
 use ledger::check::{check_stream, parse_lines, Line, LineError};
 use ledger::{StreamId, StreamKind};
 use ledger_proto::v1 as pb;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Subcommand)]
@@ -38,8 +39,22 @@ pub enum AndesCommand {
     Score(MatchArgs),
     /// The whole match: every move and position, the totals and the winner (9.3).
     Match(MatchArgs),
-    /// Each player's level from the two games (9.5).
-    Level(MatchArgs),
+    /// Each player's level from the match's two games, or with --player one player's level
+    /// from their last two ended games across every match (9.5).
+    Level {
+        /// `<id>` or `andes/<id>` (not with --player).
+        #[arg(value_name = "MATCH", required_unless_present = "player", conflicts_with = "player")]
+        match_id: Option<String>,
+        /// One player's level across all Andes matches, the last two ended games by log position.
+        #[arg(long)]
+        player: Option<String>,
+        /// As the match stood after this event (seq; with MATCH only).
+        #[arg(long, conflicts_with = "player")]
+        at: Option<u64>,
+        /// A JSON Lines file (an export, or the match's lines) to compute from offline.
+        #[arg(long)]
+        file: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -87,13 +102,27 @@ pub async fn run(cli: &Cli, command: &AndesCommand) -> Result<(), CliError> {
                 answered(client.get_andes_match(request(args)).await)?
             }
         },
-        AndesCommand::Level(args) => match &args.file {
-            Some(file) => offline(args, file, andes::level)?,
+        AndesCommand::Level { player: Some(player), file, .. } => match file {
+            Some(file) => {
+                let (streams, positions) = load_all(file)?;
+                andes::player_level(&streams, player, |id, seq| positions.get(&(id.clone(), seq)).copied().unwrap_or(0))
+                    .map_err(refused)?
+            }
             None => {
                 let mut client = connect_projections(cli).await?;
-                answered(client.get_andes_level(request(args)).await)?
+                answered(client.get_andes_player_level(pb::AndesPlayerRequest { player: player.clone() }).await)?
             }
         },
+        AndesCommand::Level { match_id, at, file, .. } => {
+            let args = MatchArgs { match_id: match_id.clone().unwrap_or_default(), at: *at, file: file.clone() };
+            match &args.file {
+                Some(file) => offline(&args, file, andes::level)?,
+                None => {
+                    let mut client = connect_projections(cli).await?;
+                    answered(client.get_andes_level(request(&args)).await)?
+                }
+            }
+        }
     };
     if cli.json {
         say!("{}", rendered.json);
@@ -150,4 +179,33 @@ fn load_file(match_id: &str, file: &Path) -> Result<(Streams, StreamId), CliErro
     check_stream(&id, None, &lines).map_err(refused_line)?;
     let events = (1u64..).zip(lines.into_iter().map(|line| line.event)).collect();
     Ok((Streams::from([(id.clone(), events)]), id))
+}
+
+/// The line of each `(stream, seq)`.
+type Positions = BTreeMap<(StreamId, u64), u64>;
+
+/// Every Andes match of a file (lines naming an `andes/` stream), each validated with the
+/// server's rules, and the place of each event: its line number stands for its log position.
+fn load_all(file: &Path) -> Result<(Streams, Positions), CliError> {
+    let mut by_stream: BTreeMap<StreamId, Vec<Line>> = BTreeMap::new();
+    for line in parse_lines(&read_input(Some(file))?).map_err(refused_line)? {
+        let Some(id) = line.stream.as_deref().and_then(|s| StreamId::parse(s).ok()) else { continue };
+        if id.kind() == StreamKind::Andes {
+            by_stream.entry(id).or_default().push(line);
+        }
+    }
+    let mut streams = Streams::new();
+    let mut positions = BTreeMap::new();
+    for (id, lines) in by_stream {
+        check_stream(&id, None, &lines).map_err(refused_line)?;
+        let events = (1u64..)
+            .zip(lines)
+            .map(|(seq, line)| {
+                positions.insert((id.clone(), seq), u64::try_from(line.number).unwrap_or(u64::MAX));
+                (seq, line.event)
+            })
+            .collect();
+        streams.insert(id, events);
+    }
+    Ok((streams, positions))
 }

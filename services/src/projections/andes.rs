@@ -196,3 +196,50 @@ pub fn level(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result
     let json = json!({"match": id.to_string(), "players": players});
     Ok(Rendered { json: json.to_string(), text })
 }
+
+/// One player's level from their last two ended games across every Andes match of `streams`
+/// (9.5), "last" by the global log position `position_of(stream, seq)` of the event that
+/// ended each game. Voided and jury events are left out as in every projection.
+///
+/// # Errors
+/// A stream the rules do not accept.
+pub fn player_level(
+    streams: &Streams,
+    player: &str,
+    position_of: impl Fn(&StreamId, u64) -> u64,
+) -> Result<Rendered, ProjectionError> {
+    let mut games = Vec::new();
+    for (id, events) in streams.iter().filter(|(id, _)| id.kind() == ledger::StreamKind::Andes) {
+        let voided = replay::sheet::voided_seqs(events);
+        let andes: Vec<(u64, AndesEvent)> = events
+            .iter()
+            .filter(|(seq, _)| !voided.contains(seq))
+            .filter_map(|(seq, event)| match event {
+                Event::Andes(andes) => Some((position_of(id, *seq), andes.clone())),
+                _ => None,
+            })
+            .collect();
+        games.extend(replay::andes::ended_games(&id.to_string(), &andes)?);
+    }
+    let level = replay::andes::player_level(player, &games);
+    let used: Vec<Value> = level
+        .games
+        .iter()
+        .filter_map(|g| {
+            let side = g.side_of(player)?;
+            Some(json!({"match": g.match_id, "game": g.game, "side": side, "position": g.position, "points": g.points[side.index()]}))
+        })
+        .collect();
+    let json = json!({
+        "player": player,
+        "games": used,
+        "level": level.level.as_ref().map(|l| json!({
+            "value": replay::exact::json_rounded(l.value, 2),
+            "value_exact": l.value.exact_text(),
+            "band": l.band.as_str(),
+            "explain": l.explain,
+        })),
+        "explain": level.explain,
+    });
+    Ok(Rendered { json: json.to_string(), text: format!("{}\n", level.explain) })
+}

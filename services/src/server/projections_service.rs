@@ -177,6 +177,36 @@ impl pb::projections_server::Projections for ProjectionsService {
         andes_projection(&self.log, &request.match_id, as_of, move |streams, id| andes::level(streams, id, as_of)).await
     }
 
+    async fn get_andes_player_level(
+        &self,
+        request: Request<pb::AndesPlayerRequest>,
+    ) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
+        let player = request.into_inner().player;
+        if player.is_empty() {
+            return Err(Status::invalid_argument("name the player"));
+        }
+        let log = Arc::clone(&self.log);
+        blocking(move || {
+            let ids: Vec<StreamId> = log
+                .streams()
+                .map_err(from_store)?
+                .into_iter()
+                .map(|s| s.stream)
+                .filter(|s| s.kind() == StreamKind::Andes)
+                .collect();
+            let loaded = load(&log, &ids, None).map_err(from_store)?;
+            let rendered = andes::player_level(&loaded.streams, &player, |id, seq| loaded.position_of(id, Some(seq)))
+                .map_err(from_projection)?;
+            Ok(Response::new(pb::Projection {
+                json: rendered.json,
+                text: rendered.text,
+                as_of_position: loaded.last_position,
+            }))
+        })
+        .await
+    }
+
     async fn get_score_sheet(
         &self,
         request: Request<pb::ScoreSheetRequest>,

@@ -95,6 +95,13 @@ pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer) -> Resu
         body.push_str(&list(StreamKind::Game, &|id| {
             format!("<a href=\"/table/{0}\">{0}</a> · <a href=\"/jury/{0}\">jury replay</a>", esc(id))
         }));
+        body.push_str("<h2>Andes matches</h2>");
+        body.push_str(&list(StreamKind::Andes, &|id| {
+            format!(
+                "<a href=\"/andes/{0}\">{0}</a> — board · <a href=\"/andes/{0}?side=luna\">Luna's side</a>",
+                esc(id)
+            )
+        }));
         body.push_str("<p><a href=\"/analyst\">Role and nation statistics</a></p>");
     }
     body.push_str(
@@ -105,6 +112,8 @@ pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer) -> Resu
          <label>Table page of game <input name=\"id\" required></label><button>Open</button></form>\
          <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"jury\">\
          <label>Jury replay of game <input name=\"id\" required></label><button>Open</button></form>\
+         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"andes\">\
+         <label>Andes board of match <input name=\"id\" required></label><button>Open</button></form>\
          <p><a href=\"/analyst\">Analysts' statistics</a></p>",
     );
     Ok(Html(shell("Home", Some(&viewer), &body, &[])))
@@ -119,7 +128,7 @@ pub(crate) struct OpenQuery {
 /// The index's forms: `/open?page=board&id=wm26` → `/board/wm26`.
 pub(crate) async fn open(axum::extract::Query(query): axum::extract::Query<OpenQuery>) -> Response {
     let page = match query.page.as_str() {
-        "board" | "table" | "jury" => query.page.as_str(),
+        "board" | "table" | "jury" | "andes" => query.page.as_str(),
         _ => return (StatusCode::NOT_FOUND, "no such page").into_response(),
     };
     let id: String = query.id.trim().chars().filter(|c| c.is_ascii_alphanumeric() || "._-/".contains(*c)).collect();

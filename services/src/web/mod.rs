@@ -1,5 +1,5 @@
 //! The web pages ledgerd serves with `--http-listen`: the table's clock and entry forms
-//! ([`table`]), the public standings board ([`board`]), the jury's replay viewer ([`jury`]) and
+//! ([`table`]), the public standings board ([`board`]), the jury's replay viewer ([`jury`]), the Andes board ([`andes`]) and
 //! the analysts' charts ([`analyst`]). Server-rendered HTML with a little plain JavaScript, every
 //! asset compiled into the binary ([`layout`]).
 //!
@@ -10,6 +10,7 @@
 //! decided by the sequencer like any other. Live pages follow `Log::subscribe` ([`sse`]).
 
 mod analyst;
+mod andes;
 mod auth;
 mod board;
 mod entry;
@@ -67,6 +68,8 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/board/{tournament}/live", get(board::live))
         .route("/jury/{game}", get(jury::page))
         .route("/jury/{game}/report.md", get(jury::report))
+        .route("/andes/{match}", get(andes::page))
+        .route("/andes/{match}/live", get(andes::live))
         .route("/analyst", get(analyst::page))
         .route("/analyst/roles.csv", get(analyst::csv))
         .layer(axum::middleware::map_response(security_headers))

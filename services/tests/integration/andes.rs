@@ -163,8 +163,9 @@ async fn a_whole_match_is_recorded_over_grpc_with_the_ledger_deriving_each_moves
         .filter(|e| matches!(e, AndesEvent::MovePlayed { .. }))
         .count();
     let game_two_start = 1 + full.iter().position(|e| matches!(e, AndesEvent::GameStarted { game: 2, .. })).unwrap();
-    let (exported, online, offline) = tokio::task::spawn_blocking({
-        let (export, lines) = (export.clone(), lines.clone());
+    let first_sol = AndesFold::of(&full).unwrap().setup().unwrap().first_sol.clone();
+    let (exported, online, offline, player_level) = tokio::task::spawn_blocking({
+        let (export, lines, first_sol) = (export.clone(), lines.clone(), first_sol.clone());
         move || {
             let exported = ledgerctl(&["--server", &url, "export", "--stream", STREAM], "");
             std::fs::write(&export, &exported.stdout).unwrap();
@@ -190,11 +191,19 @@ async fn a_whole_match_is_recorded_over_grpc_with_the_ledger_deriving_each_moves
             let online: Vec<String> = commands.iter().map(|c| run(None, c)).collect();
             let offline: Vec<(String, String)> =
                 commands.iter().map(|c| (run(Some(&export), c), run(Some(&lines), c))).collect();
-            (printed(&exported), online, offline)
+            // One player's level across every match of the log, online and from the export.
+            let player = ["level", "--player", first_sol.as_str()];
+            let player_level = (run(None, &player), run(Some(&export), &player));
+            (printed(&exported), online, offline, player_level)
         }
     })
     .await
     .unwrap();
+    let (online_level, offline_level) = player_level;
+    assert_eq!(online_level, offline_level, "level --player online and from the export");
+    let positioned: Vec<(u64, AndesEvent)> = (1u64..).zip(full.iter().cloned()).collect();
+    let games = replay::andes::ended_games(STREAM, &positioned).unwrap();
+    assert_eq!(online_level, format!("{}\n", replay::andes::player_level(&first_sol, &games).explain));
     assert_eq!(exported.lines().count(), full.len());
     assert_eq!(online[0], andes_match_text(&full).unwrap());
     assert_eq!(online[1], expected_score(&full));

@@ -113,6 +113,10 @@ async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option
             let level = pb::AndesMatchRequest { match_id: "m1".into(), as_of_seq: None };
             projections.get_andes_level(request(level, token)).await.map(drop)
         }
+        "GetAndesPlayerLevel" => {
+            let level = pb::AndesPlayerRequest { player: "ana".into() };
+            projections.get_andes_player_level(request(level, token)).await.map(drop)
+        }
         other => panic!("no RPC {other}"),
     };
     result.map_err(|status| {
@@ -132,7 +136,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
     const UNAUTH: Result<(), Code> = Err(Code::Unauthenticated);
     const DENIED: Result<(), Code> = Err(Code::PermissionDenied);
     #[rustfmt::skip]
-    let table: [(&str, [Result<(), Code>; 6]); 18] = [
+    let table: [(&str, [Result<(), Code>; 6]); 19] = [
         //                       public  wrong   analyst table   organiser jury
         ("Append",              [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
         ("AppendStream",        [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
@@ -152,6 +156,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         ("GetAndesScore",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("GetAndesMatch",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("GetAndesLevel",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetAndesPlayerLevel", [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
     ];
     let mut server = TestServer::start_with_auth(tokens()).await;
     let mut tournament = ledger::testing::simple_tournament(Ruleset::Cafe2023, 4);

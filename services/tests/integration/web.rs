@@ -249,6 +249,7 @@ async fn the_pages_work_in_a_real_browser() {
     screenshot(&board, "board").await;
     the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(&table, &world).await;
     the_analyst_chart_renders_and_its_csv_matches_the_cli(&board, &world).await;
+    the_andes_board_shows_the_pieces_where_the_projection_puts_them(&board, &mut world).await;
 
     table.close().await.unwrap();
     board.close().await.unwrap();
@@ -475,4 +476,69 @@ async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client,
     }
     assert_eq!(csv.lines().collect::<Vec<_>>(), expected, "the CSV and `ledgerctl stats roles --json` differ");
     screenshot(browser, "analyst").await;
+}
+
+/// Appends Andes events over gRPC with a token.
+async fn append_andes(world: &mut World, token: &str, events: &[Value], prefix: &str) {
+    let events: Vec<ledger::Event> = events.iter().map(|e| ledger::event::from_canonical_json(e).unwrap()).collect();
+    let mut request = tonic::Request::new(crate::support::append("andes/w1", &events, prefix, None));
+    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    world.grpc.append(request).await.unwrap();
+}
+
+/// The pieces the Andes page draws: `[square, owner, kind]`.
+async fn andes_pieces(client: &Client) -> Value {
+    let script = "return Array.from(document.querySelectorAll('#andes-board td .piece'))\
+                  .map(p => [p.parentElement.dataset.square, p.dataset.owner, p.dataset.kind]);";
+    js(client, script).await
+}
+
+async fn the_andes_board_shows_the_pieces_where_the_projection_puts_them(browser: &Client, world: &mut World) {
+    // Signed in as the analyst, who may see Andes projections.
+    let created = json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720000});
+    append_andes(world, ORGANISER_TOKEN, &[created], "w1-create-").await;
+    let moves = [
+        json!({"type": "game_started", "game": 1, "at_ms": 0}),
+        json!({"type": "move_played", "notation": "0c3", "at_ms": 4000}),
+        json!({"type": "move_played", "notation": "2g6", "at_ms": 9000}),
+    ];
+    append_andes(world, TABLE_TOKEN, &moves, "w1-moves-").await;
+    browser.goto(&format!("{}/andes/w1", world.web)).await.unwrap();
+    let shown = eventually("the Andes board", Duration::from_secs(10), || async {
+        andes_pieces(browser).await.as_array().filter(|a| a.len() == 2).cloned()
+    })
+    .await;
+    // Where the pure projection puts them.
+    let events = events_of(&mut world.grpc, "andes/w1").await;
+    let andes: Vec<ledger::andes::AndesEvent> = events
+        .iter()
+        .map(|e| match ledger::event::from_canonical_json(e).unwrap() {
+            ledger::Event::Andes(a) => a,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let position = replay::andes::position_after(&andes, 1, 2).unwrap().unwrap();
+    let mut expected: Vec<Value> =
+        position.pieces().map(|(sq, p)| json!([sq.sol_name(), p.side.as_str(), p.kind.as_str()])).collect();
+    let mut shown = shown;
+    shown.sort_by_key(|v| v.to_string());
+    expected.sort_by_key(|v| v.to_string());
+    assert_eq!(shown, expected);
+    assert_eq!(text_of(browser, "#andes-moves").await.unwrap().replace(char::is_whitespace, ""), "0c32g6");
+    // The centre is marked, and Luna's side shows her names.
+    assert_eq!(
+        js(browser, "return document.querySelector('#andes-board td.centre').dataset.square;").await,
+        json!("d3")
+    );
+    // A move appended over gRPC reaches the page live.
+    let next = [json!({"type": "move_played", "notation": "0a3", "at_ms": 12000})];
+    append_andes(world, TABLE_TOKEN, &next, "w1-next-").await;
+    eventually("the live move", Duration::from_secs(5), || async {
+        (andes_pieces(browser).await.as_array()?.len() == 3).then_some(())
+    })
+    .await;
+    screenshot(browser, "andes").await;
+    browser.goto(&format!("{}/andes/w1?side=luna&at=4", world.web)).await.unwrap();
+    let luna = text_of(browser, "#andes-position").await.unwrap();
+    assert_eq!(luna, position.notation(ledger::andes::Side::Luna));
 }
