@@ -159,7 +159,7 @@ fn refused(error: ProjectionError) -> CliError {
 }
 
 fn refused_line(e: LineError) -> CliError {
-    CliError::Refused(format!("line {}: {}: {}", e.line, super::code_name(rejection_code(e.kind)), e.message))
+    CliError::Refused(format!("line {}: {}: {}", e.line, crate::status::code_name(rejection_code(e.kind)), e.message))
 }
 
 /// The match's lines of a file: the lines that name its stream (an export of the whole log

@@ -233,7 +233,7 @@ fn preflight(stream: &StreamId, stored: &[Recorded], missing: &[(&Line, String)]
     }
     for (line, _) in missing {
         let refused = |rejection: ledger::Rejection| {
-            let code = super::code_name(crate::status::rejection_code(rejection.kind));
+            let code = crate::status::code_name(crate::status::rejection_code(rejection.kind));
             let stored = if of > 1 { "; nothing was stored" } else { "" };
             CliError::Refused(format!("line {}: {code}: {}{stored}", line.number, rejection.message))
         };

@@ -17,7 +17,7 @@ pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>)
         .transpose()?;
     let stream = StreamId::parse(stream).map_err(|r| CliError::Failed(r.message))?;
     let refused = |e: LineError| {
-        let code = super::code_name(rejection_code(e.kind));
+        let code = crate::status::code_name(rejection_code(e.kind));
         if json {
             say!("{}", json!({"ok": false, "line": e.line, "code": code, "message": e.message}));
         }

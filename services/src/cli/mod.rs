@@ -531,30 +531,7 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
 /// `CODE: message`, the way a status reads to a person.
 /// The code and the server's message, its control characters escaped (it may quote input).
 fn status_text(status: &tonic::Status) -> String {
-    format!("{}: {}", code_name(status.code()), output::printable(status.message()))
-}
-
-fn code_name(code: tonic::Code) -> &'static str {
-    use tonic::Code::*;
-    match code {
-        Ok => "OK",
-        Cancelled => "CANCELLED",
-        Unknown => "UNKNOWN",
-        InvalidArgument => "INVALID_ARGUMENT",
-        DeadlineExceeded => "DEADLINE_EXCEEDED",
-        NotFound => "NOT_FOUND",
-        AlreadyExists => "ALREADY_EXISTS",
-        PermissionDenied => "PERMISSION_DENIED",
-        ResourceExhausted => "RESOURCE_EXHAUSTED",
-        FailedPrecondition => "FAILED_PRECONDITION",
-        Aborted => "ABORTED",
-        OutOfRange => "OUT_OF_RANGE",
-        Unimplemented => "UNIMPLEMENTED",
-        Internal => "INTERNAL",
-        Unavailable => "UNAVAILABLE",
-        DataLoss => "DATA_LOSS",
-        Unauthenticated => "UNAUTHENTICATED",
-    }
+    format!("{}: {}", crate::status::code_name(status.code()), output::printable(status.message()))
 }
 
 /// A status from the server: a refusal for rule codes, a failure otherwise.

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 fn refused(e: LineError) -> CliError {
-    CliError::Refused(format!("line {}: {}: {}", e.line, super::code_name(rejection_code(e.kind)), e.message))
+    CliError::Refused(format!("line {}: {}: {}", e.line, crate::status::code_name(rejection_code(e.kind)), e.message))
 }
 
 fn parse_ruleset(text: Option<&str>) -> Result<Option<Ruleset>, CliError> {

@@ -162,27 +162,7 @@ impl IntoResponse for PageError {
 
 /// A status as `ledgerctl` prints it: `FAILED_PRECONDITION: the message`.
 pub(crate) fn status_text(status: &tonic::Status) -> String {
-    use tonic::Code::*;
-    let code = match status.code() {
-        Ok => "OK",
-        Cancelled => "CANCELLED",
-        Unknown => "UNKNOWN",
-        InvalidArgument => "INVALID_ARGUMENT",
-        DeadlineExceeded => "DEADLINE_EXCEEDED",
-        NotFound => "NOT_FOUND",
-        AlreadyExists => "ALREADY_EXISTS",
-        PermissionDenied => "PERMISSION_DENIED",
-        ResourceExhausted => "RESOURCE_EXHAUSTED",
-        FailedPrecondition => "FAILED_PRECONDITION",
-        Aborted => "ABORTED",
-        OutOfRange => "OUT_OF_RANGE",
-        Unimplemented => "UNIMPLEMENTED",
-        Internal => "INTERNAL",
-        Unavailable => "UNAVAILABLE",
-        DataLoss => "DATA_LOSS",
-        Unauthenticated => "UNAUTHENTICATED",
-    };
-    format!("{code}: {}", status.message())
+    format!("{}: {}", crate::status::code_name(status.code()), status.message())
 }
 
 /// Milliseconds since the Unix epoch, the server's clock (table time on web-started games
