@@ -7,6 +7,7 @@
 //! is the stream `game/g`, its seats give the player in each role. A game whose stream is
 //! missing or has not ended counts for nobody yet and is listed as pending.
 
+pub mod checks;
 mod final_game;
 mod render;
 mod tiebreak;
