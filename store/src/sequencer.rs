@@ -172,8 +172,11 @@ impl<S: Storage> Sequencer<S> {
                 },
             };
             let mut n_events = records_bound(&first.request);
+            // Events per stream, counted only for a backend that bounds them (not sled).
             let mut per_stream: HashMap<StreamId, usize> = HashMap::new();
-            per_stream.insert(first.request.stream.clone(), n_events);
+            if stream_limit.is_some() {
+                per_stream.insert(first.request.stream.clone(), n_events);
+            }
             let mut group = vec![first];
             while group.len() < MAX_GROUP && n_events < MAX_GROUP_EVENTS {
                 let job = match waiting.pop_front() {
@@ -184,13 +187,19 @@ impl<S: Storage> Sequencer<S> {
                     },
                 };
                 let len = records_bound(&job.request);
-                let in_stream = per_stream.get(&job.request.stream).copied().unwrap_or(0) + len;
-                if n_events + len > MAX_GROUP_EVENTS || stream_limit.is_some_and(|limit| in_stream > limit) {
+                if n_events + len > MAX_GROUP_EVENTS {
                     waiting.push_front(job);
                     break;
                 }
+                if let Some(limit) = stream_limit {
+                    let in_stream = per_stream.get(&job.request.stream).copied().unwrap_or(0) + len;
+                    if in_stream > limit {
+                        waiting.push_front(job);
+                        break;
+                    }
+                    per_stream.insert(job.request.stream.clone(), in_stream);
+                }
                 n_events += len;
-                per_stream.insert(job.request.stream.clone(), in_stream);
                 group.push(job);
             }
             if self.stats.is_stopped() {

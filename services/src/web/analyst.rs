@@ -122,12 +122,7 @@ fn rate_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> 
     }
     for (index, (name, line)) in lines.iter().enumerate() {
         let y = 14 + ROW * index as u64;
-        svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>",
-            LEFT - 8,
-            y + 15,
-            esc(&name.replace('_', " "))
-        ));
+        svg.push_str(&row_label(LEFT, y, name));
         if let Some(rate) = ten_thousandths(&line["win_rate"]) {
             svg.push_str(&format!(
                 "<rect class=\"bar\" data-name=\"{name}\" x=\"{LEFT}\" y=\"{y}\" width=\"{}\" height=\"20\"><title>{} wins of {} games: {}</title></rect>",
@@ -154,6 +149,16 @@ fn rate_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> 
     svg
 }
 
+/// A chart row's name, right-aligned before the plot that starts at `left`.
+fn row_label(left: u64, y: u64, name: &str) -> String {
+    format!(
+        "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>",
+        left - 8,
+        y + 15,
+        esc(&name.replace('_', " "))
+    )
+}
+
 /// Average scores as bars (scaled to the largest).
 fn score_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
     const WIDTH: u64 = 600;
@@ -165,12 +170,7 @@ fn score_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) ->
     let mut svg = format!("<figure class=\"chart\"><figcaption>{title}</figcaption><svg id=\"{id}\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"{title}\">");
     for (index, (name, line)) in lines.iter().enumerate() {
         let y = 10 + ROW * index as u64;
-        svg.push_str(&format!(
-            "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>",
-            LEFT - 8,
-            y + 15,
-            esc(&name.replace('_', " "))
-        ));
+        svg.push_str(&row_label(LEFT, y, name));
         if let Some(score) = ten_thousandths(&line["average_score"]) {
             let width = score * plot / max;
             svg.push_str(&format!(
