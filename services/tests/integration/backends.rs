@@ -313,25 +313,27 @@ async fn a_three_node_cluster_losing_a_node_under_load_loses_no_acknowledged_eve
     }
 }
 
+/// `event` sealed as `seq` of `stream` on `prev`, as a writer hands it to the backend.
+fn sealed(stream: &ledger::StreamId, seq: u64, prev: ledger::Hash, id: String, event: Event) -> ledger_store::Sealed {
+    let draft = ledger::envelope::Draft {
+        stream: stream.clone(),
+        seq,
+        position: 0,
+        event_id: id,
+        recorded_at_ms: 0,
+        actor: "t".into(),
+    };
+    let record = Recorded::seal(draft, prev, event);
+    let bytes = ledger::envelope::encode_record(&record);
+    ledger_store::Sealed { record: std::sync::Arc::new(record), bytes }
+}
+
 /// A commit of `turn_started 1` to each stream, each on the given head (version 1 after
-/// `game_started`), as a writer would hand it to the backend.
+/// `game_started`).
 fn commit_of(heads: &[(ledger::StreamId, ledger::Hash)], id: &str) -> ledger_store::Commit {
-    let records = heads
-        .iter()
-        .map(|(stream, head)| {
-            let draft = ledger::envelope::Draft {
-                stream: stream.clone(),
-                seq: 2,
-                position: 0,
-                event_id: format!("{id}-{stream}"),
-                recorded_at_ms: 0,
-                actor: "t".into(),
-            };
-            let record = Recorded::seal(draft, *head, Event::TurnStarted { turn: 1, at_ms: None });
-            let bytes = ledger::envelope::encode_record(&record);
-            ledger_store::Sealed { record: std::sync::Arc::new(record), bytes }
-        })
-        .collect();
+    let turn = Event::TurnStarted { turn: 1, at_ms: None };
+    let records =
+        heads.iter().map(|(stream, head)| sealed(stream, 2, *head, format!("{id}-{stream}"), turn.clone())).collect();
     ledger_store::Commit { records, heads: Vec::new() }
 }
 
@@ -354,19 +356,7 @@ async fn a_group_batch_that_lost_one_stream_stores_the_others_and_names_the_race
         let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
         let starts: Vec<ledger_store::Sealed> = games
             .iter()
-            .map(|stream| {
-                let draft = ledger::envelope::Draft {
-                    stream: stream.clone(),
-                    seq: 1,
-                    position: 0,
-                    event_id: format!("start-{stream}"),
-                    recorded_at_ms: 0,
-                    actor: "t".into(),
-                };
-                let record = Recorded::seal(draft, ledger::envelope::GENESIS, start.clone());
-                let bytes = ledger::envelope::encode_record(&record);
-                ledger_store::Sealed { record: std::sync::Arc::new(record), bytes }
-            })
+            .map(|stream| sealed(stream, 1, ledger::envelope::GENESIS, format!("start-{stream}"), start.clone()))
             .collect();
         let heads: Vec<(ledger::StreamId, ledger::Hash)> =
             starts.iter().map(|s| (s.record.envelope.stream.clone(), s.record.envelope.hash)).collect();

@@ -397,15 +397,7 @@ async fn the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(browser: &C
     })
     .await;
     let shown = text_of(browser, "#point").await.unwrap();
-    let args: Vec<String> = ["--server", &world.server, "--token", JURY_TOKEN, "audit", "q1-t1", "--at", "40"]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect();
-    let cli =
-        tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
-            .await
-            .unwrap();
-    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let cli = ledgerctl(world, JURY_TOKEN, &["audit", "q1-t1", "--at", "40"]).await;
     assert_eq!(
         shown.trim_end(),
         String::from_utf8_lossy(&cli.stdout).trim_end(),
@@ -422,6 +414,18 @@ async fn the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(browser: &C
     let digest = text_of(browser, "#digest").await.unwrap();
     assert_eq!(digest.len(), 12, "{digest}");
     screenshot(browser, "jury").await;
+}
+
+/// `ledgerctl --server <the world's> --token <token> <args>`, off the async workers; it must succeed.
+async fn ledgerctl(world: &World, token: &str, args: &[&str]) -> std::process::Output {
+    let args: Vec<String> =
+        ["--server", world.server.as_str(), "--token", token].iter().chain(args).map(|s| (*s).to_owned()).collect();
+    let cli =
+        tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
+            .await
+            .unwrap();
+    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    cli
 }
 
 async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client, world: &World) {
@@ -443,15 +447,7 @@ async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client,
         .await
         .unwrap();
     let csv = csv.as_str().unwrap().to_owned();
-    let args: Vec<String> = ["--server", &world.server, "--token", ANALYST_TOKEN, "--json", "stats", "roles"]
-        .iter()
-        .map(|s| (*s).to_owned())
-        .collect();
-    let cli =
-        tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
-            .await
-            .unwrap();
-    assert!(cli.status.success(), "{}", String::from_utf8_lossy(&cli.stderr));
+    let cli = ledgerctl(world, ANALYST_TOKEN, &["--json", "stats", "roles"]).await;
     let stats: Value = serde_json::from_slice(&cli.stdout).unwrap();
     let mut expected =
         vec!["kind,name,games,wins,win_rate,wilson_low,wilson_high,average_score,average_score_exact".to_owned()];
