@@ -7,7 +7,7 @@
 //! `game_ended`) are recorded by the ledger alone, right after the move: nobody sends them.
 
 use crate::andes::AndesEvent;
-use crate::event::{Event, Family};
+use crate::event::Event;
 use crate::rejection::Rejection;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -69,8 +69,25 @@ pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), R
         // Naming an earlier turn is a correction: only the jury backdates.
         _ if event.corrected_turn().is_some() => Clearance::Jury,
         Event::JuryCalled { .. } => Clearance::Table,
-        _ if event.family() == Family::Tournament => Clearance::Organiser,
-        _ => Clearance::Table,
+        crate::tournament_events!() => Clearance::Organiser,
+        Event::GameStarted { .. }
+        | Event::TurnStarted { .. }
+        | Event::TcDealt { .. }
+        | Event::ClockStarted { .. }
+        | Event::ClockPressed { .. }
+        | Event::ClockStopped { .. }
+        | Event::ActionStageStarted { .. }
+        | Event::ActionStageEnded { .. }
+        | Event::RetreatStarted { .. }
+        | Event::RetreatEnded { .. }
+        | Event::FateCardDrawn { .. }
+        | Event::NationDroppedOut { .. }
+        | Event::ImperialArmySwitched { .. }
+        | Event::OffensiveLaunched { .. }
+        | Event::AustriaClaimedObjectives { .. }
+        | Event::SetAsideTcPickedUp {}
+        | Event::OffensiveCalledOff { .. }
+        | Event::GameEnded { .. } => Clearance::Table,
     };
     if clearance >= needed {
         return Ok(());

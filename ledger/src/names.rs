@@ -77,6 +77,17 @@ impl Nation {
     pub fn attacking() -> impl Iterator<Item = Nation> {
         Nation::ALL.iter().copied().filter(|n| n.is_attacking())
     }
+
+    /// The role that controls this nation, given the Imperial Army's controller now: the Imperial
+    /// Army is the one nation that changes hands in a game (`imperial_army_switched`); every other
+    /// nation stays with its starting role. The rules, the sheet and the clock all ask this.
+    pub fn controller(self, imperial_army: Role) -> Role {
+        if self == Nation::ImperialArmy {
+            imperial_army
+        } else {
+            self.starting_role()
+        }
+    }
 }
 
 /// A player's role at the table.
@@ -130,6 +141,16 @@ spelled!(ClockSide {
     Prussia => "prussia",
     Attackers => "attackers",
 });
+
+impl ClockSide {
+    /// The side a `clock_pressed` hands the time to: a chess clock has two.
+    pub fn other(self) -> ClockSide {
+        match self {
+            ClockSide::Prussia => ClockSide::Attackers,
+            ClockSide::Attackers => ClockSide::Prussia,
+        }
+    }
+}
 
 /// Why the chess clock was stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

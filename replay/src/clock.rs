@@ -311,7 +311,7 @@ impl ClockFold {
                 self.first_nations.clear();
             }
             Event::ClockStarted { side, .. } => self.run(Some(*side)),
-            Event::ClockPressed { .. } => self.run(self.running.map(other_side)),
+            Event::ClockPressed { .. } => self.run(self.running.map(ClockSide::other)),
             Event::ClockStopped { reason, .. } => {
                 self.running = None;
                 self.stopped_for = Some(*reason);
@@ -328,7 +328,17 @@ impl ClockFold {
                 self.stopped_for = None;
                 self.ended = true;
             }
-            _ => {}
+            // Their table time, if any, is charged above; nothing else in them moves a clock.
+            Event::GameStarted { .. }
+            | Event::TcDealt { .. }
+            | Event::FateCardDrawn { .. }
+            | Event::NationDroppedOut { .. }
+            | Event::OffensiveLaunched { .. }
+            | Event::AustriaClaimedObjectives { .. }
+            | Event::SetAsideTcPickedUp {}
+            | Event::OffensiveCalledOff { .. }
+            | Event::FateHorizonRecorded { .. } => {}
+            ledger::tournament_events!() | ledger::jury_events!() | Event::Andes(_) => {}
         }
     }
 
@@ -419,18 +429,10 @@ impl ClockFold {
         }
     }
 
-    fn controller(&self, nation: Nation) -> Role {
-        if nation == Nation::ImperialArmy {
-            self.imperial_army
-        } else {
-            nation.starting_role()
-        }
-    }
-
     fn start_stage(&mut self, nation: Nation) {
         let side = side_of(nation);
         let on_stopwatch = self.out_of_time(side);
-        let role = self.controller(nation);
+        let role = nation.controller(self.imperial_army);
         let mut transferred_ms = 0;
         match self.first_nations.get_mut(&role) {
             None => {
@@ -461,7 +463,7 @@ impl ClockFold {
         let Some(stage) = self.stage.take() else { return };
         self.overruns.extend(stage.overrun(seq));
         let nation = stage.nation.expect("a stage has a nation");
-        if let Some(first) = self.first_nations.get_mut(&self.controller(nation)) {
+        if let Some(first) = self.first_nations.get_mut(&nation.controller(self.imperial_army)) {
             if first.nation == nation && !first.passed_on && stage.on_stopwatch {
                 first.unused_ms = stage.allowance_ms.saturating_sub(stage.used_ms);
             }
@@ -490,13 +492,6 @@ impl ClockFold {
         if let Some(retreat) = self.retreat.take() {
             self.overruns.extend(retreat.overrun(seq));
         }
-    }
-}
-
-fn other_side(side: ClockSide) -> ClockSide {
-    match side {
-        ClockSide::Prussia => ClockSide::Attackers,
-        ClockSide::Attackers => ClockSide::Prussia,
     }
 }
 

@@ -169,7 +169,7 @@ pub fn tournament_records(
         records.push(GameRecord {
             game: scheduled.game.clone(),
             tournament: Some(facts.name.clone()),
-            stage: Some(scheduled.stage),
+            stage: Some(scheduled.slot.stage),
             year,
             sheet,
         });

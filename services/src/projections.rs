@@ -135,7 +135,7 @@ pub fn stats_text(stats: &Stats) -> String {
 /// Who sat where in a game, from the tournament that scheduled it.
 pub fn game_seats(streams: &Streams, game: &StreamId) -> Option<ledger::event::Seats> {
     streams.iter().filter(|(id, _)| id.kind() == StreamKind::Tournament).find_map(|(_, events)| {
-        TournamentFacts::fold(events).games.into_iter().find(|g| g.game == game.id()).map(|g| g.seats)
+        TournamentFacts::fold(events).games.into_iter().find(|g| g.game == game.id()).map(|g| g.slot.seats)
     })
 }
 

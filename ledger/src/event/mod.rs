@@ -194,6 +194,56 @@ pub enum Event {
     Andes(#[serde(with = "crate::andes::stored")] AndesEvent),
 }
 
+/// Patterns naming every event of one family, for the matches that must decide about every
+/// event (rules, folds, clearances). A match that ignores another family's events says so with
+/// one of these instead of `_`: a new variant then fails to compile until it is put in its
+/// family here (see [`Event::family`]), and every match over its own family decides about it.
+#[macro_export]
+macro_rules! tournament_events {
+    () => {
+        $crate::Event::TournamentCreated { .. }
+            | $crate::Event::PlayerRegistered { .. }
+            | $crate::Event::QualifyingDrawn { .. }
+            | $crate::Event::GameScheduled { .. }
+            | $crate::Event::FinalRoleChosen { .. }
+            | $crate::Event::LotDrawn { .. }
+    };
+}
+
+/// Every event of a Friedrich game stream; see [`tournament_events`].
+#[macro_export]
+macro_rules! game_events {
+    () => {
+        $crate::Event::GameStarted { .. }
+            | $crate::Event::TurnStarted { .. }
+            | $crate::Event::TcDealt { .. }
+            | $crate::Event::ClockStarted { .. }
+            | $crate::Event::ClockPressed { .. }
+            | $crate::Event::ClockStopped { .. }
+            | $crate::Event::ActionStageStarted { .. }
+            | $crate::Event::ActionStageEnded { .. }
+            | $crate::Event::RetreatStarted { .. }
+            | $crate::Event::RetreatEnded { .. }
+            | $crate::Event::FateCardDrawn { .. }
+            | $crate::Event::NationDroppedOut { .. }
+            | $crate::Event::ImperialArmySwitched { .. }
+            | $crate::Event::OffensiveLaunched { .. }
+            | $crate::Event::AustriaClaimedObjectives { .. }
+            | $crate::Event::SetAsideTcPickedUp {}
+            | $crate::Event::OffensiveCalledOff { .. }
+            | $crate::Event::GameEnded { .. }
+            | $crate::Event::FateHorizonRecorded { .. }
+    };
+}
+
+/// The jury's events, recorded in any stream; see [`tournament_events`].
+#[macro_export]
+macro_rules! jury_events {
+    () => {
+        $crate::Event::JuryCalled { .. } | $crate::Event::JuryRuling { .. } | $crate::Event::EventVoided { .. }
+    };
+}
+
 /// Which streams an event belongs in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Family {
@@ -243,32 +293,9 @@ impl Event {
     /// The family decides which stream kinds accept the event.
     pub fn family(&self) -> Family {
         match self {
-            Event::TournamentCreated { .. }
-            | Event::PlayerRegistered { .. }
-            | Event::QualifyingDrawn { .. }
-            | Event::GameScheduled { .. }
-            | Event::FinalRoleChosen { .. }
-            | Event::LotDrawn { .. } => Family::Tournament,
-            Event::GameStarted { .. }
-            | Event::TurnStarted { .. }
-            | Event::TcDealt { .. }
-            | Event::ClockStarted { .. }
-            | Event::ClockPressed { .. }
-            | Event::ClockStopped { .. }
-            | Event::ActionStageStarted { .. }
-            | Event::ActionStageEnded { .. }
-            | Event::RetreatStarted { .. }
-            | Event::RetreatEnded { .. }
-            | Event::FateCardDrawn { .. }
-            | Event::NationDroppedOut { .. }
-            | Event::ImperialArmySwitched { .. }
-            | Event::OffensiveLaunched { .. }
-            | Event::AustriaClaimedObjectives { .. }
-            | Event::SetAsideTcPickedUp {}
-            | Event::OffensiveCalledOff { .. }
-            | Event::GameEnded { .. }
-            | Event::FateHorizonRecorded { .. } => Family::Game,
-            Event::JuryCalled { .. } | Event::JuryRuling { .. } | Event::EventVoided { .. } => Family::Jury,
+            tournament_events!() => Family::Tournament,
+            game_events!() => Family::Game,
+            jury_events!() => Family::Jury,
             Event::Andes(_) => Family::Andes,
         }
     }
@@ -286,7 +313,24 @@ impl Event {
             | Event::ImperialArmySwitched { turn, .. }
             | Event::OffensiveLaunched { turn, .. }
             | Event::OffensiveCalledOff { turn, .. } => *turn,
-            _ => None,
+            Event::GameStarted { .. }
+            | Event::TurnStarted { .. }
+            | Event::TcDealt { .. }
+            | Event::ClockStarted { .. }
+            | Event::ClockPressed { .. }
+            | Event::ClockStopped { .. }
+            | Event::ActionStageStarted { .. }
+            | Event::ActionStageEnded { .. }
+            | Event::RetreatStarted { .. }
+            | Event::RetreatEnded { .. }
+            | Event::FateCardDrawn { .. }
+            | Event::AustriaClaimedObjectives { .. }
+            | Event::SetAsideTcPickedUp {}
+            | Event::GameEnded { .. }
+            | Event::FateHorizonRecorded { .. }
+            | tournament_events!()
+            | jury_events!()
+            | Event::Andes(_) => None,
         }
     }
 
@@ -303,7 +347,18 @@ impl Event {
             | Event::RetreatEnded { at_ms } => Some(*at_ms),
             Event::TurnStarted { at_ms, .. } => *at_ms,
             Event::Andes(andes) => andes.at_ms(),
-            _ => None,
+            Event::TcDealt { .. }
+            | Event::FateCardDrawn { .. }
+            | Event::NationDroppedOut { .. }
+            | Event::ImperialArmySwitched { .. }
+            | Event::OffensiveLaunched { .. }
+            | Event::AustriaClaimedObjectives { .. }
+            | Event::SetAsideTcPickedUp {}
+            | Event::OffensiveCalledOff { .. }
+            | Event::GameEnded { .. }
+            | Event::FateHorizonRecorded { .. }
+            | tournament_events!()
+            | jury_events!() => None,
         }
     }
 

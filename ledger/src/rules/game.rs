@@ -75,11 +75,7 @@ impl GameState {
 
     /// The role that controls a nation now.
     pub fn controller(&self, nation: Nation) -> Role {
-        if nation == Nation::ImperialArmy {
-            self.imperial_army
-        } else {
-            nation.starting_role()
-        }
+        nation.controller(self.imperial_army)
     }
 
     pub(super) fn decide(&self, event: &Event) -> Result<(), Rejection> {
@@ -219,7 +215,10 @@ impl GameState {
                 ))),
                 None => Ok(()),
             },
-            _ => Ok(()),
+            // Always in order once the game runs (or the guarded arm above passed).
+            Event::RetreatStarted { .. } | Event::RetreatEnded { .. } | Event::FateCardDrawn { .. } => Ok(()),
+            // Another family's event never reaches a game's rules: `Folded::decide` refuses it.
+            crate::tournament_events!() | crate::jury_events!() | Event::Andes(_) => Ok(()),
         }
     }
 
@@ -261,7 +260,9 @@ impl GameState {
             }
             Event::GameEnded { outcome, .. } => self.ended = Some((*outcome, self.turn)),
             Event::FateHorizonRecorded { turn } => self.fate_horizon = Some(*turn),
-            _ => {}
+            // Recorded for the score sheet and the clocks; nothing the game's rules decide by.
+            Event::TcDealt { .. } | Event::FateCardDrawn { .. } => {}
+            crate::tournament_events!() | crate::jury_events!() | Event::Andes(_) => {}
         }
     }
 

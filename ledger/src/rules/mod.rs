@@ -175,7 +175,7 @@ impl Folded {
         match event {
             Event::EventVoided { seq, .. } => self.decide_void(*seq, history),
             Event::JuryCalled { .. } | Event::JuryRuling { .. } => self.rules.decide_jury(event),
-            _ => self.rules.decide(event),
+            crate::tournament_events!() | crate::game_events!() | Event::Andes(_) => self.rules.decide(event),
         }
     }
 
@@ -188,7 +188,7 @@ impl Folded {
                 self.rules = self.rebuild(history);
             }
             Event::JuryCalled { .. } | Event::JuryRuling { .. } => {}
-            _ => self.rules.evolve(event),
+            crate::tournament_events!() | crate::game_events!() | Event::Andes(_) => self.rules.evolve(event),
         }
         self.version += 1;
     }

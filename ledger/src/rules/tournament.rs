@@ -112,7 +112,9 @@ impl TournamentState {
                 }
                 Ok(())
             }
-            other => Err(Rejection::malformed(format!("{} does not belong in a tournament stream", other.type_name()))),
+            other @ (crate::game_events!() | crate::jury_events!() | Event::Andes(_)) => {
+                Err(Rejection::malformed(format!("{} does not belong in a tournament stream", other.type_name())))
+            }
         }
     }
 
@@ -147,7 +149,8 @@ impl TournamentState {
                 self.final_roles.insert(*role, player.clone());
             }
             Event::LotDrawn { purpose, .. } => self.lots.push(purpose.clone()),
-            _ => {}
+            // Another family's event never reaches a tournament's rules (`Folded::decide`).
+            crate::game_events!() | crate::jury_events!() | Event::Andes(_) => {}
         }
     }
 

@@ -194,7 +194,8 @@ pub(super) fn known_voids(prefix: &[(u64, Event)]) -> Vec<KnownVoid> {
                 let voided = prefix.iter().find(|(s, _)| s == seq)?;
                 Some(KnownVoid { seq: *seq, event: voided.1.clone(), void_seq: *void_seq, reason: reason.clone() })
             }
-            _ => None,
+            Event::JuryCalled { .. } | Event::JuryRuling { .. } => None,
+            ledger::tournament_events!() | ledger::game_events!() | Event::Andes(_) => None,
         })
         .collect()
 }

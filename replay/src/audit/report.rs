@@ -9,7 +9,7 @@
 use super::text::{event_text, iso_utc, table_time_text};
 use super::timeline::{timeline, TimelineEntry};
 use super::AuditError;
-use crate::sheet::score_game;
+use crate::sheet::{score_game, started_with};
 use ledger::envelope::{short_digest, verify_chain};
 use ledger::event::Seats;
 use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind, StreamState};
@@ -82,11 +82,7 @@ pub fn report(
 /// overrun the jury must hear about. Voided events are left out.
 fn write_clock(w: &mut String, events: &[(u64, Event)], scheduled: Option<Ruleset>, ms_per_side: u64) {
     line(w, "\n## Chess clock\n".to_owned());
-    let named = events.iter().find_map(|(_, event)| match event {
-        Event::GameStarted { ruleset, .. } => *ruleset,
-        _ => None,
-    });
-    let Some(ruleset) = named.or(scheduled) else {
+    let Some(ruleset) = named_ruleset(events).or(scheduled) else {
         line(w, "Unknown ruleset: no clock.".to_owned());
         return;
     };
@@ -106,13 +102,14 @@ fn line(out: &mut String, text: String) {
     out.push('\n');
 }
 
+/// The ruleset named by the first `game_started` that names one.
+fn named_ruleset(events: &[(u64, Event)]) -> Option<Ruleset> {
+    events.iter().find_map(|(_, event)| started_with(event).flatten())
+}
+
 /// Where the game's ruleset comes from: `game_started`, else the scheduling tournament.
 fn ruleset_text(events: &[(u64, Event)], scheduled: Option<Ruleset>) -> String {
-    let named = events.iter().find_map(|(_, event)| match event {
-        Event::GameStarted { ruleset, .. } => *ruleset,
-        _ => None,
-    });
-    match (named, scheduled) {
+    match (named_ruleset(events), scheduled) {
         (Some(ruleset), _) => format!("{ruleset} (named in game_started)"),
         (None, Some(ruleset)) => format!("{ruleset} (the scheduling tournament's)"),
         (None, None) => "unknown: the game names none and no tournament was given".to_owned(),
@@ -151,7 +148,7 @@ fn write_jury(w: &mut String, entries: &[TimelineEntry]) {
                     .map_or_else(String::new, |r| format!(" (under ruling #{})", r.seq));
                 format!("voided #{seq} {target}: {}{ruling}", escape(reason))
             }
-            _ => continue,
+            ledger::tournament_events!() | ledger::game_events!() | Event::Andes(_) => continue,
         };
         any = true;
         line(w, format!("- #{} {} by {}: {text}", entry.seq, iso_utc(entry.recorded_at_ms), escape(&entry.actor)));

@@ -58,7 +58,8 @@ pub fn timeline(records: &[Recorded]) -> Vec<TimelineEntry> {
                     ruling: last_ruling.clone(),
                 });
             }
-            _ => {}
+            Event::JuryCalled { .. } => {}
+            ledger::tournament_events!() | ledger::game_events!() | Event::Andes(_) => {}
         }
     }
     let mut table_time = None;

@@ -2,60 +2,26 @@
 //! at the end, applies the ruleset's formulas, and derives the role scores and tie-breaker
 //! inputs that are the same in every ruleset (best nation, second best, points not used).
 
-use super::fold::Facts;
-use super::{cafe, tc, wm2015, FixedBy, GameStatus, NationScore, OffensiveScore, RoleScore, ScoreError, ScoreSheet};
+use super::facts::Facts;
+use super::formulas::{self, Formulas};
+use super::tc;
+use super::types::{FixedBy, GameStatus, NationScore, OffensiveScore, RoleScore, ScoreError, ScoreSheet};
 use crate::exact::Rational;
 use ledger::{Nation, Role, Ruleset};
 use std::collections::BTreeMap;
 
-/// When and with what an attacking nation's score was fixed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Fix {
-    pub turn: u32,
-    pub by: FixedBy,
-    pub held: i32,
-    pub total: i32,
-    pub won: bool,
-}
-
-fn fix(facts: &Facts, nation: Nation) -> Result<Option<Fix>, ScoreError> {
-    if let Some(left) = facts.left.get(&nation) {
-        return Ok(Some(Fix {
-            turn: left.turn,
-            by: FixedBy::DroppedOut,
-            held: left.held,
-            total: left.total,
-            won: false,
-        }));
-    }
-    let Some(ended) = facts.ended.as_ref() else {
-        return Ok(None);
-    };
-    let &(held, total) = ended.objectives.get(&nation).ok_or_else(|| {
-        ScoreError::Inconsistent(format!("game_ended gives no objectives for {nation}, still in the game"))
-    })?;
-    if total <= 0 {
-        return Err(ScoreError::Inconsistent(format!("game_ended gives {nation} an objectives total of {total}")));
-    }
-    Ok(Some(Fix { turn: ended.turn, by: FixedBy::GameEnded, held, total, won: ended.winners.contains(&nation) }))
-}
-
-fn show(ruleset: Ruleset, value: Rational) -> String {
-    if ruleset.is_cafe() {
-        value.to_fixed(1)
-    } else {
-        value.shown(2)
-    }
-}
-
+/// The sheet of `facts` under `ruleset`, the one place its formulas are chosen.
+///
+/// # Errors
+/// As [`Facts::fix`].
 pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, ScoreError> {
-    let cafe = ruleset.is_cafe();
+    let formulas = formulas::of(ruleset);
     let mut explain = Vec::new();
     let ended = facts.ended.as_ref();
     let mut nations = BTreeMap::new();
 
     let prussia = ended.map(|e| {
-        let (score, line) = if cafe { cafe::prussia(e.outcome, e.turn) } else { wm2015::prussia(e.outcome, e.turn) };
+        let (score, line) = formulas.prussia(e.outcome, e.turn);
         explain.push(line);
         NationScore {
             controller: Role::Frederick,
@@ -76,9 +42,9 @@ pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, Score
         }),
     );
     for nation in Nation::attacking() {
-        let line = match fix(facts, nation)? {
+        let line = match facts.fix(nation)? {
             Some(fix) => {
-                let (score, line) = if cafe { cafe::attacker(nation, &fix) } else { wm2015::attacker(nation, &fix) };
+                let (score, line) = formulas.attacker(nation, &fix);
                 explain.push(line);
                 NationScore {
                     controller: facts.controller(nation),
@@ -99,36 +65,25 @@ pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, Score
         nations.insert(nation, line);
     }
 
-    let offensive = offensive(ruleset, facts, &mut explain);
+    let offensive = offensive(formulas, facts, &mut explain);
     let imperial_army_at_switch = facts.switches.iter().find(|s| s.from == Role::MariaTheresa).map(|switch| {
-        let (score, line) =
-            if cafe { cafe::imperial_army_at_switch(ruleset, switch) } else { wm2015::imperial_army_at_switch(switch) };
+        let (score, line) = formulas.imperial_army_at_switch(switch);
         explain.push(line);
         score
     });
 
-    let winners: Vec<(Nation, Role)> = ended.map_or_else(Vec::new, |e| {
-        e.winners
-            .iter()
-            .map(|&n| {
-                let role = if n == Nation::Prussia { Role::Frederick } else { facts.controller(n) };
-                (n, role)
-            })
-            .collect()
-    });
-    let bonus = if !cafe && ended.is_some() {
-        let (shares, line) = wm2015::bonus(&winners);
+    let winners: Vec<(Nation, Role)> =
+        ended.map_or_else(Vec::new, |e| e.winners.iter().map(|&n| (n, facts.controller(n))).collect());
+    let bonus = ended.and_then(|_| formulas.victory_bonus(&winners)).map_or_else(BTreeMap::new, |(shares, line)| {
         explain.push(line);
         shares
-    } else {
-        BTreeMap::new()
-    };
+    });
 
     let mut roles = BTreeMap::new();
     for &role in Role::ALL {
         let winning = winners.iter().filter(|(_, r)| *r == role).count();
         let score = role_score(
-            ruleset,
+            formulas,
             role,
             ended.is_some(),
             &nations,
@@ -163,7 +118,7 @@ pub(super) fn build(ruleset: Ruleset, facts: &Facts) -> Result<ScoreSheet, Score
     })
 }
 
-fn offensive(ruleset: Ruleset, facts: &Facts, explain: &mut Vec<String>) -> Option<OffensiveScore> {
+fn offensive(formulas: &dyn Formulas, facts: &Facts, explain: &mut Vec<String>) -> Option<OffensiveScore> {
     let facts_offensive = facts.offensive?;
     let end = facts.offensive_end();
     let mut score = OffensiveScore {
@@ -178,14 +133,9 @@ fn offensive(ruleset: Ruleset, facts: &Facts, explain: &mut Vec<String>) -> Opti
         maria_theresa: None,
     };
     if let Some(end) = end {
-        let (frederick, line) =
-            if ruleset.is_cafe() { cafe::frederick_offensive(end) } else { wm2015::frederick_offensive(end) };
+        let (frederick, line) = formulas.frederick_offensive(end);
         explain.push(line);
-        let (maria_theresa, line) = if ruleset.is_cafe() {
-            cafe::maria_theresa_offensive(&facts_offensive, end)
-        } else {
-            wm2015::maria_theresa_offensive(&facts_offensive, end)
-        };
+        let (maria_theresa, line) = formulas.maria_theresa_offensive(&facts_offensive, end);
         explain.push(line);
         score.frederick = Some(frederick);
         score.maria_theresa = Some(maria_theresa);
@@ -198,7 +148,7 @@ fn offensive(ruleset: Ruleset, facts: &Facts, explain: &mut Vec<String>) -> Opti
 /// offensive score; Maria Theresa's Imperial Army score at a switch counts for tie-breakers.
 #[allow(clippy::too_many_arguments)]
 fn role_score(
-    ruleset: Ruleset,
+    formulas: &dyn Formulas,
     role: Role,
     ended: bool,
     nations: &BTreeMap<Nation, NationScore>,
@@ -235,11 +185,11 @@ fn role_score(
         described.push(match alternative {
             Some(alt) => format!(
                 "{nation} max({}, offensive {}) = {}",
-                show(ruleset, ordinary),
-                show(ruleset, alt),
-                show(ruleset, value)
+                formulas.show(ordinary),
+                formulas.show(alt),
+                formulas.show(value)
             ),
-            None => format!("{nation} {}", show(ruleset, value)),
+            None => format!("{nation} {}", formulas.show(value)),
         });
         out.entries.push((nation.as_str().to_owned(), value));
     }
@@ -268,26 +218,22 @@ fn role_score(
     let mut line = if described.len() == 1 {
         format!("{role}: {}", described[0])
     } else {
-        format!("{role}: best of {} = {} ({used})", described.join(", "), show(ruleset, best))
+        format!("{role}: best of {} = {} ({used})", described.join(", "), formulas.show(best))
     };
-    if !ruleset.is_cafe() && bonus != Rational::ZERO {
-        line.push_str(&format!(" + bonus {} = {}", bonus.exact_text(), show(ruleset, score)));
+    if bonus != Rational::ZERO {
+        line.push_str(&format!(" + bonus {} = {}", bonus.exact_text(), formulas.show(score)));
     }
     if matches!(role, Role::Elisabeth | Role::MariaTheresa) {
         if role == Role::MariaTheresa {
             if let Some(at_switch) = imperial_army_at_switch {
                 line.push_str(&format!(
                     "; imperial_army at the switch {} counts for tie-breakers",
-                    show(ruleset, at_switch)
+                    formulas.show(at_switch)
                 ));
             }
         }
-        if ruleset.is_cafe() {
-            if let Some(second) = out.second_best {
-                line.push_str(&format!("; second best {}", show(ruleset, second)));
-            }
-        } else if let Some(not_used) = out.not_used {
-            line.push_str(&format!("; not used for the ranking {}", show(ruleset, not_used)));
+        if let Some(note) = formulas.tie_breaker_note(&out) {
+            line.push_str(&format!("; {note}"));
         }
     }
     explain.push(line);

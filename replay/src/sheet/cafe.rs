@@ -2,9 +2,8 @@
 //!
 //! Each function returns the exact score and the line a jury reads to check it.
 
-use super::build::Fix;
-use super::fold::{OffensiveEnd, OffensiveFacts, Switch};
-use super::FixedBy;
+use super::facts::{Fix, OffensiveEnd, OffensiveFacts, Switch};
+use super::types::{FixedBy, RoleScore};
 use crate::exact::Rational;
 use ledger::{Nation, Outcome, Ruleset};
 
@@ -19,7 +18,8 @@ fn tenths(value: i64) -> Rational {
     Rational::tenths(value)
 }
 
-fn show(value: Rational) -> String {
+/// A value as CAFE shows it: one decimal.
+pub(super) fn show(value: Rational) -> String {
     value.to_fixed(1)
 }
 
@@ -142,6 +142,11 @@ pub(super) fn imperial_army_at_switch(ruleset: Ruleset, switch: &Switch) -> (Rat
         show(score)
     );
     (score, line)
+}
+
+/// CAFE tie-breaker 1 reads the best entry other than the one used.
+pub(super) fn tie_breaker_note(role: &RoleScore) -> Option<String> {
+    role.second_best.map(|second| format!("second best {}", show(second)))
 }
 
 #[cfg(test)]

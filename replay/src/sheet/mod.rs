@@ -5,199 +5,90 @@
 //!
 //! A sheet is a fold ([`GameFold`]) over the game's events without the voided ones; a game
 //! that has not ended has the scores of the nations that left and `None` for the rest.
+//!
+//! # Layers
+//!
+//! Each module imports only from the layers before it, so a formula is read (and replaced)
+//! without the events or the assembly around it:
+//!
+//! 1. `types`: the public types every layer shares ([`ScoreSheet`] and its lines, [`ScoreError`]).
+//! 2. `facts`: what the events say (drop-outs, switches, the offensive, cards, the end);
+//!    `fold` gathers them event by event.
+//! 3. `cafe`, `wm2015`, `tc`: each ruleset's formulas, pure functions of the facts that return a
+//!    value and its explain line.
+//! 4. `formulas`: the one place a [`Ruleset`] picks its formulas.
+//! 5. `build`: assembles the [`ScoreSheet`] with those formulas; `render` writes a sheet as JSON
+//!    and text.
+//! 6. This module: the entry points, [`GameFold`] and [`score_game`] and its kin.
 
 mod build;
 mod cafe;
+mod facts;
 mod fold;
+mod formulas;
 mod render;
 mod tc;
+mod types;
 mod wm2015;
 
-pub use fold::GameFold;
 pub use render::SheetJson;
 pub use tc::scaled_tcc;
+pub use types::{
+    display_places, population_variance, Coefficient, FixedBy, GameStatus, NationScore, OffensiveScore, RoleScore,
+    ScoreError, ScoreSheet, TcCount,
+};
 
-use crate::exact::Rational;
-use ledger::{Event, Nation, Outcome, Role, Ruleset};
-use std::collections::{BTreeMap, BTreeSet};
+use facts::Facts;
+use ledger::{Event, Ruleset};
+use std::collections::BTreeSet;
 
-/// Why a stream cannot be scored.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ScoreError {
-    #[error("the game has not started: game_started comes before {0}")]
-    NotStarted(&'static str),
-    #[error("the game names no ruleset and no tournament scheduled it")]
-    NoRuleset,
-    #[error("{0} belongs in a tournament stream, not a game stream")]
-    NotAGameEvent(&'static str),
-    #[error("{0} belongs in an andes stream, not a game stream")]
-    AndesEvent(&'static str),
-    #[error("the stream cannot be scored: {0}")]
-    Inconsistent(String),
+/// A game folded event by event. Feed it the stream's events in order, leaving out the ones
+/// the jury voided (see [`score_game`], which does that for a whole stream).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameFold {
+    scheduled: Option<Ruleset>,
+    facts: Facts,
+    n_events: u64,
 }
 
-/// Decimals a ruleset shows: CAFE one, wm2015 two (spec §3 and §4, docs/RULES.md).
-pub fn display_places(ruleset: Ruleset) -> u32 {
-    if ruleset.is_cafe() {
-        1
-    } else {
-        2
+impl GameFold {
+    /// An empty game. `scheduled` is the ruleset of the tournament that scheduled it, if any;
+    /// a stand-alone game names its own in `game_started`.
+    pub fn new(scheduled: Option<Ruleset>) -> Self {
+        GameFold { scheduled, facts: Facts::new(), n_events: 0 }
     }
-}
 
-/// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GameStatus {
-    InProgress,
-    Ended { outcome: Outcome, winners: Vec<Nation> },
-}
+    /// How many events were applied (jury events included).
+    pub fn n_events(&self) -> u64 {
+        self.n_events
+    }
 
-/// What fixed a nation's score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FixedBy {
-    DroppedOut,
-    GameEnded,
-}
+    /// Applies one event that the jury has not voided. Jury events change nothing here; the
+    /// clock, action stages, retreats and Cards of Fate do not score.
+    ///
+    /// # Errors
+    /// [`ScoreError::NotAGameEvent`] for a tournament event, [`ScoreError::AndesEvent`] for an
+    /// Andes event, [`ScoreError::NotStarted`] for a game event before `game_started`. The fold
+    /// is unchanged then.
+    pub fn apply(&mut self, event: &Event) -> Result<(), ScoreError> {
+        self.facts.apply(self.scheduled, event)?;
+        self.n_events += 1;
+        Ok(())
+    }
 
-/// One nation's line. Hanover never scores on its own and has no line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NationScore {
-    /// The role controlling it at the end, or when it left.
-    pub controller: Role,
-    /// `(held, total)` for an attacking nation whose score is fixed.
-    pub objectives: Option<(i32, i32)>,
-    /// The turn and the event that fixed the score; `None` while pending.
-    pub fixed: Option<(u32, FixedBy)>,
-    /// Exact score; `None` while the nation is still in a running game.
-    pub score: Option<Rational>,
-    pub won: bool,
-}
-
-/// One role's line. All `Option`s are `None` until the game has ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RoleScore {
-    /// The game score: best nation score plus the wm2015 victory bonus share. Exact.
-    pub score: Option<Rational>,
-    /// The best nation score, without bonus (wm2015 tie-breaker 2 reads it).
-    pub best: Option<Rational>,
-    /// wm2015 victory bonus share; 0 in the CAFE rulesets.
-    pub bonus: Rational,
-    /// Winning nations the role controlled at the end (the final's first tie-breaker).
-    pub winning_nations: u32,
-    /// Per nation the value that can count for the role (Prussia and Austria already take the
-    /// better of ordinary and offensive score), plus Maria Theresa's Imperial Army score at a
-    /// switch, which counts for tie-breakers only. In action-stage order.
-    pub entries: Vec<(String, Rational)>,
-    /// The entry used for the game score.
-    pub used: Option<String>,
-    /// CAFE tie-breaker 1: the best entry other than the one used.
-    pub second_best: Option<Rational>,
-    /// wm2015 tie-breaker 1: the sum of the entries not used for the ranking.
-    pub not_used: Option<Rational>,
-}
-
-/// The offensive option's scores.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct OffensiveScore {
-    pub launched_in: u32,
-    pub set_aside_tc: i32,
-    pub picked_up: bool,
-    pub austria_claimed: Option<i32>,
-    /// The turn the offensive ended (victory, call-off, or game end while active).
-    pub ended_in: Option<u32>,
-    pub called_off: bool,
-    pub bohemian_held_by_prussia: Option<i32>,
-    pub frederick: Option<Rational>,
-    pub maria_theresa: Option<Rational>,
-}
-
-/// The cafe2023 sTCC, or why there is none.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Coefficient {
-    Available(Rational),
-    Unavailable(String),
-}
-
-impl Coefficient {
-    pub fn value(&self) -> Option<Rational> {
-        match self {
-            Coefficient::Available(value) => Some(*value),
-            Coefficient::Unavailable(_) => None,
+    /// The score sheet of the game as folded so far.
+    ///
+    /// # Errors
+    /// [`ScoreError::NotStarted`] before `game_started`, [`ScoreError::NoRuleset`] when
+    /// neither the game nor its tournament names a ruleset, [`ScoreError::Inconsistent`] when
+    /// `game_ended` lacks a nation's objectives (the ledger refuses such a stream).
+    pub fn sheet(&self) -> Result<ScoreSheet, ScoreError> {
+        if !self.facts.started {
+            return Err(ScoreError::NotStarted("the score sheet"));
         }
+        let ruleset = self.facts.ruleset.ok_or(ScoreError::NoRuleset)?;
+        build::build(ruleset, &self.facts)
     }
-}
-
-/// Tactical cards dealt over the whole game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TcCount {
-    pub prussia_hanover: i64,
-    pub attackers: i64,
-}
-
-/// The score sheet of one game.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScoreSheet {
-    pub ruleset: Ruleset,
-    /// T: the last turn started so far (the final turn once the game has ended).
-    pub turns: u32,
-    pub status: GameStatus,
-    /// Prussia and the five attacking nations.
-    pub nations: BTreeMap<Nation, NationScore>,
-    pub roles: BTreeMap<Role, RoleScore>,
-    pub offensive: Option<OffensiveScore>,
-    /// Maria Theresa's Imperial Army score at the switch away from her (cafe2023, wm2015:
-    /// the losing/objective formula then; cafe2019: 0). Tie-breaker only.
-    pub imperial_army_at_switch: Option<Rational>,
-    pub tc: TcCount,
-    /// (Prussia + Hanover) / attacking nations; `None` when no attacking nation got a card.
-    pub tcc: Option<Rational>,
-    /// cafe2023 only: TCC × N / T.
-    pub stcc: Coefficient,
-    pub fate_horizon: Option<u32>,
-    /// One line per number, checkable by hand.
-    pub explain: Vec<String>,
-}
-
-impl ScoreSheet {
-    pub fn has_ended(&self) -> bool {
-        matches!(self.status, GameStatus::Ended { .. })
-    }
-
-    /// Decimals this sheet shows.
-    pub fn places(&self) -> u32 {
-        display_places(self.ruleset)
-    }
-
-    /// A role's game score, once the game has ended.
-    pub fn role_score(&self, role: Role) -> Option<Rational> {
-        self.roles.get(&role).and_then(|r| r.score)
-    }
-
-    /// wm2015 tie-breaker 2: the population variance of the three attacking players' game
-    /// scores without bonus; 0 after a Prussian victory. `None` before the end.
-    pub fn attacker_variance(&self) -> Option<Rational> {
-        let GameStatus::Ended { outcome, .. } = &self.status else {
-            return None;
-        };
-        if outcome.is_prussian() {
-            return Some(Rational::ZERO);
-        }
-        let scores: Vec<Rational> = [Role::Elisabeth, Role::MariaTheresa, Role::Pompadour]
-            .iter()
-            .map(|role| self.roles.get(role).and_then(|r| r.best))
-            .collect::<Option<_>>()?;
-        Some(population_variance(&scores))
-    }
-}
-
-/// Σ(x − mean)² / n, exactly.
-pub fn population_variance(values: &[Rational]) -> Rational {
-    if values.is_empty() {
-        return Rational::ZERO;
-    }
-    let n = Rational::int(i64::try_from(values.len()).unwrap_or(i64::MAX));
-    let mean = values.iter().copied().sum::<Rational>() / n;
-    values.iter().map(|&x| (x - mean) * (x - mean)).sum::<Rational>() / n
 }
 
 /// The seqs an event stream's `event_voided` events void.
@@ -206,9 +97,37 @@ pub fn voided_seqs(events: &[(u64, Event)]) -> BTreeSet<u64> {
         .iter()
         .filter_map(|(_, event)| match event {
             Event::EventVoided { seq, .. } => Some(*seq),
-            _ => None,
+            Event::JuryCalled { .. } | Event::JuryRuling { .. } => None,
+            ledger::tournament_events!() | ledger::game_events!() | Event::Andes(_) => None,
         })
         .collect()
+}
+
+/// The ruleset a `game_started` names (`Some(None)` when it names none); `None` for every other
+/// event.
+pub(crate) fn started_with(event: &Event) -> Option<Option<Ruleset>> {
+    match event {
+        Event::GameStarted { ruleset, .. } => Some(*ruleset),
+        Event::TurnStarted { .. }
+        | Event::TcDealt { .. }
+        | Event::ClockStarted { .. }
+        | Event::ClockPressed { .. }
+        | Event::ClockStopped { .. }
+        | Event::ActionStageStarted { .. }
+        | Event::ActionStageEnded { .. }
+        | Event::RetreatStarted { .. }
+        | Event::RetreatEnded { .. }
+        | Event::FateCardDrawn { .. }
+        | Event::NationDroppedOut { .. }
+        | Event::ImperialArmySwitched { .. }
+        | Event::OffensiveLaunched { .. }
+        | Event::AustriaClaimedObjectives { .. }
+        | Event::SetAsideTcPickedUp {}
+        | Event::OffensiveCalledOff { .. }
+        | Event::GameEnded { .. }
+        | Event::FateHorizonRecorded { .. } => None,
+        ledger::tournament_events!() | ledger::jury_events!() | Event::Andes(_) => None,
+    }
 }
 
 /// Scores a whole game stream: `(seq, event)` pairs in seq order. Events voided by an

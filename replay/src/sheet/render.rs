@@ -6,7 +6,7 @@
 //! wm2015 thirds) are also given as fraction strings in `details`.
 
 use super::tc::COEFFICIENT_PLACES;
-use super::{Coefficient, FixedBy, GameStatus, ScoreSheet};
+use super::types::{Coefficient, FixedBy, GameStatus, ScoreSheet};
 use crate::exact::{json_rounded, Rational};
 use ledger::{Nation, Outcome, Role, Ruleset};
 use serde::Serialize;

@@ -5,8 +5,8 @@
 //! over the whole game. The cafe2023 scaled coefficient lives in [`scaled_tcc`] alone, so a
 //! tournament that reads the lost formula differently replaces one function.
 
-use super::fold::Facts;
-use super::{Coefficient, TcCount};
+use super::facts::Facts;
+use super::types::{Coefficient, TcCount};
 use crate::exact::Rational;
 use ledger::{Nation, Outcome, Ruleset};
 

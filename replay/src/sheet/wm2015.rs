@@ -3,14 +3,14 @@
 //!
 //! Each function returns the exact score and the line a jury reads to check it.
 
-use super::build::Fix;
-use super::fold::{OffensiveEnd, OffensiveFacts, Switch};
-use super::FixedBy;
+use super::facts::{Fix, OffensiveEnd, OffensiveFacts, Switch};
+use super::types::{FixedBy, RoleScore};
 use crate::exact::Rational;
 use ledger::{Nation, Outcome, Role};
 use std::collections::BTreeMap;
 
-fn show(value: Rational) -> String {
+/// A value as wm2015 shows it: exact, with its two-decimal rounding when it has more.
+pub(super) fn show(value: Rational) -> String {
     value.shown(2)
 }
 
@@ -155,4 +155,9 @@ pub(super) fn bonus(winners: &[(Nation, Role)]) -> (BTreeMap<Role, Rational>, St
         parts.join("; ")
     );
     (shares, line)
+}
+
+/// wm2015 tie-breaker 1 reads the sum of the entries not used for the ranking.
+pub(super) fn tie_breaker_note(role: &RoleScore) -> Option<String> {
+    role.not_used.map(|not_used| format!("not used for the ranking {}", show(not_used)))
 }

@@ -8,6 +8,7 @@
 //! outer error; the rule's answer is the inner result.
 
 use super::{Decider, TournamentFacts};
+use crate::sheet::started_with;
 use ledger::rules::{Rules, TournamentState};
 use ledger::{Event, Folded, Rejection, StreamId};
 use std::collections::BTreeMap;
@@ -38,7 +39,9 @@ pub fn check<E>(
             Ok(Ok(()))
         }
         Event::GameScheduled { game, .. } => not_started_elsewhere(tournament, game, events_of),
-        _ => Ok(Ok(())),
+        // Decided by the tournament stream alone.
+        Event::TournamentCreated { .. } | Event::PlayerRegistered { .. } | Event::LotDrawn { .. } => Ok(Ok(())),
+        ledger::game_events!() | ledger::jury_events!() | Event::Andes(_) => Ok(Ok(())),
     }
 }
 
@@ -50,10 +53,7 @@ fn not_started_elsewhere<E>(
     events_of: &mut EventsOf<'_, E>,
 ) -> Result<Result<(), Rejection>, E> {
     let (Some(ruleset), Ok(id)) = (tournament.ruleset, StreamId::game(game)) else { return Ok(Ok(())) };
-    let started_as = events_of(&id)?.into_iter().find_map(|(_, event)| match event {
-        Event::GameStarted { ruleset, .. } => Some(ruleset),
-        _ => None,
-    });
+    let started_as = events_of(&id)?.into_iter().find_map(|(_, event)| started_with(&event));
     Ok(match started_as {
         Some(Some(other)) if other != ruleset => Err(Rejection::precondition(format!(
             "game {game} already started as a {other} game; this tournament plays {ruleset}"

@@ -65,10 +65,10 @@ pub(super) fn final_result(
     played: &[PlayedGame],
     qualifying: &[&PlayedGame],
 ) -> Option<FinalResult> {
-    let scheduled = facts.games.iter().rev().find(|g| g.stage == Stage::Final)?;
+    let scheduled = facts.games.iter().rev().find(|g| g.slot.stage == Stage::Final)?;
     let mut result = FinalResult {
         game: scheduled.game.clone(),
-        seats: scheduled.seats.clone(),
+        seats: scheduled.slot.seats.clone(),
         contenders: Vec::new(),
         winner: None,
         decided_by: FinalDecider::NotEnded,
@@ -90,7 +90,7 @@ pub(super) fn final_result(
         .iter()
         .filter(|(_, line)| line.winning_nations > 0)
         .map(|(&role, line)| FinalContender {
-            player: scheduled.seats.player(role).clone(),
+            player: scheduled.slot.seats.player(role).clone(),
             role,
             winning_nations: line.winning_nations,
             role_qualifying_wins: qualifying_wins(role),

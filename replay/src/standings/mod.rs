@@ -18,7 +18,8 @@ pub use tiebreak::{Decider, TieBreakValue, TieBreaker};
 
 use crate::exact::Rational;
 use crate::sheet::{score_game, voided_seqs, ScoreError, ScoreSheet};
-use ledger::event::{PlayerId, Seats};
+use ledger::event::PlayerId;
+use ledger::rules::ScheduledGame as Slot;
 use ledger::{Event, Role, Ruleset, Stage};
 use std::collections::BTreeMap;
 
@@ -33,14 +34,13 @@ pub enum StandingsError {
     WrongRuleset { game: String, expected: Ruleset, found: Ruleset },
 }
 
-/// A game the tournament put on a table.
+/// A game the tournament put on a table: its id and the ledger's own record of the slot, which
+/// the rules keep in a map by id; standings keep the games in scheduling order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ScheduledGame {
     pub game: String,
-    pub stage: Stage,
-    pub round: u32,
-    pub table: u32,
-    pub seats: Seats,
+    /// Stage, round, table and seats.
+    pub slot: ledger::rules::ScheduledGame,
 }
 
 /// A recorded lot: `order` is best first.
@@ -89,18 +89,12 @@ impl TournamentFacts {
                 Event::QualifyingDrawn { games, .. } => {
                     facts.games.extend(games.iter().map(|g| ScheduledGame {
                         game: g.game.clone(),
-                        stage: Stage::Qualifying,
-                        round: g.round,
-                        table: g.table,
-                        seats: g.seats.clone(),
+                        slot: Slot { stage: Stage::Qualifying, round: g.round, table: g.table, seats: g.seats.clone() },
                     }));
                 }
                 Event::GameScheduled { game, stage, round, table, seats } => facts.games.push(ScheduledGame {
                     game: game.clone(),
-                    stage: *stage,
-                    round: *round,
-                    table: *table,
-                    seats: seats.clone(),
+                    slot: Slot { stage: *stage, round: *round, table: *table, seats: seats.clone() },
                 }),
                 Event::FinalRoleChosen { player, role } => {
                     facts.final_roles.push((player.clone(), *role));
@@ -108,7 +102,8 @@ impl TournamentFacts {
                 Event::LotDrawn { purpose, seed, order } => {
                     facts.lots.push(Lot { purpose: purpose.clone(), seed: *seed, order: order.clone() })
                 }
-                _ => {}
+                // Voids are applied above; calls, rulings and other streams' events change nothing.
+                ledger::game_events!() | ledger::jury_events!() | Event::Andes(_) => {}
             }
         }
         facts
@@ -191,16 +186,16 @@ pub fn standings(
         }
     }
     played.sort_by(|a, b| {
-        (a.scheduled.round, a.scheduled.table, &a.scheduled.game).cmp(&(
-            b.scheduled.round,
-            b.scheduled.table,
+        (a.scheduled.slot.round, a.scheduled.slot.table, &a.scheduled.game).cmp(&(
+            b.scheduled.slot.round,
+            b.scheduled.slot.table,
             &b.scheduled.game,
         ))
     });
-    let qualifying: Vec<&PlayedGame> = played.iter().filter(|g| g.scheduled.stage == Stage::Qualifying).collect();
+    let qualifying: Vec<&PlayedGame> = played.iter().filter(|g| g.scheduled.slot.stage == Stage::Qualifying).collect();
     let rows = tiebreak::rank(ruleset, &facts, &qualifying);
     let finalists: Vec<PlayerId> = rows.iter().take(4).map(|r| r.player.clone()).collect();
-    let qualifying_pending = facts.games.iter().any(|g| g.stage == Stage::Qualifying && pending.contains(&g.game));
+    let qualifying_pending = facts.games.iter().any(|g| g.slot.stage == Stage::Qualifying && pending.contains(&g.game));
     let fifth_tied = rows.get(4).is_some_and(|row| row.decided_by == Some(Decider::Unresolved));
     let final_result = final_game::final_result(ruleset, &facts, &played, &qualifying);
     Ok(Standings {

@@ -197,7 +197,7 @@ fn value_of(
                 return unavailable(tie_breaker, "no frederick game has ended");
             };
             let opponents: Vec<&PlayerId> =
-                game.scheduled.seats.iter().filter(|(role, _)| *role != Role::Frederick).map(|(_, p)| p).collect();
+                game.scheduled.slot.seats.iter().filter(|(role, _)| *role != Role::Frederick).map(|(_, p)| p).collect();
             let sum: Rational = opponents.iter().map(|p| totals.get(*p).copied().unwrap_or(Rational::ZERO)).sum();
             let names: Vec<&str> = opponents.iter().map(|p| p.as_str()).collect();
             number(sum, format!("{} ({})", sum.to_fixed(places), names.join(", ")))
@@ -251,7 +251,7 @@ pub(super) fn rank(ruleset: Ruleset, facts: &TournamentFacts, qualifying: &[&Pla
     let mut scores: BTreeMap<PlayerId, BTreeMap<Role, Rational>> = BTreeMap::new();
     let mut counted: BTreeMap<PlayerId, u32> = BTreeMap::new();
     for game in qualifying {
-        for (role, player) in game.scheduled.seats.iter() {
+        for (role, player) in game.scheduled.slot.seats.iter() {
             if !players.iter().any(|(p, _)| p == player) {
                 players.push((player.clone(), player.clone()));
             }
