@@ -4,6 +4,7 @@
 use crate::append::{AppendRequest, Appended};
 use crate::cross_check::{CrossCheck, NoCrossCheck};
 use crate::error::{AppendError, StoreError};
+use crate::schedule::Schedule;
 use crate::sequencer::{Job, Sequencer, WriterConfig};
 use crate::sled::SledStorage;
 use crate::stats::{LogStats, StatsSnapshot};
@@ -30,6 +31,7 @@ pub struct Log {
     committed: broadcast::Sender<Arc<Recorded>>,
     backend: &'static str,
     stats: Arc<LogStats>,
+    schedule: Arc<Schedule>,
 }
 
 fn wall_clock_ms() -> u64 {
@@ -85,11 +87,20 @@ impl Log {
         let (committed, _) = broadcast::channel(LIVE_BUFFER);
         let stats = Arc::new(LogStats::default());
         let storage = Arc::new(storage);
+        let schedule = Arc::new(Schedule::default());
         // The writer runs at most this many written groups ahead of the last sync.
         let (to_sync, written) = mpsc::sync_channel(4);
-        let mut sequencer =
-            Sequencer::new(Arc::clone(&storage), config, wall_clock_ms, cross_check, Arc::clone(&stats), to_sync)?;
+        let mut sequencer = Sequencer::new(
+            Arc::clone(&storage),
+            config,
+            wall_clock_ms,
+            cross_check,
+            Arc::clone(&stats),
+            Arc::clone(&schedule),
+            to_sync,
+        )?;
         sequencer.index_tournaments(tournaments)?;
+        storage.follow_schedule(&schedule);
         // A backend that follows its log publishes every writer's events itself.
         let publish = (!storage.feed_subscribers(&committed)).then(|| committed.clone());
         let syncer = Syncer { storage, committed: publish, stats: Arc::clone(&stats), stopped: None };
@@ -105,6 +116,7 @@ impl Log {
             committed,
             backend,
             stats,
+            schedule,
         })
     }
 
@@ -167,6 +179,17 @@ impl Log {
     /// The backend failed.
     pub fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {
         self.reader.streams()
+    }
+
+    /// The tournament streams that scheduled `game` (a game id), as the writer knows them: none
+    /// for a stand-alone game. A game's projections read these and nothing else of the log.
+    pub fn tournaments_of(&self, game: &str) -> Vec<StreamId> {
+        self.schedule.tournaments_of(game)
+    }
+
+    /// Every tournament stream, as the writer knows them, in stream order.
+    pub fn tournaments(&self) -> Vec<StreamId> {
+        self.schedule.tournaments()
     }
 
     /// Every event committed from now on, in commit order.

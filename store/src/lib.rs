@@ -14,6 +14,7 @@ mod handle;
 mod ids;
 #[cfg(feature = "jetstream")]
 pub mod jetstream;
+mod schedule;
 mod sequencer;
 pub mod sled;
 pub mod snapshot;
@@ -27,6 +28,7 @@ pub use append::{AppendRequest, Appended, ProposedEvent, MAX_BATCH, MAX_EVENT_BY
 pub use cross_check::{CrossCheck, NoCrossCheck, StreamLookup};
 pub use error::{AppendError, StoreError};
 pub use handle::{Log, Pending};
+pub use schedule::Schedule;
 pub use sequencer::WriterConfig;
 pub use stats::{LogStats, StatsSnapshot};
 pub use storage::{id_hash, Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StreamInfo, Written};

@@ -18,6 +18,7 @@ use crate::append::{AppendRequest, Appended, MAX_BATCH, MAX_EVENT_BYTES};
 use crate::cross_check::{CrossCheck, StreamLookup};
 use crate::error::{AppendError, StoreError};
 use crate::ids::IdFilter;
+use crate::schedule::Schedule;
 use crate::snapshot;
 use crate::stats::LogStats;
 use crate::storage::{id_hash, Commit, HeadUpdate, Sealed, Storage, StoredHead, Written};
@@ -97,6 +98,8 @@ pub(crate) struct Sequencer<S: Storage> {
     ids_complete: bool,
     /// Game id → ruleset of the tournament that scheduled it.
     scheduled: HashMap<String, Ruleset>,
+    /// Which tournaments scheduled each game, published for the readers.
+    schedule: Arc<Schedule>,
     next_position: u64,
     now_ms: fn() -> u64,
     cross_check: Arc<dyn CrossCheck>,
@@ -124,6 +127,7 @@ impl<S: Storage> Sequencer<S> {
         now_ms: fn() -> u64,
         cross_check: Arc<dyn CrossCheck>,
         stats: Arc<LogStats>,
+        schedule: Arc<Schedule>,
         to_sync: SyncSender<Synced>,
     ) -> Result<Self, StoreError> {
         let next_position = storage.next_position()?;
@@ -135,6 +139,7 @@ impl<S: Storage> Sequencer<S> {
             cache: LruCache::new(NonZeroUsize::new(config.cached_streams.max(16)).expect("at least 16")),
             ids,
             scheduled: HashMap::new(),
+            schedule,
             next_position,
             now_ms,
             cross_check,
@@ -151,7 +156,7 @@ impl<S: Storage> Sequencer<S> {
     pub fn index_tournaments(&mut self, tournaments: &[StreamId]) -> Result<(), StoreError> {
         for stream in tournaments {
             let cached = self.load(stream)?;
-            self.learn_schedule(&cached.fold);
+            self.learn_schedule(stream, &cached.fold);
             self.cache.put(stream.clone(), cached);
         }
         Ok(())
@@ -289,7 +294,7 @@ impl<S: Storage> Sequencer<S> {
         }
         for (stream, fold) in &touched_tournaments {
             if !written.conflicts.contains(stream) {
-                self.learn_schedule(fold);
+                self.learn_schedule(stream, fold);
             }
         }
         let _ = self.to_sync.send(Synced::Group { records: commit.records, answers });
@@ -306,7 +311,7 @@ impl<S: Storage> Sequencer<S> {
         if stream.kind() == StreamKind::Tournament {
             match self.load(stream) {
                 Ok(cached) => {
-                    self.learn_schedule(&cached.fold);
+                    self.learn_schedule(stream, &cached.fold);
                     self.cache.put(stream.clone(), cached);
                 }
                 Err(error) => tracing::warn!(%stream, %error, "could not reload a tournament another writer changed"),
@@ -629,10 +634,12 @@ impl<S: Storage> Sequencer<S> {
         Ok(Cached { fold, head })
     }
 
-    /// Records the ruleset of every game a tournament scheduled; a game stream cached before it
-    /// was scheduled, and still empty, is dropped so that it reloads with the ruleset.
-    fn learn_schedule(&mut self, tournament: &Folded) {
+    /// Records the ruleset of every game a tournament scheduled, and publishes the schedule for
+    /// the readers; a game stream cached before it was scheduled, and still empty, is dropped so
+    /// that it reloads with the ruleset.
+    fn learn_schedule(&mut self, stream: &StreamId, tournament: &Folded) {
         let Rules::Tournament(t) = tournament.rules() else { return };
+        self.schedule.learn(stream, t.games.keys());
         let Some(ruleset) = t.ruleset else { return };
         for game in t.games.keys() {
             if self.scheduled.insert(game.clone(), ruleset).is_none() {

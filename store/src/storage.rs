@@ -2,6 +2,7 @@
 //! everyone's reads, and what one commit hands the backend.
 
 use crate::error::StoreError;
+use crate::schedule::Schedule;
 use ledger::{Hash, Recorded, StreamId};
 use std::sync::Arc;
 use tokio::sync::broadcast;
@@ -149,6 +150,12 @@ pub trait Storage: Send + Sync + 'static {
     fn feed_subscribers(&self, committed: &broadcast::Sender<Arc<Recorded>>) -> bool {
         let _ = committed;
         false
+    }
+
+    /// Offers the schedule the readers use. A backend shared with other writers feeds it their
+    /// tournament events ([`Schedule`]); with one writer, the sequencer's own is complete.
+    fn follow_schedule(&self, schedule: &Arc<Schedule>) {
+        let _ = schedule;
     }
 }
 

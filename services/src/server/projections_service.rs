@@ -12,7 +12,7 @@ use ledger::{Recorded, Ruleset, Stage, StreamId, StreamKind};
 use ledger_proto::v1 as pb;
 use ledger_store::{Log, StoreError};
 use replay::stats::{year_of_unix_ms, Filter};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
@@ -50,28 +50,50 @@ impl Loaded {
 }
 
 fn load(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Loaded, StoreError> {
+    Ok(Loaded::from_records(read(log, ids, as_of_position)?))
+}
+
+/// The records of `ids`, each stream read once, up to a global position.
+fn read(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Vec<Recorded>, StoreError> {
     let limit = as_of_position.unwrap_or(u64::MAX);
     let mut records: Vec<Recorded> = Vec::new();
     for id in ids {
         records.extend(log.read_stream(id, 1, usize::MAX)?.into_iter().filter(|r| r.envelope.position <= limit));
     }
-    let last_position = records.iter().map(|r| r.envelope.position).max().unwrap_or(0);
-    let mut first_recorded_ms = BTreeMap::new();
-    for r in &records {
-        first_recorded_ms.entry(r.envelope.stream.clone()).or_insert(r.envelope.recorded_at_ms);
-    }
-    Ok(Loaded { streams: projections::from_records(&records), records, last_position, first_recorded_ms })
+    Ok(records)
 }
 
-/// A game with every tournament, to know its ruleset, clock and seats.
+impl Loaded {
+    fn from_records(records: Vec<Recorded>) -> Loaded {
+        let last_position = records.iter().map(|r| r.envelope.position).max().unwrap_or(0);
+        let mut first_recorded_ms = BTreeMap::new();
+        for r in &records {
+            first_recorded_ms.entry(r.envelope.stream.clone()).or_insert(r.envelope.recorded_at_ms);
+        }
+        Loaded { streams: projections::from_records(&records), records, last_position, first_recorded_ms }
+    }
+}
+
+/// A game with the tournaments that scheduled it (its ruleset, clock and seats), and nothing
+/// else of the log: the writer knows which tournaments those are.
 fn load_game(log: &Log, game: &StreamId) -> Result<Loaded, StoreError> {
-    let mut ids = tournaments(log)?;
+    let mut ids = log.tournaments_of(game.id());
     ids.push(game.clone());
     load(log, &ids, None)
 }
 
-fn tournaments(log: &Log) -> Result<Vec<StreamId>, StoreError> {
-    Ok(log.streams()?.into_iter().map(|s| s.stream).filter(|s| s.kind() == StreamKind::Tournament).collect())
+/// Tournaments and the games they schedule, every stream read once.
+fn load_tournaments(log: &Log, tournaments: &[StreamId], as_of: Option<u64>) -> Result<Loaded, StoreError> {
+    let mut records = read(log, tournaments, as_of)?;
+    let streams = projections::from_records(&records);
+    let games: BTreeSet<StreamId> = tournaments
+        .iter()
+        .filter_map(|t| streams.get(t))
+        .flat_map(|events| projections::tournament_games(events))
+        .filter_map(|game| StreamId::game(&game).ok())
+        .collect();
+    records.extend(read(log, &games.into_iter().collect::<Vec<_>>(), as_of)?);
+    Ok(Loaded::from_records(records))
 }
 
 /// `<id>` or `<kind>/<id>`.
@@ -94,13 +116,6 @@ fn from_projection(error: ProjectionError) -> Status {
 /// Runs a blocking load and fold off the async workers.
 async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, Status> + Send + 'static) -> Result<T, Status> {
     tokio::task::spawn_blocking(work).await.map_err(|e| Status::internal(format!("projection failed: {e}")))?
-}
-
-/// The games a tournament stream schedules.
-fn games_of(log: &Log, tournament: &StreamId, as_of: Option<u64>) -> Result<Vec<StreamId>, StoreError> {
-    let loaded = load(log, std::slice::from_ref(tournament), as_of)?;
-    let events = loaded.streams.get(tournament).cloned().unwrap_or_default();
-    Ok(projections::tournament_games(&events).iter().filter_map(|g| StreamId::game(g).ok()).collect())
 }
 
 /// An Andes projection of one match, as of a seq: `project` over the match's stream alone.
@@ -230,9 +245,8 @@ impl pb::projections_server::Projections for ProjectionsService {
         let tournament = stream_id(StreamKind::Tournament, &request.tournament)?;
         let log = Arc::clone(&self.log);
         blocking(move || {
-            let mut ids = games_of(&log, &tournament, request.as_of_position).map_err(from_store)?;
-            ids.push(tournament.clone());
-            let loaded = load(&log, &ids, request.as_of_position).map_err(from_store)?;
+            let loaded = load_tournaments(&log, std::slice::from_ref(&tournament), request.as_of_position)
+                .map_err(from_store)?;
             let standings = if request.public {
                 projections::public_standings(&loaded.streams, &tournament)
             } else {
@@ -297,12 +311,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         };
         let log = Arc::clone(&self.log);
         blocking(move || {
-            let mut ids = Vec::new();
-            for tournament in tournaments(&log).map_err(from_store)? {
-                ids.extend(games_of(&log, &tournament, request.as_of_position).map_err(from_store)?);
-                ids.push(tournament);
-            }
-            let loaded = load(&log, &ids, request.as_of_position).map_err(from_store)?;
+            let loaded = load_tournaments(&log, &log.tournaments(), request.as_of_position).map_err(from_store)?;
             let years = loaded
                 .first_recorded_ms
                 .iter()

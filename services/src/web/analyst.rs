@@ -5,17 +5,16 @@
 
 use super::auth::Viewer;
 use super::layout::{esc, shell};
-use super::{blocking, PageError, WebState};
+use super::{PageError, WebState};
 use crate::auth::Access;
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
-use ledger::{Ruleset, Stage, StreamKind};
+use ledger::{Ruleset, Stage};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::projections_server::Projections;
 use serde::Deserialize;
 use serde_json::Value;
-use std::sync::Arc;
 
 /// The filters, as the query string carries them (empty: any).
 #[derive(Deserialize, Default)]
@@ -224,16 +223,7 @@ pub(crate) async fn page(
 ) -> Result<Html<String>, PageError> {
     let stats = stats_json(&state, &viewer, &filters).await?;
     let tournaments: Vec<String> = if state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok() {
-        let log = Arc::clone(&state.log);
-        blocking(move || {
-            Ok(log
-                .streams()?
-                .into_iter()
-                .filter(|s| s.stream.kind() == StreamKind::Tournament)
-                .map(|s| s.stream.id().to_owned())
-                .collect())
-        })
-        .await?
+        state.log.tournaments().iter().map(|t| t.id().to_owned()).collect()
     } else {
         Vec::new()
     };

@@ -35,14 +35,14 @@ pub(crate) fn game_id(text: &str) -> Result<StreamId, PageError> {
 }
 
 impl Game {
-    /// Reads the game and every tournament (blocking).
+    /// Reads the game and the tournaments that scheduled it (blocking).
     ///
     /// # Errors
     /// The log cannot be read.
     pub fn load(log: &Log, id: StreamId) -> Result<Game, PageError> {
         let mut all: Vec<Recorded> = Vec::new();
-        for info in log.streams()?.into_iter().filter(|s| s.stream.kind() == StreamKind::Tournament) {
-            all.extend(log.read_stream(&info.stream, 1, usize::MAX)?);
+        for tournament in log.tournaments_of(id.id()) {
+            all.extend(log.read_stream(&tournament, 1, usize::MAX)?);
         }
         let records = log.read_stream(&id, 1, usize::MAX)?;
         all.extend(records.iter().cloned());

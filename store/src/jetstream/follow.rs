@@ -65,6 +65,9 @@ async fn follow(stream: &stream::Stream, shared: &Shared, opened_at: u64, next: 
             let newest = changed.entry(envelope.stream.clone()).or_insert(0);
             *newest = (*newest).max(envelope.seq);
             drop(changed);
+            if let Some(schedule) = shared.schedule.get() {
+                schedule.observe(&record);
+            }
             if let Some(committed) = shared.committed.get() {
                 let _ = committed.send(Arc::new(record));
             }

@@ -25,6 +25,7 @@ mod read;
 mod write;
 
 use crate::error::StoreError;
+use crate::schedule::Schedule;
 use crate::storage::{Commit, Reader, Storage, StoredHead, StreamInfo, Written};
 use async_nats::jetstream::{self, stream};
 use ledger::envelope::decode_record;
@@ -164,6 +165,8 @@ struct Shared {
     changed: Mutex<HashMap<StreamId, u64>>,
     /// Where subscribers get committed events, once the log is started.
     committed: OnceLock<broadcast::Sender<Arc<Recorded>>>,
+    /// The readers' schedule, fed the other writers' tournament events.
+    schedule: OnceLock<Arc<Schedule>>,
     /// Per stream, a recent (seq, JetStream sequence): where reads and expectations start.
     marks: Mutex<LruCache<StreamId, (u64, u64)>>,
 }
@@ -240,6 +243,7 @@ impl JetStreamStorage {
             followed,
             changed: Mutex::new(HashMap::new()),
             committed: OnceLock::new(),
+            schedule: OnceLock::new(),
             marks: Mutex::new(LruCache::new(NonZeroUsize::new(10_000).expect("not zero"))),
         });
         let storage = JetStreamStorage {
@@ -397,6 +401,10 @@ impl Storage for JetStreamStorage {
     fn feed_subscribers(&self, committed: &broadcast::Sender<Arc<Recorded>>) -> bool {
         let _ = self.inner.shared.committed.set(committed.clone());
         true
+    }
+
+    fn follow_schedule(&self, schedule: &Arc<Schedule>) {
+        let _ = self.inner.shared.schedule.set(Arc::clone(schedule));
     }
 }
 
