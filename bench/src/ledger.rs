@@ -281,9 +281,9 @@ pub async fn pipelined(
     Ok((latencies, took))
 }
 
-/// Reads `count` events of `stream` back in order with the `Read` RPC (server streaming),
-/// checking every seq. Returns how many were read.
-pub async fn replay(url: &str, stream: &str, count: u64) -> Result<u64> {
+/// Reads `count` events of `stream` back with the `Read` RPC, one message per event, as
+/// [`replay`] does with pages: the two side by side show what a message per event costs.
+pub async fn replay_one_by_one(url: &str, stream: &str, count: u64) -> Result<u64> {
     let mut client = LedgerClient::connect(url.to_owned()).await?;
     let mut events = client
         .read(with_identity(
@@ -294,11 +294,38 @@ pub async fn replay(url: &str, stream: &str, count: u64) -> Result<u64> {
         .into_inner();
     let mut read = 0;
     while let Some(event) = events.message().await? {
-        let (seq, id) = event.envelope.as_ref().map_or((0, ""), |e| (e.seq, e.event_id.as_str()));
-        if seq != read + 1 || id != event_id(stream, seq) || event.event.is_none() {
-            bail!("{stream}: read seq {seq} ({id}) where {} was due", read + 1);
-        }
+        check_replayed(stream, &event, read + 1)?;
         read += 1;
+    }
+    Ok(read)
+}
+
+/// The replayed `event` is `due` of `stream`, as appended.
+fn check_replayed(stream: &str, event: &pb::RecordedEvent, due: u64) -> Result<()> {
+    let (seq, id) = event.envelope.as_ref().map_or((0, ""), |e| (e.seq, e.event_id.as_str()));
+    if seq != due || id != event_id(stream, seq) || event.event.is_none() {
+        bail!("{stream}: read seq {seq} ({id}) where {due} was due");
+    }
+    Ok(())
+}
+
+/// Reads `count` events of `stream` back in order with the `ReadPages` RPC (server streaming,
+/// many events to a message), checking every seq. Returns how many were read.
+pub async fn replay(url: &str, stream: &str, count: u64) -> Result<u64> {
+    let mut client = LedgerClient::connect(url.to_owned()).await?;
+    let mut pages = client
+        .read_pages(with_identity(
+            pb::ReadRequest { stream: ledger_stream(stream), from_seq: 1, limit: Some(count) },
+            "bench-replay",
+        ))
+        .await?
+        .into_inner();
+    let mut read = 0;
+    while let Some(page) = pages.message().await? {
+        for event in &page.events {
+            check_replayed(stream, event, read + 1)?;
+            read += 1;
+        }
     }
     Ok(read)
 }

@@ -433,12 +433,22 @@ impl Bench<'_> {
                 }
             });
             let how = match instance {
-                Instance::Ledger(_) => "Read RPC, server streaming",
+                Instance::Ledger(_) => "ReadPages RPC, server streaming, up to 1 MiB a message",
                 Instance::Postgres(_) => "portal (cursor), 10,000 rows per fetch",
                 Instance::JetStream(_) => "ordered pull consumer",
             };
             let label = format!("replay {} events, one stream", short(c.replay_events));
             self.record(name, "replay", &label, r, Some(how.into()));
+            if let Instance::Ledger(ledger) = instance {
+                let started = Instant::now();
+                let r = ledger::replay_one_by_one(&ledger.url, "replay-s0", c.replay_events).await;
+                let r = r.and_then(|read| match read == c.replay_events {
+                    true => Ok(Run { events: read, took: started.elapsed(), latencies: stats::Latencies::default() }),
+                    false => Err(anyhow::anyhow!("read back {read} of {} events", c.replay_events)),
+                });
+                let label = format!("replay {} events, one stream, a message each", short(c.replay_events));
+                self.record(name, "replay_read", &label, r, Some("Read RPC, one message per event".into()));
+            }
         }
     }
 

@@ -3,65 +3,64 @@
 //! file (`--file`, validated first with the server's rules). Both print the same text, and the
 //! same JSON under `--json`: every number with the line saying how it was reached.
 
-use super::{connect_projections, from_status, read_input, Cli, CliError};
+use super::common::{from_status, read_input, CliError};
+use super::connection::connect_projections;
+use super::offline::refused_line;
+use super::{values, Cli};
 use crate::projections::andes::{self, BoardView, Rendered};
 use crate::projections::{ProjectionError, Streams};
-use crate::status::rejection_code;
 use clap::Subcommand;
-use ledger::check::{check_stream, parse_lines, Line, LineError};
+use ledger::andes::Side;
+use ledger::check::{check_stream, parse_lines, Line};
 use ledger::{StreamId, StreamKind};
 use ledger_proto::v1 as pb;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+#[derive(Debug, clap::Args)]
+pub struct AndesArgs {
+    #[command(subcommand)]
+    what: AndesCommand,
+}
+
 #[derive(Debug, Subcommand)]
-pub enum AndesCommand {
+enum AndesCommand {
     /// The board of a game: the position after the last move (or after event --at), from Sol's
     /// or Luna's side, with each side's points.
-    Board {
-        /// `<id>` or `andes/<id>`.
-        #[arg(value_name = "MATCH")]
-        match_id: String,
-        /// Game 1 or 2 (default: the last one started).
-        #[arg(long)]
-        game: Option<u8>,
-        /// As the match stood after this event (seq).
-        #[arg(long)]
-        at: Option<u64>,
-        /// Whose view: sol or luna.
-        #[arg(long, default_value = "sol")]
-        side: String,
-        /// A JSON Lines file (an export, or the match's lines) to compute from offline.
-        #[arg(long)]
-        file: Option<PathBuf>,
-    },
+    Board(BoardArgs),
     /// Each game's points (5.1), winner (5.2, 9.2) and bonus (9.4).
     Score(MatchArgs),
     /// The whole match: every move and position, the totals and the winner (9.3).
     Match(MatchArgs),
     /// Each player's level from the match's two games, or with --player one player's level
     /// from their last two ended games across every match (9.5).
-    Level {
-        /// `<id>` or `andes/<id>` (not with --player).
-        #[arg(value_name = "MATCH", required_unless_present = "player", conflicts_with = "player")]
-        match_id: Option<String>,
-        /// One player's level across all Andes matches, the last two ended games by log position.
-        #[arg(long)]
-        player: Option<String>,
-        /// As the match stood after this event (seq; with MATCH only).
-        #[arg(long, conflicts_with = "player")]
-        at: Option<u64>,
-        /// A JSON Lines file (an export, or the match's lines) to compute from offline.
-        #[arg(long)]
-        file: Option<PathBuf>,
-    },
+    Level(LevelArgs),
 }
 
 #[derive(Debug, clap::Args)]
-pub struct MatchArgs {
+struct BoardArgs {
     /// `<id>` or `andes/<id>`.
-    #[arg(value_name = "MATCH")]
-    match_id: String,
+    #[arg(value_name = "MATCH", value_parser = values::andes_match)]
+    match_id: StreamId,
+    /// Game 1 or 2 (default: the last one started).
+    #[arg(long)]
+    game: Option<u8>,
+    /// As the match stood after this event (seq).
+    #[arg(long)]
+    at: Option<u64>,
+    /// Whose view.
+    #[arg(long, default_value = "sol", value_parser = values::side())]
+    side: Side,
+    /// A JSON Lines file (an export, or the match's lines) to compute from offline.
+    #[arg(long)]
+    file: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct MatchArgs {
+    /// `<id>` or `andes/<id>`.
+    #[arg(value_name = "MATCH", value_parser = values::andes_match)]
+    match_id: StreamId,
     /// As the match stood after this event (seq).
     #[arg(long)]
     at: Option<u64>,
@@ -70,17 +69,38 @@ pub struct MatchArgs {
     file: Option<PathBuf>,
 }
 
-pub async fn run(cli: &Cli, command: &AndesCommand) -> Result<(), CliError> {
-    let rendered = match command {
-        AndesCommand::Board { match_id, game, at, side, file } => {
-            let side = andes::parse_side(Some(side)).map_err(CliError::Failed)?;
+#[derive(Debug, clap::Args)]
+struct LevelArgs {
+    /// `<id>` or `andes/<id>` (not with --player).
+    #[arg(
+        value_name = "MATCH",
+        value_parser = values::andes_match,
+        required_unless_present = "player",
+        conflicts_with = "player"
+    )]
+    match_id: Option<StreamId>,
+    /// One player's level across all Andes matches, the last two ended games by log position.
+    #[arg(long)]
+    player: Option<String>,
+    /// As the match stood after this event (seq; with MATCH only).
+    #[arg(long, conflicts_with = "player")]
+    at: Option<u64>,
+    /// A JSON Lines file (an export, or the match's lines) to compute from offline.
+    #[arg(long)]
+    file: Option<PathBuf>,
+}
+
+pub async fn run(cli: &Cli, args: &AndesArgs) -> Result<(), CliError> {
+    let rendered = match &args.what {
+        AndesCommand::Board(BoardArgs { match_id, game, at, side, file }) => {
+            let side = *side;
             if let Some(file) = file {
-                let (streams, id) = load_file(match_id, file)?;
-                andes::board(&streams, &id, *at, BoardView { game: *game, side }).map_err(refused)?
+                let streams = load_file(match_id, file)?;
+                andes::board(&streams, match_id, *at, BoardView { game: *game, side }).map_err(refused)?
             } else {
                 let mut client = connect_projections(cli).await?;
                 let request = pb::AndesBoardRequest {
-                    match_id: match_id.clone(),
+                    match_id: match_id.to_string(),
                     as_of_seq: *at,
                     game: game.map(u64::from),
                     side: side.as_str().to_owned(),
@@ -102,7 +122,7 @@ pub async fn run(cli: &Cli, command: &AndesCommand) -> Result<(), CliError> {
                 answered(client.get_andes_match(request(args)).await)?
             }
         },
-        AndesCommand::Level { player: Some(player), file, .. } => match file {
+        AndesCommand::Level(LevelArgs { player: Some(player), file, .. }) => match file {
             Some(file) => {
                 let (streams, positions) = load_all(file)?;
                 andes::player_level(&streams, player, |id, seq| positions.get(&(id.clone(), seq)).copied().unwrap_or(0))
@@ -113,8 +133,9 @@ pub async fn run(cli: &Cli, command: &AndesCommand) -> Result<(), CliError> {
                 answered(client.get_andes_player_level(pb::AndesPlayerRequest { player: player.clone() }).await)?
             }
         },
-        AndesCommand::Level { match_id, at, file, .. } => {
-            let args = MatchArgs { match_id: match_id.clone().unwrap_or_default(), at: *at, file: file.clone() };
+        AndesCommand::Level(LevelArgs { match_id, at, file, .. }) => {
+            let match_id = match_id.clone().ok_or_else(|| CliError::Failed("give a MATCH or --player".into()))?;
+            let args = MatchArgs { match_id, at: *at, file: file.clone() };
             match &args.file {
                 Some(file) => offline(&args, file, andes::level)?,
                 None => {
@@ -133,7 +154,7 @@ pub async fn run(cli: &Cli, command: &AndesCommand) -> Result<(), CliError> {
 }
 
 fn request(args: &MatchArgs) -> pb::AndesMatchRequest {
-    pb::AndesMatchRequest { match_id: args.match_id.clone(), as_of_seq: args.at }
+    pb::AndesMatchRequest { match_id: args.match_id.to_string(), as_of_seq: args.at }
 }
 
 fn answered(answer: Result<tonic::Response<pb::Projection>, tonic::Status>) -> Result<Rendered, CliError> {
@@ -146,8 +167,8 @@ fn offline(
     file: &Path,
     project: fn(&Streams, &StreamId, Option<u64>) -> Result<Rendered, ProjectionError>,
 ) -> Result<Rendered, CliError> {
-    let (streams, id) = load_file(&args.match_id, file)?;
-    project(&streams, &id, args.at).map_err(refused)
+    let streams = load_file(&args.match_id, file)?;
+    project(&streams, &args.match_id, args.at).map_err(refused)
 }
 
 fn refused(error: ProjectionError) -> CliError {
@@ -158,27 +179,18 @@ fn refused(error: ProjectionError) -> CliError {
     CliError::Refused(format!("{code}: {error}"))
 }
 
-fn refused_line(e: LineError) -> CliError {
-    CliError::Refused(format!("line {}: {}: {}", e.line, crate::status::code_name(rejection_code(e.kind)), e.message))
-}
-
 /// The match's lines of a file: the lines that name its stream (an export of the whole log
 /// holds others too) or name none; validated with the server's rules, derived events included.
-fn load_file(match_id: &str, file: &Path) -> Result<(Streams, StreamId), CliError> {
-    let name =
-        if match_id.contains('/') { match_id.to_owned() } else { format!("{}/{match_id}", StreamKind::Andes.prefix()) };
-    let id = StreamId::parse(&name).map_err(|r| CliError::Failed(r.message))?;
-    if id.kind() != StreamKind::Andes {
-        return Err(CliError::Failed(format!("{id} is not an Andes match (`andes/<id>`)")));
-    }
+fn load_file(id: &StreamId, file: &Path) -> Result<Streams, CliError> {
+    let name = id.to_string();
     let lines: Vec<Line> = parse_lines(&read_input(Some(file))?)
         .map_err(refused_line)?
         .into_iter()
         .filter(|line| line.stream.as_deref().is_none_or(|stream| stream == name))
         .collect();
-    check_stream(&id, None, &lines).map_err(refused_line)?;
+    check_stream(id, None, &lines).map_err(refused_line)?;
     let events = (1u64..).zip(lines.into_iter().map(|line| line.event)).collect();
-    Ok((Streams::from([(id.clone(), events)]), id))
+    Ok(Streams::from([(id.clone(), events)]))
 }
 
 /// The line of each `(stream, seq)`.

@@ -2,25 +2,43 @@
 //! time — steps through it, compares two points, lists every event with the voids struck
 //! through, and writes the report to hand over. Online from ledgerd, or offline from an export.
 
-use super::connection::read_stream;
-use super::{connect, from_status, read_input, Cli, CliError};
+use super::common::{from_status, read_input, CliError};
+use super::connection::{connect, read_stream};
+use super::{values, Cli};
 use crate::projections::{self, Streams};
-use ledger::{Recorded, StreamId, StreamKind};
+use ledger::{Recorded, StreamId};
 use ledger_proto::v1 as pb;
 use replay::audit::{self, AuditPoint, Auditor};
 use std::io::BufRead;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What the jury asked for.
-pub struct AuditArgs<'a> {
-    pub game: &'a str,
-    pub file: Option<&'a Path>,
-    pub at: Option<u64>,
-    pub at_ms: Option<u64>,
-    pub diff: Option<(u64, u64)>,
-    pub step: bool,
-    pub timeline: bool,
-    pub report: bool,
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    /// `<id>` or `game/<id>`.
+    #[arg(value_parser = values::game)]
+    game: StreamId,
+    /// An export to audit offline (`ledgerctl export`).
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// The game as it stood after this event (default: the last).
+    #[arg(long)]
+    at: Option<u64>,
+    /// The game as it stood at this table time (ms).
+    #[arg(long, conflicts_with = "at")]
+    at_ms: Option<u64>,
+    /// What changed between two events: `--diff 12 30`.
+    #[arg(long, num_args = 2, value_names = ["FROM", "TO"])]
+    diff: Option<Vec<u64>>,
+    /// Step forward and back with commands on stdin.
+    #[arg(long)]
+    step: bool,
+    /// Every event with time and actor, voided ones struck through with their ruling.
+    #[arg(long)]
+    timeline: bool,
+    /// The audit report in Markdown.
+    #[arg(long)]
+    report: bool,
 }
 
 /// The game's records and the tournaments around it.
@@ -76,13 +94,8 @@ fn audit_error(e: audit::AuditError) -> CliError {
     CliError::Refused(e.to_string())
 }
 
-pub async fn run(cli: &Cli, args: AuditArgs<'_>) -> Result<(), CliError> {
-    let name = if args.game.contains('/') { args.game.to_owned() } else { format!("game/{}", args.game) };
-    let game = StreamId::parse(&name).map_err(|r| CliError::Failed(r.message))?;
-    if game.kind() != StreamKind::Game {
-        return Err(CliError::Failed(format!("{game} is not a game")));
-    }
-    let loaded = load(cli, game, args.file).await?;
+pub async fn run(cli: &Cli, args: &AuditArgs) -> Result<(), CliError> {
+    let loaded = load(cli, args.game.clone(), args.file.as_deref()).await?;
     let (ruleset, ms_per_side) = projections::game_settings(&loaded.streams, &loaded.game);
     if args.report {
         let seats = projections::game_seats(&loaded.streams, &loaded.game);
@@ -98,8 +111,8 @@ pub async fn run(cli: &Cli, args: AuditArgs<'_>) -> Result<(), CliError> {
         return Ok(());
     }
     let mut auditor = Auditor::from_records(ruleset, &loaded.records, ms_per_side).map_err(audit_error)?;
-    if let Some((a, b)) = args.diff {
-        let (a, b) = (auditor.goto(a).map_err(audit_error)?, auditor.goto(b).map_err(audit_error)?);
+    if let Some([a, b]) = args.diff.as_deref() {
+        let (a, b) = (auditor.goto(*a).map_err(audit_error)?, auditor.goto(*b).map_err(audit_error)?);
         let changes = audit::diff(&a, &b);
         if cli.json {
             let list: Vec<_> = changes

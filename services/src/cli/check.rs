@@ -1,21 +1,28 @@
 //! `ledgerctl check`: validate a JSON Lines file offline with exactly the server's rules.
 
-use super::{read_input, CliError};
+use super::common::{read_input, CliError};
+use super::{values, Cli};
 use crate::status::rejection_code;
 use ledger::check::{check_stream, parse_lines, LineError};
 use ledger::rules::Rules;
 use ledger::{Ruleset, StreamId};
 use serde_json::json;
-use std::path::Path;
+use std::path::PathBuf;
 
-pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>) -> Result<(), CliError> {
-    let ruleset = ruleset
-        .map(|r| {
-            Ruleset::parse(r)
-                .ok_or_else(|| CliError::Failed(format!("unknown ruleset `{r}`: use wm2015, cafe2019 or cafe2023")))
-        })
-        .transpose()?;
-    let stream = StreamId::parse(stream).map_err(|r| CliError::Failed(r.message))?;
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// The ruleset of the game (needed unless game_started names it).
+    #[arg(long, value_parser = values::ruleset())]
+    ruleset: Option<Ruleset>,
+    /// The stream the file is for; default `game/check`.
+    #[arg(long, default_value = "game/check", value_parser = values::stream)]
+    stream: StreamId,
+    #[arg(long)]
+    file: Option<PathBuf>,
+}
+
+pub fn run(cli: &Cli, args: &CheckArgs) -> Result<(), CliError> {
+    let (json, ruleset, stream) = (cli.json, args.ruleset, &args.stream);
     let refused = |e: LineError| {
         let code = crate::status::code_name(rejection_code(e.kind));
         if json {
@@ -23,8 +30,8 @@ pub fn run(json: bool, ruleset: Option<&str>, stream: &str, file: Option<&Path>)
         }
         CliError::Refused(format!("line {}: {code}: {}", e.line, e.message))
     };
-    let lines = parse_lines(&read_input(file)?).map_err(refused)?;
-    let state = check_stream(&stream, ruleset, &lines).map_err(refused)?;
+    let lines = parse_lines(&read_input(args.file.as_deref())?).map_err(refused)?;
+    let state = check_stream(stream, ruleset, &lines).map_err(refused)?;
     let status = match state.rules() {
         Rules::Game(game) => match game.ended {
             Some((outcome, turn)) => format!("the game ended in turn {turn} ({outcome})"),

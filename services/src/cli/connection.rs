@@ -33,7 +33,7 @@ impl Credentials {
         Ok(Credentials {
             token: cli.token.as_deref().map(|t| value(&format!("Bearer {t}"), "the token")).transpose()?,
             actor: value(&cli.actor, "--actor")?,
-            clearance: cli.clearance.as_deref().map(|c| value(c, "--clearance")).transpose()?,
+            clearance: cli.clearance.map(|c| value(c.as_str(), "--clearance")).transpose()?,
         })
     }
 
@@ -86,12 +86,14 @@ pub(super) async fn connect_projections(cli: &Cli) -> Result<Projections, CliErr
 /// differently from a failure).
 pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
     let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None };
-    let mut events = client.read(request).await?.into_inner();
+    let mut pages = client.read_pages(request).await?.into_inner();
     let mut records = Vec::new();
-    while let Some(item) = events.next().await {
-        let record =
-            Recorded::from_proto(item?).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}")))?;
-        records.push(record);
+    while let Some(page) = pages.next().await {
+        for event in page?.events {
+            let record =
+                Recorded::from_proto(event).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}")))?;
+            records.push(record);
+        }
     }
     Ok(records)
 }

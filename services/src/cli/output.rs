@@ -1,4 +1,5 @@
-//! How events look to a person: one line each, with the envelope's essentials.
+//! How events and projections look to a person: one line an event, with the envelope's
+//! essentials.
 //!
 //! Control characters are escaped on output (`\u{1b}`, `\n`), whatever the log holds: the
 //! ledger refuses them in new events, but an old log (or another server) may still carry a
@@ -66,6 +67,16 @@ pub fn event_text(event: &ledger::Event) -> String {
         text.push_str(&format!(" {key}={shown}"));
     }
     text
+}
+
+/// A projection (a score sheet, standings, statistics) as ledgerd or an offline fold gives it:
+/// its JSON under `--json`, else its text.
+pub fn print_projection(as_json: bool, json: &str, text: &str) {
+    if as_json {
+        say!("{json}");
+    } else {
+        say!("{}", text.strip_suffix('\n').unwrap_or(text));
+    }
 }
 
 #[cfg(test)]

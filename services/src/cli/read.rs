@@ -1,12 +1,39 @@
 //! `ledgerctl read`, `tail` and `streams`.
 
+use super::common::{from_status, CliError};
+use super::connection::{connect, Ledger};
 use super::output::{json_line, record_line};
-use super::{connect, from_status, Cli, CliError};
+use super::{values, Cli};
 use crate::convert::FromProto;
-use ledger::Recorded;
+use ledger::{Recorded, StreamId};
 use ledger_proto::v1 as pb;
 use serde_json::json;
 use tokio_stream::StreamExt;
+
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
+    #[arg(long, value_parser = values::stream)]
+    stream: StreamId,
+    /// First seq to print.
+    #[arg(long, default_value_t = 1)]
+    from: u64,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TailArgs {
+    #[arg(long, value_parser = values::stream)]
+    stream: Option<StreamId>,
+    /// First seq (of the stream) or global position to print; default: only new events.
+    #[arg(long)]
+    from: Option<u64>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StreamsArgs {
+    /// Only streams whose name starts with this, e.g. `game/`.
+    #[arg(long, default_value = "")]
+    prefix: String,
+}
 
 fn print(cli: &Cli, proto: pb::RecordedEvent) -> Result<(), CliError> {
     let record = Recorded::from_proto(proto).map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
@@ -18,14 +45,17 @@ fn print(cli: &Cli, proto: pb::RecordedEvent) -> Result<(), CliError> {
     Ok(())
 }
 
-pub async fn read(cli: &Cli, stream: &str, from: u64) -> Result<(), CliError> {
+pub async fn read(cli: &Cli, args: &ReadArgs) -> Result<(), CliError> {
+    let (stream, from) = (&args.stream, args.from);
     let mut client = connect(cli).await?;
-    let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: from, limit: None };
-    let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
+    let request = pb::ReadRequest { stream: stream.to_string(), from_seq: from, limit: None };
+    let mut pages = client.read_pages(request).await.map_err(|s| from_status(&s))?.into_inner();
     let mut n_events = 0usize;
-    while let Some(item) = events.next().await {
-        print(cli, item.map_err(|s| from_status(&s))?)?;
-        n_events += 1;
+    while let Some(page) = pages.next().await {
+        for event in page.map_err(|s| from_status(&s))?.events {
+            print(cli, event)?;
+            n_events += 1;
+        }
     }
     if n_events == 0 && !cli.json {
         eprintln!("{stream} has no events from seq {from}");
@@ -33,11 +63,11 @@ pub async fn read(cli: &Cli, stream: &str, from: u64) -> Result<(), CliError> {
     Ok(())
 }
 
-pub async fn tail(cli: &Cli, stream: Option<&str>, from: Option<u64>) -> Result<(), CliError> {
+pub async fn tail(cli: &Cli, args: &TailArgs) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
-    let stream = stream.unwrap_or_default().to_owned();
+    let stream = args.stream.as_ref().map(StreamId::to_string).unwrap_or_default();
     // Without --from, start after what is stored now.
-    let from = match from {
+    let from = match args.from {
         Some(from) => from,
         None if stream.is_empty() => u64::MAX,
         None => {
@@ -59,13 +89,14 @@ pub async fn tail(cli: &Cli, stream: Option<&str>, from: Option<u64>) -> Result<
 }
 
 /// One past the newest global position stored now.
-async fn latest_position(client: &mut super::connection::Ledger) -> Result<u64, CliError> {
+async fn latest_position(client: &mut Ledger) -> Result<u64, CliError> {
     let listed =
         client.list_streams(pb::ListStreamsRequest { prefix: String::new() }).await.map_err(|s| from_status(&s))?;
     Ok(listed.into_inner().last_position + 1)
 }
 
-pub async fn streams(cli: &Cli, prefix: &str) -> Result<(), CliError> {
+pub async fn streams(cli: &Cli, args: &StreamsArgs) -> Result<(), CliError> {
+    let prefix = args.prefix.as_str();
     let mut client = connect(cli).await?;
     let listed = client
         .list_streams(pb::ListStreamsRequest { prefix: prefix.to_owned() })

@@ -5,7 +5,10 @@
 //! `verify --file` does the same for an export. `digest` prints the short chain head
 //! a jury writes on the paper game report.
 
-use super::{connect, from_status, read_input, Cli, CliError};
+use super::common::{from_status, read_input, CliError};
+use super::connection::connect;
+use super::output::json_line;
+use super::{values, Cli};
 use crate::convert::FromProto;
 use ledger::envelope::{short_digest, verify_chain, ChainBreak};
 use ledger::{Hash, Recorded, StreamId};
@@ -14,8 +17,30 @@ use ledger_store::sled::SledStorage;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use tokio_stream::StreamExt;
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// A sled data directory (the daemon must be stopped; or verify a copy).
+    #[arg(long, conflicts_with = "file")]
+    data_dir: Option<PathBuf>,
+    /// An export (JSON Lines with envelopes); `-` for stdin.
+    #[arg(long)]
+    file: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    #[arg(long, value_parser = values::stream)]
+    stream: Option<StreamId>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DigestArgs {
+    #[arg(long, value_parser = values::stream)]
+    stream: StreamId,
+}
 
 struct Verdict {
     stream: String,
@@ -24,10 +49,11 @@ struct Verdict {
     broken: Option<ChainBreak>,
 }
 
-pub fn verify(json: bool, data_dir: Option<&Path>, file: Option<&Path>) -> Result<(), CliError> {
-    let verdicts = match data_dir {
+pub fn verify(cli: &Cli, args: &VerifyArgs) -> Result<(), CliError> {
+    let json = cli.json;
+    let verdicts = match &args.data_dir {
         Some(dir) => verify_data_dir(dir)?,
-        None => verify_export(&read_input(file)?)?,
+        None => verify_export(&read_input(args.file.as_deref())?)?,
     };
     let mut n_broken = 0;
     for v in &verdicts {
@@ -146,27 +172,26 @@ fn verify_export(text: &str) -> Result<Vec<Verdict>, CliError> {
 
 /// Every event of the log in global position order (or of one stream), as JSON Lines with
 /// envelopes and hashes: `import` can replay it, `verify --file` can check it.
-pub async fn export(cli: &Cli, stream: Option<&str>) -> Result<(), CliError> {
+pub async fn export(cli: &Cli, args: &ExportArgs) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
-    let stream = match stream {
-        Some(s) => StreamId::parse(s).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {r}")))?.to_string(),
-        None => String::new(),
-    };
+    let stream = args.stream.as_ref().map(StreamId::to_string).unwrap_or_default();
     let request = pb::ReadRequest { stream, from_seq: 1, limit: None };
-    let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
-    while let Some(item) = events.next().await {
-        let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
-            .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
-        say!("{}", super::output::json_line(&record.to_json()));
+    let mut pages = client.read_pages(request).await.map_err(|s| from_status(&s))?.into_inner();
+    while let Some(page) = pages.next().await {
+        for event in page.map_err(|s| from_status(&s))?.events {
+            let record = Recorded::from_proto(event).map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
+            say!("{}", json_line(&record.to_json()));
+        }
     }
     Ok(())
 }
 
 /// The chain head of a stream as the server holds it.
-pub async fn digest(cli: &Cli, stream: &str) -> Result<(), CliError> {
+pub async fn digest(cli: &Cli, args: &DigestArgs) -> Result<(), CliError> {
+    let stream = args.stream.to_string();
     let mut client = connect(cli).await?;
     let listed = client
-        .list_streams(pb::ListStreamsRequest { prefix: stream.to_owned() })
+        .list_streams(pb::ListStreamsRequest { prefix: stream.clone() })
         .await
         .map_err(|s| from_status(&s))?
         .into_inner();

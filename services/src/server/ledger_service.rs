@@ -26,7 +26,12 @@ const IN_FLIGHT_EVENTS: u32 = 16_384;
 /// async worker threads.
 const READ_PAGE: usize = 1024;
 
+/// The most encoded bytes one `ReadPages` message carries: well under the 4 MiB a gRPC client
+/// decodes by default, and enough to amortise a message's cost over hundreds of events.
+const MAX_PAGE_BYTES: usize = 1024 * 1024;
+
 type EventStream = Pin<Box<dyn Stream<Item = Result<pb::RecordedEvent, Status>> + Send>>;
+type PageStream = Pin<Box<dyn Stream<Item = Result<pb::RecordedEventPage, Status>> + Send>>;
 type AppendAnswers = Pin<Box<dyn Stream<Item = Result<pb::AppendStreamResponse, Status>> + Send>>;
 
 /// The service over one open log.
@@ -53,6 +58,102 @@ impl LedgerService {
         let subscribers = Arc::new(Semaphore::new(limits.max_subscribers));
         LedgerService { log, auth, stopping, subscribers, limits, stats }
     }
+}
+
+/// Where a read's records go: one message per event (`Read`), or one per page (`ReadPages`).
+enum Delivery {
+    Events(mpsc::Sender<Result<pb::RecordedEvent, Status>>),
+    Pages(mpsc::Sender<Result<pb::RecordedEventPage, Status>>),
+}
+
+impl Delivery {
+    /// Sends a page's records; false once the client has gone.
+    async fn page(&self, events: Vec<pb::RecordedEvent>) -> bool {
+        match self {
+            Delivery::Events(tx) => {
+                for event in events {
+                    if tx.send(Ok(event)).await.is_err() {
+                        return false;
+                    }
+                }
+                true
+            }
+            Delivery::Pages(tx) => tx.send(Ok(pb::RecordedEventPage { events })).await.is_ok(),
+        }
+    }
+
+    async fn fail(&self, status: Status) {
+        let _ = match self {
+            Delivery::Events(tx) => tx.send(Err(status)).await.is_ok(),
+            Delivery::Pages(tx) => tx.send(Err(status)).await.is_ok(),
+        };
+    }
+}
+
+impl LedgerService {
+    /// Checks a read and starts it: each page is one blocking read of the backend, off the
+    /// async workers, converted once and handed to `delivery` (a message per event, or per page
+    /// of at most [`MAX_PAGE_BYTES`]).
+    fn start_read(&self, request: Request<pb::ReadRequest>, delivery: Delivery) -> Result<(), Status> {
+        let (metadata, request) = (request.metadata().clone(), request.into_inner());
+        // An empty stream reads the whole log in global position order (exports, imports).
+        let stream = match request.stream.as_str() {
+            "" => None,
+            name => Some(StreamId::parse(name).map_err(from_rejection)?),
+        };
+        self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
+        let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+        let log = Arc::clone(&self.log);
+        tokio::spawn(async move {
+            let mut next = request.from_seq.max(1);
+            while remaining > 0 {
+                let (reader, which) = (Arc::clone(&log), stream.clone());
+                let limit = READ_PAGE.min(remaining);
+                let page = tokio::task::spawn_blocking(move || match &which {
+                    Some(stream) => reader.read_stream(stream, next, limit),
+                    None => reader.read_all(next, limit),
+                })
+                .await
+                .unwrap_or_else(|_| Err(ledger_store::StoreError::Io("a read panicked".into())));
+                let page = match page {
+                    Ok(page) if page.is_empty() => break,
+                    Ok(page) => page,
+                    Err(error) => {
+                        tracing::error!(%error, "read failed");
+                        delivery.fail(from_store(error)).await;
+                        break;
+                    }
+                };
+                remaining -= page.len();
+                if let Some(last) = page.last() {
+                    next = if stream.is_some() { last.envelope.seq } else { last.envelope.position } + 1;
+                }
+                for events in by_size(page.into_iter().map(record_into_proto)) {
+                    if !delivery.page(events).await {
+                        return;
+                    }
+                }
+            }
+        });
+        Ok(())
+    }
+}
+
+/// Splits records into pages of at most [`MAX_PAGE_BYTES`] encoded (one record alone may be
+/// larger: it still goes, alone).
+fn by_size(records: impl Iterator<Item = pb::RecordedEvent>) -> Vec<Vec<pb::RecordedEvent>> {
+    let mut pages = vec![Vec::new()];
+    let mut bytes = 0;
+    for record in records {
+        let len = prost::Message::encoded_len(&record) + 4;
+        if bytes + len > MAX_PAGE_BYTES && !pages.last().expect("one page at least").is_empty() {
+            pages.push(Vec::new());
+            bytes = 0;
+        }
+        bytes += len;
+        pages.last_mut().expect("one page at least").push(record);
+    }
+    pages
 }
 
 /// Events buffered per subscriber between the log and its connection.
@@ -178,45 +279,16 @@ impl pb::ledger_server::Ledger for LedgerService {
     type ReadStream = EventStream;
 
     async fn read(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadStream>, Status> {
-        let (metadata, request) = (request.metadata().clone(), request.into_inner());
-        // An empty stream reads the whole log in global position order (exports, imports).
-        let stream = match request.stream.as_str() {
-            "" => None,
-            name => Some(StreamId::parse(name).map_err(from_rejection)?),
-        };
-        self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
-        let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-        let log = Arc::clone(&self.log);
         let (tx, rx) = mpsc::channel(READ_PAGE);
-        tokio::spawn(async move {
-            let mut next = request.from_seq.max(1);
-            while remaining > 0 {
-                let (reader, which) = (Arc::clone(&log), stream.clone());
-                let limit = READ_PAGE.min(remaining);
-                let page = tokio::task::spawn_blocking(move || match &which {
-                    Some(stream) => reader.read_stream(stream, next, limit),
-                    None => reader.read_all(next, limit),
-                })
-                .await
-                .unwrap_or_else(|_| Err(ledger_store::StoreError::Io("a read panicked".into())));
-                let page = match page {
-                    Ok(page) if page.is_empty() => break,
-                    Ok(page) => page,
-                    Err(error) => {
-                        tracing::error!(%error, "read failed");
-                        let _ = tx.send(Err(from_store(error))).await;
-                        break;
-                    }
-                };
-                remaining -= page.len();
-                for record in page {
-                    next = if stream.is_some() { record.envelope.seq } else { record.envelope.position } + 1;
-                    if tx.send(Ok(record_into_proto(record))).await.is_err() {
-                        return;
-                    }
-                }
-            }
-        });
+        self.start_read(request, Delivery::Events(tx))?;
+        Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
+    }
+
+    type ReadPagesStream = PageStream;
+
+    async fn read_pages(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadPagesStream>, Status> {
+        let (tx, rx) = mpsc::channel(2);
+        self.start_read(request, Delivery::Pages(tx))?;
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 
@@ -308,5 +380,33 @@ impl pb::ledger_server::Ledger for LedgerService {
                 .collect(),
             last_position,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(id_bytes: usize) -> pb::RecordedEvent {
+        pb::RecordedEvent {
+            envelope: Some(pb::Envelope { event_id: "x".repeat(id_bytes), ..Default::default() }),
+            event: None,
+        }
+    }
+
+    #[test]
+    fn pages_stay_under_the_byte_limit_and_keep_every_record_in_order() {
+        let records: Vec<pb::RecordedEvent> = (0..40).map(|i| record(60_000 + i)).collect();
+        let pages = by_size(records.clone().into_iter());
+        assert!(pages.len() > 1, "40 records of 60 kB need several pages");
+        for page in &pages {
+            let bytes: usize = page.iter().map(|r| prost::Message::encoded_len(r) + 4).sum();
+            assert!(bytes <= MAX_PAGE_BYTES, "{bytes} bytes in a page");
+        }
+        assert_eq!(pages.concat(), records);
+        // One record larger than a page still goes, alone.
+        let pages = by_size([record(10), record(MAX_PAGE_BYTES + 1), record(10)].into_iter());
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [1, 1, 1]);
+        assert_eq!(by_size(std::iter::empty()), vec![Vec::new()]);
     }
 }

@@ -14,8 +14,12 @@ use ledger::envelope::verify_chain;
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
+use ledger_proto::v1::projections_client::ProjectionsClient;
 use ledger_store::jetstream::{JetStreamConfig, JetStreamStorage};
 use std::collections::HashMap;
+use std::sync::atomic::Ordering::SeqCst;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::Arc;
 use std::time::Duration;
 use tonic::transport::Channel;
 use tonic::Code;
@@ -47,6 +51,7 @@ on_both_backends!(
     a_batch_with_one_bad_event_names_it_and_appends_nothing,
     pipelined_appends_are_acknowledged_in_order_and_a_refusal_does_not_end_the_stream,
     subscribe_passes_from_stored_to_live_events_without_gap_or_duplicate,
+    read_pages_gives_the_events_of_read_many_to_a_message,
 );
 
 /// A stream read back is one unbroken chain, seqs 1, 2, 3 …
@@ -194,6 +199,56 @@ async fn two_ledgerd_racing_on_one_jetstream_never_fork_and_lose_no_acknowledged
     }
 }
 
+/// What one ledgerd answers for a game, the tournament and the analysts.
+async fn projections_of(addr: &str) -> Result<[String; 3], tonic::Status> {
+    let mut client = ProjectionsClient::connect(format!("http://{addr}")).await.unwrap();
+    let sheet = pb::ScoreSheetRequest { game: "q1-t1".into(), as_of_seq: None };
+    let standings = pb::StandingsRequest { tournament: "open26".into(), as_of_position: None, public: false };
+    let stats = pb::RoleStatsRequest::default();
+    Ok([
+        client.get_score_sheet(sheet).await?.into_inner().json,
+        client.get_standings(standings).await?.into_inner().json,
+        client.get_role_stats(stats).await?.into_inner().json,
+    ])
+}
+
+#[tokio::test]
+async fn a_ledgerd_that_wrote_nothing_projects_the_games_another_ledgerd_scheduled() {
+    let Some(binary) = nats_server_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let nats = NatsServer::start(&binary, &dir.path().join("nats"));
+    let url = nats.url();
+    let args = ["--backend", "jetstream", "--nats-url", url.as_str()];
+    let writer = Daemon::spawn_with(&dir.path().join("a"), &args);
+    let reader = Daemon::spawn_with(&dir.path().join("b"), &args);
+    writer.connect().await;
+    reader.connect().await;
+    // The reader is running before the tournament exists: it learns the schedule by following.
+    let server = format!("http://{}", writer.addr());
+    let tournament = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
+    let imported = tokio::task::spawn_blocking(move || {
+        crate::support::run_ledgerctl(
+            &["--server", &server, "--clearance", "organiser", "import", "--file", tournament],
+            "",
+        )
+    })
+    .await
+    .unwrap();
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    let written = projections_of(writer.addr()).await.expect("the writer projects what it wrote");
+    assert!(written[0].contains("\"ruleset\":\"cafe2023\""), "the game takes its tournament's ruleset");
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        match projections_of(reader.addr()).await {
+            Ok(read) if read == written => break,
+            other if std::time::Instant::now() > deadline => {
+                panic!("the reader never caught up with the writer's tournament: {other:?}")
+            }
+            _ => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    }
+}
+
 /// `deploy/nats-cluster/cluster.sh` run by a test: its own data directory and free ports; the
 /// cluster is stopped when dropped.
 struct Cluster {
@@ -241,15 +296,17 @@ impl Drop for Cluster {
 async fn keep_playing(
     mut client: LedgerClient<Channel>,
     game: String,
-    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    stop: Arc<AtomicBool>,
+    played: Arc<AtomicUsize>,
 ) -> Vec<(String, u64)> {
     let mut acknowledged = Vec::new();
     let mut turn = 1;
-    while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+    while !stop.load(SeqCst) {
         let event = Event::TurnStarted { turn, at_ms: None };
         match client.append(append(&game, &[event], &format!("{game}-{turn}-"), None)).await {
             Ok(ok) => {
                 acknowledged.push((format!("{game}-{turn}-0"), ok.into_inner().first_seq));
+                played.fetch_add(1, SeqCst);
                 turn += 1;
             }
             Err(status) => {
@@ -260,6 +317,17 @@ async fn keep_playing(
         }
     }
     acknowledged
+}
+
+/// Waits (bounded: 60 s) until the writers have had `n` more turns acknowledged between them.
+async fn until_played(played: &AtomicUsize, n: usize, while_what: &str) {
+    let target = played.load(SeqCst) + n;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while played.load(SeqCst) < target {
+        let so_far = played.load(SeqCst);
+        assert!(std::time::Instant::now() < deadline, "no progress {while_what}: {so_far} of {target} turns");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }
 
 /// The node (1, 2 or 3) leading the log's JetStream stream.
@@ -285,20 +353,23 @@ async fn a_three_node_cluster_losing_a_node_under_load_loses_no_acknowledged_eve
         let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
         client.append(append(game, &[start], &format!("{game}-start-"), None)).await.unwrap();
     }
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (stop, played) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicUsize::new(0)));
     let writers: Vec<_> = games
         .iter()
-        .map(|game| tokio::spawn(keep_playing(client.clone(), (*game).to_owned(), std::sync::Arc::clone(&stop))))
+        .map(|game| {
+            let (stop, played) = (Arc::clone(&stop), Arc::clone(&played));
+            tokio::spawn(keep_playing(client.clone(), (*game).to_owned(), stop, played))
+        })
         .collect();
-    // Under load, the node leading the log's stream (the one every append goes through) dies
-    // and comes back: the others elect a new leader meanwhile.
-    tokio::time::sleep(Duration::from_secs(1)).await;
+    // Under load, the node leading the log's stream (the one every append goes through) dies:
+    // the other two elect a new leader and the games go on; then it comes back and rejoins.
+    until_played(&played, 30, "before the node's loss").await;
     let leader = stream_leader(&urls).await;
     cluster.run(&["stop-node", &leader]);
-    tokio::time::sleep(Duration::from_secs(3)).await;
+    until_played(&played, 30, "with the leading node down").await;
     cluster.run(&["start-node", &leader]);
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    until_played(&played, 30, "after the node came back").await;
+    stop.store(true, SeqCst);
     for (game, writer) in games.iter().zip(writers) {
         let acknowledged = writer.await.unwrap();
         eprintln!("{game}: {} turns acknowledged across the node's loss", acknowledged.len());

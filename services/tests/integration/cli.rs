@@ -143,6 +143,15 @@ impl pb::ledger_server::Ledger for OldLog {
     async fn read(&self, _: tonic::Request<pb::ReadRequest>) -> Result<tonic::Response<Records>, tonic::Status> {
         Ok(tonic::Response::new(Box::pin(tokio_stream::iter([Ok(self.0.clone())]))))
     }
+    type ReadPagesStream =
+        std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<pb::RecordedEventPage, tonic::Status>> + Send>>;
+    async fn read_pages(
+        &self,
+        _: tonic::Request<pb::ReadRequest>,
+    ) -> Result<tonic::Response<Self::ReadPagesStream>, tonic::Status> {
+        let page = pb::RecordedEventPage { events: vec![self.0.clone()] };
+        Ok(tonic::Response::new(Box::pin(tokio_stream::iter([Ok(page)]))))
+    }
     type SubscribeStream = Records;
     async fn subscribe(
         &self,
@@ -384,5 +393,65 @@ async fn a_refused_or_retried_long_file_appends_exactly_what_is_missing() {
     ids.sort_unstable();
     ids.dedup();
     assert_eq!(ids.len(), 2_500, "every line stored once");
+    server.stop().await;
+}
+
+/// A misspelled ruleset, stage, role or clearance is refused by the command line itself, before
+/// anything reaches ledgerd: exit 2, the valid values listed, nothing appended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misspelled_name_is_refused_with_the_valid_values_and_nothing_is_appended() {
+    let mut server = TestServer::start().await;
+    let url = format!("http://{}", server.addr);
+    let schedule = "tournament schedule --tournament wm26 --game q1-t1 --round 1 --table 1 --frederick a \
+                    --elisabeth b --maria-theresa c --pompadour d";
+    // A command line, its typo, and the valid values the refusal lists.
+    let typos = [
+        (
+            "--clearance organiser tournament create --id wm26 --name WM --ruleset wm2051".to_owned(),
+            "wm2051",
+            "[possible values: wm2015, cafe2019, cafe2023]",
+        ),
+        (
+            "--clearance judge tournament create --id wm26 --name WM --ruleset wm2015".to_owned(),
+            "judge",
+            "[possible values: public, analyst, table, organiser, jury]",
+        ),
+        (
+            format!("--clearance organiser {schedule} --stage semifinal"),
+            "semifinal",
+            "[possible values: qualifying, final]",
+        ),
+        (
+            "--clearance organiser tournament final choose --tournament wm26 --player a --role fritz".to_owned(),
+            "fritz",
+            "[possible values: frederick, elisabeth, maria_theresa, pompadour]",
+        ),
+        (
+            "new-token --actor jury-1 --clearance public".to_owned(),
+            "public",
+            "[possible values: analyst, table, organiser, jury]",
+        ),
+    ];
+    let run = move |line: String| {
+        let url = url.clone();
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = ["--server", &url].into_iter().chain(line.split_whitespace()).collect();
+            ledgerctl(&args, "")
+        })
+    };
+    for (line, typo, valid) in typos {
+        let out = run(line.clone()).await.unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{line}: {stderr}");
+        assert!(stderr.contains(&format!("invalid value '{typo}'")) && stderr.contains(valid), "{line}: {stderr}");
+        assert_eq!(text(&out.stdout), "", "{line}");
+    }
+    let listed = server.client.list_streams(pb::ListStreamsRequest { prefix: String::new() }).await.unwrap();
+    assert!(listed.into_inner().streams.is_empty(), "nothing was appended");
+    // Spelled right, the same command is recorded.
+    let line = "--clearance organiser tournament create --id wm26 --name WM --ruleset wm2015";
+    let created = run(line.to_owned()).await.unwrap();
+    assert_eq!(created.status.code(), Some(0), "{}", text(&created.stderr));
+    assert_eq!(server.version("tournament/wm26").await, 1);
     server.stop().await;
 }

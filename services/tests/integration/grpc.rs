@@ -175,6 +175,32 @@ pub(crate) async fn subscribe_passes_from_stored_to_live_events_without_gap_or_d
     assert!(by_stream.next().await.is_none_or(|item| item.is_err()));
 }
 
+/// `ReadPages` gives exactly what `Read` gives, many events to a message, from a seq and up to a
+/// limit, for one stream and for the whole log.
+pub(crate) async fn read_pages_gives_the_events_of_read_many_to_a_message(mut server: TestServer) {
+    let game = events(&ledger::testing::started_game(Some(Ruleset::Wm2015), 2_499));
+    for (idx, chunk) in game.chunks(500).enumerate() {
+        let request = append("game/long", chunk, &format!("c{idx}-"), Some(idx as u64 * 500));
+        server.client.append(request).await.unwrap();
+    }
+    for (stream, from_seq, limit, expected) in
+        [("game/long", 1, None, 2_500), ("game/long", 7, Some(1_500), 1_500), ("", 1, None, 2_500)]
+    {
+        let request = pb::ReadRequest { stream: stream.into(), from_seq, limit };
+        let one_by_one: Vec<pb::RecordedEvent> =
+            server.client.read(request.clone()).await.unwrap().into_inner().map(Result::unwrap).collect().await;
+        let pages: Vec<pb::RecordedEventPage> =
+            server.client.read_pages(request).await.unwrap().into_inner().map(Result::unwrap).collect().await;
+        assert_eq!(one_by_one.len(), expected, "{stream} from {from_seq}");
+        assert!(pages.len() >= 2 && pages.len() < expected / 100, "{stream}: many events to a page ({})", pages.len());
+        assert!(pages.iter().all(|p| !p.events.is_empty()), "no empty page");
+        let paged: Vec<pb::RecordedEvent> = pages.into_iter().flat_map(|p| p.events).collect();
+        assert_eq!(paged, one_by_one, "{stream} from {from_seq}: the same events in the same order");
+        assert_eq!(paged[0].envelope.as_ref().unwrap().seq, from_seq);
+    }
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn health_and_reflection_answer() {
     let server = TestServer::start().await;

@@ -1,0 +1,42 @@
+//! `ledgerctl standings`: a tournament's standings with every tie-breaker used, online from
+//! ledgerd or offline from an export (validated first with the server's rules).
+
+use super::common::{from_status, read_input, CliError};
+use super::connection::connect_projections;
+use super::offline::load_streams;
+use super::output::print_projection;
+use super::{values, Cli};
+use crate::projections;
+use ledger::StreamId;
+use ledger_proto::v1 as pb;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct StandingsArgs {
+    /// `<id>` or `tournament/<id>`.
+    #[arg(long, value_parser = values::tournament)]
+    tournament: StreamId,
+    /// An export (or JSON Lines whose lines carry `stream`) to compute from offline.
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// Show players only by their pseudonyms, as published standings do.
+    #[arg(long)]
+    public: bool,
+}
+
+pub async fn run(cli: &Cli, args: &StandingsArgs) -> Result<(), CliError> {
+    let (id, public) = (&args.tournament, args.public);
+    let Some(file) = &args.file else {
+        let mut client = connect_projections(cli).await?;
+        let request = pb::StandingsRequest { tournament: id.to_string(), as_of_position: None, public };
+        let answer = client.get_standings(request).await.map_err(|s| from_status(&s))?.into_inner();
+        print_projection(cli.json, &answer.json, &answer.text);
+        return Ok(());
+    };
+    let (streams, _) = load_streams(&read_input(Some(file.as_path()))?)?;
+    let standings =
+        if public { projections::public_standings(&streams, id) } else { projections::standings(&streams, id) }
+            .map_err(|e| CliError::Refused(e.to_string()))?;
+    print_projection(cli.json, &standings.to_json_string(), &standings.to_string());
+    Ok(())
+}

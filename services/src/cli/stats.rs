@@ -1,0 +1,70 @@
+//! `ledgerctl stats roles`: games, wins, win rates and average scores per role and nation,
+//! online from ledgerd or offline from an export (validated first with the server's rules).
+
+use super::common::{from_status, read_input, CliError};
+use super::connection::connect_projections;
+use super::offline::load_streams;
+use super::output::print_projection;
+use super::{values, Cli};
+use crate::projections;
+use clap::Subcommand;
+use ledger::{Ruleset, Stage, StreamId};
+use ledger_proto::v1 as pb;
+use replay::stats::Filter;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct StatsArgs {
+    #[command(subcommand)]
+    what: StatsCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum StatsCommand {
+    /// Games, wins, win rate with a 95% Wilson interval, and average score per role and nation.
+    Roles(RolesArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct RolesArgs {
+    /// An export to compute from offline; without it, ask ledgerd.
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// Only this tournament (`<id>` or `tournament/<id>`).
+    #[arg(long, value_parser = values::tournament)]
+    tournament: Option<StreamId>,
+    #[arg(long, value_parser = values::ruleset())]
+    ruleset: Option<Ruleset>,
+    #[arg(long, value_parser = values::stage())]
+    stage: Option<Stage>,
+    /// The year the tournament was recorded.
+    #[arg(long)]
+    year: Option<i32>,
+}
+
+pub async fn run(cli: &Cli, args: &StatsArgs) -> Result<(), CliError> {
+    let StatsCommand::Roles(args) = &args.what;
+    let tournament = args.tournament.as_ref().map(|t| t.id().to_owned());
+    let Some(file) = &args.file else {
+        let mut client = connect_projections(cli).await?;
+        let request = pb::RoleStatsRequest {
+            tournament,
+            ruleset: args.ruleset.map(|r| r.as_str().to_owned()),
+            stage: args.stage.map(|s| s.as_str().to_owned()),
+            year: args.year,
+            as_of_position: None,
+        };
+        let answer = client.get_role_stats(request).await.map_err(|s| from_status(&s))?.into_inner();
+        print_projection(cli.json, &answer.json, &answer.text);
+        return Ok(());
+    };
+    let filter = Filter { tournament, ruleset: args.ruleset, stage: args.stage, year: args.year };
+    let (streams, years) = load_streams(&read_input(Some(file.as_path()))?)?;
+    let stats = projections::role_stats(&streams, &years, &filter).map_err(|e| CliError::Refused(e.to_string()))?;
+    print_projection(
+        cli.json,
+        &serde_json::to_string(&stats.to_json()).expect("stats serialise"),
+        &projections::stats_text(&stats),
+    );
+    Ok(())
+}

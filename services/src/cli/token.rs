@@ -1,0 +1,31 @@
+//! `ledgerctl new-token`: a fresh random bearer token and the auth-file entry that admits it.
+
+use super::common::CliError;
+use super::values;
+use crate::auth::Role;
+
+#[derive(Debug, clap::Args)]
+pub struct NewTokenArgs {
+    /// Who the token stands for, recorded as the actor of every append.
+    #[arg(long)]
+    actor: String,
+    /// The token's role; an analyst reads everything and records nothing.
+    #[arg(long, value_parser = values::token_clearance())]
+    clearance: Role,
+}
+
+/// Prints a fresh random token and the auth-file entry that admits it.
+pub fn run(args: &NewTokenArgs) -> Result<(), CliError> {
+    let actor = &args.actor;
+    let mut bytes = [0u8; 24];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut bytes)?;
+    let token = hex::encode(bytes);
+    let entry = serde_json::json!({
+        "sha256": hex::encode(crate::auth::token_digest(&token)),
+        "actor": actor,
+        "clearance": args.clearance.as_str(),
+    });
+    say!("token (give it to {actor}; it is not stored anywhere): {token}");
+    say!("auth-file entry (add it to \"tokens\"): {entry}");
+    Ok(())
+}

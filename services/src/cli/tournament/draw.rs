@@ -1,0 +1,66 @@
+//! `ledgerctl tournament draw`: the four qualifying rounds drawn from a seed, shown, and
+//! recorded unless `--dry-run`.
+
+use super::tournament_state;
+use crate::cli::appending::append_events;
+use crate::cli::common::CliError;
+use crate::cli::{values, Cli};
+use ledger::draw::{draw_qualifying, QualifyingDraw};
+use ledger::StreamId;
+use serde_json::json;
+
+#[derive(Debug, clap::Args)]
+pub struct DrawArgs {
+    #[arg(long, value_parser = values::tournament)]
+    tournament: StreamId,
+    #[arg(long)]
+    seed: u64,
+    /// Show the draw without recording it.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
+    let id = &args.tournament;
+    let state = tournament_state(cli, id).await?;
+    let draw = draw_qualifying(&state.registration_order, args.seed).map_err(|e| CliError::Refused(e.to_string()))?;
+    print_draw(cli, &draw);
+    if args.dry_run {
+        return Ok(());
+    }
+    append_events(cli, id, vec![draw.to_event()]).await
+}
+
+fn print_draw(cli: &Cli, draw: &QualifyingDraw) {
+    if cli.json {
+        let repeats: Vec<_> =
+            draw.repeats.iter().map(|r| json!({"players": r.players, "times_met": r.times_met})).collect();
+        say!("{}", json!({"event": ledger::event::to_canonical_json(&draw.to_event()), "repeats": repeats}));
+        return;
+    }
+    let mut round = 0;
+    for g in &draw.games {
+        if g.round != round {
+            round = g.round;
+            say!("round {round}");
+        }
+        let s = &g.seats;
+        say!(
+            "  table {:<3} {:<8} frederick {} · elisabeth {} · maria_theresa {} · pompadour {}",
+            g.table,
+            g.game,
+            s.frederick,
+            s.elisabeth,
+            s.maria_theresa,
+            s.pompadour
+        );
+    }
+    if draw.repeats.is_empty() {
+        say!("no two players share a table twice");
+    } else {
+        say!("{} pairs meet more than once (unavoidable with {} players):", draw.repeats.len(), draw.games.len());
+        for r in &draw.repeats {
+            say!("  {} and {}: {} times", r.players[0], r.players[1], r.times_met);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! `ledgerctl tournament …` and `ledgerctl draw verify`: organisers run the tournament on the
+//! ledger — create it, register players, draw the qualifying rounds, schedule games, draw lots
+//! and let the finalists choose their roles — and anyone can recompute the recorded draw.
+
+mod create;
+mod draw;
+mod finals;
+mod lot;
+mod register;
+mod schedule;
+pub mod verify;
+
+use super::common::{from_status, CliError};
+use super::connection::connect;
+use super::Cli;
+use crate::convert::FromProto;
+use clap::Subcommand;
+use ledger::rules::{Rules, TournamentState};
+use ledger::{Recorded, StreamId, StreamState};
+use ledger_proto::v1 as pb;
+use tokio_stream::StreamExt;
+
+#[derive(Debug, clap::Args)]
+pub struct TournamentArgs {
+    #[command(subcommand)]
+    what: TournamentCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum TournamentCommand {
+    /// Create a tournament stream.
+    Create(create::CreateArgs),
+    /// Register a player.
+    Register(register::RegisterArgs),
+    /// Draw the four qualifying rounds from a seed and record them.
+    Draw(draw::DrawArgs),
+    /// Put a game on a table by hand.
+    Schedule(schedule::ScheduleArgs),
+    /// Draw a lot among tied players: the order follows from the seed, and anyone can check it.
+    Lot(lot::LotArgs),
+    /// The final: role choices in rank order, then the game.
+    Final(finals::FinalArgs),
+}
+
+pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
+    match &args.what {
+        TournamentCommand::Create(args) => create::run(cli, args).await,
+        TournamentCommand::Register(args) => register::run(cli, args).await,
+        TournamentCommand::Draw(args) => draw::run(cli, args).await,
+        TournamentCommand::Schedule(args) => schedule::run(cli, args).await,
+        TournamentCommand::Lot(args) => lot::run(cli, args).await,
+        TournamentCommand::Final(args) => finals::run(cli, args).await,
+    }
+}
+
+/// The tournament's rules state as the server holds it (voided events left out).
+async fn tournament_state(cli: &Cli, id: &StreamId) -> Result<TournamentState, CliError> {
+    let mut client = connect(cli).await?;
+    let request = pb::ReadRequest { stream: id.to_string(), from_seq: 1, limit: None };
+    let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
+    let mut state = StreamState::new(id, None);
+    while let Some(item) = events.next().await {
+        let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
+            .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
+        state.evolve(&record.event);
+    }
+    match state.rules() {
+        Rules::Tournament(t) if t.ruleset.is_some() => Ok(t.clone()),
+        _ => Err(CliError::Refused(format!("NOT_FOUND: there is no tournament {id}"))),
+    }
+}

@@ -1,0 +1,46 @@
+//! `ledgerctl tournament schedule`: a game put on a table by hand, its seats by role.
+
+use crate::cli::appending::append_events;
+use crate::cli::common::CliError;
+use crate::cli::{values, Cli};
+use ledger::event::Seats;
+use ledger::{Event, Stage, StreamId};
+
+#[derive(Debug, clap::Args)]
+pub struct ScheduleArgs {
+    #[arg(long, value_parser = values::tournament)]
+    tournament: StreamId,
+    /// `<id>` or `game/<id>`.
+    #[arg(long, value_parser = values::game)]
+    game: StreamId,
+    #[arg(long, default_value = "qualifying", value_parser = values::stage())]
+    stage: Stage,
+    #[arg(long)]
+    round: u32,
+    #[arg(long)]
+    table: u32,
+    #[arg(long)]
+    frederick: String,
+    #[arg(long)]
+    elisabeth: String,
+    #[arg(long)]
+    maria_theresa: String,
+    #[arg(long)]
+    pompadour: String,
+}
+
+pub async fn run(cli: &Cli, args: &ScheduleArgs) -> Result<(), CliError> {
+    let event = Event::GameScheduled {
+        game: args.game.id().to_owned(),
+        stage: args.stage,
+        round: args.round,
+        table: args.table,
+        seats: Seats {
+            frederick: args.frederick.clone(),
+            elisabeth: args.elisabeth.clone(),
+            maria_theresa: args.maria_theresa.clone(),
+            pompadour: args.pompadour.clone(),
+        },
+    };
+    append_events(cli, &args.tournament, vec![event]).await
+}

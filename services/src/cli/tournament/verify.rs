@@ -1,0 +1,88 @@
+//! `ledgerctl draw verify`: the recorded qualifying draw recomputed from its seed and the
+//! registered players, online or offline from an export.
+
+use super::tournament_state;
+use crate::cli::common::{from_status, read_input, CliError};
+use crate::cli::connection::connect;
+use crate::cli::{values, Cli};
+use crate::convert::FromProto;
+use clap::Subcommand;
+use ledger::check::{check_stream, parse_lines};
+use ledger::draw::verify_draw;
+use ledger::rules::Rules;
+use ledger::{Event, Recorded, StreamId};
+use ledger_proto::v1 as pb;
+use serde_json::json;
+use std::path::PathBuf;
+use tokio_stream::StreamExt;
+
+#[derive(Debug, clap::Args)]
+pub struct DrawArgs {
+    #[command(subcommand)]
+    what: DrawCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum DrawCommand {
+    /// Recompute the recorded qualifying draw from its seed and compare.
+    Verify(VerifyArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    #[arg(long, value_parser = values::tournament)]
+    tournament: StreamId,
+    /// An export to verify offline.
+    #[arg(long)]
+    file: Option<PathBuf>,
+}
+
+/// Recomputes the recorded draw from its seed and the registered players.
+pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
+    let DrawCommand::Verify(args) = &args.what;
+    let id = &args.tournament;
+    let state_and_events = match &args.file {
+        Some(path) => {
+            let lines =
+                parse_lines(&read_input(Some(path.as_path()))?).map_err(|e| CliError::Refused(e.to_string()))?;
+            let name = id.to_string();
+            let lines: Vec<_> = lines.into_iter().filter(|l| l.stream.as_deref().is_none_or(|s| s == name)).collect();
+            let state = check_stream(id, None, &lines).map_err(|e| CliError::Refused(e.to_string()))?;
+            let Rules::Tournament(t) = state.rules() else { unreachable!("a tournament stream") };
+            (t.clone(), lines.into_iter().map(|l| l.event).collect::<Vec<_>>())
+        }
+        None => {
+            let state = tournament_state(cli, id).await?;
+            let mut client = connect(cli).await?;
+            let request = pb::ReadRequest { stream: id.to_string(), from_seq: 1, limit: None };
+            let records: Vec<_> = client.read(request).await.map_err(|s| from_status(&s))?.into_inner().collect().await;
+            let mut events = Vec::new();
+            for item in records {
+                let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
+                    .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
+                events.push(record.event);
+            }
+            (state, events)
+        }
+    };
+    let (state, events) = state_and_events;
+    let Some((seed, games)) = events.iter().find_map(|e| match e {
+        Event::QualifyingDrawn { seed, games } => Some((*seed, games.clone())),
+        _ => None,
+    }) else {
+        return Err(CliError::Refused(format!("{id} has no recorded qualifying draw")));
+    };
+    verify_draw(&state.registration_order, seed, &games).map_err(|difference| {
+        CliError::Refused(format!("the recorded draw is not the draw of seed {seed}: {difference}"))
+    })?;
+    if cli.json {
+        say!("{}", json!({"ok": true, "seed": seed, "games": games.len(), "players": state.registration_order.len()}));
+    } else {
+        say!(
+            "ok: the recorded draw is the draw of seed {seed} for the {} registered players ({} games)",
+            state.registration_order.len(),
+            games.len()
+        );
+    }
+    Ok(())
+}
