@@ -423,14 +423,9 @@ impl Bench<'_> {
             }
             let started = Instant::now();
             let r = instance.replay("replay-s0", c.replay_events).await;
-            let took = started.elapsed();
             let r = r.and_then(|read| {
                 sys.read_back = read;
-                if read == c.replay_events {
-                    Ok(Run { events: read, took, latencies: stats::Latencies::default() })
-                } else {
-                    Err(anyhow::anyhow!("read back {read} of {} events", c.replay_events))
-                }
+                replayed(read, c.replay_events, started)
             });
             let how = match instance {
                 Instance::Ledger(_) => "ReadPages RPC, server streaming, up to 1 MiB a message",
@@ -439,13 +434,10 @@ impl Bench<'_> {
             };
             let label = format!("replay {} events, one stream", short(c.replay_events));
             self.record(name, "replay", &label, r, Some(how.into()));
-            if let Instance::Ledger(ledger) = instance {
+            if let Instance::Ledger(daemon) = instance {
                 let started = Instant::now();
-                let r = ledger::replay_one_by_one(&ledger.url, "replay-s0", c.replay_events).await;
-                let r = r.and_then(|read| match read == c.replay_events {
-                    true => Ok(Run { events: read, took: started.elapsed(), latencies: stats::Latencies::default() }),
-                    false => Err(anyhow::anyhow!("read back {read} of {} events", c.replay_events)),
-                });
+                let r = ledger::replay_one_by_one(&daemon.url, "replay-s0", c.replay_events).await;
+                let r = r.and_then(|read| replayed(read, c.replay_events, started));
                 let label = format!("replay {} events, one stream, a message each", short(c.replay_events));
                 self.record(name, "replay_read", &label, r, Some("Read RPC, one message per event".into()));
             }
@@ -627,6 +619,15 @@ pub async fn run(args: Args) -> Result<Report> {
     std::fs::write(&json_out, serde_json::to_string_pretty(&report)?)?;
     println!("JSON: {}", json_out.display());
     Ok(report)
+}
+
+/// A replay's run: every event read back, or an error saying how many were.
+fn replayed(read: u64, due: u64, started: Instant) -> anyhow::Result<Run> {
+    if read == due {
+        Ok(Run { events: read, took: started.elapsed(), latencies: stats::Latencies::default() })
+    } else {
+        Err(anyhow::anyhow!("read back {read} of {due} events"))
+    }
 }
 
 #[cfg(test)]

@@ -87,7 +87,7 @@ impl Log {
         let (committed, _) = broadcast::channel(LIVE_BUFFER);
         let stats = Arc::new(LogStats::default());
         let storage = Arc::new(storage);
-        let schedule = Arc::new(Schedule::default());
+        let schedule = storage.schedule();
         // The writer runs at most this many written groups ahead of the last sync.
         let (to_sync, written) = mpsc::sync_channel(4);
         let mut sequencer = Sequencer::new(
@@ -100,7 +100,6 @@ impl Log {
             to_sync,
         )?;
         sequencer.index_tournaments(tournaments)?;
-        storage.follow_schedule(&schedule);
         // A backend that follows its log publishes every writer's events itself.
         let publish = (!storage.feed_subscribers(&committed)).then(|| committed.clone());
         let syncer = Syncer { storage, committed: publish, stats: Arc::clone(&stats), stopped: None };
@@ -183,8 +182,18 @@ impl Log {
 
     /// The tournament streams that scheduled `game` (a game id), as the writer knows them: none
     /// for a stand-alone game. A game's projections read these and nothing else of the log.
-    pub fn tournaments_of(&self, game: &str) -> Vec<StreamId> {
-        self.schedule.tournaments_of(game)
+    /// On a log shared with other writers, a game the schedule does not know yet may have been
+    /// scheduled a moment ago elsewhere: then every tournament stream is listed from storage.
+    ///
+    /// # Errors
+    /// The backend failed.
+    pub fn tournaments_of(&self, game: &str) -> Result<Vec<StreamId>, StoreError> {
+        let known = self.schedule.tournaments_of(game);
+        if !known.is_empty() || self.schedule.is_complete() {
+            return Ok(known);
+        }
+        let listed = self.reader.streams()?.into_iter().map(|info| info.stream);
+        Ok(listed.filter(|stream| stream.kind() == ledger::StreamKind::Tournament).collect())
     }
 
     /// Every tournament stream, as the writer knows them, in stream order.

@@ -13,6 +13,8 @@ use std::sync::RwLock;
 #[derive(Debug, Default)]
 pub struct Schedule {
     known: RwLock<Known>,
+    /// Other writers share the log: what they scheduled is learned a moment after it is stored.
+    shared: bool,
 }
 
 #[derive(Debug, Default)]
@@ -22,18 +24,45 @@ struct Known {
 }
 
 impl Schedule {
+    /// The schedule of a log that other writers share (see [`Schedule::is_complete`]).
+    pub(crate) fn for_shared_log() -> Schedule {
+        Schedule { shared: true, ..Schedule::default() }
+    }
+
+    /// Does it know every game the moment it is readable? True with one writer (the writer
+    /// learns a schedule before the sync that makes it readable); false on a shared log, whose
+    /// follower learns the other writers' schedules a moment after they are stored.
+    pub(crate) fn is_complete(&self) -> bool {
+        !self.shared
+    }
+
     /// Records a tournament stream and the games it schedules so far.
     pub(crate) fn learn<'a>(&self, tournament: &StreamId, games: impl IntoIterator<Item = &'a String>) {
-        let mut known = self.known.write().expect("not poisoned");
+        let mut known = self.write();
         if !known.tournaments.contains(tournament) {
             known.tournaments.insert(tournament.clone());
         }
         for game in games {
-            let by = known.by_game.entry(game.clone()).or_default();
-            if !by.contains(tournament) {
-                by.insert(tournament.clone());
+            match known.by_game.get_mut(game.as_str()) {
+                Some(by) if by.contains(tournament) => {}
+                Some(by) => {
+                    by.insert(tournament.clone());
+                }
+                None => {
+                    known.by_game.insert(game.clone(), BTreeSet::from([tournament.clone()]));
+                }
             }
         }
+    }
+
+    // Every critical section only inserts, so what a panicking holder left is still a valid
+    // (if smaller) schedule: a poisoned lock is used as it is.
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Known> {
+        self.known.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Known> {
+        self.known.read().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Learns from one record another writer committed.
@@ -58,13 +87,13 @@ impl Schedule {
 
     /// The tournaments that scheduled `game` (usually one; none for a stand-alone game).
     pub(crate) fn tournaments_of(&self, game: &str) -> Vec<StreamId> {
-        let known = self.known.read().expect("not poisoned");
+        let known = self.read();
         known.by_game.get(game).map(|by| by.iter().cloned().collect()).unwrap_or_default()
     }
 
     /// Every tournament stream, in stream order.
     pub(crate) fn tournaments(&self) -> Vec<StreamId> {
-        self.known.read().expect("not poisoned").tournaments.iter().cloned().collect()
+        self.read().tournaments.iter().cloned().collect()
     }
 }
 
@@ -83,5 +112,45 @@ mod tests {
         assert_eq!(schedule.tournaments_of("g3"), vec![spring.clone()]);
         assert!(schedule.tournaments_of("alone").is_empty());
         assert_eq!(schedule.tournaments(), vec![autumn, spring]);
+    }
+
+    fn recorded(stream: &StreamId, event: Event) -> Recorded {
+        let draft = ledger::envelope::Draft {
+            stream: stream.clone(),
+            seq: 1,
+            position: 1,
+            event_id: "e".into(),
+            recorded_at_ms: 0,
+            actor: "other-ledgerd".into(),
+        };
+        Recorded::seal(draft, ledger::envelope::GENESIS, event)
+    }
+
+    #[test]
+    fn another_writers_draw_and_schedule_are_learned_and_nothing_else() {
+        let schedule = Schedule::default();
+        let open = StreamId::tournament("open").unwrap();
+        let drawn = ledger::testing::simple_tournament(ledger::Ruleset::Cafe2023, 4)
+            .into_iter()
+            .find(|e| matches!(e, Event::QualifyingDrawn { .. }))
+            .expect("a simple tournament is drawn");
+        let Event::QualifyingDrawn { games, .. } = &drawn else { unreachable!() };
+        let first = games[0].game.clone();
+        schedule.observe(&recorded(&open, drawn.clone()));
+        assert_eq!(schedule.tournaments_of(&first), vec![open.clone()]);
+        let by_hand = Event::GameScheduled {
+            game: "extra".into(),
+            stage: ledger::Stage::Final,
+            round: 1,
+            table: 1,
+            seats: games[0].seats.clone(),
+        };
+        schedule.observe(&recorded(&open, by_hand));
+        assert_eq!(schedule.tournaments_of("extra"), vec![open.clone()]);
+        // A game's own events, or another kind of stream, schedule nothing.
+        let game = StreamId::game("loose").unwrap();
+        schedule.observe(&recorded(&game, Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }));
+        assert!(schedule.tournaments_of("loose").is_empty());
+        assert_eq!(schedule.tournaments(), vec![open]);
     }
 }

@@ -152,10 +152,11 @@ pub trait Storage: Send + Sync + 'static {
         false
     }
 
-    /// Offers the schedule the readers use. A backend shared with other writers feeds it their
-    /// tournament events ([`Schedule`]); with one writer, the sequencer's own is complete.
-    fn follow_schedule(&self, schedule: &Arc<Schedule>) {
-        let _ = schedule;
+    /// The schedule the readers use ([`Schedule`]), which the sequencer fills. A backend shared
+    /// with other writers returns one it also feeds their tournament events into, from the
+    /// moment it started following its log; with one writer, the sequencer's own is complete.
+    fn schedule(&self) -> Arc<Schedule> {
+        Arc::new(Schedule::default())
     }
 }
 

@@ -128,13 +128,23 @@ async fn a_game_scheduled_by_a_tournament_takes_its_ruleset() {
     {
         let log = Log::open_sled(dir.path()).unwrap();
         let tournament = StreamId::tournament("open").unwrap();
+        assert!(log.tournaments().is_empty() && log.tournaments_of("q1-t1").unwrap().is_empty());
         log.append(request(&tournament, simple_tournament(Ruleset::Cafe2019, 8), "t", None)).await.unwrap();
         log.append(request(&game, vec![Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }], "", None))
             .await
             .unwrap();
+        // The readers learn the schedule with the append…
+        assert_eq!(
+            (log.tournaments(), log.tournaments_of("q1-t1").unwrap()),
+            (vec![tournament.clone()], vec![tournament])
+        );
     }
-    // After a restart the ruleset is learned again from the stored tournament.
+    // After a restart the ruleset is learned again from the stored tournament, and so is the
+    // schedule the readers use; a game no tournament names has none.
     let log = Log::open_sled(dir.path()).unwrap();
+    let tournament = StreamId::tournament("open").unwrap();
+    assert_eq!((log.tournaments(), log.tournaments_of("q1-t1").unwrap()), (vec![tournament.clone()], vec![tournament]));
+    assert!(log.tournaments_of("friendly").unwrap().is_empty());
     log.append(request(&game, vec![Event::TurnStarted { turn: 1, at_ms: None }], "", None)).await.unwrap();
     let low_card = rejection(
         log.append(request(&game, vec![Event::OffensiveLaunched { set_aside_tc: 7, turn: None }], "", None)).await,

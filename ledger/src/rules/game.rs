@@ -234,10 +234,7 @@ impl GameState {
             Event::TurnStarted { turn, .. } => self.turn = *turn,
             Event::ClockStarted { side, .. } => self.clock_running = Some(*side),
             Event::ClockPressed { .. } => {
-                self.clock_running = self.clock_running.map(|side| match side {
-                    ClockSide::Prussia => ClockSide::Attackers,
-                    ClockSide::Attackers => ClockSide::Prussia,
-                });
+                self.clock_running = self.clock_running.map(ClockSide::other);
             }
             Event::ClockStopped { .. } => self.clock_running = None,
             Event::ActionStageStarted { nation, .. } => self.action_stage = Some(*nation),

@@ -1,6 +1,7 @@
-//! The one place a [`Ruleset`] picks its formulas ([`of`]): the assembly asks a [`Formulas`] and
-//! never the ruleset, so it has no branch per ruleset and a new ruleset is one more
-//! implementation here.
+//! The one place a [`Ruleset`] picks its scoring formulas ([`of`]): the assembly asks a
+//! [`Formulas`] and never the ruleset, so it has no branch per ruleset. A new ruleset is one more
+//! implementation here, plus its coefficient and display rules where those are computed
+//! (`tc.rs` has the sTCC only cafe2023 uses, `types::display_places` the precision shown).
 
 use super::facts::{Fix, OffensiveEnd, OffensiveFacts, Switch};
 use super::types::RoleScore;

@@ -16,7 +16,9 @@
 //!    `fold` gathers them event by event.
 //! 3. `cafe`, `wm2015`, `tc`: each ruleset's formulas, pure functions of the facts that return a
 //!    value and its explain line.
-//! 4. `formulas`: the one place a [`Ruleset`] picks its formulas.
+//! 4. `formulas`: the one place a [`Ruleset`] picks its scoring formulas (the sTCC, which only
+//!    cafe2023 has, and the places a ruleset shows are decided where they are computed: `tc`,
+//!    [`display_places`]).
 //! 5. `build`: assembles the [`ScoreSheet`] with those formulas; `render` writes a sheet as JSON
 //!    and text.
 //! 6. This module: the entry points, [`GameFold`] and [`score_game`] and its kin.

@@ -82,18 +82,62 @@ pub(super) async fn connect_projections(cli: &Cli) -> Result<Projections, CliErr
     Ok(ProjectionsClient::with_interceptor(channel(cli).await?, Credentials::of(cli)?))
 }
 
+/// The events of a read, in order: `ReadPages` (many to a message), or `Read` from a ledgerd
+/// older than `ReadPages`.
+pub(super) enum Records {
+    Pages(tonic::Streaming<pb::RecordedEventPage>, std::vec::IntoIter<pb::RecordedEvent>),
+    Events(tonic::Streaming<pb::RecordedEvent>),
+}
+
+impl Records {
+    /// Starts a read.
+    ///
+    /// # Errors
+    /// The server refused the read.
+    pub(super) async fn start(client: &mut Ledger, request: pb::ReadRequest) -> Result<Records, tonic::Status> {
+        match client.read_pages(request.clone()).await {
+            Ok(pages) => Ok(Records::Pages(pages.into_inner(), Vec::new().into_iter())),
+            Err(status) if status.code() == tonic::Code::Unimplemented => {
+                Ok(Records::Events(client.read(request).await?.into_inner()))
+            }
+            Err(status) => Err(status),
+        }
+    }
+
+    /// The next event, `None` at the end of the read.
+    pub(super) async fn next(&mut self) -> Option<Result<pb::RecordedEvent, tonic::Status>> {
+        match self {
+            Records::Events(events) => events.next().await,
+            Records::Pages(pages, page) => loop {
+                if let Some(event) = page.next() {
+                    return Some(Ok(event));
+                }
+                match pages.next().await? {
+                    Ok(next) => *page = next.events.into_iter(),
+                    Err(status) => return Some(Err(status)),
+                }
+            },
+        }
+    }
+
+    /// The next event as a record, `None` at the end of the read.
+    pub(super) async fn next_record(&mut self) -> Option<Result<Recorded, tonic::Status>> {
+        let event = match self.next().await? {
+            Ok(event) => event,
+            Err(status) => return Some(Err(status)),
+        };
+        Some(Recorded::from_proto(event).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}"))))
+    }
+}
+
 /// Every event of one stream, or the server's status (a caller may treat a refusal to read
 /// differently from a failure).
 pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
     let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None };
-    let mut pages = client.read_pages(request).await?.into_inner();
+    let mut read = Records::start(client, request).await?;
     let mut records = Vec::new();
-    while let Some(page) = pages.next().await {
-        for event in page?.events {
-            let record =
-                Recorded::from_proto(event).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}")))?;
-            records.push(record);
-        }
+    while let Some(record) = read.next_record().await {
+        records.push(record?);
     }
     Ok(records)
 }

@@ -1,7 +1,7 @@
 //! `ledgerctl read`, `tail` and `streams`.
 
 use super::common::{from_status, CliError};
-use super::connection::{connect, Ledger};
+use super::connection::{connect, Ledger, Records};
 use super::output::{json_line, record_line};
 use super::{values, Cli};
 use crate::convert::FromProto;
@@ -49,13 +49,11 @@ pub async fn read(cli: &Cli, args: &ReadArgs) -> Result<(), CliError> {
     let (stream, from) = (&args.stream, args.from);
     let mut client = connect(cli).await?;
     let request = pb::ReadRequest { stream: stream.to_string(), from_seq: from, limit: None };
-    let mut pages = client.read_pages(request).await.map_err(|s| from_status(&s))?.into_inner();
+    let mut read = Records::start(&mut client, request).await.map_err(|s| from_status(&s))?;
     let mut n_events = 0usize;
-    while let Some(page) = pages.next().await {
-        for event in page.map_err(|s| from_status(&s))?.events {
-            print(cli, event)?;
-            n_events += 1;
-        }
+    while let Some(event) = read.next().await {
+        print(cli, event.map_err(|s| from_status(&s))?)?;
+        n_events += 1;
     }
     if n_events == 0 && !cli.json {
         eprintln!("{stream} has no events from seq {from}");

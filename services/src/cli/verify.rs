@@ -6,10 +6,9 @@
 //! a jury writes on the paper game report.
 
 use super::common::{from_status, read_input, CliError};
-use super::connection::connect;
+use super::connection::{connect, Records};
 use super::output::json_line;
 use super::{values, Cli};
-use crate::convert::FromProto;
 use ledger::envelope::{short_digest, verify_chain, ChainBreak};
 use ledger::{Hash, Recorded, StreamId};
 use ledger_proto::v1 as pb;
@@ -18,7 +17,6 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use tokio_stream::StreamExt;
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -176,12 +174,9 @@ pub async fn export(cli: &Cli, args: &ExportArgs) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
     let stream = args.stream.as_ref().map(StreamId::to_string).unwrap_or_default();
     let request = pb::ReadRequest { stream, from_seq: 1, limit: None };
-    let mut pages = client.read_pages(request).await.map_err(|s| from_status(&s))?.into_inner();
-    while let Some(page) = pages.next().await {
-        for event in page.map_err(|s| from_status(&s))?.events {
-            let record = Recorded::from_proto(event).map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
-            say!("{}", json_line(&record.to_json()));
-        }
+    let mut read = Records::start(&mut client, request).await.map_err(|s| from_status(&s))?;
+    while let Some(record) = read.next_record().await {
+        say!("{}", json_line(&record.map_err(|s| from_status(&s))?.to_json()));
     }
     Ok(())
 }

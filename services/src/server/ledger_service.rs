@@ -67,19 +67,25 @@ enum Delivery {
 }
 
 impl Delivery {
-    /// Sends a page's records; false once the client has gone.
-    async fn page(&self, events: Vec<pb::RecordedEvent>) -> bool {
+    /// Sends a page of the backend's records, converted once; false once the client has gone.
+    async fn page(&self, records: Vec<ledger::Recorded>) -> bool {
         match self {
             Delivery::Events(tx) => {
-                for event in events {
-                    if tx.send(Ok(event)).await.is_err() {
+                for record in records {
+                    if tx.send(Ok(record_into_proto(record))).await.is_err() {
                         return false;
                     }
                 }
-                true
             }
-            Delivery::Pages(tx) => tx.send(Ok(pb::RecordedEventPage { events })).await.is_ok(),
+            Delivery::Pages(tx) => {
+                for events in by_size(records.into_iter().map(record_into_proto)) {
+                    if tx.send(Ok(pb::RecordedEventPage { events })).await.is_err() {
+                        return false;
+                    }
+                }
+            }
         }
+        true
     }
 
     async fn fail(&self, status: Status) {
@@ -128,10 +134,8 @@ impl LedgerService {
                 if let Some(last) = page.last() {
                     next = if stream.is_some() { last.envelope.seq } else { last.envelope.position } + 1;
                 }
-                for events in by_size(page.into_iter().map(record_into_proto)) {
-                    if !delivery.page(events).await {
-                        return;
-                    }
+                if !delivery.page(page).await {
+                    return;
                 }
             }
         });

@@ -77,7 +77,7 @@ impl Loaded {
 /// A game with the tournaments that scheduled it (its ruleset, clock and seats), and nothing
 /// else of the log: the writer knows which tournaments those are.
 fn load_game(log: &Log, game: &StreamId) -> Result<Loaded, StoreError> {
-    let mut ids = log.tournaments_of(game.id());
+    let mut ids = log.tournaments_of(game.id())?;
     ids.push(game.clone());
     load(log, &ids, None)
 }
@@ -311,7 +311,13 @@ impl pb::projections_server::Projections for ProjectionsService {
         };
         let log = Arc::clone(&self.log);
         blocking(move || {
-            let loaded = load_tournaments(&log, &log.tournaments(), request.as_of_position).map_err(from_store)?;
+            // The analysts' tournament filter names a stream id: only that tournament is read.
+            let tournaments: Vec<StreamId> = log
+                .tournaments()
+                .into_iter()
+                .filter(|id| filter.tournament.as_deref().is_none_or(|wanted| id.id() == wanted))
+                .collect();
+            let loaded = load_tournaments(&log, &tournaments, request.as_of_position).map_err(from_store)?;
             let years = loaded
                 .first_recorded_ms
                 .iter()

@@ -41,7 +41,7 @@ impl Game {
     /// The log cannot be read.
     pub fn load(log: &Log, id: StreamId) -> Result<Game, PageError> {
         let mut all: Vec<Recorded> = Vec::new();
-        for tournament in log.tournaments_of(id.id()) {
+        for tournament in log.tournaments_of(id.id())? {
             all.extend(log.read_stream(&tournament, 1, usize::MAX)?);
         }
         let records = log.read_stream(&id, 1, usize::MAX)?;

@@ -118,7 +118,8 @@ async fn an_export_verifies_offline_and_a_changed_line_is_caught() {
 }
 
 /// A Ledger server that serves one record from an old log: free text with terminal escapes and
-/// line breaks, recorded before the ledger refused them.
+/// line breaks, recorded before the ledger refused them; and, like an old ledgerd, no
+/// `ReadPages`.
 struct OldLog(pb::RecordedEvent);
 
 type Records = std::pin::Pin<Box<dyn tokio_stream::Stream<Item = Result<pb::RecordedEvent, tonic::Status>> + Send>>;
@@ -149,8 +150,8 @@ impl pb::ledger_server::Ledger for OldLog {
         &self,
         _: tonic::Request<pb::ReadRequest>,
     ) -> Result<tonic::Response<Self::ReadPagesStream>, tonic::Status> {
-        let page = pb::RecordedEventPage { events: vec![self.0.clone()] };
-        Ok(tonic::Response::new(Box::pin(tokio_stream::iter([Ok(page)]))))
+        // An old server: ledgerctl falls back to `Read`.
+        Err(tonic::Status::unimplemented("no ReadPages before this version"))
     }
     type SubscribeStream = Records;
     async fn subscribe(

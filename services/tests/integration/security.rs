@@ -76,6 +76,7 @@ async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option
         "Read log" => ledger.read(request(read(""), token)).await.map(drop),
         "ReadPages game" => ledger.read_pages(request(read("game/g1"), token)).await.map(drop),
         "ReadPages tournament" => ledger.read_pages(request(read("tournament/t1"), token)).await.map(drop),
+        "ReadPages log" => ledger.read_pages(request(read(""), token)).await.map(drop),
         "Subscribe game" => ledger.subscribe(request(subscribe("game/g1"), token)).await.map(drop),
         "Subscribe log" => ledger.subscribe(request(subscribe(""), token)).await.map(drop),
         "ListStreams" => {
@@ -138,7 +139,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
     const UNAUTH: Result<(), Code> = Err(Code::Unauthenticated);
     const DENIED: Result<(), Code> = Err(Code::PermissionDenied);
     #[rustfmt::skip]
-    let table: [(&str, [Result<(), Code>; 6]); 21] = [
+    let table: [(&str, [Result<(), Code>; 6]); 22] = [
         //                       public  wrong   analyst table   organiser jury
         ("Append",              [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
         ("AppendStream",        [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
@@ -147,6 +148,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         ("Read log",            [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
         ("ReadPages game",      [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("ReadPages tournament",[UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+        ("ReadPages log",       [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
         ("Subscribe game",      [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("Subscribe log",       [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
         ("ListStreams",         [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),

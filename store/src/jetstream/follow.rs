@@ -3,8 +3,9 @@
 //!
 //! Every event it takes in goes into the event-id index (so a retry is recognised whichever
 //! writer stored the original, and however long ago). Events stored after the log was opened
-//! also go to the writer's list of changed streams and to this ledgerd's subscribers, in log
-//! order, whichever writer appended them.
+//! also go to the writer's list of changed streams, to the readers' schedule (which tournament
+//! scheduled which game, [`crate::Schedule`]) and to this ledgerd's subscribers, in log order,
+//! whichever writer appended them.
 
 use super::{record_of, stream_of, Shared, SUBJECTS};
 use async_nats::jetstream::consumer::pull::OrderedConfig;
@@ -65,9 +66,7 @@ async fn follow(stream: &stream::Stream, shared: &Shared, opened_at: u64, next: 
             let newest = changed.entry(envelope.stream.clone()).or_insert(0);
             *newest = (*newest).max(envelope.seq);
             drop(changed);
-            if let Some(schedule) = shared.schedule.get() {
-                schedule.observe(&record);
-            }
+            shared.schedule.observe(&record);
             if let Some(committed) = shared.committed.get() {
                 let _ = committed.send(Arc::new(record));
             }

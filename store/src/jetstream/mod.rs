@@ -14,8 +14,9 @@
 //! (wrong last sequence); the loser's writer reloads the stream and decides its appends again
 //! ([`crate::Written::conflicts`]). Every ledgerd follows the whole JetStream stream
 //! ([`follow`]): that keeps its event-id index complete (idempotency holds past JetStream's
-//! duplicate window, and across writers), tells its writer which streams others changed, and
-//! feeds its subscribers every writer's events in log order.
+//! duplicate window, and across writers), tells its writer which streams others changed, keeps
+//! the readers' schedule up to date with the tournaments others write, and feeds its
+//! subscribers every writer's events in log order.
 //!
 //! The storage traits are synchronous (the writer is a thread); this backend runs its NATS
 //! client on a small runtime of its own and waits for it.
@@ -165,8 +166,10 @@ struct Shared {
     changed: Mutex<HashMap<StreamId, u64>>,
     /// Where subscribers get committed events, once the log is started.
     committed: OnceLock<broadcast::Sender<Arc<Recorded>>>,
-    /// The readers' schedule, fed the other writers' tournament events.
-    schedule: OnceLock<Arc<Schedule>>,
+    /// The readers' schedule, fed the other writers' tournament events from the moment the
+    /// follower starts (before the writer indexes the stored tournaments, so nothing falls
+    /// between the two).
+    schedule: Arc<Schedule>,
     /// Per stream, a recent (seq, JetStream sequence): where reads and expectations start.
     marks: Mutex<LruCache<StreamId, (u64, u64)>>,
 }
@@ -243,7 +246,7 @@ impl JetStreamStorage {
             followed,
             changed: Mutex::new(HashMap::new()),
             committed: OnceLock::new(),
-            schedule: OnceLock::new(),
+            schedule: Arc::new(Schedule::for_shared_log()),
             marks: Mutex::new(LruCache::new(NonZeroUsize::new(10_000).expect("not zero"))),
         });
         let storage = JetStreamStorage {
@@ -403,8 +406,8 @@ impl Storage for JetStreamStorage {
         true
     }
 
-    fn follow_schedule(&self, schedule: &Arc<Schedule>) {
-        let _ = self.inner.shared.schedule.set(Arc::clone(schedule));
+    fn schedule(&self) -> Arc<Schedule> {
+        Arc::clone(&self.inner.shared.schedule)
     }
 }
 

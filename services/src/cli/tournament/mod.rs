@@ -11,14 +11,11 @@ mod schedule;
 pub mod verify;
 
 use super::common::{from_status, CliError};
-use super::connection::connect;
+use super::connection::{connect, read_stream};
 use super::Cli;
-use crate::convert::FromProto;
 use clap::Subcommand;
 use ledger::rules::{Rules, TournamentState};
 use ledger::{Recorded, StreamId, StreamState};
-use ledger_proto::v1 as pb;
-use tokio_stream::StreamExt;
 
 #[derive(Debug, clap::Args)]
 pub struct TournamentArgs {
@@ -55,13 +52,14 @@ pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
 
 /// The tournament's rules state as the server holds it (voided events left out).
 async fn tournament_state(cli: &Cli, id: &StreamId) -> Result<TournamentState, CliError> {
-    let mut client = connect(cli).await?;
-    let request = pb::ReadRequest { stream: id.to_string(), from_seq: 1, limit: None };
-    let mut events = client.read(request).await.map_err(|s| from_status(&s))?.into_inner();
+    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(|s| from_status(&s))?;
+    state_of(id, &records)
+}
+
+/// The tournament's rules state after `records` (voided events left out).
+fn state_of(id: &StreamId, records: &[Recorded]) -> Result<TournamentState, CliError> {
     let mut state = StreamState::new(id, None);
-    while let Some(item) = events.next().await {
-        let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
-            .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
+    for record in records {
         state.evolve(&record.event);
     }
     match state.rules() {

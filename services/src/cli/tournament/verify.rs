@@ -1,20 +1,17 @@
 //! `ledgerctl draw verify`: the recorded qualifying draw recomputed from its seed and the
 //! registered players, online or offline from an export.
 
-use super::tournament_state;
+use super::state_of;
 use crate::cli::common::{from_status, read_input, CliError};
-use crate::cli::connection::connect;
+use crate::cli::connection::{connect, read_stream};
 use crate::cli::{values, Cli};
-use crate::convert::FromProto;
 use clap::Subcommand;
 use ledger::check::{check_stream, parse_lines};
 use ledger::draw::verify_draw;
 use ledger::rules::Rules;
-use ledger::{Event, Recorded, StreamId};
-use ledger_proto::v1 as pb;
+use ledger::{Event, StreamId};
 use serde_json::json;
 use std::path::PathBuf;
-use tokio_stream::StreamExt;
 
 #[derive(Debug, clap::Args)]
 pub struct DrawArgs {
@@ -52,17 +49,9 @@ pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
             (t.clone(), lines.into_iter().map(|l| l.event).collect::<Vec<_>>())
         }
         None => {
-            let state = tournament_state(cli, id).await?;
-            let mut client = connect(cli).await?;
-            let request = pb::ReadRequest { stream: id.to_string(), from_seq: 1, limit: None };
-            let records: Vec<_> = client.read(request).await.map_err(|s| from_status(&s))?.into_inner().collect().await;
-            let mut events = Vec::new();
-            for item in records {
-                let record = Recorded::from_proto(item.map_err(|s| from_status(&s))?)
-                    .map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
-                events.push(record.event);
-            }
-            (state, events)
+            // Read once: the state and the recorded draw come from the same records.
+            let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(|s| from_status(&s))?;
+            (state_of(id, &records)?, records.into_iter().map(|r| r.event).collect::<Vec<_>>())
         }
     };
     let (state, events) = state_and_events;
