@@ -22,9 +22,10 @@ const JURY_TOKEN: &str = "jury-token-anna";
 const ANALYST_TOKEN: &str = "analyst-token-ana";
 const ORGANISER_TOKEN: &str = "organiser-token-olga";
 
-fn free_addr() -> String {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    format!("127.0.0.1:{port}")
+/// A port free now, for chromedriver, which cannot say which port it bound (ledgerd can, and
+/// the tests read it from its announcement instead).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// The browser and its driver, from `CHROMIUM`/`CHROMEDRIVER` or where Debian puts them.
@@ -55,7 +56,7 @@ impl Drop for Driver {
 
 impl Driver {
     fn start(chromium: PathBuf, chromedriver: &Path) -> Driver {
-        let port = free_addr().rsplit_once(':').unwrap().1.to_owned();
+        let port = free_port();
         let child = Command::new(chromedriver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
@@ -170,9 +171,10 @@ async fn start_ledgerd() -> World {
     ]});
     let auth_file = dir.path().join("auth.json");
     std::fs::write(&auth_file, auth.to_string()).unwrap();
-    let web_addr = free_addr();
     let data = dir.path().join("data");
-    let daemon = Daemon::spawn_with(&data, &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", &web_addr]);
+    let daemon =
+        Daemon::spawn_with(&data, &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"]);
+    let web_addr = daemon.announced("http").to_owned();
     let grpc = daemon.connect().await;
     let server = format!("http://{}", daemon.addr());
     let open26 =
