@@ -155,12 +155,9 @@ pub fn game_settings(streams: &Streams, game: &StreamId) -> (Option<Ruleset>, u6
         }
     }
     if ruleset.is_none() {
-        ruleset = streams.get(game).and_then(|events| {
-            events.iter().find_map(|(_, e)| match e {
-                Event::GameStarted { ruleset, .. } => *ruleset,
-                _ => None,
-            })
-        });
+        ruleset = streams
+            .get(game)
+            .and_then(|events| events.iter().find_map(|(_, e)| replay::sheet::started_with(e).flatten()));
     }
     (ruleset, ms_per_side)
 }

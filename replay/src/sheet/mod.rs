@@ -107,7 +107,7 @@ pub fn voided_seqs(events: &[(u64, Event)]) -> BTreeSet<u64> {
 
 /// The ruleset a `game_started` names (`Some(None)` when it names none); `None` for every other
 /// event.
-pub(crate) fn started_with(event: &Event) -> Option<Option<Ruleset>> {
+pub fn started_with(event: &Event) -> Option<Option<Ruleset>> {
     match event {
         Event::GameStarted { ruleset, .. } => Some(*ruleset),
         Event::TurnStarted { .. }

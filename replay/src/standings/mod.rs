@@ -40,7 +40,7 @@ pub enum StandingsError {
 pub struct ScheduledGame {
     pub game: String,
     /// Stage, round, table and seats.
-    pub slot: ledger::rules::ScheduledGame,
+    pub slot: Slot,
 }
 
 /// A recorded lot: `order` is best first.

@@ -23,7 +23,7 @@ use super::connection::{connect, read_stream, Ledger};
 use super::Cli;
 use crate::convert::ToProto;
 use ledger::check::Line;
-use ledger::{Event, Recorded, StreamId, StreamKind, StreamState};
+use ledger::{Recorded, StreamId, StreamKind, StreamState};
 use ledger_proto::v1 as pb;
 use ledger_store::MAX_BATCH;
 use serde_json::json;
@@ -173,10 +173,11 @@ fn missing_lines<'a>(
 /// # Errors
 /// The first line the rules refuse.
 fn preflight(stream: &StreamId, stored: &[Recorded], missing: &[(&Line, String)], of: usize) -> Result<(), CliError> {
-    let started = stored.iter().map(|r| &r.event).chain(missing.iter().map(|(l, _)| &l.event)).find_map(|e| match e {
-        Event::GameStarted { ruleset, .. } => Some(*ruleset),
-        _ => None,
-    });
+    let started = stored
+        .iter()
+        .map(|r| &r.event)
+        .chain(missing.iter().map(|(l, _)| &l.event))
+        .find_map(replay::sheet::started_with);
     if stream.kind() == StreamKind::Game && matches!(started, Some(None)) {
         return Ok(());
     }
