@@ -5,7 +5,7 @@
 //! canonical JSON of the event. The global position is left out on purpose: it belongs to one
 //! log backend, and an export moved to another backend keeps its chain.
 
-use crate::event::{from_canonical_json, to_canonical_json, Event};
+use crate::event::{canonical_json_text, from_canonical_json, to_canonical_json, Event};
 use crate::stream::StreamId;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -84,7 +84,7 @@ pub fn chain_hash(
         event_id,
         recorded_at_ms,
         actor,
-        event: to_canonical_json(event).to_string(),
+        event: canonical_json_text(event),
     };
     let bytes = postcard::to_stdvec(&input).expect("hash input always encodes");
     Sha256::digest(&bytes).into()

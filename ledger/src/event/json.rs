@@ -13,6 +13,7 @@
 
 use super::Event;
 use crate::andes::AndesEvent;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// Why a line is not a canonical event.
@@ -80,11 +81,179 @@ pub fn to_canonical_json(event: &Event) -> Value {
     Value::Object(out)
 }
 
+/// The canonical JSON text of an event, written directly: the same text as
+/// `to_canonical_json(event).to_string()` (tested for every event a game can hold), without the
+/// intermediate `Value` tree. The chain hash reads it for every event the writer seals.
+pub fn canonical_json_text(event: &Event) -> String {
+    let mut out = Vec::with_capacity(256);
+    match event {
+        Event::Andes(andes) => serde_json::to_writer(&mut out, andes).expect("events always serialise"),
+        _ => event.serialize(Flat { out: &mut out }).expect("events always serialise"),
+    }
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// A serializer for the one shape a Friedrich event has at its top: a struct variant, written as
+/// `{"type":<variant>,<field>:<value>,…}` with `null` fields left out. Anything else is an error
+/// (no event has another shape; `to_canonical_json` would panic on one too).
+struct Flat<'a> {
+    out: &'a mut Vec<u8>,
+}
+
+/// The fields of [`Flat`]'s one object.
+struct FlatFields<'a> {
+    out: &'a mut Vec<u8>,
+    value: Vec<u8>,
+}
+
+#[derive(Debug)]
+struct NotAnEvent;
+
+impl std::fmt::Display for NotAnEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("not the shape of an event")
+    }
+}
+
+impl std::error::Error for NotAnEvent {}
+
+impl serde::ser::Error for NotAnEvent {
+    fn custom<T: std::fmt::Display>(_: T) -> Self {
+        NotAnEvent
+    }
+}
+
+macro_rules! not_an_event {
+    ($($method:ident($($arg:ty),*) -> $ret:ty;)+) => {$(
+        fn $method(self, $(_: $arg),*) -> Result<$ret, NotAnEvent> {
+            Err(NotAnEvent)
+        }
+    )+};
+}
+
+impl<'a> serde::Serializer for Flat<'a> {
+    type Ok = ();
+    type Error = NotAnEvent;
+    type SerializeSeq = serde::ser::Impossible<(), NotAnEvent>;
+    type SerializeTuple = serde::ser::Impossible<(), NotAnEvent>;
+    type SerializeTupleStruct = serde::ser::Impossible<(), NotAnEvent>;
+    type SerializeTupleVariant = serde::ser::Impossible<(), NotAnEvent>;
+    type SerializeMap = serde::ser::Impossible<(), NotAnEvent>;
+    type SerializeStruct = serde::ser::Impossible<(), NotAnEvent>;
+    type SerializeStructVariant = FlatFields<'a>;
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        variant: &'static str,
+        _: usize,
+    ) -> Result<FlatFields<'a>, NotAnEvent> {
+        self.out.extend_from_slice(b"{\"type\":");
+        serde_json::to_writer(&mut *self.out, variant).map_err(|_| NotAnEvent)?;
+        Ok(FlatFields { out: self.out, value: Vec::new() })
+    }
+
+    not_an_event! {
+        serialize_bool(bool) -> ();
+        serialize_i8(i8) -> ();
+        serialize_i16(i16) -> ();
+        serialize_i32(i32) -> ();
+        serialize_i64(i64) -> ();
+        serialize_u8(u8) -> ();
+        serialize_u16(u16) -> ();
+        serialize_u32(u32) -> ();
+        serialize_u64(u64) -> ();
+        serialize_f32(f32) -> ();
+        serialize_f64(f64) -> ();
+        serialize_char(char) -> ();
+        serialize_str(&str) -> ();
+        serialize_bytes(&[u8]) -> ();
+        serialize_none() -> ();
+        serialize_unit() -> ();
+        serialize_unit_struct(&'static str) -> ();
+        serialize_unit_variant(&'static str, u32, &'static str) -> ();
+        serialize_seq(Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(&'static str, usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(&'static str, u32, &'static str, usize) -> Self::SerializeTupleVariant;
+        serialize_map(Option<usize>) -> Self::SerializeMap;
+        serialize_struct(&'static str, usize) -> Self::SerializeStruct;
+    }
+
+    fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<(), NotAnEvent> {
+        Err(NotAnEvent)
+    }
+
+    fn serialize_newtype_struct<T: ?Sized + Serialize>(self, _: &'static str, _: &T) -> Result<(), NotAnEvent> {
+        Err(NotAnEvent)
+    }
+
+    fn serialize_newtype_variant<T: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), NotAnEvent> {
+        Err(NotAnEvent)
+    }
+}
+
+impl serde::ser::SerializeStructVariant for FlatFields<'_> {
+    type Ok = ();
+    type Error = NotAnEvent;
+
+    fn serialize_field<T: ?Sized + Serialize>(&mut self, key: &'static str, value: &T) -> Result<(), NotAnEvent> {
+        self.value.clear();
+        serde_json::to_writer(&mut self.value, value).map_err(|_| NotAnEvent)?;
+        // An absent optional field is left out, as `to_canonical_json` drops its `null`.
+        if self.value != b"null" {
+            self.out.push(b',');
+            serde_json::to_writer(&mut *self.out, key).map_err(|_| NotAnEvent)?;
+            self.out.push(b':');
+            self.out.extend_from_slice(&self.value);
+        }
+        Ok(())
+    }
+
+    fn end(self) -> Result<(), NotAnEvent> {
+        self.out.push(b'}');
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::names::Nation;
     use serde_json::json;
+
+    #[test]
+    fn the_direct_text_is_the_canonical_json_of_every_event() {
+        use crate::testing::{refusal_cases, simple_tournament, simulate_game};
+        let mut events: Vec<Event> = simulate_game(crate::Ruleset::Wm2015, &(0..600).collect::<Vec<u32>>());
+        events.extend(simple_tournament(crate::Ruleset::Cafe2023, 8));
+        events.extend(crate::andes::testing::seeded_match(3, 40).into_iter().map(Event::Andes));
+        for case in refusal_cases() {
+            events.extend(case.setup.iter().chain([&case.refused]).filter_map(|v| from_canonical_json(v).ok()));
+        }
+        events.push(Event::JuryCalled { reason: "a \"quoted\" line\nand é".into() });
+        let kinds: std::collections::BTreeSet<&str> = events.iter().map(Event::type_name).collect();
+        assert!(kinds.len() >= 25, "{} kinds: {kinds:?}", kinds.len());
+        for event in &events {
+            assert_eq!(canonical_json_text(event), to_canonical_json(event).to_string(), "{event:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_direct_text_is_the_canonical_json_of_any_game((_, events) in crate::testing::arb_game()) {
+            for event in &events {
+                proptest::prop_assert_eq!(canonical_json_text(event), to_canonical_json(event).to_string());
+            }
+        }
+    }
 
     #[test]
     fn round_trips_a_flat_object() {

@@ -8,7 +8,7 @@
 mod json;
 mod shape;
 
-pub use json::{from_canonical_json, to_canonical_json, ParseError};
+pub use json::{canonical_json_text, from_canonical_json, to_canonical_json, ParseError};
 
 use crate::andes::AndesEvent;
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
