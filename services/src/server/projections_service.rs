@@ -136,6 +136,22 @@ async fn andes_projection(
     .await
 }
 
+/// An Andes projection of a whole match as of a seq: its score, its sheet or its levels.
+type MatchProjection = fn(&Streams, &StreamId, Option<u64>) -> Result<Rendered, ProjectionError>;
+
+impl ProjectionsService {
+    async fn andes_match(
+        &self,
+        request: Request<pb::AndesMatchRequest>,
+        project: MatchProjection,
+    ) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
+        let request = request.into_inner();
+        let as_of = request.as_of_seq;
+        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| project(streams, id, as_of)).await
+    }
+}
+
 #[tonic::async_trait]
 impl pb::projections_server::Projections for ProjectionsService {
     async fn get_andes_board(
@@ -165,31 +181,21 @@ impl pb::projections_server::Projections for ProjectionsService {
         &self,
         request: Request<pb::AndesMatchRequest>,
     ) -> Result<Response<pb::Projection>, Status> {
-        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
-        let request = request.into_inner();
-        let as_of = request.as_of_seq;
-        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| andes::score(streams, id, as_of)).await
+        self.andes_match(request, andes::score).await
     }
 
     async fn get_andes_match(
         &self,
         request: Request<pb::AndesMatchRequest>,
     ) -> Result<Response<pb::Projection>, Status> {
-        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
-        let request = request.into_inner();
-        let as_of = request.as_of_seq;
-        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| andes::whole_match(streams, id, as_of))
-            .await
+        self.andes_match(request, andes::whole_match).await
     }
 
     async fn get_andes_level(
         &self,
         request: Request<pb::AndesMatchRequest>,
     ) -> Result<Response<pb::Projection>, Status> {
-        self.auth.authorize(request.metadata(), Access::AndesProjection)?;
-        let request = request.into_inner();
-        let as_of = request.as_of_seq;
-        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| andes::level(streams, id, as_of)).await
+        self.andes_match(request, andes::level).await
     }
 
     async fn get_andes_player_level(
