@@ -125,6 +125,15 @@ pub trait Storage: Send + Sync + 'static {
     /// The backend failed; nothing unsynced may be acknowledged and the writer stops.
     fn sync(&self, position: u64) -> Result<(), StoreError>;
 
+    /// Called once the last group is synced, before the writer stops: a backend that keeps
+    /// something besides what `sync` made durable (an index it can rebuild) writes it out here.
+    ///
+    /// # Errors
+    /// The backend failed.
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// At most this many events of one stream per group (`None`: no limit), for backends that
     /// store a stream's part of a group as one bounded atomic unit.
     fn max_stream_events_per_group(&self) -> Option<usize> {

@@ -52,6 +52,9 @@ impl<S: Storage> Syncer<S> {
             }
             self.settle(batch);
         }
+        if let Err(error) = self.storage.checkpoint() {
+            tracing::warn!(%error, "the closing checkpoint failed; the next start indexes the tail again");
+        }
     }
 
     /// One sync for every group in `batch`, then their answers in order.

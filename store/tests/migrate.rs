@@ -1,9 +1,51 @@
-//! A log written in the first layout (`ledger/v1`: a key per record, position, id and head)
-//! opens in the chunked layout with every record, chain, id and head intact.
+//! Logs of earlier layouts open in the current one with every record, chain, id and head
+//! intact: the first (`ledger/v1`: a key per record, position, id and head), the second
+//! (records in chunks inside sled) and the first index of event ids.
 
 use ledger::envelope::{encode_record, verify_chain, Draft, GENESIS};
 use ledger::{Event, Recorded, Ruleset, StreamId};
 use ledger_store::{AppendRequest, Log, ProposedEvent};
+
+fn game(turns: u32) -> Vec<Event> {
+    let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None }];
+    events.extend((1..=turns).map(|turn| Event::TurnStarted { turn, at_ms: None }));
+    events
+}
+
+fn request(stream: &StreamId, event_id: &str, event: Event) -> AppendRequest {
+    AppendRequest {
+        stream: stream.clone(),
+        events: vec![ProposedEvent { event_id: event_id.into(), event }],
+        expected_version: None,
+        actor: "table-1".into(),
+        clearance: ledger::access::Clearance::Table,
+    }
+}
+
+/// The record an earlier layout stored for event `seq` of `stream` at `position`.
+fn sealed(stream: &StreamId, seq: u64, position: u64, prev: ledger::Hash, event: Event) -> Recorded {
+    let draft = Draft {
+        stream: stream.clone(),
+        seq,
+        position,
+        event_id: format!("{stream}-{seq}"),
+        recorded_at_ms: 1_700_000_000_000 + position,
+        actor: "table-1".into(),
+    };
+    Recorded::seal(draft, prev, event)
+}
+
+/// The moved log reads back `written` in position order, each stream chained to its listed head.
+fn assert_intact(log: &Log, written: &[Recorded], streams: &[(&StreamId, usize)]) {
+    assert_eq!(log.read_all(1, usize::MAX).unwrap(), written, "every record, byte for byte, in position order");
+    for &(stream, n) in streams {
+        let records = log.read_stream(stream, 1, usize::MAX).unwrap();
+        assert_eq!(records.len(), n);
+        let head = verify_chain(&records).unwrap().unwrap();
+        let info = log.streams().unwrap().into_iter().find(|s| s.stream == *stream).unwrap();
+        assert_eq!((info.version, info.head_hash), (n as u64, head));
+    }
+}
 
 /// Writes `streams` into a v1 tree the way the first layout did.
 fn write_v1(dir: &std::path::Path, streams: &[(StreamId, Vec<Event>)]) -> Vec<Recorded> {
@@ -15,15 +57,7 @@ fn write_v1(dir: &std::path::Path, streams: &[(StreamId, Vec<Event>)]) -> Vec<Re
         let mut prev = GENESIS;
         for (seq, event) in (1u64..).zip(events) {
             position += 1;
-            let draft = Draft {
-                stream: stream.clone(),
-                seq,
-                position,
-                event_id: format!("{stream}-{seq}"),
-                recorded_at_ms: 1_700_000_000_000 + position,
-                actor: "table-1".into(),
-            };
-            let record = Recorded::seal(draft, prev, event.clone());
+            let record = sealed(stream, seq, position, prev, event.clone());
             prev = record.envelope.hash;
             let mut event_key = format!("e{stream}\0").into_bytes();
             event_key.extend_from_slice(&seq.to_be_bytes());
@@ -43,34 +77,15 @@ fn write_v1(dir: &std::path::Path, streams: &[(StreamId, Vec<Event>)]) -> Vec<Re
 #[tokio::test]
 async fn a_first_layout_log_moves_to_chunks_intact() {
     let dir = tempfile::tempdir().unwrap();
-    let game = |n: u32| {
-        let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None }];
-        events.extend((1..=n).map(|turn| Event::TurnStarted { turn, at_ms: None }));
-        events
-    };
     let (a, b) = (StreamId::game("a").unwrap(), StreamId::game("b").unwrap());
     let written = write_v1(dir.path(), &[(a.clone(), game(5)), (b.clone(), game(3))]);
 
     let log = Log::open_sled(dir.path()).unwrap();
-    assert_eq!(log.read_all(1, usize::MAX).unwrap(), written, "every record, byte for byte, in position order");
-    for (stream, n) in [(&a, 6), (&b, 4)] {
-        let records = log.read_stream(stream, 1, usize::MAX).unwrap();
-        assert_eq!(records.len(), n);
-        let head = verify_chain(&records).unwrap().unwrap();
-        let info = log.streams().unwrap().into_iter().find(|s| s.stream == *stream).unwrap();
-        assert_eq!((info.version, info.head_hash), (n as u64, head));
-    }
-    let request = |event_id: &str, event: Event| AppendRequest {
-        stream: a.clone(),
-        events: vec![ProposedEvent { event_id: event_id.into(), event }],
-        expected_version: None,
-        actor: "table-1".into(),
-        clearance: ledger::access::Clearance::Table,
-    };
+    assert_intact(&log, &written, &[(&a, 6), (&b, 4)]);
     // An id of the old layout is still known; the rules state was replayed from the records.
-    let retry = log.append(request("game/a-6", Event::TurnStarted { turn: 5, at_ms: None })).await.unwrap();
+    let retry = log.append(request(&a, "game/a-6", Event::TurnStarted { turn: 5, at_ms: None })).await.unwrap();
     assert!(retry.duplicate);
-    let next = log.append(request("new", Event::TurnStarted { turn: 6, at_ms: None })).await.unwrap();
+    let next = log.append(request(&a, "new", Event::TurnStarted { turn: 6, at_ms: None })).await.unwrap();
     assert_eq!((next.first_seq, next.first_position), (7, 11));
     log.close();
     drop(log);
@@ -85,14 +100,8 @@ async fn a_first_layout_log_moves_to_chunks_intact() {
 async fn a_key_per_id_index_moves_to_buckets() {
     use ledger_store::sled::layout;
     let dir = tempfile::tempdir().unwrap();
-    let game = StreamId::game("g").unwrap();
-    let request = |event_id: &str, event: Event| AppendRequest {
-        stream: game.clone(),
-        events: vec![ProposedEvent { event_id: event_id.into(), event }],
-        expected_version: None,
-        actor: "table-1".into(),
-        clearance: ledger::access::Clearance::Table,
-    };
+    let g = StreamId::game("g").unwrap();
+    let request = |event_id: &str, event: Event| request(&g, event_id, event);
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
     {
         let log = Log::open_sled(dir.path()).unwrap();
@@ -127,4 +136,57 @@ async fn a_key_per_id_index_moves_to_buckets() {
     );
     let next = log.append(request("turn-4", Event::TurnStarted { turn: 4, at_ms: None })).await.unwrap();
     assert_eq!((next.first_seq, next.duplicate), (5, false));
+}
+
+/// A log of the second layout (records in chunks inside the tree) opens with its records moved
+/// into the records file, byte for byte, and every index still leading to them.
+#[tokio::test]
+async fn a_second_layout_log_moves_its_chunks_into_the_records_file() {
+    use ledger_store::sled::layout;
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (StreamId::game("a").unwrap(), StreamId::game("b").unwrap());
+    let mut written = Vec::new();
+    {
+        // The second layout: chunks of records, runs, bucketed ids, heads, the next position.
+        let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+        let tree = db.open_tree(layout::TREE).unwrap();
+        let mut position = 0;
+        for (stream, events) in [(&a, game(5)), (&b, game(3))] {
+            let mut prev = GENESIS;
+            let mut chunk = Vec::new();
+            let mut positions = Vec::new();
+            for (seq, event) in (1u64..).zip(events) {
+                position += 1;
+                let record = sealed(stream, seq, position, prev, event);
+                prev = record.envelope.hash;
+                layout::push_record(&mut chunk, &encode_record(&record));
+                let hash = ledger_store::id_hash(&record.envelope.event_id);
+                let mut entry = Vec::new();
+                layout::push_id_entry(&mut entry, hash, position);
+                tree.insert(layout::id_entries(layout::id_bucket(hash), position), entry).unwrap();
+                positions.push(position);
+                written.push(record);
+            }
+            let first = positions[0];
+            tree.insert(layout::chunk(first), chunk).unwrap();
+            tree.insert(layout::run(stream, 1), layout::encode_run(&positions)).unwrap();
+            tree.insert(layout::head(stream), layout::encode_head(positions.len() as u64, &prev, None)).unwrap();
+        }
+        tree.insert(layout::NEXT_POSITION, &(position + 1).to_be_bytes()).unwrap();
+        db.flush().unwrap();
+    }
+
+    let log = Log::open_sled(dir.path()).unwrap();
+    assert_intact(&log, &written, &[(&a, 6), (&b, 4)]);
+    assert_eq!(log.read_all(8, 2).unwrap(), written[7..9], "a read from the middle of the second chunk");
+    let retry = log.append(request(&b, "game/b-4", Event::TurnStarted { turn: 3, at_ms: None })).await.unwrap();
+    assert!(retry.duplicate);
+    let next = log.append(request(&b, "new", Event::TurnStarted { turn: 4, at_ms: None })).await.unwrap();
+    assert_eq!((next.first_seq, next.first_position), (5, 11));
+    log.close();
+    drop(log);
+    let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+    let tree = db.open_tree(layout::TREE).unwrap();
+    assert_eq!(tree.scan_prefix(layout::CHUNK_PREFIX).count(), 0, "the chunks are gone from the tree");
+    assert!(std::fs::metadata(dir.path().join(ledger_store::sled::RECORDS_FILE)).unwrap().len() > 0);
 }

@@ -3,7 +3,7 @@
 
 use ledger::testing::started_game;
 use ledger::{Event, Ruleset, StreamId};
-use ledger_store::sled::{layout, SledStorage, StreamVerdict};
+use ledger_store::sled::{frames, layout, SledStorage, StreamVerdict, RECORDS_FILE};
 use ledger_store::{AppendRequest, Log, ProposedEvent};
 use std::path::Path;
 
@@ -53,10 +53,35 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// Changes the copy through sled itself, as someone with access to the files could.
-fn tamper(dir: &Path, change: impl FnOnce(&sled::Tree)) {
+/// The frames of a records file: each frame's first position and its records.
+type Frames = Vec<(u64, Vec<Vec<u8>>)>;
+
+/// Changes the copy as someone with access to the files could: the records file, its frame
+/// checksums recomputed, and sled's index told where the file now ends.
+fn tamper(dir: &Path, change: impl FnOnce(&sled::Tree, &mut Frames)) {
+    let path = dir.join(RECORDS_FILE);
+    let bytes = std::fs::read(&path).unwrap();
+    let mut frames_read = Frames::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let header = frames::Header::parse(&bytes[at..]).unwrap();
+        let body = &bytes[at + frames::HEADER..at + usize::try_from(header.frame_len()).unwrap()];
+        frames_read.push((header.first_position, layout::records_of(body).map(|r| r.unwrap().to_vec()).collect()));
+        at += usize::try_from(header.frame_len()).unwrap();
+    }
     let db = sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open().unwrap();
-    change(&db.open_tree(layout::TREE).unwrap());
+    let tree = db.open_tree(layout::TREE).unwrap();
+    change(&tree, &mut frames_read);
+    let mut rewritten = Vec::new();
+    for (first, records) in frames_read.iter().filter(|(_, records)| !records.is_empty()) {
+        rewritten.extend(frames::encode(*first, records.iter().map(Vec::as_slice)));
+    }
+    std::fs::write(&path, &rewritten).unwrap();
+    for key in tree.scan_prefix(layout::FRAME_PREFIX).keys() {
+        tree.remove(key.unwrap()).unwrap();
+    }
+    tree.insert(layout::frame(frames_read[0].0), &0u64.to_be_bytes()).unwrap();
+    tree.insert(layout::INDEXED_END, &(rewritten.len() as u64).to_be_bytes()).unwrap();
     db.flush().unwrap();
 }
 
@@ -68,28 +93,22 @@ fn position_of(tree: &sled::Tree, stream: &str, seq: u64) -> u64 {
     layout::decode_run(&run).unwrap()[usize::try_from(seq - first_seq).unwrap()]
 }
 
-/// The key of the chunk holding a position, and its records.
-fn chunk_of(tree: &sled::Tree, position: u64) -> (Vec<u8>, u64, Vec<Vec<u8>>) {
-    let (key, chunk) = tree.range(layout::chunk(0)..=layout::chunk(position)).next_back().unwrap().unwrap();
-    let first = layout::position_of_chunk_key(&key).unwrap();
-    let records = layout::records_of(&chunk).map(|r| r.unwrap().to_vec()).collect();
-    (key.to_vec(), first, records)
+/// The frame holding a position, and the record's index in it.
+fn frame_of(frames: &Frames, position: u64) -> (usize, usize) {
+    let frame = frames.iter().rposition(|(first, _)| *first <= position).unwrap();
+    (frame, usize::try_from(position - frames[frame].0).unwrap())
 }
 
-/// Rewrites the chunk holding a stream's event with `edit` applied to its records.
-fn edit_chunk(tree: &sled::Tree, stream: &str, seq: u64, edit: impl FnOnce(&mut Vec<Vec<u8>>, usize)) {
-    let position = position_of(tree, stream, seq);
-    let (key, first, mut records) = chunk_of(tree, position);
-    edit(&mut records, usize::try_from(position - first).unwrap());
-    if records.is_empty() {
-        tree.remove(key).unwrap();
-        return;
-    }
-    let mut chunk = Vec::new();
-    for record in &records {
-        layout::push_record(&mut chunk, record);
-    }
-    tree.insert(key, chunk).unwrap();
+/// Applies `edit` to the records of the frame holding a stream's event.
+fn edit_frame(
+    tree: &sled::Tree,
+    frames: &mut Frames,
+    stream: &str,
+    seq: u64,
+    edit: impl FnOnce(&mut Vec<Vec<u8>>, usize),
+) {
+    let (frame, at) = frame_of(frames, position_of(tree, stream, seq));
+    edit(&mut frames[frame].1, at);
 }
 
 fn verdict(dir: &Path, stream: &str) -> StreamVerdict {
@@ -111,8 +130,8 @@ async fn an_intact_log_verifies() {
 #[tokio::test]
 async fn a_flipped_byte_in_a_stored_event_is_found() {
     let (_original, copy) = real_log().await;
-    tamper(copy.path(), |tree| {
-        edit_chunk(tree, "game/a", 4, |records, at| {
+    tamper(copy.path(), |tree, frames| {
+        edit_frame(tree, frames, "game/a", 4, |records, at| {
             let last = records[at].len() - 1;
             records[at][last] ^= 0x01;
         });
@@ -126,8 +145,8 @@ async fn a_flipped_byte_in_a_stored_event_is_found() {
 #[tokio::test]
 async fn a_deleted_event_is_found() {
     let (_original, copy) = real_log().await;
-    tamper(copy.path(), |tree| {
-        edit_chunk(tree, "game/b", 3, |records, at| {
+    tamper(copy.path(), |tree, frames| {
+        edit_frame(tree, frames, "game/b", 3, |records, at| {
             records.remove(at);
         });
     });
@@ -139,8 +158,8 @@ async fn a_deleted_event_is_found() {
 #[tokio::test]
 async fn a_deleted_last_event_is_found() {
     let (_original, copy) = real_log().await;
-    tamper(copy.path(), |tree| {
-        edit_chunk(tree, "game/b", 6, |records, at| {
+    tamper(copy.path(), |tree, frames| {
+        edit_frame(tree, frames, "game/b", 6, |records, at| {
             records.remove(at);
         });
     });
@@ -152,16 +171,12 @@ async fn a_deleted_last_event_is_found() {
 #[tokio::test]
 async fn a_reordered_pair_is_found() {
     let (_original, copy) = real_log().await;
-    tamper(copy.path(), |tree| {
-        // Each record of the pair takes the other's place, wherever their chunks are.
-        let (p2, p3) = (position_of(tree, "game/a", 2), position_of(tree, "game/a", 3));
-        let (record2, record3) = {
-            let (_, f2, r2) = chunk_of(tree, p2);
-            let (_, f3, r3) = chunk_of(tree, p3);
-            (r2[usize::try_from(p2 - f2).unwrap()].clone(), r3[usize::try_from(p3 - f3).unwrap()].clone())
-        };
-        edit_chunk(tree, "game/a", 2, |records, at| records[at] = record3);
-        edit_chunk(tree, "game/a", 3, |records, at| records[at] = record2);
+    tamper(copy.path(), |tree, frames| {
+        // Each record of the pair takes the other's place, wherever their frames are.
+        let (f2, i2) = frame_of(frames, position_of(tree, "game/a", 2));
+        let (f3, i3) = frame_of(frames, position_of(tree, "game/a", 3));
+        let record2 = std::mem::take(&mut frames[f2].1[i2]);
+        frames[f2].1[i2] = std::mem::replace(&mut frames[f3].1[i3], record2);
     });
     let broken = verdict(copy.path(), "game/a").broken.unwrap();
     assert_eq!(broken.seq, 2);
@@ -172,8 +187,8 @@ async fn a_reordered_pair_is_found() {
 async fn a_byte_flipped_in_the_file_itself_does_not_go_unnoticed() {
     let (original, copy) = real_log().await;
     let intact_head = verdict(original.path(), "game/a").head.unwrap();
-    // Flip one byte of every copy of the marker event in sled's log file.
-    let file = copy.path().join("db");
+    // Flip one byte of the marker event in the records file, leaving its frame's checksum.
+    let file = copy.path().join(RECORDS_FILE);
     let mut bytes = std::fs::read(&file).unwrap();
     let marker = b"MARKER-a-CARD";
     let places: Vec<usize> =
@@ -183,8 +198,8 @@ async fn a_byte_flipped_in_the_file_itself_does_not_go_unnoticed() {
         bytes[at + 7] = b'X';
     }
     std::fs::write(&file, bytes).unwrap();
-    // sled's own checksums may refuse the file, or drop the damaged write, or verification
-    // breaks: in no case does the stream verify with the head printed on the game report.
+    // Opening may refuse the file, or verification breaks: in no case does the stream verify
+    // with the head printed on the game report.
     match SledStorage::open_existing(copy.path()).and_then(|s| s.verify()) {
         Err(_) => {}
         Ok(verdicts) => {

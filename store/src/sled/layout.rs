@@ -1,10 +1,12 @@
-//! The layout of the sled tree (`ledger/v2`). Stream names never contain a NUL byte (their ids
-//! are checked), so NUL separates a name from the seq that follows it.
+//! The layout of the sled tree (`ledger/v2`), which since the third layout holds only the
+//! indexes: the records themselves are in the records file ([`super::frames`]). Stream names
+//! never contain a NUL byte (their ids are checked), so NUL separates a name from the seq that
+//! follows it.
 //!
-//! - `c<first position u64 BE>` → a **chunk**: records with consecutive global positions, each
-//!   as a little-endian u32 length and the stored record (version byte + postcard). A group is
-//!   written as few chunks of at most [`CHUNK_BYTES`] (one record may fill a chunk alone): few,
-//!   large, sequential values instead of a key per record.
+//! - `f<first position u64 BE>` → the offset (u64 BE) of a frame in the records file. Not every
+//!   frame has one: a frame gets a key when it starts at least [`CHUNK_BYTES`] after the last
+//!   frame that has one, so a reader finds a position by one lookup and a walk over at most
+//!   that many bytes of frame headers.
 //! - `s<stream>\0<first seq u64 BE>` → a **run** of a stream: the positions of seqs `first`,
 //!   `first + 1`, … that one group appended (postcard `Vec<u64>`).
 //! - `y<bucket u8><first position u64 BE>` → **id entries**: for the events of one group whose
@@ -14,18 +16,19 @@
 //!   split tree nodes on every event, which dominated both the writer's time and its memory.
 //!   A lookup scans one bucket (1/256 of the ids), newest first.
 //! - `h<stream>` → version u64 BE ++ chain head (32 bytes) ++ snapshot of the folded state.
-//! - `m/next_position` → u64 BE.
-//!
-//! Why [`CHUNK_BYTES`]: sled rewrites a whole leaf (up to 17 values) when it consolidates it, and
-//! a leaf over 2 MiB (a quarter of the segment) would go to a separate blob file that syncing the
-//! log file does not cover. 17 chunks of 64 KiB stay far below that.
+//! - `m/next_position` → u64 BE; `m/indexed_end` → u64 BE: the records file up to this offset
+//!   is indexed. Both change in the same atomic batch as the entries they cover.
+//! - `c<first position u64 BE>` (the second layout only) → a **chunk**: records with
+//!   consecutive positions, each as a little-endian u32 length and the stored record. Opening
+//!   such a log moves the chunks into the records file ([`super::migrate`]).
 //!
 //! Public (hidden) so that the tamper tests can damage a log the way an attacker would.
 
 use crate::error::StoreError;
 use ledger::{Hash, StreamId};
 
-/// A chunk holds records up to about this many bytes.
+/// A frame key is written at most every this many bytes of the records file (and a chunk of
+/// the second layout held records up to about this many bytes).
 pub const CHUNK_BYTES: usize = 64 * 1024;
 
 pub const TREE: &str = "ledger/v2";
@@ -36,6 +39,14 @@ pub const ID_PREFIX: &[u8] = b"y";
 /// The first version of the id index: `i<event id>` → position, moved to [`ID_PREFIX`] on open.
 pub const OLD_ID_PREFIX: &[u8] = b"i";
 pub const NEXT_POSITION: &[u8] = b"m/next_position";
+pub const FRAME_PREFIX: &[u8] = b"f";
+pub const INDEXED_END: &[u8] = b"m/indexed_end";
+
+pub fn frame(first_position: u64) -> Vec<u8> {
+    let mut key = FRAME_PREFIX.to_vec();
+    key.extend_from_slice(&first_position.to_be_bytes());
+    key
+}
 
 pub fn chunk(first_position: u64) -> Vec<u8> {
     let mut key = CHUNK_PREFIX.to_vec();

@@ -1,10 +1,12 @@
-//! Moves a log of the first layout (`ledger/v1`: a key per record, per position, per id and per
-//! head) to the chunked layout of [`super::layout`], once, when such a log is opened.
+//! Moves a log of an earlier layout to the current one, once, when such a log is opened:
+//! - the first layout (`ledger/v1`: a key per record, per position, per id and per head);
+//! - the second (records in chunks inside the tree, `c` keys): the chunks move into the records
+//!   file as frames;
+//! - the first index of event ids (a key per id).
 //!
-//! The old tree is dropped only after the new one is complete and synced; a log that still has
-//! an old tree was not fully moved, so the new tree is cleared and the move starts again.
-//! Records are copied byte for byte (their hashes do not change); heads carry no snapshot, so
-//! each stream is replayed once, on its first append after the move.
+//! Records are copied byte for byte (their hashes do not change). Each move either completes
+//! or, interrupted, starts again from the old data, which is removed only in the same atomic
+//! batch that completes the move (or, for the first layout, after it).
 
 use super::SledStorage;
 use crate::error::StoreError;
@@ -25,8 +27,12 @@ pub(super) fn from_v1(storage: &SledStorage) -> Result<(), StoreError> {
     }
     let old = storage.db.open_tree(OLD_TREE)?;
     if !old.is_empty() {
-        tracing::info!(path = %storage.path.display(), "moving the log to the chunked layout");
+        tracing::info!(path = %storage.path.display(), "moving the log to the current layout");
+        // Heads carry no snapshot, so each stream is replayed once, on its first append.
         storage.tree.clear()?;
+        storage.records.set_len(0)?;
+        storage.pending.clear();
+        *storage.tail() = super::Tail::default();
         let mut heads: BTreeMap<StreamId, (u64, Hash)> = BTreeMap::new();
         let mut commit = Commit::default();
         let mut n_records = 0u64;
@@ -50,11 +56,48 @@ pub(super) fn from_v1(storage: &SledStorage) -> Result<(), StoreError> {
             .collect();
         storage.write(&commit)?;
         storage.sync(0)?;
-        tracing::info!(n_records, "log moved to the chunked layout");
+        storage.checkpoint_index()?;
+        tracing::info!(n_records, "log moved to the current layout");
     }
     drop(old);
     storage.db.drop_tree(OLD_TREE)?;
-    storage.sync(0)?;
+    storage.checkpoint_index()?;
+    Ok(())
+}
+
+/// Moves the chunks of the second layout into the records file, each as one frame, in one
+/// atomic batch that adds the frame keys and removes the chunks. An interrupted move left the
+/// chunks in place: the file is emptied and the move starts again.
+pub(super) fn from_v2(storage: &SledStorage) -> Result<(), StoreError> {
+    use super::{frames, index::FrameKeys, layout};
+    use std::os::unix::fs::FileExt;
+    if storage.tree.scan_prefix(layout::CHUNK_PREFIX).next().is_none() {
+        return Ok(());
+    }
+    tracing::info!(path = %storage.path.display(), "moving the records out of sled into the records file");
+    storage.records.set_len(0)?;
+    let mut batch = sled::Batch::default();
+    let mut keys = FrameKeys::default();
+    let mut offset = 0u64;
+    let mut n_chunks = 0u64;
+    for item in storage.tree.scan_prefix(layout::CHUNK_PREFIX) {
+        let (key, chunk) = item?;
+        let first = layout::position_of_chunk_key(&key)?;
+        let count = layout::records_of(&chunk).try_fold(0u32, |n, record| record.map(|_| n + 1))?;
+        let frame = frames::around(first, count, &chunk);
+        storage.records.write_all_at(&frame, offset)?;
+        if keys.takes(offset) {
+            batch.insert(layout::frame(first), &offset.to_be_bytes());
+        }
+        batch.remove(key);
+        offset += frame.len() as u64;
+        n_chunks += 1;
+    }
+    storage.records.sync_all()?;
+    batch.insert(layout::INDEXED_END, &offset.to_be_bytes());
+    storage.tree.apply_batch(batch)?;
+    storage.checkpoint_index()?;
+    tracing::info!(n_chunks, bytes = offset, "records moved into the records file");
     Ok(())
 }
 
@@ -91,7 +134,7 @@ pub(super) fn id_keys(storage: &SledStorage) -> Result<(), StoreError> {
         moved += n;
     }
     if moved > 0 {
-        storage.sync(0)?;
+        storage.checkpoint_index()?;
         tracing::info!(moved, "event ids moved to the bucketed index");
     }
     Ok(())

@@ -1,99 +1,178 @@
-//! The embedded default backend: one sled tree, written only through atomic batches, made
-//! durable by an explicit `fdatasync` of sled's log file.
+//! The embedded default backend: records in a file of the ledger's own, indexes in sled.
 //!
-//! Why the extra sync: on Linux, sled 0.34's `flush()` writes with `sync_file_range`, which
-//! neither flushes the drive's cache nor the file's metadata; only `fsync`/`fdatasync` makes a
-//! write survive a power cut. docs/DECISIONS.md shows the strace.
+//! A group commit appends one frame to the records file ([`frames`]) and syncs that one file
+//! with `fdatasync`: one sequential write and one disk round trip per group. sled holds only
+//! the indexes ([`layout`]): they are applied once their records are durable, and sled writes
+//! them to disk in its own time (its flusher, and a flush at close). After a crash, the frames
+//! sled had not yet indexed are indexed again from the file, and a frame that was being
+//! written is cut off ([`recover`]).
 //!
-//! The layout is in [`layout`]: records live in chunks in position order, so appending and
-//! reading the whole log are sequential; a stream is found through its runs.
+//! Why not sled for the records too (the second layout): sled's `flush()` writes with
+//! `sync_file_range`, which flushes neither the drive's cache nor the file's metadata, so the
+//! writer had to `fdatasync` sled's file after it — two disk round trips per group — and each
+//! flush sealed one of sled's 8 MiB write buffers, which held most of the daemon's memory.
+//! docs/DECISIONS.md has the measurements.
 
+pub mod frames;
+mod index;
 pub mod layout;
 mod migrate;
+mod pending;
+mod recover;
 mod verify;
 
+pub use frames::FILE as RECORDS_FILE;
 pub use verify::StreamVerdict;
 
 use crate::error::StoreError;
 use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StreamInfo, Written};
+use frames::{Found, FrameReader};
+use index::{FrameKeys, IndexBuilder};
 use ledger::envelope::decode_record;
 use ledger::{Recorded, StreamId, StreamKind};
-use std::collections::BTreeMap;
+use pending::{Group, Pending};
 use std::fs::File;
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-/// sled's segment size. Chunks stay at or below 64 KiB plus one record, and a leaf holds at most
-/// 17 values, far below the blob threshold (segment / 4), so everything lives in the one log
-/// file that [`SledStorage::sync`] syncs.
+/// sled's segment size. Index values stay far below the blob threshold (segment / 4), so
+/// everything sled writes lives in its one log file.
 const SEGMENT_SIZE: usize = 8 * 1024 * 1024;
 
 /// sled's page cache. Its default (1 GiB) would let the daemon's memory grow with the log; the
-/// writer needs only recent chunks and stream heads, and readers go through the OS page cache.
-const CACHE_BYTES: u64 = 64 * 1024 * 1024;
+/// writer needs only recent index pages and stream heads, and records are read through the OS
+/// page cache.
+const CACHE_BYTES: u64 = 32 * 1024 * 1024;
 
-/// The sled log; clones share the same database.
+/// How often sled writes the indexes it holds to its own file. Nothing acknowledged depends on
+/// it (the records file is synced first); it bounds what recovery indexes again after a crash.
+const INDEX_FLUSH_MS: u64 = 1000;
+
+/// How a log is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// To serve: a records file shorter than its index is refused.
+    Serve,
+    /// To verify a copy: everything that can be read is, and verification reports the rest.
+    Inspect,
+}
+
+/// The end of the records file, as the writer knows it.
+#[derive(Debug, Default)]
+struct Tail {
+    end: u64,
+    keys: FrameKeys,
+}
+
+/// The sled log; clones share the same database and records file.
 #[derive(Clone)]
 pub struct SledStorage {
     db: sled::Db,
     tree: sled::Tree,
-    /// sled's log file, opened once for `fdatasync`.
+    /// sled's log file, opened once for `fdatasync` at checkpoints.
     log_file: Arc<File>,
-    /// The newest global position known durable. sled shows a batch as soon as it is applied,
-    /// before the sync: every read stops here, so nothing is seen before it is durable (and
-    /// nothing a failed sync left behind is ever seen).
+    records: Arc<File>,
+    tail: Arc<Mutex<Tail>>,
+    pending: Arc<Pending>,
+    /// The newest global position known durable, and where the durable records end. The tree
+    /// shows a group once it is durable, a moment before these move: every read stops here, so
+    /// nothing is seen before it is acknowledged-durable (and nothing a failed sync left behind
+    /// is ever seen).
     durable: Arc<AtomicU64>,
+    durable_end: Arc<AtomicU64>,
     path: PathBuf,
 }
 
-/// The chunk last read, with where each record starts, so that consecutive positions cost one
-/// tree lookup and no scan.
-#[derive(Default)]
-struct ChunkCursor {
-    first: u64,
-    chunk: sled::IVec,
-    /// (start, end) of each record in `chunk`.
-    spans: Vec<(usize, usize)>,
+/// Reads records by position, keeping the frame read last, so that consecutive positions cost
+/// no lookup.
+struct Cursor<'a> {
+    reader: FrameReader<'a>,
+    current: Option<(Found, Vec<(usize, usize)>)>,
 }
 
-impl ChunkCursor {
-    fn load(first: u64, chunk: sled::IVec) -> Result<Self, StoreError> {
-        let spans = layout::spans_of(&chunk).collect::<Result<_, _>>()?;
-        Ok(ChunkCursor { first, chunk, spans })
+impl<'a> Cursor<'a> {
+    fn new(storage: &'a SledStorage, end: u64) -> Self {
+        Cursor { reader: FrameReader::new(&storage.records, end), current: None }
     }
 
-    fn get(&self, position: u64) -> Option<&[u8]> {
-        let index = usize::try_from(position.checked_sub(self.first)?).ok()?;
-        self.spans.get(index).map(|&(start, end)| &self.chunk[start..end])
+    fn in_current(&self, position: u64) -> Option<&[u8]> {
+        let (found, spans) = self.current.as_ref()?;
+        let index = usize::try_from(position.checked_sub(found.header.first_position)?).ok()?;
+        spans.get(index).map(|&(start, end)| &self.reader.body(found)[start..end])
+    }
+
+    /// Makes the frame holding `position` current, walking from `offset` (a frame at or
+    /// before it). `Ok(false)`: no such frame within the readable end.
+    fn load(&mut self, offset: u64, position: u64) -> Result<bool, StoreError> {
+        let mut at = offset;
+        if let Some((found, _)) = &self.current {
+            // Walking on from the current frame is shorter when it lies between.
+            if found.offset >= offset && found.header.next_position() <= position {
+                at = found.next_offset();
+            }
+        }
+        self.current = None;
+        while let Some(found) = self.reader.frame_unchecked(at)? {
+            if position < found.header.next_position() {
+                if position < found.header.first_position || !found.header.checks(self.reader.body(&found)) {
+                    return Err(StoreError::Corrupt(format!(
+                        "the records file is damaged at byte {at} (the frame holding position {position})"
+                    )));
+                }
+                let spans = layout::spans_of(self.reader.body(&found)).collect::<Result<_, _>>()?;
+                self.current = Some((found, spans));
+                return Ok(true);
+            }
+            at = found.next_offset();
+        }
+        Ok(false)
     }
 }
 
 impl SledStorage {
-    /// Opens (or creates) the log in `dir`, moving a log of the first layout to this one.
+    /// Opens (or creates) the log in `dir`, moving a log of an earlier layout to this one and
+    /// indexing what a crash left unindexed.
     ///
     /// # Errors
-    /// The directory cannot be created or sled cannot open it.
+    /// The directory cannot be created, sled cannot open it, or the records file is shorter
+    /// than its index says.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        Self::open_as(dir, Mode::Serve)
+    }
+
+    fn open_as(dir: &Path, mode: Mode) -> Result<Self, StoreError> {
         std::fs::create_dir_all(dir)?;
-        // No background flusher: every group is flushed and synced by the writer itself, and the
-        // flusher's own periodic `fsync` only competed with those syncs (latency tails).
         let db = sled::Config::new()
             .path(dir)
             .segment_size(SEGMENT_SIZE)
             .cache_capacity(CACHE_BYTES)
-            .flush_every_ms(None)
+            .flush_every_ms(Some(INDEX_FLUSH_MS))
             .open()?;
         let tree = db.open_tree(layout::TREE)?;
         let log_file = Arc::new(File::open(dir.join("db"))?);
+        let records = Arc::new(frames::open(dir)?);
         // New files must be findable after a crash: sync the directory once.
         File::open(dir)?.sync_all()?;
-        let mut storage =
-            SledStorage { db, tree, log_file, durable: Arc::new(AtomicU64::new(0)), path: dir.to_owned() };
+        let storage = SledStorage {
+            db,
+            tree,
+            log_file,
+            records,
+            tail: Arc::default(),
+            pending: Arc::default(),
+            durable: Arc::default(),
+            durable_end: Arc::default(),
+            path: dir.to_owned(),
+        };
         migrate::from_v1(&storage)?;
+        migrate::from_v2(&storage)?;
+        recover::unindexed(&storage, mode)?;
         migrate::id_keys(&storage)?;
-        // What sled recovered at open is on disk.
-        storage.durable = Arc::new(AtomicU64::new(storage.next_position()? - 1));
+        storage.durable.store(storage.next_position()? - 1, Ordering::Release);
+        let end = storage.tail().end;
+        storage.durable_end.store(end, Ordering::Release);
         Ok(storage)
     }
 
@@ -106,7 +185,7 @@ impl SledStorage {
         if !dir.join("db").is_file() || !dir.join("conf").is_file() {
             return Err(StoreError::Io(format!("{} holds no ledger (no sled `db` and `conf` files)", dir.display())));
         }
-        Self::open(dir).map_err(|e| match e {
+        Self::open_as(dir, Mode::Inspect).map_err(|e| match e {
             StoreError::Io(text) if text.contains("lock") => StoreError::Io(format!(
                 "{text}: is ledgerd running on {}? verify a stopped daemon's data or a copy of it",
                 dir.display()
@@ -119,6 +198,11 @@ impl SledStorage {
         &self.path
     }
 
+    fn tail(&self) -> std::sync::MutexGuard<'_, Tail> {
+        // Only the writer changes it, in one assignment after a successful write.
+        self.tail.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Every tournament stream: the writer reads them to learn which games they scheduled.
     ///
     /// # Errors
@@ -127,21 +211,26 @@ impl SledStorage {
         Ok(self.streams()?.into_iter().map(|s| s.stream).filter(|s| s.kind() == StreamKind::Tournament).collect())
     }
 
-    /// The stored record at a global position, through `cursor`, whatever its durability.
-    fn fetch(&self, position: u64, cursor: &mut ChunkCursor) -> Result<Option<Recorded>, StoreError> {
-        if cursor.get(position).is_none() {
-            let found = self.tree.range(layout::chunk(0)..=layout::chunk(position)).next_back().transpose()?;
-            let Some((key, chunk)) = found else { return Ok(None) };
-            *cursor = ChunkCursor::load(layout::position_of_chunk_key(&key)?, chunk)?;
+    /// The offset of the keyed frame at or before `position` (0 when none is keyed yet).
+    fn frame_before(&self, position: u64) -> Result<u64, StoreError> {
+        match self.tree.range(layout::frame(0)..=layout::frame(position)).next_back() {
+            Some(found) => layout::decode_u64(&found?.1),
+            None => Ok(0),
         }
-        match cursor.get(position) {
+    }
+
+    /// The stored record at a global position, through `cursor`.
+    fn fetch(&self, position: u64, cursor: &mut Cursor<'_>) -> Result<Option<Recorded>, StoreError> {
+        if cursor.in_current(position).is_none() && !cursor.load(self.frame_before(position)?, position)? {
+            return Ok(None);
+        }
+        match cursor.in_current(position) {
             Some(bytes) => decode_record(bytes).map(Some).map_err(StoreError::Corrupt),
             None => Ok(None),
         }
     }
 
-    /// The positions of a stream's events from `from_seq` on, in seq order, whatever their
-    /// durability.
+    /// The positions of a stream's indexed events from `from_seq` on, in seq order.
     fn positions(&self, stream: &StreamId, from_seq: u64) -> impl Iterator<Item = Result<u64, StoreError>> + '_ {
         let prefix = layout::run_prefix(stream);
         // The run holding `from_seq` starts at or before it.
@@ -166,7 +255,8 @@ impl SledStorage {
         })
     }
 
-    /// Up to `limit` records of a stream from `from_seq`, stopping after position `until`.
+    /// Up to `limit` indexed records of a stream from `from_seq`, stopping after position
+    /// `until`.
     fn stream_records(
         &self,
         stream: &StreamId,
@@ -174,7 +264,7 @@ impl SledStorage {
         limit: usize,
         until: u64,
     ) -> Result<Vec<Recorded>, StoreError> {
-        let mut cursor = ChunkCursor::default();
+        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
         let mut records = Vec::new();
         for position in self.positions(stream, from_seq.max(1)).take(limit) {
             let position = position?;
@@ -196,29 +286,47 @@ impl SledStorage {
         if newest.is_some_and(|p| p <= durable) {
             return Ok(Some(info));
         }
-        // Rare: a group is between its write and its sync.
+        // Rare: a group is between its indexing and the durable mark moving past it.
         Ok(self.stream_records(&info.stream, 1, usize::MAX, durable)?.last().map(|last| StreamInfo {
             stream: info.stream.clone(),
             version: last.envelope.seq,
             head_hash: last.envelope.hash,
         }))
     }
+
+    /// Writes what sled holds to its file and syncs it, so that recovery has less to index.
+    fn checkpoint_index(&self) -> Result<(), StoreError> {
+        self.db.flush()?;
+        self.log_file.sync_data()?;
+        Ok(())
+    }
 }
 
 impl Storage for SledStorage {
     fn load_head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError> {
+        if let Some(head) = self.pending.head(stream) {
+            return Ok(Some(head));
+        }
         let Some(value) = self.tree.get(layout::head(stream))? else { return Ok(None) };
         let (version, hash, snapshot) = layout::decode_head(&value)?;
         Ok(Some(StoredHead { version, hash, snapshot: (!snapshot.is_empty()).then(|| snapshot.to_vec()) }))
     }
 
     fn load_events(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError> {
-        self.stream_records(stream, 1, usize::MAX, u64::MAX)
+        // The written groups first: one the sync thread moves meanwhile is then in the tree too.
+        let written = self.pending.records_of(stream);
+        let mut records = self.stream_records(stream, 1, usize::MAX, u64::MAX)?;
+        let indexed = records.last().map_or(0, |r| r.envelope.seq);
+        records.extend(written.into_iter().filter(|r| r.envelope.seq > indexed));
+        Ok(records)
     }
 
     fn find_event_id(&self, event_id: &str) -> Result<Option<Recorded>, StoreError> {
+        if let Some(record) = self.pending.by_id(event_id) {
+            return Ok(Some(record));
+        }
         let hash = id_hash(event_id);
-        let mut cursor = ChunkCursor::default();
+        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
         // Newest first: a retry is almost always of something recent.
         for item in self.tree.scan_prefix(layout::id_bucket_prefix(layout::id_bucket(hash))).rev() {
             let (_, entries) = item?;
@@ -254,55 +362,60 @@ impl Storage for SledStorage {
     }
 
     fn write(&self, commit: &Commit) -> Result<Written, StoreError> {
-        let mut batch = sled::Batch::default();
-        let mut chunk: Vec<u8> = Vec::new();
-        let mut chunk_first = 0;
-        let mut runs: BTreeMap<&StreamId, (u64, Vec<u64>)> = BTreeMap::new();
-        let mut ids: BTreeMap<u8, Vec<u8>> = BTreeMap::new();
+        let (Some(first), Some(last)) = (commit.records.first(), commit.last_position()) else {
+            return Ok(Written::default());
+        };
+        let first = first.record.envelope.position;
+        let frame = frames::encode(first, commit.records.iter().map(|s| s.bytes.as_slice()));
+        let mut tail = self.tail();
+        let offset = tail.end;
+        self.records.write_all_at(&frame, offset)?;
+        let end = offset + frame.len() as u64;
+        let mut index = IndexBuilder::default();
+        if tail.keys.takes(offset) {
+            index.frame(first, offset);
+        }
         for sealed in &commit.records {
             let e = &sealed.record.envelope;
-            if !chunk.is_empty() && chunk.len() + sealed.bytes.len() > layout::CHUNK_BYTES {
-                batch.insert(layout::chunk(chunk_first), std::mem::take(&mut chunk));
-            }
-            if chunk.is_empty() {
-                chunk_first = e.position;
-            }
-            layout::push_record(&mut chunk, &sealed.bytes);
-            runs.entry(&e.stream).or_insert_with(|| (e.seq, Vec::new())).1.push(e.position);
-            let hash = id_hash(&e.event_id);
-            layout::push_id_entry(ids.entry(layout::id_bucket(hash)).or_default(), hash, e.position);
-        }
-        if !chunk.is_empty() {
-            batch.insert(layout::chunk(chunk_first), chunk);
-        }
-        if let Some(first) = commit.records.first() {
-            let first_position = first.record.envelope.position;
-            for (bucket, entries) in ids {
-                batch.insert(layout::id_entries(bucket, first_position), entries);
-            }
-        }
-        for (stream, (first_seq, positions)) in runs {
-            batch.insert(layout::run(stream, first_seq), layout::encode_run(&positions));
+            index.record(&e.stream, e.seq, e.position, &e.event_id);
         }
         for update in &commit.heads {
             let head = &update.head;
-            batch.insert(
-                layout::head(&update.stream),
-                layout::encode_head(head.version, &head.hash, head.snapshot.as_deref()),
-            );
+            index.head(&update.stream, layout::encode_head(head.version, &head.hash, head.snapshot.as_deref()));
         }
-        if let Some(last) = commit.last_position() {
-            batch.insert(layout::NEXT_POSITION, &(last + 1).to_be_bytes());
-        }
-        self.tree.apply_batch(batch)?;
+        tail.end = end;
+        self.pending.push(Group {
+            records: commit.records.iter().map(|s| Arc::clone(&s.record)).collect(),
+            heads: commit.heads.clone(),
+            entries: index.finish(last + 1, end),
+            end,
+        });
         Ok(Written::default())
     }
 
     fn sync(&self, position: u64) -> Result<(), StoreError> {
-        self.db.flush()?;
-        self.log_file.sync_data()?;
+        // Every group written before the `fdatasync` starts is covered by it.
+        let covered = self.pending.len();
+        self.records.sync_data()?;
+        let groups = self.pending.first(covered);
+        if let Some(newest) = groups.last() {
+            let mut batch = sled::Batch::default();
+            for group in &groups {
+                for (key, value) in &group.entries {
+                    batch.insert(key.as_slice(), value.as_slice());
+                }
+            }
+            // Readable first: the tree must never lead anyone past the readable end.
+            self.durable_end.fetch_max(newest.end, Ordering::AcqRel);
+            self.tree.apply_batch(batch)?;
+            self.pending.drop_first(covered);
+        }
         self.durable.fetch_max(position, Ordering::AcqRel);
         Ok(())
+    }
+
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        self.checkpoint_index()
     }
 }
 
@@ -318,15 +431,15 @@ impl Reader for SledStorage {
         if from > durable || limit == 0 {
             return Ok(records);
         }
-        // The chunk holding `from` starts at or before it.
-        let start = match self.tree.range(layout::chunk(0)..=layout::chunk(from)).next_back() {
-            Some(found) => found?.0.to_vec(),
-            None => layout::chunk(from),
-        };
-        for item in self.tree.range(start..layout::chunk(durable.saturating_add(1))) {
-            let (key, chunk) = item?;
-            let first = layout::position_of_chunk_key(&key)?;
-            for (position, bytes) in (first..).zip(layout::records_of(&chunk)) {
+        let mut reader = FrameReader::new(&self.records, self.durable_end.load(Ordering::Acquire));
+        let mut at = self.frame_before(from)?;
+        while let Some(found) = reader.frame_unchecked(at)? {
+            at = found.next_offset();
+            if found.header.next_position() <= from {
+                continue;
+            }
+            reader.check(&found)?;
+            for (position, bytes) in (found.header.first_position..).zip(layout::records_of(reader.body(&found))) {
                 if position < from {
                     continue;
                 }

@@ -1,15 +1,18 @@
 //! Recomputes every stream's hash chain from the bytes sled holds, to prove nothing was altered:
 //! a changed byte, a deleted event or a reordered pair all break the chain at a named seq.
 //!
-//! It reads every chunk in position order (each record must sit at the position it names), then
-//! checks each stream's recorded head and the runs readers use to find its events.
+//! It reads every frame of the records file in order (each record must sit at the position it
+//! names, and a frame whose checksum fails breaks the streams of its records), then checks each
+//! stream's recorded head and the runs readers use to find its events.
 
+use super::frames::FrameReader;
 use super::layout;
 use super::SledStorage;
 use crate::error::StoreError;
 use ledger::envelope::{decode_record, ChainBreak, GENESIS};
 use ledger::{Hash, StreamId};
 use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
 
 /// What verification found for one stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,10 +53,11 @@ impl SledStorage {
     /// damaged that it names no stream.
     pub fn verify(&self) -> Result<Vec<StreamVerdict>, StoreError> {
         let mut streams: BTreeMap<StreamId, Progress> = BTreeMap::new();
-        for item in self.tree.scan_prefix(layout::CHUNK_PREFIX) {
-            let (key, chunk) = item?;
-            let first = layout::position_of_chunk_key(&key)?;
-            for (slot, bytes) in (first..).zip(layout::records_of(&chunk)) {
+        let mut reader = FrameReader::new(&self.records, self.durable_end.load(Ordering::Acquire));
+        let mut at = 0;
+        while let Some(found) = reader.frame_unchecked(at)? {
+            let intact = found.header.checks(reader.body(&found));
+            for (slot, bytes) in (found.header.first_position..).zip(layout::records_of(reader.body(&found))) {
                 let record = decode_record(bytes?).map_err(|e| StoreError::Corrupt(format!("position {slot}: {e}")))?;
                 let e = &record.envelope;
                 let progress = streams.entry(e.stream.clone()).or_default();
@@ -69,12 +73,15 @@ impl SledStorage {
                     progress.break_at(expected, "does not point back to the event before it".into());
                 } else if record.recomputed_hash() != e.hash {
                     progress.break_at(expected, "its contents do not match its hash".into());
+                } else if !intact {
+                    progress.break_at(expected, format!("the frame holding it (byte {at}) fails its checksum"));
                 } else {
                     progress.prev = e.hash;
                     progress.verified = expected;
                     progress.positions.push(slot);
                 }
             }
+            at = found.next_offset();
         }
         let mut heads = BTreeMap::new();
         for item in self.tree.scan_prefix(layout::HEAD_PREFIX) {
