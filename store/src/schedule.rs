@@ -25,6 +25,7 @@ struct Known {
 
 impl Schedule {
     /// The schedule of a log that other writers share (see [`Schedule::is_complete`]).
+    #[cfg_attr(not(feature = "jetstream"), allow(dead_code))] // the shared log is JetStream's
     pub(crate) fn for_shared_log() -> Schedule {
         Schedule { shared: true, ..Schedule::default() }
     }
@@ -66,6 +67,7 @@ impl Schedule {
     }
 
     /// Learns from one record another writer committed.
+    #[cfg_attr(not(feature = "jetstream"), allow(dead_code))] // the shared log is JetStream's
     pub(crate) fn observe(&self, record: &Recorded) {
         let stream = &record.envelope.stream;
         if stream.kind() != StreamKind::Tournament {
