@@ -198,11 +198,11 @@ async fn candidates(args: &Args, root: &Path) -> Vec<Candidate> {
         };
         out.push(Candidate {
             name: "ledger",
-            label: "ledgerd (sled, fdatasync per group commit)".into(),
+            label: "ledgerd (records file + sled index, fdatasync per group commit)".into(),
             version: Some(ledger::LedgerInstance::version(&mode).await),
             kind,
             durability: json!({
-                "acknowledged_after": "fdatasync of sled's log; concurrent appends share one sync (group commit)",
+                "acknowledged_after": "fdatasync of the records file; concurrent appends share one sync (group commit)",
             }),
         });
     }

@@ -6,6 +6,21 @@ use ledger::envelope::{encode_record, verify_chain, Draft, GENESIS};
 use ledger::{Event, Recorded, Ruleset, StreamId};
 use ledger_store::{AppendRequest, Log, ProposedEvent};
 
+/// sled itself on a log's directory. A closed log's last sled handle may still be dropping on
+/// one of sled's I/O threads for a moment, holding the directory's lock: wait for it.
+fn open_raw(dir: &std::path::Path) -> sled::Db {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open() {
+            Ok(db) => return db,
+            Err(e) if e.to_string().contains("lock") && std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Err(e) => panic!("cannot open {}: {e}", dir.display()),
+        }
+    }
+}
+
 fn game(turns: u32) -> Vec<Event> {
     let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None }];
     events.extend((1..=turns).map(|turn| Event::TurnStarted { turn, at_ms: None }));
@@ -49,7 +64,7 @@ fn assert_intact(log: &Log, written: &[Recorded], streams: &[(&StreamId, usize)]
 
 /// Writes `streams` into a v1 tree the way the first layout did.
 fn write_v1(dir: &std::path::Path, streams: &[(StreamId, Vec<Event>)]) -> Vec<Recorded> {
-    let db = sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open().unwrap();
+    let db = open_raw(dir);
     let tree = db.open_tree("ledger/v1").unwrap();
     let mut position = 0;
     let mut all = Vec::new();
@@ -89,7 +104,7 @@ async fn a_first_layout_log_moves_to_chunks_intact() {
     assert_eq!((next.first_seq, next.first_position), (7, 11));
     log.close();
     drop(log);
-    let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+    let db = open_raw(dir.path());
     assert!(!db.tree_names().iter().any(|name| name == b"ledger/v1".as_slice()), "the old tree is gone");
 }
 
@@ -113,7 +128,7 @@ async fn a_key_per_id_index_moves_to_buckets() {
     }
     {
         // Rewrite the index the old way: a key per id, no bucketed entries.
-        let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+        let db = open_raw(dir.path());
         let tree = db.open_tree(layout::TREE).unwrap();
         let ids: Vec<_> = tree.scan_prefix(layout::ID_PREFIX).keys().map(Result::unwrap).collect();
         assert!(!ids.is_empty());
@@ -148,7 +163,7 @@ async fn a_second_layout_log_moves_its_chunks_into_the_records_file() {
     let mut written = Vec::new();
     {
         // The second layout: chunks of records, runs, bucketed ids, heads, the next position.
-        let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+        let db = open_raw(dir.path());
         let tree = db.open_tree(layout::TREE).unwrap();
         let mut position = 0;
         for (stream, events) in [(&a, game(5)), (&b, game(3))] {
@@ -185,8 +200,49 @@ async fn a_second_layout_log_moves_its_chunks_into_the_records_file() {
     assert_eq!((next.first_seq, next.first_position), (5, 11));
     log.close();
     drop(log);
-    let db = sled::Config::new().path(dir.path()).segment_size(8 * 1024 * 1024).open().unwrap();
+    let db = open_raw(dir.path());
     let tree = db.open_tree(layout::TREE).unwrap();
     assert_eq!(tree.scan_prefix(layout::CHUNK_PREFIX).count(), 0, "the chunks are gone from the tree");
     assert!(std::fs::metadata(dir.path().join(ledger_store::sled::RECORDS_FILE)).unwrap().len() > 0);
+}
+
+/// A first-layout log of exactly one move batch (4,096 records) keeps its heads: they travel
+/// with the last records, never in a commit of their own.
+#[tokio::test]
+async fn a_first_layout_log_of_a_whole_batch_keeps_its_heads() {
+    let dir = tempfile::tempdir().unwrap();
+    let streams: Vec<(StreamId, Vec<Event>)> =
+        (0..512).map(|n| (StreamId::game(&format!("g{n}")).unwrap(), game(7))).collect();
+    let written = write_v1(dir.path(), &streams);
+    assert_eq!(written.len(), 4096);
+    let log = Log::open_sled(dir.path()).unwrap();
+    let listed = log.streams().unwrap();
+    assert_eq!(listed.len(), 512);
+    assert!(listed.iter().all(|s| s.version == 8), "every head moved");
+    let next = log.append(request(&streams[0].0, "new", Event::TurnStarted { turn: 8, at_ms: None })).await.unwrap();
+    assert_eq!((next.first_seq, next.first_position), (9, 4097));
+}
+
+/// A log that an older ledgerd (second layout) wrote chunks to after it had moved to the
+/// records file is refused, not emptied.
+#[tokio::test]
+async fn chunks_written_after_the_move_are_refused() {
+    use ledger_store::sled::layout;
+    let dir = tempfile::tempdir().unwrap();
+    let g = StreamId::game("g").unwrap();
+    {
+        let log = Log::open_sled(dir.path()).unwrap();
+        log.append(request(&g, "start", game(0).remove(0))).await.unwrap();
+        log.close();
+    }
+    {
+        let db = open_raw(dir.path());
+        let tree = db.open_tree(layout::TREE).unwrap();
+        tree.insert(layout::chunk(2), vec![0u8; 8]).unwrap();
+        db.flush().unwrap();
+    }
+    let records = std::fs::metadata(dir.path().join(ledger_store::sled::RECORDS_FILE)).unwrap().len();
+    let refused = Log::open_sled(dir.path()).err().expect("refused");
+    assert!(refused.to_string().contains("both layouts"), "{refused}");
+    assert_eq!(std::fs::metadata(dir.path().join(ledger_store::sled::RECORDS_FILE)).unwrap().len(), records);
 }

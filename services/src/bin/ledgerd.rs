@@ -8,11 +8,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// mimalloc, not glibc's malloc: the writer and the readers allocate many small, short-lived
-/// values from several threads, where glibc's arenas showed at a fifth of the time.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The Tournament Ledger daemon: a durable, validated, hash-chained event log over gRPC.
 #[derive(Debug, Parser)]
 #[command(version)]

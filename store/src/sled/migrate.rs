@@ -44,11 +44,14 @@ pub(super) fn from_v1(storage: &SledStorage) -> Result<(), StoreError> {
             let record = decode_record(&bytes).map_err(StoreError::Corrupt)?;
             let e = &record.envelope;
             heads.insert(e.stream.clone(), (e.seq, e.hash));
-            commit.records.push(Sealed { record: Arc::new(record), bytes: bytes.to_vec() });
-            n_records += 1;
+            // A full batch is written only once another record follows, so that the heads
+            // always go with a commit that has records.
             if commit.records.len() == BATCH {
                 storage.write(&std::mem::take(&mut commit))?;
+                storage.sync(0)?;
             }
+            commit.records.push(Sealed { record: Arc::new(record), bytes: bytes.to_vec() });
+            n_records += 1;
         }
         commit.heads = heads
             .into_iter()
@@ -73,6 +76,15 @@ pub(super) fn from_v2(storage: &SledStorage) -> Result<(), StoreError> {
     use std::os::unix::fs::FileExt;
     if storage.tree.scan_prefix(layout::CHUNK_PREFIX).next().is_none() {
         return Ok(());
+    }
+    if storage.tree.contains_key(layout::INDEXED_END)? {
+        // The move completed (it removes every chunk in the batch that sets `m/indexed_end`):
+        // chunks written since can only come from an older ledgerd run on this log.
+        return Err(StoreError::Corrupt(format!(
+            "{} holds records in both layouts: an older ledgerd wrote to it after it moved to the \
+             records file; a log cannot go back to an older ledgerd",
+            storage.path.display()
+        )));
     }
     tracing::info!(path = %storage.path.display(), "moving the records out of sled into the records file");
     storage.records.set_len(0)?;

@@ -50,6 +50,30 @@ const CACHE_BYTES: u64 = 32 * 1024 * 1024;
 /// it (the records file is synced first); it bounds what recovery indexes again after a crash.
 const INDEX_FLUSH_MS: u64 = 1000;
 
+/// Opens sled on `dir`. A log closed a moment ago in this process may still hold the
+/// directory's lock while its last handle drops on one of sled's I/O threads, so a held lock is
+/// tried again for up to two seconds (another process holding it fails after that).
+fn open_sled(dir: &Path) -> Result<sled::Db, StoreError> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    loop {
+        let opened = sled::Config::new()
+            .path(dir)
+            .segment_size(SEGMENT_SIZE)
+            .cache_capacity(CACHE_BYTES)
+            .flush_every_ms(Some(INDEX_FLUSH_MS))
+            .open();
+        match opened {
+            // sled reports a held lock only in its message.
+            Err(sled::Error::Io(e))
+                if e.to_string().contains("could not acquire lock") && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            other => return Ok(other?),
+        }
+    }
+}
+
 /// How a log is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -144,12 +168,7 @@ impl SledStorage {
 
     fn open_as(dir: &Path, mode: Mode) -> Result<Self, StoreError> {
         std::fs::create_dir_all(dir)?;
-        let db = sled::Config::new()
-            .path(dir)
-            .segment_size(SEGMENT_SIZE)
-            .cache_capacity(CACHE_BYTES)
-            .flush_every_ms(Some(INDEX_FLUSH_MS))
-            .open()?;
+        let db = open_sled(dir)?;
         let tree = db.open_tree(layout::TREE)?;
         let log_file = Arc::new(File::open(dir.join("db"))?);
         let records = Arc::new(frames::open(dir)?);
@@ -264,19 +283,25 @@ impl SledStorage {
         limit: usize,
         until: u64,
     ) -> Result<Vec<Recorded>, StoreError> {
-        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
-        let mut records = Vec::new();
+        let mut positions = Vec::new();
         for position in self.positions(stream, from_seq.max(1)).take(limit) {
             let position = position?;
             if position > until {
                 break;
             }
-            let record = self.fetch(position, &mut cursor)?.ok_or_else(|| {
-                StoreError::Corrupt(format!("{stream} points at position {position}, which is missing"))
-            })?;
-            records.push(record);
+            positions.push(position);
         }
-        Ok(records)
+        // The readable end is read after the positions: the sync thread moves it before it
+        // indexes a group, so every position found is within it.
+        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
+        positions
+            .into_iter()
+            .map(|position| {
+                self.fetch(position, &mut cursor)?.ok_or_else(|| {
+                    StoreError::Corrupt(format!("{stream} points at position {position}, which is missing"))
+                })
+            })
+            .collect()
     }
 
     /// A stream's head as far as it is durable (`None`: nothing of it is yet).
@@ -326,19 +351,23 @@ impl Storage for SledStorage {
             return Ok(Some(record));
         }
         let hash = id_hash(event_id);
-        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
         // Newest first: a retry is almost always of something recent.
+        let mut candidates = Vec::new();
         for item in self.tree.scan_prefix(layout::id_bucket_prefix(layout::id_bucket(hash))).rev() {
             let (_, entries) = item?;
-            let candidates: Vec<u64> =
+            let mut found: Vec<u64> =
                 layout::id_entries_of(&entries)?.filter(|&(h, _)| h == hash).map(|(_, position)| position).collect();
-            for position in candidates.into_iter().rev() {
-                let record = self.fetch(position, &mut cursor)?.ok_or_else(|| {
-                    StoreError::Corrupt(format!("the id index points at position {position}, which is missing"))
-                })?;
-                if record.envelope.event_id == event_id {
-                    return Ok(Some(record));
-                }
+            found.reverse();
+            candidates.extend(found);
+        }
+        // Read after the index, as in `stream_records`.
+        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
+        for position in candidates {
+            let record = self.fetch(position, &mut cursor)?.ok_or_else(|| {
+                StoreError::Corrupt(format!("the id index points at position {position}, which is missing"))
+            })?;
+            if record.envelope.event_id == event_id {
+                return Ok(Some(record));
             }
         }
         Ok(None)

@@ -6,9 +6,12 @@
 //! so the tree never points past what the file durably holds. Every whole frame after that
 //! point, with the next position and a matching checksum, is indexed again: heads are taken
 //! from the records, without a snapshot (the writer replays such a stream once, on its next
-//! append). The first frame that is not whole ends the log. Its bytes, if any are not zero,
-//! are kept beside the log in `torn-<offset>` before the file is cut, so that nothing is
-//! destroyed, even what was never acknowledged.
+//! append). The first frame that is not whole ends the log: after a power cut, frames written
+//! after it may have reached the disk while it did not, but none of them was acknowledged (an
+//! acknowledgement waits for the sync that covers its frame and every frame before it). The
+//! bytes from there on, if any are not zero, are kept beside the log in `torn-<offset>` before
+//! the file is cut, so that nothing is destroyed, even what was never acknowledged. A copy
+//! opened for verification is indexed the same way but never cut.
 
 use super::frames::FrameReader;
 use super::index::{FrameKeys, IndexBuilder};
@@ -39,6 +42,11 @@ pub(super) fn unindexed(storage: &SledStorage, mode: Mode) -> Result<(), StoreEr
         storage.tail().end = file_len;
         storage.tail().keys = keys;
         return Ok(());
+    }
+    if file_len > indexed_end {
+        // What follows the indexed part may be only in the page cache (a process that was
+        // killed, not a machine that stopped): made durable before anything indexes it.
+        storage.records.sync_data()?;
     }
     let mut reader = FrameReader::new(&storage.records, file_len);
     let mut at = indexed_end;
@@ -77,7 +85,7 @@ pub(super) fn unindexed(storage: &SledStorage, mode: Mode) -> Result<(), StoreEr
         apply(storage, index, heads, next_position, at)?;
         tracing::info!(n_frames, from = indexed_end, to = at, "indexed the records a stop left unindexed");
     }
-    if file_len > at {
+    if file_len > at && mode == Mode::Serve {
         cut(storage, at, file_len)?;
     }
     if n_frames > 0 || file_len > at {
@@ -113,10 +121,15 @@ fn cut(storage: &SledStorage, at: u64, file_len: u64) -> Result<(), StoreError> 
     let mut torn = vec![0; usize::try_from(file_len - at).map_err(|_| StoreError::Io("torn tail too large".into()))?];
     storage.records.read_exact_at(&mut torn, at)?;
     if torn.iter().any(|&b| b != 0) {
-        let kept = storage.path.join(format!("torn-{at}"));
-        std::fs::write(&kept, &torn)?;
-        std::fs::File::open(&kept)?.sync_all()?;
-        tracing::warn!(bytes = torn.len(), at, kept = %kept.display(), "cut off a frame that was being written at a stop");
+        // A name of its own: the same offset may be cut again after a later stop.
+        let (kept, mut file) = (0u32..)
+            .map(|n| storage.path.join(if n == 0 { format!("torn-{at}") } else { format!("torn-{at}.{n}") }))
+            .find_map(|kept| std::fs::File::create_new(&kept).ok().map(|file| (kept, file)))
+            .ok_or_else(|| StoreError::Io("no name left for a torn tail".into()))?;
+        std::io::Write::write_all(&mut file, &torn)?;
+        file.sync_all()?;
+        std::fs::File::open(&storage.path)?.sync_all()?;
+        tracing::warn!(bytes = torn.len(), at, kept = %kept.display(), "cut off frames that were being written at a stop");
     }
     storage.records.set_len(at)?;
     storage.records.sync_all()?;

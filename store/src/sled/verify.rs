@@ -55,7 +55,18 @@ impl SledStorage {
         let mut streams: BTreeMap<StreamId, Progress> = BTreeMap::new();
         let mut reader = FrameReader::new(&self.records, self.durable_end.load(Ordering::Acquire));
         let mut at = 0;
-        while let Some(found) = reader.frame_unchecked(at)? {
+        loop {
+            let found = match reader.frame_unchecked(at) {
+                Ok(Some(found)) => found,
+                Ok(None) => break,
+                // A file that ends inside a frame (cut, or damaged): what follows is missing,
+                // and the heads of the streams it held say so below.
+                Err(StoreError::Corrupt(why)) => {
+                    tracing::warn!(at, %why, "the records end in an unreadable frame");
+                    break;
+                }
+                Err(other) => return Err(other),
+            };
             let intact = found.header.checks(reader.body(&found));
             for (slot, bytes) in (found.header.first_position..).zip(layout::records_of(reader.body(&found))) {
                 let record = decode_record(bytes?).map_err(|e| StoreError::Corrupt(format!("position {slot}: {e}")))?;
