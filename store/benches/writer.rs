@@ -1,4 +1,5 @@
-//! The sequencer and sled alone, without gRPC: `cargo bench -p ledger-store --bench writer`.
+//! The sequencer and the embedded log alone, without gRPC (and with the system allocator, as
+//! `ledgerd`): `cargo bench -p ledger-store --bench writer`.
 //! A quick loop for work on the commit path; the side-by-side figures come from `ledger-bench`.
 
 use ledger::access::Clearance;
@@ -6,9 +7,6 @@ use ledger::{Event, StreamId};
 use ledger_store::{AppendRequest, Log, ProposedEvent};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn call(n: usize) -> Event {
     Event::JuryCalled {
