@@ -201,6 +201,12 @@ impl Iterator for Spans<'_> {
     }
 }
 
+/// A head value as the writer loads it (no snapshot when none was stored).
+pub fn stored_head(value: &[u8]) -> Result<crate::storage::StoredHead, StoreError> {
+    let (version, hash, snapshot) = decode_head(value)?;
+    Ok(crate::storage::StoredHead { version, hash, snapshot: (!snapshot.is_empty()).then(|| snapshot.to_vec()) })
+}
+
 pub fn decode_u64(bytes: &[u8]) -> Result<u64, StoreError> {
     let array: [u8; 8] = bytes.try_into().map_err(|_| damaged("number"))?;
     Ok(u64::from_be_bytes(array))

@@ -140,11 +140,12 @@ impl<'a> Cursor<'a> {
         self.current = None;
         while let Some(found) = self.reader.frame_unchecked(at)? {
             if position < found.header.next_position() {
-                if position < found.header.first_position || !found.header.checks(self.reader.body(&found)) {
+                if position < found.header.first_position {
                     return Err(StoreError::Corrupt(format!(
-                        "the records file is damaged at byte {at} (the frame holding position {position})"
+                        "the records file is damaged at byte {at}: position {position} is not where it should be"
                     )));
                 }
+                self.reader.check(&found)?;
                 let spans = layout::spans_of(self.reader.body(&found)).collect::<Result<_, _>>()?;
                 self.current = Some((found, spans));
                 return Ok(true);
@@ -329,12 +330,10 @@ impl SledStorage {
 
 impl Storage for SledStorage {
     fn load_head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError> {
-        if let Some(head) = self.pending.head(stream) {
+        if let Some(head) = self.pending.head(stream)? {
             return Ok(Some(head));
         }
-        let Some(value) = self.tree.get(layout::head(stream))? else { return Ok(None) };
-        let (version, hash, snapshot) = layout::decode_head(&value)?;
-        Ok(Some(StoredHead { version, hash, snapshot: (!snapshot.is_empty()).then(|| snapshot.to_vec()) }))
+        self.tree.get(layout::head(stream))?.map(|value| layout::stored_head(&value)).transpose()
     }
 
     fn load_events(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError> {
@@ -415,7 +414,6 @@ impl Storage for SledStorage {
         tail.end = end;
         self.pending.push(Group {
             records: commit.records.iter().map(|s| Arc::clone(&s.record)).collect(),
-            heads: commit.heads.clone(),
             entries: index.finish(last + 1, end),
             end,
         });
@@ -545,6 +543,8 @@ mod tests {
         let stream = second.record.envelope.stream.clone();
         assert_eq!(storage.load_events(&stream).unwrap().len(), 2);
         assert_eq!(storage.find_event_id("e2").unwrap().unwrap().envelope.seq, 2);
+        let head = storage.load_head(&stream).unwrap().unwrap();
+        assert_eq!((head.version, head.hash), (2, second.record.envelope.hash));
         assert_eq!(storage.read_stream(&stream, 1, 10).unwrap(), vec![(*first.record).clone()]);
         assert_eq!(storage.read_all(1, 10).unwrap(), vec![(*first.record).clone()]);
         assert_eq!(storage.last_position().unwrap(), 1);

@@ -10,7 +10,9 @@
 //! once (a stream's records are merged by seq).
 
 use super::index::Entries;
-use crate::storage::{HeadUpdate, StoredHead};
+use super::layout;
+use crate::error::StoreError;
+use crate::storage::StoredHead;
 use ledger::{Recorded, StreamId};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -18,8 +20,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// One written group.
 pub struct Group {
     pub records: Vec<Arc<Recorded>>,
-    pub heads: Vec<HeadUpdate>,
-    /// Its index entries, applied once it is durable.
+    /// Its index entries (the new heads among them), applied once it is durable.
     pub entries: Entries,
     /// Where its frame ends in the records file.
     pub end: u64,
@@ -63,13 +64,17 @@ impl Pending {
         self.groups().iter().cloned().collect()
     }
 
-    /// The newest head of `stream` written here.
-    pub fn head(&self, stream: &StreamId) -> Option<StoredHead> {
-        self.snapshot()
-            .iter()
-            .rev()
-            .find_map(|g| g.heads.iter().rev().find(|h| h.stream == *stream))
-            .map(|h| h.head.clone())
+    /// The newest head of `stream` written here, read from the groups' index entries.
+    ///
+    /// # Errors
+    /// An entry does not decode (it was encoded by this process, so it always does).
+    pub fn head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError> {
+        let key = layout::head(stream);
+        let groups = self.snapshot();
+        let Some(value) = groups.iter().rev().find_map(|g| g.entries.iter().rev().find(|(k, _)| *k == key)) else {
+            return Ok(None);
+        };
+        layout::stored_head(&value.1).map(Some)
     }
 
     /// The record stored here under `event_id`.
