@@ -125,6 +125,16 @@ pub trait Storage: Send + Sync + 'static {
     /// The backend failed; nothing unsynced may be acknowledged and the writer stops.
     fn sync(&self, position: u64) -> Result<(), StoreError>;
 
+    /// Called by the sync thread after it answered the appends of a sync: a backend does
+    /// deferred work here, off the acknowledgement's path (the sled backend writes the index
+    /// entries gathered since its last flush to its tree, about once a second).
+    ///
+    /// # Errors
+    /// The backend failed; the log stops, as after a failed sync.
+    fn tidy(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     /// Called once the last group is synced, before the writer stops: a backend that keeps
     /// something besides what `sync` made durable (an index it can rebuild) writes it out here.
     ///

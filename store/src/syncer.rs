@@ -51,6 +51,13 @@ impl<S: Storage> Syncer<S> {
                 batch.push(next);
             }
             self.settle(batch);
+            if self.stopped.is_none() {
+                if let Err(error) = self.storage.tidy() {
+                    tracing::error!(%error, "writing the index failed; the log stops");
+                    self.stats.commit_failed();
+                    self.stopped = Some(error);
+                }
+            }
         }
         if let Err(error) = self.storage.checkpoint() {
             tracing::warn!(%error, "the closing checkpoint failed; the next start indexes the tail again");

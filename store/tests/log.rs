@@ -247,6 +247,12 @@ impl ledger_store::Storage for FailingDisk {
         self.fails(Failure::Sync)?;
         self.inner.sync(position)
     }
+    fn tidy(&self) -> Result<(), ledger_store::StoreError> {
+        self.inner.tidy()
+    }
+    fn checkpoint(&self) -> Result<(), ledger_store::StoreError> {
+        self.inner.checkpoint()
+    }
 }
 
 async fn a_failure_stops_the_log_until_a_restart(at: Failure) {

@@ -78,6 +78,12 @@ impl Storage for Rival {
     fn sync(&self, position: u64) -> Result<(), StoreError> {
         self.inner.sync(position)
     }
+    fn tidy(&self) -> Result<(), StoreError> {
+        self.inner.tidy()
+    }
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        self.inner.checkpoint()
+    }
 }
 
 /// A log whose game `g` is started and at turn 1, and the number of writes the rival will win

@@ -92,6 +92,12 @@ impl ledger_store::Storage for Counting {
     fn sync(&self, position: u64) -> Result<(), StoreError> {
         self.inner.sync(position)
     }
+    fn tidy(&self) -> Result<(), StoreError> {
+        self.inner.tidy()
+    }
+    fn checkpoint(&self) -> Result<(), StoreError> {
+        self.inner.checkpoint()
+    }
 }
 
 fn open(dir: &std::path::Path, cached_streams: usize) -> (Log, Arc<AtomicUsize>) {

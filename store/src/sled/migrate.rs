@@ -49,6 +49,7 @@ pub(super) fn from_v1(storage: &SledStorage) -> Result<(), StoreError> {
             if commit.records.len() == BATCH {
                 storage.write(&std::mem::take(&mut commit))?;
                 storage.sync(0)?;
+                storage.flush_unindexed()?;
             }
             commit.records.push(Sealed { record: Arc::new(record), bytes: bytes.to_vec() });
             n_records += 1;

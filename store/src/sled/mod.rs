@@ -2,10 +2,11 @@
 //!
 //! A group commit appends one frame to the records file ([`frames`]) and syncs that one file
 //! with `fdatasync`: one sequential write and one disk round trip per group. sled holds only
-//! the indexes ([`layout`]): they are applied once their records are durable, and sled writes
-//! them to disk in its own time (its flusher, and a flush at close). After a crash, the frames
-//! sled had not yet indexed are indexed again from the file, and a frame that was being
-//! written is cut off ([`recover`]).
+//! the indexes ([`layout`]). A durable group's entries gather in memory ([`unindexed`]),
+//! where readers find them at once, and go to the tree as one batch about once a second;
+//! sled writes them to disk in its own time (its flusher, and a flush at close). After a
+//! crash, the frames the tree does not index yet are indexed again from the file, and a frame
+//! that was being written is cut off ([`recover`]).
 //!
 //! Why not sled for the records too (the second layout): sled's `flush()` writes with
 //! `sync_file_range`, which flushes neither the drive's cache nor the file's metadata, so the
@@ -19,6 +20,7 @@ pub mod layout;
 mod migrate;
 mod pending;
 mod recover;
+mod unindexed;
 mod verify;
 
 pub use frames::FILE as RECORDS_FILE;
@@ -27,7 +29,7 @@ pub use verify::StreamVerdict;
 use crate::error::StoreError;
 use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StreamInfo, Written};
 use frames::{Found, FrameReader};
-use index::{FrameKeys, IndexBuilder};
+use index::FrameKeys;
 use ledger::envelope::decode_record;
 use ledger::{Recorded, StreamId, StreamKind};
 use pending::{Group, Pending};
@@ -36,6 +38,7 @@ use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use unindexed::Unindexed;
 
 /// sled's segment size. Index values stay far below the blob threshold (segment / 4), so
 /// everything sled writes lives in its one log file.
@@ -100,8 +103,9 @@ pub struct SledStorage {
     records: Arc<File>,
     tail: Arc<Mutex<Tail>>,
     pending: Arc<Pending>,
-    /// The newest global position known durable, and where the durable records end. The tree
-    /// shows a group once it is durable, a moment before these move: every read stops here, so
+    unindexed: Arc<Unindexed>,
+    /// The newest global position known durable, and where the durable records end. The
+    /// unindexed entries show a group once it is durable, a moment before these move: every read stops here, so
     /// nothing is seen before it is acknowledged-durable (and nothing a failed sync left behind
     /// is ever seen).
     durable: Arc<AtomicU64>,
@@ -182,6 +186,7 @@ impl SledStorage {
             records,
             tail: Arc::default(),
             pending: Arc::default(),
+            unindexed: Arc::default(),
             durable: Arc::default(),
             durable_end: Arc::default(),
             path: dir.to_owned(),
@@ -233,10 +238,13 @@ impl SledStorage {
 
     /// The offset of the keyed frame at or before `position` (0 when none is keyed yet).
     fn frame_before(&self, position: u64) -> Result<u64, StoreError> {
-        match self.tree.range(layout::frame(0)..=layout::frame(position)).next_back() {
-            Some(found) => layout::decode_u64(&found?.1),
-            None => Ok(0),
-        }
+        // Offsets grow with positions: the larger of the two is the nearer frame.
+        let gathered = self.unindexed.lock().index.frame_before(position).unwrap_or(0);
+        let indexed = match self.tree.range(layout::frame(0)..=layout::frame(position)).next_back() {
+            Some(found) => layout::decode_u64(&found?.1)?,
+            None => 0,
+        };
+        Ok(gathered.max(indexed))
     }
 
     /// The stored record at a global position, through `cursor`.
@@ -250,29 +258,43 @@ impl SledStorage {
         }
     }
 
-    /// The positions of a stream's indexed events from `from_seq` on, in seq order.
-    fn positions(&self, stream: &StreamId, from_seq: u64) -> impl Iterator<Item = Result<u64, StoreError>> + '_ {
+    /// The positions of a stream's indexed events from `from_seq` on, in seq order, at most
+    /// `limit`: those in the tree, then those still gathering (looked up first, see
+    /// [`unindexed`]).
+    fn positions(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<Vec<u64>, StoreError> {
+        let (gathered_from, gathered) = {
+            let gathered = self.unindexed.lock();
+            let first = gathered.index.first_seq(stream);
+            (first.map(|first| first.max(from_seq)), gathered.index.positions(stream, from_seq, limit))
+        };
+        let mut positions = Vec::new();
         let prefix = layout::run_prefix(stream);
         // The run holding `from_seq` starts at or before it.
         let start = match self.tree.range(layout::run(stream, 0)..=layout::run(stream, from_seq)).next_back() {
-            Some(Ok((key, _))) => key.to_vec(),
-            _ => layout::run(stream, from_seq),
+            Some(found) => found?.0.to_vec(),
+            None => layout::run(stream, from_seq),
         };
         let mut end = prefix;
         *end.last_mut().expect("not empty") = 1;
-        self.tree.range(start..end).flat_map(move |item| {
-            let positions = item.map_err(StoreError::from).and_then(|(key, value)| {
-                let first_seq = layout::seq_of_run_key(&key)?;
-                let positions = layout::decode_run(&value)?;
-                let skip = usize::try_from(from_seq.saturating_sub(first_seq)).unwrap_or(usize::MAX);
-                Ok(positions.into_iter().skip(skip).collect::<Vec<_>>())
-            });
-            let items: Vec<Result<u64, StoreError>> = match positions {
-                Ok(positions) => positions.into_iter().map(Ok).collect(),
-                Err(e) => vec![Err(e)],
-            };
-            items
-        })
+        for item in self.tree.range(start..end) {
+            if positions.len() >= limit {
+                break;
+            }
+            let (key, value) = item?;
+            let first_seq = layout::seq_of_run_key(&key)?;
+            let skip = usize::try_from(from_seq.saturating_sub(first_seq)).unwrap_or(usize::MAX);
+            let wanted = limit - positions.len();
+            positions.extend(layout::decode_run(&value)?.into_iter().skip(skip).take(wanted));
+        }
+        // What a flush moved to the tree meanwhile is in both: the gathered part continues
+        // after the tree's last seq.
+        if let Some(gathered_from) = gathered_from {
+            let next_seq = from_seq + positions.len() as u64;
+            let skip = usize::try_from(next_seq.saturating_sub(gathered_from)).unwrap_or(usize::MAX);
+            let wanted = limit - positions.len();
+            positions.extend(gathered.into_iter().skip(skip).take(wanted));
+        }
+        Ok(positions)
     }
 
     /// Up to `limit` indexed records of a stream from `from_seq`, stopping after position
@@ -284,31 +306,26 @@ impl SledStorage {
         limit: usize,
         until: u64,
     ) -> Result<Vec<Recorded>, StoreError> {
-        let mut positions = Vec::new();
-        for position in self.positions(stream, from_seq.max(1)).take(limit) {
-            let position = position?;
-            if position > until {
-                break;
-            }
-            positions.push(position);
+        let mut positions = self.positions(stream, from_seq.max(1), limit)?;
+        if let Some(beyond) = positions.iter().position(|&p| p > until) {
+            positions.truncate(beyond);
         }
         // The readable end is read after the positions: the sync thread moves it before it
         // indexes a group, so every position found is within it.
         let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
-        positions
-            .into_iter()
-            .map(|position| {
-                self.fetch(position, &mut cursor)?.ok_or_else(|| {
-                    StoreError::Corrupt(format!("{stream} points at position {position}, which is missing"))
-                })
-            })
-            .collect()
+        let mut records = Vec::with_capacity(positions.len());
+        for position in positions {
+            records.push(self.fetch(position, &mut cursor)?.ok_or_else(|| {
+                StoreError::Corrupt(format!("{stream} points at position {position}, which is missing"))
+            })?);
+        }
+        Ok(records)
     }
 
     /// A stream's head as far as it is durable (`None`: nothing of it is yet).
     fn durable_head(&self, info: StreamInfo) -> Result<Option<StreamInfo>, StoreError> {
         let durable = self.durable.load(Ordering::Acquire);
-        let newest = self.positions(&info.stream, info.version).next().transpose()?;
+        let newest = self.positions(&info.stream, info.version, 1)?.first().copied();
         if newest.is_some_and(|p| p <= durable) {
             return Ok(Some(info));
         }
@@ -320,8 +337,28 @@ impl SledStorage {
         }))
     }
 
-    /// Writes what sled holds to its file and syncs it, so that recovery has less to index.
+    /// Writes the gathered entries to the tree as one batch, then forgets them.
+    fn flush_unindexed(&self) -> Result<(), StoreError> {
+        let entries = {
+            let gathered = self.unindexed.lock();
+            if gathered.index.len() == 0 {
+                return Ok(());
+            }
+            gathered.entries()
+        };
+        let mut batch = sled::Batch::default();
+        for (key, value) in entries {
+            batch.insert(key, value);
+        }
+        self.tree.apply_batch(batch)?;
+        self.unindexed.clear();
+        Ok(())
+    }
+
+    /// Writes the gathered entries and what sled holds to its file and syncs it, so that
+    /// recovery has less to index.
     fn checkpoint_index(&self) -> Result<(), StoreError> {
+        self.flush_unindexed()?;
         self.db.flush()?;
         self.log_file.sync_data()?;
         Ok(())
@@ -332,6 +369,9 @@ impl Storage for SledStorage {
     fn load_head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError> {
         if let Some(head) = self.pending.head(stream)? {
             return Ok(Some(head));
+        }
+        if let Some(head) = self.unindexed.lock().index.head_of(stream).map(layout::stored_head) {
+            return head.map(Some);
         }
         self.tree.get(layout::head(stream))?.map(|value| layout::stored_head(&value)).transpose()
     }
@@ -351,7 +391,7 @@ impl Storage for SledStorage {
         }
         let hash = id_hash(event_id);
         // Newest first: a retry is almost always of something recent.
-        let mut candidates = Vec::new();
+        let mut candidates = self.unindexed.lock().index.ids(hash);
         for item in self.tree.scan_prefix(layout::id_bucket_prefix(layout::id_bucket(hash))).rev() {
             let (_, entries) = item?;
             let mut found: Vec<u64> =
@@ -383,10 +423,12 @@ impl Storage for SledStorage {
     }
 
     fn next_position(&self) -> Result<u64, StoreError> {
-        match self.tree.get(layout::NEXT_POSITION)? {
-            Some(bytes) => layout::decode_u64(&bytes),
-            None => Ok(1),
-        }
+        let gathered = self.unindexed.lock().next_position;
+        let indexed = match self.tree.get(layout::NEXT_POSITION)? {
+            Some(bytes) => layout::decode_u64(&bytes)?,
+            None => 1,
+        };
+        Ok(gathered.max(indexed))
     }
 
     fn write(&self, commit: &Commit) -> Result<Written, StoreError> {
@@ -399,23 +441,19 @@ impl Storage for SledStorage {
         let offset = tail.end;
         self.records.write_all_at(&frame, offset)?;
         let end = offset + frame.len() as u64;
-        let mut index = IndexBuilder::default();
-        if tail.keys.takes(offset) {
-            index.frame(first, offset);
-        }
-        for sealed in &commit.records {
-            let e = &sealed.record.envelope;
-            index.record(&e.stream, e.seq, e.position, &e.event_id);
-        }
-        for update in &commit.heads {
-            let head = &update.head;
-            index.head(&update.stream, layout::encode_head(head.version, &head.hash, head.snapshot.as_deref()));
-        }
+        let frame_key = tail.keys.takes(offset).then_some((first, offset));
+        let heads = commit
+            .heads
+            .iter()
+            .map(|u| (u.stream.clone(), layout::encode_head(u.head.version, &u.head.hash, u.head.snapshot.as_deref())))
+            .collect();
         tail.end = end;
         self.pending.push(Group {
             records: commit.records.iter().map(|s| Arc::clone(&s.record)).collect(),
-            entries: index.finish(last + 1, end),
+            heads,
+            frame_key,
             end,
+            next_position: last + 1,
         });
         Ok(Written::default())
     }
@@ -426,18 +464,32 @@ impl Storage for SledStorage {
         self.records.sync_data()?;
         let groups = self.pending.first(covered);
         if let Some(newest) = groups.last() {
-            let mut batch = sled::Batch::default();
-            for group in &groups {
-                for (key, value) in &group.entries {
-                    batch.insert(key.as_slice(), value.as_slice());
-                }
-            }
-            // Readable first: the tree must never lead anyone past the readable end.
+            // Readable first: the index must never lead anyone past the readable end.
             self.durable_end.fetch_max(newest.end, Ordering::AcqRel);
-            self.tree.apply_batch(batch)?;
+            self.unindexed.add(newest.next_position, newest.end, |index| {
+                for group in &groups {
+                    if let Some((first_position, offset)) = group.frame_key {
+                        index.frame(first_position, offset);
+                    }
+                    for record in &group.records {
+                        let e = &record.envelope;
+                        index.record(&e.stream, e.seq, e.position, &e.event_id);
+                    }
+                    for (stream, head) in &group.heads {
+                        index.head(stream, head.clone());
+                    }
+                }
+            });
             self.pending.drop_first(covered);
         }
         self.durable.fetch_max(position, Ordering::AcqRel);
+        Ok(())
+    }
+
+    fn tidy(&self) -> Result<(), StoreError> {
+        if self.unindexed.lock().due() {
+            self.flush_unindexed()?;
+        }
         Ok(())
     }
 
@@ -484,17 +536,22 @@ impl Reader for SledStorage {
     }
 
     fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {
-        self.tree
-            .scan_prefix(layout::HEAD_PREFIX)
-            .map(|item| {
-                let (key, value) = item?;
-                let stream = layout::stream_of_head_key(&key)?;
-                let (version, head_hash, _) = layout::decode_head(&value)?;
-                Ok(StreamInfo { stream, version, head_hash })
-            })
-            .map(|info: Result<StreamInfo, StoreError>| self.durable_head(info?))
-            .filter_map(Result::transpose)
-            .collect()
+        // The gathered heads first (see `unindexed`); a flush meanwhile may have put the same
+        // or newer ones in the tree, so the newer version of each stream wins.
+        let mut heads = std::collections::BTreeMap::new();
+        for (stream, value) in self.unindexed.lock().index.heads() {
+            let (version, head_hash, _) = layout::decode_head(value)?;
+            heads.insert(stream.clone(), StreamInfo { stream: stream.clone(), version, head_hash });
+        }
+        for item in self.tree.scan_prefix(layout::HEAD_PREFIX) {
+            let (key, value) = item?;
+            let stream = layout::stream_of_head_key(&key)?;
+            let (version, head_hash, _) = layout::decode_head(&value)?;
+            if heads.get(&stream).is_none_or(|gathered: &StreamInfo| gathered.version < version) {
+                heads.insert(stream.clone(), StreamInfo { stream, version, head_hash });
+            }
+        }
+        heads.into_values().filter_map(|info| self.durable_head(info).transpose()).collect()
     }
 }
 
@@ -555,5 +612,63 @@ mod tests {
         assert_eq!(storage.read_all(1, 10).unwrap().len(), 2);
         assert_eq!(storage.read_stream(&stream, 2, 10).unwrap(), vec![(*second.record).clone()]);
         assert_eq!(storage.streams().unwrap()[0].version, 2);
+    }
+
+    /// What every reader sees of the first `n` records of one stream, through each lookup.
+    fn seen(storage: &SledStorage, stream: &StreamId, n: u64) -> Vec<String> {
+        let mut seen = vec![format!("{:?}", storage.read_stream(stream, 1, 100).unwrap())];
+        seen.push(format!("{:?}", storage.read_stream(stream, 2, 1).unwrap()));
+        seen.push(format!("{:?}", storage.read_all(1, 100).unwrap()));
+        seen.push(format!("{:?}", storage.streams().unwrap()));
+        seen.push(format!("{:?}", storage.load_head(stream).unwrap().map(|h| (h.version, h.hash))));
+        seen.push(format!("{:?}", storage.load_events(stream).unwrap()));
+        seen.push(format!("{:?}", storage.next_position().unwrap()));
+        for seq in 1..=n {
+            seen.push(format!("{:?}", storage.find_event_id(&format!("e{seq}")).unwrap()));
+        }
+        seen
+    }
+
+    #[test]
+    fn readers_see_the_same_before_during_and_after_a_flush() {
+        let dir = tempfile::tempdir().unwrap();
+        let storage = SledStorage::open(dir.path()).unwrap();
+        let mut prev = GENESIS;
+        let mut expected = Vec::new();
+        for seq in 1..=3 {
+            let sealed = record(seq, seq, prev);
+            prev = sealed.record.envelope.hash;
+            expected.push((*sealed.record).clone());
+            storage.write(&commit(&sealed)).unwrap();
+            storage.sync(seq).unwrap();
+        }
+        let stream = expected[0].envelope.stream.clone();
+        // Acknowledged, not yet in the tree: every reader finds it gathered.
+        assert!(storage.tree.get(layout::head(&stream)).unwrap().is_none());
+        let before = seen(&storage, &stream, 3);
+        assert_eq!(storage.read_stream(&stream, 1, 100).unwrap(), expected);
+        assert_eq!(storage.streams().unwrap()[0].version, 3);
+        // Mid-flush: the tree holds the batch and it is still gathered. Nothing shows twice.
+        let mut batch = sled::Batch::default();
+        for (key, value) in storage.unindexed.lock().entries() {
+            batch.insert(key, value);
+        }
+        storage.tree.apply_batch(batch).unwrap();
+        assert_eq!(seen(&storage, &stream, 3), before);
+        // Flushed: the same again, now from the tree alone.
+        storage.unindexed.clear();
+        assert_eq!(seen(&storage, &stream, 3), before);
+        // A stream partly in the tree, partly gathered, reads as one.
+        let fourth = record(4, 4, prev);
+        expected.push((*fourth.record).clone());
+        storage.write(&commit(&fourth)).unwrap();
+        storage.sync(4).unwrap();
+        assert_eq!(storage.read_stream(&stream, 1, 100).unwrap(), expected);
+        assert_eq!(storage.read_stream(&stream, 3, 1).unwrap(), expected[2..3]);
+        assert_eq!(storage.read_stream(&stream, 4, 10).unwrap(), expected[3..]);
+        assert_eq!(storage.read_all(2, 100).unwrap(), expected[1..]);
+        assert_eq!(storage.find_event_id("e4").unwrap().unwrap(), expected[3]);
+        assert_eq!(storage.next_position().unwrap(), 5);
+        assert_eq!(storage.streams().unwrap()[0].version, 4);
     }
 }

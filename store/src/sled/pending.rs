@@ -1,15 +1,14 @@
-//! Groups written to the records file but not yet synced, and so not yet in the tree.
+//! Groups written to the records file but not yet synced, and so not yet indexed.
 //!
-//! The tree indexes only durable records: a group's entries are applied after the `fdatasync`
-//! that covers its frame, so whatever sled itself writes to disk, and whenever, never points
-//! past the durable end of the records file. Until then the writer (and only the writer) finds
-//! the group here: its heads, ids and records.
+//! Only durable records are indexed: a group goes to [`super::unindexed`] (and later to the
+//! tree) after the `fdatasync` that covers its frame, so whatever sled itself writes to disk,
+//! and whenever, never points past the durable end of the records file. Until then the writer
+//! (and only the writer) finds the group here: its heads, ids and records.
 //!
-//! The sync thread applies a group to the tree *before* removing it from here, and the writer
-//! looks here *before* it looks in the tree, so a lookup racing a sync sees the group at least
-//! once (a stream's records are merged by seq).
+//! The sync thread adds a group to the unindexed entries *before* removing it from here, and
+//! the writer looks here *before* it looks there, so a lookup racing a sync sees the group at
+//! least once (a stream's records are merged by seq).
 
-use super::index::Entries;
 use super::layout;
 use crate::error::StoreError;
 use crate::storage::StoredHead;
@@ -20,10 +19,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// One written group.
 pub struct Group {
     pub records: Vec<Arc<Recorded>>,
-    /// Its index entries (the new heads among them), applied once it is durable.
-    pub entries: Entries,
-    /// Where its frame ends in the records file.
+    /// The new heads of its streams, encoded as the tree holds them.
+    pub heads: Vec<(StreamId, Vec<u8>)>,
+    /// Its frame's first position and offset, when the frame gets a key of its own.
+    pub frame_key: Option<(u64, u64)>,
+    /// Where its frame ends in the records file, and the position after its last record.
     pub end: u64,
+    pub next_position: u64,
 }
 
 /// The written groups in write order.
@@ -64,17 +66,16 @@ impl Pending {
         self.groups().iter().cloned().collect()
     }
 
-    /// The newest head of `stream` written here, read from the groups' index entries.
+    /// The newest head of `stream` written here.
     ///
     /// # Errors
-    /// An entry does not decode (it was encoded by this process, so it always does).
+    /// A head does not decode (it was encoded by this process, so it always does).
     pub fn head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError> {
-        let key = layout::head(stream);
         let groups = self.snapshot();
-        let Some(value) = groups.iter().rev().find_map(|g| g.entries.iter().rev().find(|(k, _)| *k == key)) else {
+        let Some((_, value)) = groups.iter().rev().find_map(|g| g.heads.iter().rev().find(|(s, _)| s == stream)) else {
             return Ok(None);
         };
-        layout::stored_head(&value.1).map(Some)
+        layout::stored_head(value).map(Some)
     }
 
     /// The record stored here under `event_id`.

@@ -109,7 +109,7 @@ fn apply(
         index.head(&stream, layout::encode_head(version, &hash, None));
     }
     let mut batch = sled::Batch::default();
-    for (key, value) in index.finish(next_position, end) {
+    for (key, value) in index.entries(next_position, end) {
         batch.insert(key, value);
     }
     storage.tree.apply_batch(batch)?;
