@@ -1,6 +1,6 @@
 //! Durable groups whose index entries are not in the tree yet.
 //!
-//! Applying a group's entries to sled as it is acknowledged cost more than everything else the
+//! Applying a group's entries to sled as it is acknowledged cost about as much as everything else the
 //! daemon does for an append (measured: taking it off the path doubled pipelined throughput).
 //! So the sync thread only adds a durable group's records, frame and heads here, in memory,
 //! and writes what gathered to the tree as one batch now and then ([`FLUSH_EVENTS`],
