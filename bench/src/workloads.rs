@@ -49,8 +49,9 @@ pub async fn closed_loop(target: &Target, prefix: &str, writers: usize, appends:
 /// append shows in the next ones of its game instead of quietly lowering the rate.
 ///
 /// The schedule is kept by a [`pacer`] thread, not by tokio's timer: tokio rounds every
-/// deadline up to its next 1 ms tick, which put up to a millisecond (p50 ~1.5 ms, measured) of
-/// the client's own lateness into every latency, for every system alike.
+/// deadline up to its next 1 ms tick, and with the wake-up that put over a millisecond of the
+/// client's own lateness into the latencies of every system alike (JetStream 2.9, which does not
+/// sync: p50 0.13 ms for one writer, 1.61 ms on this schedule).
 pub async fn open_loop(target: &Target, prefix: &str, rate: f64, games: usize, secs: f64) -> Result<Run> {
     let total = (0u64..).take_while(|k| (*k as f64) < rate * secs).count() as u64;
     let ready = Arc::new(Barrier::new(games + 1));
