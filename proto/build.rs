@@ -12,6 +12,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let descriptors = protox::compile(files, ["."])?;
     let out_dir = std::path::PathBuf::from(std::env::var("OUT_DIR")?);
     std::fs::write(out_dir.join("descriptor.bin"), prost::Message::encode_to_vec(&descriptors))?;
-    tonic_prost_build::configure().compile_fds(descriptors)?;
+    // `RecordedEventPage` is written by hand (src/page.rs): same wire format, and it can carry
+    // events a server encoded once, while reading them.
+    tonic_prost_build::configure()
+        .extern_path(".tournament_ledger.v1.RecordedEventPage", "crate::page::RecordedEventPage")
+        .compile_fds(descriptors)?;
     Ok(())
 }

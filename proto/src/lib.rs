@@ -3,8 +3,11 @@
 
 #![allow(clippy::all, missing_docs)]
 
+pub mod page;
+
 pub mod v1 {
     tonic::include_proto!("tournament_ledger.v1");
+    pub use crate::page::RecordedEventPage;
 }
 
 /// The encoded file descriptor set, for gRPC server reflection.

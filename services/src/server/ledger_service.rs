@@ -9,6 +9,7 @@ use ledger::stream::MAX_NAME_BYTES;
 use ledger::StreamId;
 use ledger_proto::v1 as pb;
 use ledger_store::{Filter, Log, Pending};
+use prost::bytes::{Bytes, BytesMut};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -25,6 +26,8 @@ const IN_FLIGHT_EVENTS: u32 = 16_384;
 /// Events per page when streaming reads: each page is one blocking read of the backend, off the
 /// async worker threads.
 const READ_PAGE: usize = 1024;
+/// Pages of one read being read at once, on blocking threads, while earlier ones are sent.
+const READS_AHEAD: usize = 2;
 
 /// The most encoded bytes one `ReadPages` message carries: well under the 4 MiB a gRPC client
 /// decodes by default, and enough to amortise a message's cost over hundreds of events.
@@ -66,24 +69,40 @@ enum Delivery {
     Pages(mpsc::Sender<Result<pb::RecordedEventPage, Status>>),
 }
 
+/// A read of the backend, made ready for the wire on the blocking thread that read it.
+enum Ready {
+    Events(Vec<pb::RecordedEvent>),
+    /// Pages of encoded events (see [`encode_pages`]).
+    Pages(Vec<Bytes>),
+}
+
 impl Delivery {
-    /// Sends a page of the backend's records, converted once; false once the client has gone.
-    async fn page(&self, records: Vec<ledger::Recorded>) -> bool {
+    /// Converts (and for pages, encodes) records: on the blocking thread, off the async workers.
+    fn prepare(&self, records: Vec<ledger::Recorded>) -> Ready {
         match self {
-            Delivery::Events(tx) => {
-                for record in records {
-                    if tx.send(Ok(record_into_proto(record))).await.is_err() {
+            Delivery::Events(_) => Ready::Events(records.into_iter().map(record_into_proto).collect()),
+            Delivery::Pages(_) => Ready::Pages(encode_pages(records.into_iter().map(record_into_proto))),
+        }
+    }
+
+    /// Sends what [`Delivery::prepare`] made; false once the client has gone.
+    async fn send(&self, ready: Ready) -> bool {
+        match (self, ready) {
+            (Delivery::Events(tx), Ready::Events(events)) => {
+                for event in events {
+                    if tx.send(Ok(event)).await.is_err() {
                         return false;
                     }
                 }
             }
-            Delivery::Pages(tx) => {
-                for events in by_size(records.into_iter().map(record_into_proto)) {
-                    if tx.send(Ok(pb::RecordedEventPage { events })).await.is_err() {
+            (Delivery::Pages(tx), Ready::Pages(pages)) => {
+                for page in pages {
+                    if tx.send(Ok(pb::RecordedEventPage::from_encoded(page))).await.is_err() {
                         return false;
                     }
                 }
             }
+            _ => unreachable!("prepared by the same delivery"),
         }
         true
     }
@@ -98,8 +117,8 @@ impl Delivery {
 
 impl LedgerService {
     /// Checks a read and starts it: each page is one blocking read of the backend, off the
-    /// async workers, converted once and handed to `delivery` (a message per event, or per page
-    /// of at most [`MAX_PAGE_BYTES`]).
+    /// async workers, converted (and encoded) there once and handed to `delivery` (a message
+    /// per event, or per page of at most [`MAX_PAGE_BYTES`]).
     fn start_read(&self, request: Request<pb::ReadRequest>, delivery: Delivery) -> Result<(), Status> {
         let (metadata, request) = (request.metadata().clone(), request.into_inner());
         // An empty stream reads the whole log in global position order (exports, imports).
@@ -110,19 +129,36 @@ impl LedgerService {
         self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
         let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
         let log = Arc::clone(&self.log);
+        let delivery = Arc::new(delivery);
         tokio::spawn(async move {
-            let mut next = request.from_seq.max(1);
-            while remaining > 0 {
-                let (reader, which) = (Arc::clone(&log), stream.clone());
-                let limit = READ_PAGE.min(remaining);
-                let page = tokio::task::spawn_blocking(move || match &which {
-                    Some(stream) => reader.read_stream(stream, next, limit),
-                    None => reader.read_all(next, limit),
-                })
-                .await
-                .unwrap_or_else(|_| Err(ledger_store::StoreError::Io("a read panicked".into())));
-                let page = match page {
-                    Ok(page) if page.is_empty() => break,
+            // Pages are read ahead, READS_AHEAD at once on blocking threads: a page starts
+            // where the one before it should end (seqs and positions are consecutive), and a
+            // guess that turns out wrong (a short page, a gap) is dropped and read again.
+            let mut reads = std::collections::VecDeque::new();
+            let (mut next, mut unplanned) = (request.from_seq.max(1), remaining);
+            loop {
+                while reads.len() < READS_AHEAD && unplanned > 0 {
+                    let limit = READ_PAGE.min(unplanned);
+                    let (reader, which, preparing) = (Arc::clone(&log), stream.clone(), Arc::clone(&delivery));
+                    let from = next;
+                    let read = tokio::task::spawn_blocking(move || {
+                        let records = match &which {
+                            Some(stream) => reader.read_stream(stream, from, limit),
+                            None => reader.read_all(from, limit),
+                        }?;
+                        // A stream's pages go by seq, the whole log's by position.
+                        let last =
+                            records.last().map(|r| if which.is_some() { r.envelope.seq } else { r.envelope.position });
+                        Ok((records.len(), last, preparing.prepare(records)))
+                    });
+                    reads.push_back((from, limit, read));
+                    next += limit as u64;
+                    unplanned -= limit;
+                }
+                let Some((_, limit, read)) = reads.pop_front() else { break };
+                let page = read.await.unwrap_or_else(|_| Err(ledger_store::StoreError::Io("a read panicked".into())));
+                let (count, last, ready) = match page {
+                    Ok((0, _, _)) => break,
                     Ok(page) => page,
                     Err(error) => {
                         tracing::error!(%error, "read failed");
@@ -130,11 +166,14 @@ impl LedgerService {
                         break;
                     }
                 };
-                remaining -= page.len();
-                if let Some(last) = page.last() {
-                    next = if stream.is_some() { last.envelope.seq } else { last.envelope.position } + 1;
+                remaining -= count;
+                let after = last.map_or(next, |last| last + 1);
+                if count < limit || reads.front().is_some_and(|(from, _, _)| *from != after) {
+                    // Read on from where this page really ended (what was read ahead is dropped).
+                    reads.clear();
+                    (next, unplanned) = (after, remaining);
                 }
-                if !delivery.page(page).await {
+                if !delivery.send(ready).await {
                     return;
                 }
             }
@@ -143,19 +182,33 @@ impl LedgerService {
     }
 }
 
-/// Splits records into pages of at most [`MAX_PAGE_BYTES`] encoded (one record alone may be
-/// larger: it still goes, alone).
-fn by_size(records: impl Iterator<Item = pb::RecordedEvent>) -> Vec<Vec<pb::RecordedEvent>> {
-    let mut pages = vec![Vec::new()];
-    let mut bytes = 0;
-    for record in records {
-        let len = prost::Message::encoded_len(&record) + 4;
-        if bytes + len > MAX_PAGE_BYTES && !pages.last().expect("one page at least").is_empty() {
-            pages.push(Vec::new());
-            bytes = 0;
+/// Encodes records into pages of at most [`MAX_PAGE_BYTES`] (one record alone may be larger:
+/// it still goes, alone), each the body of one `RecordedEventPage`: every record's length is
+/// computed once, and each page's buffer is allocated once, at its size.
+fn encode_pages(records: impl Iterator<Item = pb::RecordedEvent>) -> Vec<Bytes> {
+    use prost::Message;
+    let records: Vec<(usize, pb::RecordedEvent)> = records.map(|r| (r.encoded_len(), r)).collect();
+    let mut pages = Vec::new();
+    let mut rest = records.as_slice();
+    while !rest.is_empty() {
+        let mut bytes = 0;
+        let taken = rest
+            .iter()
+            .take_while(|(len, _)| {
+                let entry = pb::RecordedEventPage::encoded_event_len(*len);
+                let fits = bytes == 0 || bytes + entry <= MAX_PAGE_BYTES;
+                if fits {
+                    bytes += entry;
+                }
+                fits
+            })
+            .count();
+        let mut page = BytesMut::with_capacity(bytes);
+        for (len, record) in &rest[..taken] {
+            pb::RecordedEventPage::encode_event(record, *len, &mut page);
         }
-        bytes += len;
-        pages.last_mut().expect("one page at least").push(record);
+        pages.push(page.freeze());
+        rest = &rest[taken..];
     }
     pages
 }
@@ -400,17 +453,25 @@ mod tests {
 
     #[test]
     fn pages_stay_under_the_byte_limit_and_keep_every_record_in_order() {
+        use prost::Message;
+        let decode = |pages: &[Bytes]| -> Vec<Vec<pb::RecordedEvent>> {
+            pages.iter().map(|p| pb::RecordedEventPage::decode(p.clone()).unwrap().events).collect()
+        };
         let records: Vec<pb::RecordedEvent> = (0..40).map(|i| record(60_000 + i)).collect();
-        let pages = by_size(records.clone().into_iter());
+        let pages = encode_pages(records.clone().into_iter());
         assert!(pages.len() > 1, "40 records of 60 kB need several pages");
         for page in &pages {
-            let bytes: usize = page.iter().map(|r| prost::Message::encoded_len(r) + 4).sum();
-            assert!(bytes <= MAX_PAGE_BYTES, "{bytes} bytes in a page");
+            assert!(page.len() <= MAX_PAGE_BYTES, "{} bytes in a page", page.len());
         }
-        assert_eq!(pages.concat(), records);
+        assert_eq!(decode(&pages).concat(), records);
+        // Each page is the same bytes as the generated encoding of its events.
+        for (page, events) in pages.iter().zip(decode(&pages)) {
+            let as_messages = pb::RecordedEventPage { events, ..Default::default() }.encode_to_vec();
+            assert_eq!(page.as_ref(), as_messages.as_slice());
+        }
         // One record larger than a page still goes, alone.
-        let pages = by_size([record(10), record(MAX_PAGE_BYTES + 1), record(10)].into_iter());
-        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [1, 1, 1]);
-        assert_eq!(by_size(std::iter::empty()), vec![Vec::new()]);
+        let pages = encode_pages([record(10), record(MAX_PAGE_BYTES + 1), record(10)].into_iter());
+        assert_eq!(decode(&pages).iter().map(Vec::len).collect::<Vec<_>>(), [1, 1, 1]);
+        assert!(encode_pages(std::iter::empty()).is_empty());
     }
 }
