@@ -52,11 +52,13 @@ impl<S: Storage> Syncer<S> {
             }
             self.settle(batch);
             if self.stopped.is_none() {
+                let started = std::time::Instant::now();
                 if let Err(error) = self.storage.tidy() {
                     tracing::error!(%error, "writing the index failed; the log stops");
                     self.stats.commit_failed();
                     self.stopped = Some(error);
                 }
+                warn_if_slow(started, "writing the gathered index");
             }
         }
         if let Err(error) = self.storage.checkpoint() {
@@ -79,6 +81,7 @@ impl<S: Storage> Syncer<S> {
                 Ok(()) => {
                     let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
                     self.stats.synced(nanos);
+                    warn_if_slow(started, "a sync");
                 }
                 Err(error) => {
                     tracing::error!(%error, "sync failed; nothing unsynced is acknowledged, the log stops");
@@ -125,5 +128,15 @@ impl<S: Storage> Syncer<S> {
             }
             let _ = reply.send(answer);
         }
+    }
+}
+
+/// Appends wait behind the sync thread: a step that holds it this long is worth a line in the log.
+const SLOW: std::time::Duration = std::time::Duration::from_millis(100);
+
+fn warn_if_slow(started: std::time::Instant, what: &str) {
+    let took = started.elapsed();
+    if took >= SLOW {
+        tracing::warn!(ms = took.as_millis(), "{what} took long; appends waited for it");
     }
 }
