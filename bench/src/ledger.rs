@@ -287,7 +287,7 @@ pub async fn replay_one_by_one(url: &str, stream: &str, count: u64) -> Result<u6
     let mut client = LedgerClient::connect(url.to_owned()).await?;
     let mut events = client
         .read(with_identity(
-            pb::ReadRequest { stream: ledger_stream(stream), from_seq: 1, limit: Some(count) },
+            pb::ReadRequest { stream: ledger_stream(stream), from_seq: 1, limit: Some(count), ..Default::default() },
             "bench-replay",
         ))
         .await?
@@ -310,20 +310,26 @@ fn check_replayed(stream: &str, event: &pb::RecordedEvent, due: u64) -> Result<(
 }
 
 /// Reads `count` events of `stream` back in order with the `ReadPages` RPC (server streaming,
-/// many events to a message), checking every seq. Returns how many were read.
-pub async fn replay(url: &str, stream: &str, count: u64) -> Result<u64> {
+/// many events to a message) in `encoding`, checking every seq and event id. Stored pages are
+/// decoded as ledgerctl decodes them (`ledger::envelope::decode_run`), messages as any gRPC
+/// client does. Returns how many were read.
+pub async fn replay(url: &str, stream: &str, count: u64, encoding: pb::PageEncoding) -> Result<u64> {
     let mut client = LedgerClient::connect(url.to_owned()).await?;
-    let mut pages = client
-        .read_pages(with_identity(
-            pb::ReadRequest { stream: ledger_stream(stream), from_seq: 1, limit: Some(count) },
-            "bench-replay",
-        ))
-        .await?
-        .into_inner();
+    let request =
+        pb::ReadRequest { stream: ledger_stream(stream), from_seq: 1, limit: Some(count), encoding: encoding.into() };
+    let mut pages = client.read_pages(with_identity(request, "bench-replay")).await?.into_inner();
     let mut read = 0;
     while let Some(page) = pages.message().await? {
         for event in &page.events {
             check_replayed(stream, event, read + 1)?;
+            read += 1;
+        }
+        for record in ledger::envelope::decode_run(&page.stored) {
+            let record = record.map_err(|e| anyhow::anyhow!("{stream}: {e}"))?;
+            let (seq, id) = (record.envelope.seq, &record.envelope.event_id);
+            if seq != read + 1 || *id != event_id(stream, seq) {
+                bail!("{stream}: read seq {seq} ({id}) where {} was due", read + 1);
+            }
             read += 1;
         }
     }

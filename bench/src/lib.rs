@@ -25,6 +25,7 @@ pub mod workloads;
 
 use anyhow::Result;
 use clap::Parser;
+use ledger_proto::v1 as pb;
 use report::{Measurement, Report, SystemReport};
 use serde::Serialize;
 use serde_json::json;
@@ -428,13 +429,19 @@ impl Bench<'_> {
                 replayed(read, c.replay_events, started)
             });
             let how = match instance {
-                Instance::Ledger(_) => "ReadPages RPC, server streaming, up to 1 MiB a message",
+                Instance::Ledger(_) => "ReadPages RPC in the stored encoding, up to 1 MiB a message",
                 Instance::Postgres(_) => "portal (cursor), 10,000 rows per fetch",
                 Instance::JetStream(_) => "ordered pull consumer",
             };
             let label = format!("replay {} events, one stream", short(c.replay_events));
             self.record(name, "replay", &label, r, Some(how.into()));
             if let Instance::Ledger(daemon) = instance {
+                let started = Instant::now();
+                let r = ledger::replay(&daemon.url, "replay-s0", c.replay_events, pb::PageEncoding::Messages).await;
+                let r = r.and_then(|read| replayed(read, c.replay_events, started));
+                let label = format!("replay {} events, one stream, pages of messages", short(c.replay_events));
+                let how = "ReadPages RPC, RecordedEvent messages, up to 1 MiB a message";
+                self.record(name, "replay_messages", &label, r, Some(how.into()));
                 let started = Instant::now();
                 let r = ledger::replay_one_by_one(&daemon.url, "replay-s0", c.replay_events).await;
                 let r = r.and_then(|read| replayed(read, c.replay_events, started));

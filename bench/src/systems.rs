@@ -5,6 +5,7 @@ use crate::ledger::{self, LedgerInstance, LedgerMode, LedgerWriter};
 use crate::postgres::{PgConfig, PgInstance, PgWriter};
 use crate::stats::Latencies;
 use anyhow::Result;
+use ledger_proto::v1 as pb;
 use std::path::Path;
 use std::time::Duration;
 
@@ -129,7 +130,7 @@ impl Instance {
     /// Reads `count` events of `stream` back in order; returns how many arrived.
     pub async fn replay(&self, stream: &str, count: u64) -> Result<u64> {
         match self {
-            Instance::Ledger(i) => ledger::replay(&i.url, stream, count).await,
+            Instance::Ledger(i) => ledger::replay(&i.url, stream, count, pb::PageEncoding::StoredV1).await,
             Instance::Postgres(i) => i.replay(stream, count).await,
             Instance::JetStream(i) => jetstream::replay(&i.url, stream, count).await,
         }

@@ -175,6 +175,55 @@ pub fn decode_record(bytes: &[u8]) -> Result<Recorded, String> {
     }
 }
 
+/// Appends one stored record (as [`encode_record`] writes it) to a **run**: records one after
+/// the other, each a little-endian u32 length and the record. The embedded log's frames hold
+/// their records so, and `ReadPages` sends them so to a client that asks for the stored
+/// encoding, which then reads them without a server decoding and re-encoding each one.
+pub fn push_stored(run: &mut Vec<u8>, record: &[u8]) {
+    let len = u32::try_from(record.len()).expect("a stored record is far below 4 GiB");
+    run.extend_from_slice(&len.to_le_bytes());
+    run.extend_from_slice(record);
+}
+
+/// Where each record of a run starts and ends; a damaged length ends it with an error.
+pub fn stored_spans(run: &[u8]) -> StoredSpans<'_> {
+    StoredSpans { run, at: 0 }
+}
+
+/// The stored records of a run, in order, not yet decoded.
+pub fn stored_records(run: &[u8]) -> impl Iterator<Item = Result<&[u8], String>> {
+    stored_spans(run).map(move |span| span.map(|(start, end)| &run[start..end]))
+}
+
+/// The records of a run, decoded.
+pub fn decode_run(run: &[u8]) -> impl Iterator<Item = Result<Recorded, String>> + '_ {
+    stored_records(run).map(|bytes| decode_record(bytes?))
+}
+
+/// Iterator over a run's record spans (see [`stored_spans`]).
+pub struct StoredSpans<'a> {
+    run: &'a [u8],
+    at: usize,
+}
+
+impl Iterator for StoredSpans<'_> {
+    type Item = Result<(usize, usize), String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.at >= self.run.len() {
+            return None;
+        }
+        let start = self.at + 4;
+        let span = self.run.get(self.at..start).and_then(|len| {
+            let len = usize::try_from(u32::from_le_bytes(len.try_into().ok()?)).ok()?;
+            let end = start.checked_add(len)?;
+            (end <= self.run.len()).then_some((start, end))
+        });
+        self.at = span.map_or(self.run.len(), |(_, end)| end);
+        Some(span.ok_or_else(|| format!("damaged run of records: a length at byte {} runs past its end", start - 4)))
+    }
+}
+
 /// Where a chain of records breaks, if it does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChainBreak {

@@ -8,7 +8,7 @@ use crate::schedule::Schedule;
 use crate::sequencer::{Job, Sequencer, WriterConfig};
 use crate::sled::SledStorage;
 use crate::stats::{LogStats, StatsSnapshot};
-use crate::storage::{Reader, Storage, StreamInfo};
+use crate::storage::{Reader, Storage, StoredPage, StreamInfo};
 use crate::syncer::Syncer;
 use ledger::{Recorded, StreamId};
 use std::path::Path;
@@ -166,6 +166,23 @@ impl Log {
     /// The backend failed.
     pub fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
         self.reader.read_all(from_position, limit)
+    }
+
+    /// [`Log::read_stream`] in the stored encoding, copied without decoding where the backend
+    /// can (see [`Reader::read_stream_stored`]).
+    ///
+    /// # Errors
+    /// The backend failed.
+    pub fn read_stream_stored(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        self.reader.read_stream_stored(stream, from_seq, limit)
+    }
+
+    /// [`Log::read_all`] in the stored encoding.
+    ///
+    /// # Errors
+    /// The backend failed.
+    pub fn read_all_stored(&self, from_position: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        self.reader.read_all_stored(from_position, limit)
     }
 
     /// # Errors

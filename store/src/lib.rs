@@ -31,5 +31,5 @@ pub use handle::{Log, Pending};
 pub use schedule::Schedule;
 pub use sequencer::WriterConfig;
 pub use stats::{LogStats, StatsSnapshot};
-pub use storage::{id_hash, Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StreamInfo, Written};
+pub use storage::{id_hash, Commit, HeadUpdate, Reader, Sealed, Storage, StoredHead, StoredPage, StreamInfo, Written};
 pub use subscription::Filter;

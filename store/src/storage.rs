@@ -179,6 +179,36 @@ pub trait Storage: Send + Sync + 'static {
     }
 }
 
+/// Records of one read in the stored encoding, one run ([`ledger::envelope::push_stored`]):
+/// for readers that pass records on without looking inside them (`ReadPages` to a client that
+/// decodes the stored encoding itself).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StoredPage {
+    pub run: Vec<u8>,
+    /// How many records `run` holds.
+    pub count: usize,
+    /// The seq (a stream's read) or global position (the whole log's) of the last record.
+    pub last: Option<u64>,
+}
+
+impl StoredPage {
+    /// Appends one stored record, the `last`-th of its read.
+    pub fn push(&mut self, record: &[u8], last: u64) {
+        ledger::envelope::push_stored(&mut self.run, record);
+        self.count += 1;
+        self.last = Some(last);
+    }
+
+    /// The page of decoded `records`, each encoded again (for backends that hold no run to copy).
+    pub fn encode(records: &[Recorded], last: impl Fn(&Recorded) -> u64) -> StoredPage {
+        let mut page = StoredPage::default();
+        for record in records {
+            page.push(&ledger::envelope::encode_record(record), last(record));
+        }
+        page
+    }
+}
+
 /// The read side: cheap to share between request handlers. Readers see only durable records.
 pub trait Reader: Send + Sync + 'static {
     /// Up to `limit` records of a stream from `from_seq` on.
@@ -192,6 +222,23 @@ pub trait Reader: Send + Sync + 'static {
     /// # Errors
     /// The backend failed or holds damaged data.
     fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError>;
+
+    /// [`Reader::read_stream`] in the stored encoding. A backend that holds records so copies
+    /// them, without decoding; the default encodes what `read_stream` decoded.
+    ///
+    /// # Errors
+    /// The backend failed or holds damaged data.
+    fn read_stream_stored(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        Ok(StoredPage::encode(&self.read_stream(stream, from_seq, limit)?, |r| r.envelope.seq))
+    }
+
+    /// [`Reader::read_all`] in the stored encoding (see [`Reader::read_stream_stored`]).
+    ///
+    /// # Errors
+    /// The backend failed or holds damaged data.
+    fn read_all_stored(&self, from_position: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        Ok(StoredPage::encode(&self.read_all(from_position, limit)?, |r| r.envelope.position))
+    }
 
     /// The global position of the newest durable event (0 for an empty log).
     ///

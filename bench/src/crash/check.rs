@@ -204,7 +204,7 @@ fn compare_stream(
 }
 
 async fn read_stream(client: &mut LedgerClient<Channel>, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
-    let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None };
+    let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None, ..Default::default() };
     let mut events = client.read(with_identity(request, "crash-check")).await?.into_inner();
     let mut records = Vec::new();
     while let Some(event) = events.message().await? {

@@ -82,19 +82,21 @@ pub(super) async fn connect_projections(cli: &Cli) -> Result<Projections, CliErr
     Ok(ProjectionsClient::with_interceptor(channel(cli).await?, Credentials::of(cli)?))
 }
 
-/// The events of a read, in order: `ReadPages` (many to a message), or `Read` from a ledgerd
-/// older than `ReadPages`.
+/// The events of a read, in order: `ReadPages` (many to a message, in the stored encoding), or
+/// `Read` from a ledgerd older than `ReadPages`.
 pub(super) enum Records {
-    Pages(tonic::Streaming<pb::RecordedEventPage>, std::vec::IntoIter<pb::RecordedEvent>),
+    Pages(tonic::Streaming<pb::RecordedEventPage>, std::vec::IntoIter<Recorded>),
     Events(tonic::Streaming<pb::RecordedEvent>),
 }
 
 impl Records {
-    /// Starts a read.
+    /// Starts a read, asking for pages in the stored encoding: ledgerctl decodes it with the
+    /// same code as ledgerd, and the server sends records without decoding them.
     ///
     /// # Errors
     /// The server refused the read.
-    pub(super) async fn start(client: &mut Ledger, request: pb::ReadRequest) -> Result<Records, tonic::Status> {
+    pub(super) async fn start(client: &mut Ledger, mut request: pb::ReadRequest) -> Result<Records, tonic::Status> {
+        request.encoding = pb::PageEncoding::StoredV1.into();
         match client.read_pages(request.clone()).await {
             Ok(pages) => Ok(Records::Pages(pages.into_inner(), Vec::new().into_iter())),
             Err(status) if status.code() == tonic::Code::Unimplemented => {
@@ -105,39 +107,95 @@ impl Records {
     }
 
     /// The next event, `None` at the end of the read.
-    pub(super) async fn next(&mut self) -> Option<Result<pb::RecordedEvent, tonic::Status>> {
+    pub(super) async fn next(&mut self) -> Option<Result<Recorded, tonic::Status>> {
         match self {
-            Records::Events(events) => events.next().await,
+            Records::Events(events) => Some(events.next().await?.and_then(from_proto)),
             Records::Pages(pages, page) => loop {
-                if let Some(event) = page.next() {
-                    return Some(Ok(event));
+                if let Some(record) = page.next() {
+                    return Some(Ok(record));
                 }
                 match pages.next().await? {
-                    Ok(next) => *page = next.events.into_iter(),
+                    Ok(next) => match page_records(next) {
+                        Ok(records) => *page = records.into_iter(),
+                        Err(status) => return Some(Err(status)),
+                    },
                     Err(status) => return Some(Err(status)),
                 }
             },
         }
     }
+}
 
-    /// The next event as a record, `None` at the end of the read.
-    pub(super) async fn next_record(&mut self) -> Option<Result<Recorded, tonic::Status>> {
-        let event = match self.next().await? {
-            Ok(event) => event,
-            Err(status) => return Some(Err(status)),
-        };
-        Some(Recorded::from_proto(event).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}"))))
+/// A page's records: in the stored encoding, or as messages (a ledgerd older than the
+/// encoding field ignores it).
+fn page_records(page: pb::RecordedEventPage) -> Result<Vec<Recorded>, tonic::Status> {
+    let mut records = Vec::with_capacity(page.events.len());
+    for event in page.events {
+        records.push(from_proto(event)?);
     }
+    for record in ledger::envelope::decode_run(&page.stored) {
+        records.push(record.map_err(|e| tonic::Status::data_loss(format!("the server sent a {e}")))?);
+    }
+    Ok(records)
+}
+
+fn from_proto(event: pb::RecordedEvent) -> Result<Recorded, tonic::Status> {
+    Recorded::from_proto(event).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}")))
 }
 
 /// Every event of one stream, or the server's status (a caller may treat a refusal to read
 /// differently from a failure).
 pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
-    let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None };
+    let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None, ..Default::default() };
     let mut read = Records::start(client, request).await?;
     let mut records = Vec::new();
-    while let Some(record) = read.next_record().await {
+    while let Some(record) = read.next().await {
         records.push(record?);
     }
     Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::ToProto;
+    use ledger::envelope::{encode_record, push_stored, Draft, GENESIS};
+    use ledger::{Event, StreamId};
+
+    fn records(n: u64) -> Vec<Recorded> {
+        let mut prev = GENESIS;
+        (1..=n)
+            .map(|seq| {
+                let draft = Draft {
+                    stream: StreamId::game("g").unwrap(),
+                    seq,
+                    position: seq,
+                    event_id: format!("e{seq}"),
+                    recorded_at_ms: 0,
+                    actor: "t".into(),
+                };
+                let record = Recorded::seal(draft, prev, Event::JuryCalled { reason: format!("call {seq}") });
+                prev = record.envelope.hash;
+                record
+            })
+            .collect()
+    }
+
+    /// A page in the stored encoding and a page of messages (what a ledgerd older than the
+    /// encoding field sends) give the same records; a damaged run is `DATA_LOSS`.
+    #[test]
+    fn pages_of_either_encoding_give_the_same_records() {
+        let expected = records(3);
+        let mut run = Vec::new();
+        for record in &expected {
+            push_stored(&mut run, &encode_record(record));
+        }
+        let stored = pb::RecordedEventPage { stored: run.clone().into(), ..Default::default() };
+        assert_eq!(page_records(stored).unwrap(), expected);
+        let messages =
+            pb::RecordedEventPage { events: expected.iter().map(ToProto::to_proto).collect(), ..Default::default() };
+        assert_eq!(page_records(messages).unwrap(), expected);
+        let damaged = pb::RecordedEventPage { stored: run[..run.len() - 2].to_vec().into(), ..Default::default() };
+        assert_eq!(page_records(damaged).unwrap_err().code(), tonic::Code::DataLoss);
+    }
 }

@@ -35,12 +35,11 @@ pub struct StreamsArgs {
     prefix: String,
 }
 
-fn print(cli: &Cli, proto: pb::RecordedEvent) -> Result<(), CliError> {
-    let record = Recorded::from_proto(proto).map_err(|r| CliError::Failed(format!("the server sent {r}")))?;
+fn print(cli: &Cli, record: &Recorded) -> Result<(), CliError> {
     if cli.json {
         say!("{}", json_line(&record.to_json()));
     } else {
-        say!("{}", record_line(&record));
+        say!("{}", record_line(record));
     }
     Ok(())
 }
@@ -48,11 +47,11 @@ fn print(cli: &Cli, proto: pb::RecordedEvent) -> Result<(), CliError> {
 pub async fn read(cli: &Cli, args: &ReadArgs) -> Result<(), CliError> {
     let (stream, from) = (&args.stream, args.from);
     let mut client = connect(cli).await?;
-    let request = pb::ReadRequest { stream: stream.to_string(), from_seq: from, limit: None };
+    let request = pb::ReadRequest { stream: stream.to_string(), from_seq: from, limit: None, ..Default::default() };
     let mut read = Records::start(&mut client, request).await.map_err(|s| from_status(&s))?;
     let mut n_events = 0usize;
     while let Some(event) = read.next().await {
-        print(cli, event.map_err(|s| from_status(&s))?)?;
+        print(cli, &event.map_err(|s| from_status(&s))?)?;
         n_events += 1;
     }
     if n_events == 0 && !cli.json {
@@ -81,7 +80,8 @@ pub async fn tail(cli: &Cli, args: &TailArgs) -> Result<(), CliError> {
     let mut events =
         client.subscribe(pb::SubscribeRequest { stream, from }).await.map_err(|s| from_status(&s))?.into_inner();
     while let Some(item) = events.next().await {
-        print(cli, item.map_err(|s| from_status(&s))?)?;
+        let proto = item.map_err(|s| from_status(&s))?;
+        print(cli, &Recorded::from_proto(proto).map_err(|r| CliError::Failed(format!("the server sent {r}")))?)?;
     }
     Ok(())
 }

@@ -173,9 +173,9 @@ fn verify_export(text: &str) -> Result<Vec<Verdict>, CliError> {
 pub async fn export(cli: &Cli, args: &ExportArgs) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
     let stream = args.stream.as_ref().map(StreamId::to_string).unwrap_or_default();
-    let request = pb::ReadRequest { stream, from_seq: 1, limit: None };
+    let request = pb::ReadRequest { stream, from_seq: 1, limit: None, ..Default::default() };
     let mut read = Records::start(&mut client, request).await.map_err(|s| from_status(&s))?;
-    while let Some(record) = read.next_record().await {
+    while let Some(record) = read.next().await {
         say!("{}", json_line(&record.map_err(|s| from_status(&s))?.to_json()));
     }
     Ok(())

@@ -8,7 +8,7 @@ use ledger::rejection::quote;
 use ledger::stream::MAX_NAME_BYTES;
 use ledger::StreamId;
 use ledger_proto::v1 as pb;
-use ledger_store::{Filter, Log, Pending};
+use ledger_store::{Filter, Log, Pending, StoreError};
 use prost::bytes::{Bytes, BytesMut};
 use std::future::Future;
 use std::pin::Pin;
@@ -63,29 +63,52 @@ impl LedgerService {
     }
 }
 
-/// Where a read's records go: one message per event (`Read`), or one per page (`ReadPages`).
+/// Where a read's records go: one message per event (`Read`), or one per page (`ReadPages`),
+/// the page holding messages or the stored encoding.
 enum Delivery {
     Events(mpsc::Sender<Result<pb::RecordedEvent, Status>>),
     Pages(mpsc::Sender<Result<pb::RecordedEventPage, Status>>),
+    Stored(mpsc::Sender<Result<pb::RecordedEventPage, Status>>),
 }
 
 /// A read of the backend, made ready for the wire on the blocking thread that read it.
 enum Ready {
     Events(Vec<pb::RecordedEvent>),
-    /// Pages of encoded events (see [`encode_pages`]).
+    /// Pages of encoded events (see [`encode_pages`] and [`encode_stored_pages`]).
     Pages(Vec<Bytes>),
 }
 
+/// One page read: how many records, the seq (or position) of the last, and the wire form.
+type Read = (usize, Option<u64>, Ready);
+
 impl Delivery {
-    /// Converts (and for pages, encodes) records: on the blocking thread, off the async workers.
-    fn prepare(&self, records: Vec<ledger::Recorded>) -> Ready {
-        match self {
-            Delivery::Events(_) => Ready::Events(records.into_iter().map(record_into_proto).collect()),
-            Delivery::Pages(_) => Ready::Pages(encode_pages(records.into_iter().map(record_into_proto))),
+    /// Reads one page of `stream` (the whole log when `None`) and makes it ready for the wire:
+    /// on a blocking thread, off the async workers. Stored pages are copied, never decoded.
+    fn read(&self, log: &Log, stream: Option<&StreamId>, from: u64, limit: usize) -> Result<Read, StoreError> {
+        if let Delivery::Stored(_) = self {
+            let page = match stream {
+                Some(stream) => log.read_stream_stored(stream, from, limit),
+                None => log.read_all_stored(from, limit),
+            }?;
+            return Ok((page.count, page.last, Ready::Pages(encode_stored_pages(&page.run)?)));
         }
+        let records = match stream {
+            Some(stream) => log.read_stream(stream, from, limit),
+            None => log.read_all(from, limit),
+        }?;
+        // A stream's pages go by seq, the whole log's by position.
+        let last = records.last().map(|r| if stream.is_some() { r.envelope.seq } else { r.envelope.position });
+        let count = records.len();
+        let ready = match self {
+            Delivery::Events(_) => Ready::Events(records.into_iter().map(record_into_proto).collect()),
+            Delivery::Pages(_) | Delivery::Stored(_) => {
+                Ready::Pages(encode_pages(records.into_iter().map(record_into_proto)))
+            }
+        };
+        Ok((count, last, ready))
     }
 
-    /// Sends what [`Delivery::prepare`] made; false once the client has gone.
+    /// Sends what [`Delivery::read`] made; false once the client has gone.
     async fn send(&self, ready: Ready) -> bool {
         match (self, ready) {
             (Delivery::Events(tx), Ready::Events(events)) => {
@@ -95,7 +118,7 @@ impl Delivery {
                     }
                 }
             }
-            (Delivery::Pages(tx), Ready::Pages(pages)) => {
+            (Delivery::Pages(tx) | Delivery::Stored(tx), Ready::Pages(pages)) => {
                 for page in pages {
                     if tx.send(Ok(pb::RecordedEventPage::from_encoded(page))).await.is_err() {
                         return false;
@@ -110,7 +133,7 @@ impl Delivery {
     async fn fail(&self, status: Status) {
         let _ = match self {
             Delivery::Events(tx) => tx.send(Err(status)).await.is_ok(),
-            Delivery::Pages(tx) => tx.send(Err(status)).await.is_ok(),
+            Delivery::Pages(tx) | Delivery::Stored(tx) => tx.send(Err(status)).await.is_ok(),
         };
     }
 }
@@ -139,18 +162,9 @@ impl LedgerService {
             loop {
                 while reads.len() < READS_AHEAD && unplanned > 0 {
                     let limit = READ_PAGE.min(unplanned);
-                    let (reader, which, preparing) = (Arc::clone(&log), stream.clone(), Arc::clone(&delivery));
+                    let (reader, which, reading) = (Arc::clone(&log), stream.clone(), Arc::clone(&delivery));
                     let from = next;
-                    let read = tokio::task::spawn_blocking(move || {
-                        let records = match &which {
-                            Some(stream) => reader.read_stream(stream, from, limit),
-                            None => reader.read_all(from, limit),
-                        }?;
-                        // A stream's pages go by seq, the whole log's by position.
-                        let last =
-                            records.last().map(|r| if which.is_some() { r.envelope.seq } else { r.envelope.position });
-                        Ok((records.len(), last, preparing.prepare(records)))
-                    });
+                    let read = tokio::task::spawn_blocking(move || reading.read(&reader, which.as_ref(), from, limit));
                     reads.push_back((from, limit, read));
                     next += limit as u64;
                     unplanned -= limit;
@@ -180,6 +194,31 @@ impl LedgerService {
         });
         Ok(())
     }
+}
+
+/// Cuts a run of stored records into pages of at most [`MAX_PAGE_BYTES`] (a record larger
+/// than that goes alone), each the body of one `RecordedEventPage` with the run in field 2.
+fn encode_stored_pages(run: &[u8]) -> Result<Vec<Bytes>, StoreError> {
+    let mut pages = Vec::new();
+    let (mut start, mut end) = (0, 0);
+    let mut cut = |start: usize, end: usize| {
+        let mut page = BytesMut::with_capacity(pb::RecordedEventPage::encoded_stored_len(end - start));
+        pb::RecordedEventPage::encode_stored(&run[start..end], &mut page);
+        pages.push(page.freeze());
+    };
+    for span in ledger::envelope::stored_spans(run) {
+        // Each record's length prefix (4 bytes) goes with it.
+        let (_, record_end) = span.map_err(StoreError::Corrupt)?;
+        if end > start && pb::RecordedEventPage::encoded_stored_len(record_end - start) > MAX_PAGE_BYTES {
+            cut(start, end);
+            start = end;
+        }
+        end = record_end;
+    }
+    if end > start {
+        cut(start, end);
+    }
+    Ok(pages)
 }
 
 /// Encodes records into pages of at most [`MAX_PAGE_BYTES`] (one record alone may be larger:
@@ -345,7 +384,18 @@ impl pb::ledger_server::Ledger for LedgerService {
 
     async fn read_pages(&self, request: Request<pb::ReadRequest>) -> Result<Response<Self::ReadPagesStream>, Status> {
         let (tx, rx) = mpsc::channel(2);
-        self.start_read(request, Delivery::Pages(tx))?;
+        let delivery = match pb::PageEncoding::try_from(request.get_ref().encoding) {
+            Ok(pb::PageEncoding::Messages) => Delivery::Pages(tx),
+            Ok(pb::PageEncoding::StoredV1) => Delivery::Stored(tx),
+            Err(_) => {
+                return Err(Status::invalid_argument(format!(
+                    "unknown page encoding {}: this ledgerd sends PAGE_ENCODING_MESSAGES (0) or \
+                     PAGE_ENCODING_STORED_V1 (1)",
+                    request.get_ref().encoding
+                )))
+            }
+        };
+        self.start_read(request, delivery)?;
         Ok(Response::new(Box::pin(ReceiverStream::new(rx))))
     }
 
@@ -473,5 +523,33 @@ mod tests {
         let pages = encode_pages([record(10), record(MAX_PAGE_BYTES + 1), record(10)].into_iter());
         assert_eq!(decode(&pages).iter().map(Vec::len).collect::<Vec<_>>(), [1, 1, 1]);
         assert!(encode_pages(std::iter::empty()).is_empty());
+    }
+
+    #[test]
+    fn stored_pages_stay_under_the_byte_limit_and_keep_every_record_whole_and_in_order() {
+        use prost::Message;
+        let records: Vec<Vec<u8>> = (0..40).map(|i| vec![u8::try_from(i).unwrap(); 60_000 + i]).collect();
+        let mut run = Vec::new();
+        for record in &records {
+            ledger::envelope::push_stored(&mut run, record);
+        }
+        let pages = encode_stored_pages(&run).unwrap();
+        assert!(pages.len() > 1, "40 records of 60 kB need several pages");
+        let mut back = Vec::new();
+        for page in &pages {
+            assert!(page.len() <= MAX_PAGE_BYTES, "{} bytes in a page", page.len());
+            let page = pb::RecordedEventPage::decode(page.clone()).unwrap();
+            assert!(page.events.is_empty());
+            back.extend(ledger::envelope::stored_records(&page.stored).map(|r| r.unwrap().to_vec()));
+        }
+        assert_eq!(back, records);
+        // One record larger than a page still goes, alone; a damaged run is an error, not a page.
+        let mut run = Vec::new();
+        for len in [10, MAX_PAGE_BYTES + 1, 10] {
+            ledger::envelope::push_stored(&mut run, &vec![7; len]);
+        }
+        assert_eq!(encode_stored_pages(&run).unwrap().len(), 3);
+        assert!(encode_stored_pages(&run[..run.len() - 1]).is_err());
+        assert!(encode_stored_pages(&[]).unwrap().is_empty());
     }
 }

@@ -96,7 +96,7 @@ impl Drop for Daemon {
 }
 
 pub(crate) async fn read_all(client: &mut LedgerClient<Channel>, stream: &str) -> Vec<Recorded> {
-    let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None };
+    let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None, ..Default::default() };
     let events = client.read(request).await.unwrap().into_inner();
     events.map(|e| Recorded::from_proto(e.unwrap()).unwrap()).collect().await
 }

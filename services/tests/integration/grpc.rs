@@ -190,11 +190,11 @@ pub(crate) async fn read_pages_gives_the_events_of_read_many_to_a_message(mut se
         ("", 1, None, 2_500),
         ("", 300, Some(1_100), 1_100),
     ] {
-        let request = pb::ReadRequest { stream: stream.into(), from_seq, limit };
+        let request = pb::ReadRequest { stream: stream.into(), from_seq, limit, ..Default::default() };
         let one_by_one: Vec<pb::RecordedEvent> =
             server.client.read(request.clone()).await.unwrap().into_inner().map(Result::unwrap).collect().await;
         let pages: Vec<pb::RecordedEventPage> =
-            server.client.read_pages(request).await.unwrap().into_inner().map(Result::unwrap).collect().await;
+            server.client.read_pages(request.clone()).await.unwrap().into_inner().map(Result::unwrap).collect().await;
         assert_eq!(one_by_one.len(), expected, "{stream} from {from_seq}");
         assert!(pages.len() >= 2 && pages.len() < expected / 100, "{stream}: many events to a page ({})", pages.len());
         assert!(pages.iter().all(|p| !p.events.is_empty()), "no empty page");
@@ -202,7 +202,22 @@ pub(crate) async fn read_pages_gives_the_events_of_read_many_to_a_message(mut se
         assert_eq!(paged, one_by_one, "{stream} from {from_seq}: the same events in the same order");
         let first = paged[0].envelope.as_ref().unwrap();
         assert_eq!(if stream.is_empty() { first.position } else { first.seq }, from_seq);
+        // The stored encoding: the same records, copied from the log, in fewer bytes.
+        let stored_request = pb::ReadRequest { encoding: pb::PageEncoding::StoredV1.into(), ..request };
+        let pages: Vec<pb::RecordedEventPage> =
+            server.client.read_pages(stored_request).await.unwrap().into_inner().map(Result::unwrap).collect().await;
+        assert!(pages.len() >= 2 && pages.iter().all(|p| p.events.is_empty() && !p.stored.is_empty()));
+        let stored: Vec<pb::RecordedEvent> = pages
+            .iter()
+            .flat_map(|p| ledger::envelope::decode_run(&p.stored))
+            .map(|record| record.unwrap().to_proto())
+            .collect();
+        assert_eq!(stored, one_by_one, "{stream} from {from_seq}: stored pages hold the same events");
     }
+    let unknown = pb::ReadRequest { stream: "game/long".into(), encoding: 9, ..Default::default() };
+    let status = server.client.read_pages(unknown).await.unwrap_err();
+    assert_eq!(status.code(), Code::InvalidArgument);
+    assert!(status.message().contains("unknown page encoding 9"), "{}", status.message());
     server.stop().await;
 }
 
@@ -285,7 +300,7 @@ async fn only_the_jury_may_void_and_rule() {
     assert_eq!(refused.message(), "only the jury may record event_voided; table-3 is cleared as table");
     let ruling = Event::JuryRuling { text: "turn 2 started before Sweden's action stage".into() };
     server.client.append(with_token(append("game/j", &[ruling, void], "", None), Some("jury-secret"))).await.unwrap();
-    let read = pb::ReadRequest { stream: "game/j".into(), from_seq: 1, limit: None };
+    let read = pb::ReadRequest { stream: "game/j".into(), from_seq: 1, limit: None, ..Default::default() };
     let stored: Vec<_> = server
         .client
         .read(with_token(read, Some("table-secret")))
@@ -343,7 +358,7 @@ async fn huge_or_hostile_names_are_refused_and_error_messages_quote_only_a_prefi
         "{}",
         status.message()
     );
-    let read = pb::ReadRequest { stream: huge_stream.clone(), from_seq: 1, limit: None };
+    let read = pb::ReadRequest { stream: huge_stream.clone(), from_seq: 1, limit: None, ..Default::default() };
     bounded(&server.client.read(read).await.unwrap_err(), "read of a huge stream");
     let subscribe = pb::SubscribeRequest { stream: huge_stream.clone(), from: 1 };
     bounded(&server.client.subscribe(subscribe).await.unwrap_err(), "subscribe to a huge stream");

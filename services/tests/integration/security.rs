@@ -49,7 +49,8 @@ fn request<T>(message: T, token: Option<&str>) -> tonic::Request<T> {
 async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option<&str>) -> Result<(), Code> {
     let channel = Channel::from_shared(format!("http://{addr}")).unwrap().connect().await.unwrap();
     let (mut ledger, mut projections) = (LedgerClient::new(channel.clone()), ProjectionsClient::new(channel));
-    let read = |stream: &str| pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: Some(1) };
+    let read =
+        |stream: &str| pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: Some(1), ..Default::default() };
     let subscribe = |stream: &str| pb::SubscribeRequest { stream: stream.into(), from: 1 };
     // Each caller appends to a stream of its own, so that every allowed append is accepted.
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
@@ -190,8 +191,10 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         .await
         .unwrap_err();
     assert_eq!(denied.message(), "listing the streams is for analyst, organiser, jury; table-1 is cleared as table");
-    let unauth =
-        server.client.read(request(pb::ReadRequest { stream: "game/g1".into(), from_seq: 1, limit: None }, None));
+    let unauth = server.client.read(request(
+        pb::ReadRequest { stream: "game/g1".into(), from_seq: 1, limit: None, ..Default::default() },
+        None,
+    ));
     assert!(unauth.await.unwrap_err().message().starts_with("reading game streams needs a token"));
     server.stop().await;
 }

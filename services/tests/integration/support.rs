@@ -98,7 +98,7 @@ impl TestServer {
 
     pub async fn read(&mut self, stream: &str) -> Vec<pb::RecordedEvent> {
         use tokio_stream::StreamExt;
-        let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None };
+        let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None, ..Default::default() };
         let events = self.client.read(request).await.unwrap().into_inner();
         events.map(Result::unwrap).collect().await
     }

@@ -137,7 +137,8 @@ async fn screenshot(client: &Client, name: &str) {
 /// The stream as the ledger has it, as canonical JSON events.
 async fn events_of(grpc: &mut LedgerClient<Channel>, stream: &str) -> Vec<Value> {
     use tokio_stream::StreamExt;
-    let mut request = tonic::Request::new(pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None });
+    let mut request =
+        tonic::Request::new(pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None, ..Default::default() });
     request.metadata_mut().insert("authorization", format!("Bearer {JURY_TOKEN}").parse().unwrap());
     let records = grpc.read(request).await.unwrap().into_inner();
     let records: Vec<pb::RecordedEvent> = records.map(Result::unwrap).collect().await;

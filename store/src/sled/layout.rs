@@ -152,53 +152,19 @@ pub fn decode_head(value: &[u8]) -> Result<(u64, Hash, &[u8]), StoreError> {
     Ok((decode_u64(&value[..8])?, hash, &value[40..]))
 }
 
-/// Appends one record to a chunk being built.
+/// Appends one record to a chunk being built (a run of records, [`ledger::envelope::push_stored`]).
 pub fn push_record(chunk: &mut Vec<u8>, record: &[u8]) {
-    let len = u32::try_from(record.len()).expect("records are at most 64 KiB");
-    chunk.extend_from_slice(&len.to_le_bytes());
-    chunk.extend_from_slice(record);
+    ledger::envelope::push_stored(chunk, record);
 }
 
 /// The stored records of a chunk, in position order, without decoding them.
 pub fn records_of(chunk: &[u8]) -> impl Iterator<Item = Result<&[u8], StoreError>> {
-    spans_of(chunk).map(move |span| span.map(|(start, end)| &chunk[start..end]))
+    ledger::envelope::stored_records(chunk).map(|record| record.map_err(StoreError::Corrupt))
 }
 
-/// Where each record of a chunk starts and ends.
-pub fn spans_of(chunk: &[u8]) -> Spans<'_> {
-    Spans { chunk, at: 0 }
-}
-
-/// Iterator over a chunk's record spans; a damaged length ends it with an error.
-pub struct Spans<'a> {
-    chunk: &'a [u8],
-    at: usize,
-}
-
-impl Iterator for Spans<'_> {
-    type Item = Result<(usize, usize), StoreError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.at >= self.chunk.len() {
-            return None;
-        }
-        let start = self.at + 4;
-        let span = self.chunk.get(self.at..start).and_then(|len| {
-            let len = usize::try_from(u32::from_le_bytes(len.try_into().ok()?)).ok()?;
-            let end = start.checked_add(len)?;
-            (end <= self.chunk.len()).then_some((start, end))
-        });
-        match span {
-            Some((start, end)) => {
-                self.at = end;
-                Some(Ok((start, end)))
-            }
-            None => {
-                self.at = self.chunk.len();
-                Some(Err(damaged("chunk")))
-            }
-        }
-    }
+/// Where each record of a chunk starts and ends; a damaged length ends it with an error.
+pub fn spans_of(chunk: &[u8]) -> impl Iterator<Item = Result<(usize, usize), StoreError>> + '_ {
+    ledger::envelope::stored_spans(chunk).map(|span| span.map_err(StoreError::Corrupt))
 }
 
 /// A head value as the writer loads it (no snapshot when none was stored).

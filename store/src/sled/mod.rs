@@ -27,7 +27,7 @@ pub use frames::FILE as RECORDS_FILE;
 pub use verify::StreamVerdict;
 
 use crate::error::StoreError;
-use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StreamInfo, Written};
+use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StoredPage, StreamInfo, Written};
 use frames::{Found, FrameReader};
 use index::FrameKeys;
 use ledger::envelope::decode_record;
@@ -247,15 +247,12 @@ impl SledStorage {
         Ok(gathered.max(indexed))
     }
 
-    /// The stored record at a global position, through `cursor`.
-    fn fetch(&self, position: u64, cursor: &mut Cursor<'_>) -> Result<Option<Recorded>, StoreError> {
+    /// The stored bytes of the record at a global position, through `cursor`.
+    fn fetch<'c>(&self, position: u64, cursor: &'c mut Cursor<'_>) -> Result<Option<&'c [u8]>, StoreError> {
         if cursor.in_current(position).is_none() && !cursor.load(self.frame_before(position)?, position)? {
             return Ok(None);
         }
-        match cursor.in_current(position) {
-            Some(bytes) => decode_record(bytes).map(Some).map_err(StoreError::Corrupt),
-            None => Ok(None),
-        }
+        Ok(cursor.in_current(position))
     }
 
     /// The positions of a stream's indexed events from `from_seq` on, in seq order, at most
@@ -297,29 +294,83 @@ impl SledStorage {
         Ok(positions)
     }
 
-    /// Up to `limit` indexed records of a stream from `from_seq`, stopping after position
-    /// `until`.
+    /// Hands `each` the stored bytes and seq of up to `limit` indexed records of a stream from
+    /// `from_seq`, stopping after position `until`.
     fn stream_records(
         &self,
         stream: &StreamId,
         from_seq: u64,
         limit: usize,
         until: u64,
-    ) -> Result<Vec<Recorded>, StoreError> {
-        let mut positions = self.positions(stream, from_seq.max(1), limit)?;
+        mut each: impl FnMut(&[u8], u64) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let from_seq = from_seq.max(1);
+        let mut positions = self.positions(stream, from_seq, limit)?;
         if let Some(beyond) = positions.iter().position(|&p| p > until) {
             positions.truncate(beyond);
         }
         // The readable end is read after the positions: the sync thread moves it before it
         // indexes a group, so every position found is within it.
         let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
-        let mut records = Vec::with_capacity(positions.len());
-        for position in positions {
-            records.push(self.fetch(position, &mut cursor)?.ok_or_else(|| {
+        for (seq, position) in (from_seq..).zip(positions) {
+            let bytes = self.fetch(position, &mut cursor)?.ok_or_else(|| {
                 StoreError::Corrupt(format!("{stream} points at position {position}, which is missing"))
-            })?);
+            })?;
+            each(bytes, seq)?;
         }
+        Ok(())
+    }
+
+    /// [`SledStorage::stream_records`], decoded.
+    fn stream_decoded(
+        &self,
+        stream: &StreamId,
+        from_seq: u64,
+        limit: usize,
+        until: u64,
+    ) -> Result<Vec<Recorded>, StoreError> {
+        let mut records = Vec::new();
+        self.stream_records(stream, from_seq, limit, until, |bytes, _| {
+            records.push(decode_record(bytes).map_err(StoreError::Corrupt)?);
+            Ok(())
+        })?;
         Ok(records)
+    }
+
+    /// Hands `each` the stored bytes and position of up to `limit` durable records of the
+    /// whole log from `from_position` on, walking the frames in file order.
+    fn all_records(
+        &self,
+        from_position: u64,
+        limit: usize,
+        mut each: impl FnMut(&[u8], u64) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let durable = self.durable.load(Ordering::Acquire);
+        let from = from_position.max(1);
+        if from > durable || limit == 0 {
+            return Ok(());
+        }
+        let mut reader = FrameReader::new(&self.records, self.durable_end.load(Ordering::Acquire));
+        let mut at = self.frame_before(from)?;
+        let mut handed = 0;
+        while let Some(found) = reader.frame_unchecked(at)? {
+            at = found.next_offset();
+            if found.header.next_position() <= from {
+                continue;
+            }
+            reader.check(&found)?;
+            for (position, bytes) in (found.header.first_position..).zip(layout::records_of(reader.body(&found))) {
+                if position < from {
+                    continue;
+                }
+                if position > durable || handed == limit {
+                    return Ok(());
+                }
+                each(bytes?, position)?;
+                handed += 1;
+            }
+        }
+        Ok(())
     }
 
     /// A stream's head as far as it is durable (`None`: nothing of it is yet).
@@ -330,7 +381,7 @@ impl SledStorage {
             return Ok(Some(info));
         }
         // Rare: a group is between its indexing and the durable mark moving past it.
-        Ok(self.stream_records(&info.stream, 1, usize::MAX, durable)?.last().map(|last| StreamInfo {
+        Ok(self.stream_decoded(&info.stream, 1, usize::MAX, durable)?.last().map(|last| StreamInfo {
             stream: info.stream.clone(),
             version: last.envelope.seq,
             head_hash: last.envelope.hash,
@@ -379,7 +430,7 @@ impl Storage for SledStorage {
     fn load_events(&self, stream: &StreamId) -> Result<Vec<Recorded>, StoreError> {
         // The written groups first: one the sync thread moves meanwhile is then in the tree too.
         let written = self.pending.records_of(stream);
-        let mut records = self.stream_records(stream, 1, usize::MAX, u64::MAX)?;
+        let mut records = self.stream_decoded(stream, 1, usize::MAX, u64::MAX)?;
         let indexed = records.last().map_or(0, |r| r.envelope.seq);
         records.extend(written.into_iter().filter(|r| r.envelope.seq > indexed));
         Ok(records)
@@ -402,9 +453,10 @@ impl Storage for SledStorage {
         // Read after the index, as in `stream_records`.
         let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
         for position in candidates {
-            let record = self.fetch(position, &mut cursor)?.ok_or_else(|| {
+            let bytes = self.fetch(position, &mut cursor)?.ok_or_else(|| {
                 StoreError::Corrupt(format!("the id index points at position {position}, which is missing"))
             })?;
+            let record = decode_record(bytes).map_err(StoreError::Corrupt)?;
             if record.envelope.event_id == event_id {
                 return Ok(Some(record));
             }
@@ -500,35 +552,34 @@ impl Storage for SledStorage {
 
 impl Reader for SledStorage {
     fn read_stream(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
-        self.stream_records(stream, from_seq, limit, self.durable.load(Ordering::Acquire))
+        self.stream_decoded(stream, from_seq, limit, self.durable.load(Ordering::Acquire))
     }
 
     fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
-        let durable = self.durable.load(Ordering::Acquire);
-        let from = from_position.max(1);
         let mut records = Vec::new();
-        if from > durable || limit == 0 {
-            return Ok(records);
-        }
-        let mut reader = FrameReader::new(&self.records, self.durable_end.load(Ordering::Acquire));
-        let mut at = self.frame_before(from)?;
-        while let Some(found) = reader.frame_unchecked(at)? {
-            at = found.next_offset();
-            if found.header.next_position() <= from {
-                continue;
-            }
-            reader.check(&found)?;
-            for (position, bytes) in (found.header.first_position..).zip(layout::records_of(reader.body(&found))) {
-                if position < from {
-                    continue;
-                }
-                if position > durable || records.len() == limit {
-                    return Ok(records);
-                }
-                records.push(decode_record(bytes?).map_err(StoreError::Corrupt)?);
-            }
-        }
+        self.all_records(from_position, limit, |bytes, _| {
+            records.push(decode_record(bytes).map_err(StoreError::Corrupt)?);
+            Ok(())
+        })?;
         Ok(records)
+    }
+
+    fn read_stream_stored(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        let mut page = StoredPage::default();
+        self.stream_records(stream, from_seq, limit, self.durable.load(Ordering::Acquire), |bytes, seq| {
+            page.push(bytes, seq);
+            Ok(())
+        })?;
+        Ok(page)
+    }
+
+    fn read_all_stored(&self, from_position: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        let mut page = StoredPage::default();
+        self.all_records(from_position, limit, |bytes, position| {
+            page.push(bytes, position);
+            Ok(())
+        })?;
+        Ok(page)
     }
 
     fn last_position(&self) -> Result<u64, StoreError> {
@@ -604,6 +655,8 @@ mod tests {
         assert_eq!((head.version, head.hash), (2, second.record.envelope.hash));
         assert_eq!(storage.read_stream(&stream, 1, 10).unwrap(), vec![(*first.record).clone()]);
         assert_eq!(storage.read_all(1, 10).unwrap(), vec![(*first.record).clone()]);
+        assert_eq!(storage.read_all_stored(1, 10).unwrap().count, 1);
+        assert_eq!(storage.read_stream_stored(&stream, 1, 10).unwrap().last, Some(1));
         assert_eq!(storage.last_position().unwrap(), 1);
         let listed = storage.streams().unwrap();
         assert_eq!((listed[0].version, listed[0].head_hash), (1, first.record.envelope.hash));
@@ -616,6 +669,7 @@ mod tests {
 
     /// What every reader sees of the first `n` records of one stream, through each lookup.
     fn seen(storage: &SledStorage, stream: &StreamId, n: u64) -> Vec<String> {
+        stored_reads_match(storage, stream);
         let mut seen = vec![format!("{:?}", storage.read_stream(stream, 1, 100).unwrap())];
         seen.push(format!("{:?}", storage.read_stream(stream, 2, 1).unwrap()));
         seen.push(format!("{:?}", storage.read_all(1, 100).unwrap()));
@@ -627,6 +681,32 @@ mod tests {
             seen.push(format!("{:?}", storage.find_event_id(&format!("e{seq}")).unwrap()));
         }
         seen
+    }
+
+    /// The stored-encoding reads copy exactly the records the decoding reads return, with the
+    /// same count and last seq or position, for every start and limit.
+    fn stored_reads_match(storage: &SledStorage, stream: &StreamId) {
+        for from in 0..=5 {
+            for limit in [0, 1, 2, 100] {
+                let records = storage.read_stream(stream, from, limit).unwrap();
+                let stored = storage.read_stream_stored(stream, from, limit).unwrap();
+                assert_eq!(
+                    stored,
+                    StoredPage::encode(&records, |r| r.envelope.seq),
+                    "stream from {from} limit {limit}"
+                );
+                let records = storage.read_all(from, limit).unwrap();
+                let stored = storage.read_all_stored(from, limit).unwrap();
+                assert_eq!(
+                    stored,
+                    StoredPage::encode(&records, |r| r.envelope.position),
+                    "all from {from} limit {limit}"
+                );
+                let decoded: Vec<Recorded> =
+                    ledger::envelope::decode_run(&stored.run).collect::<Result<_, _>>().unwrap();
+                assert_eq!(decoded, records);
+            }
+        }
     }
 
     #[test]
@@ -670,5 +750,6 @@ mod tests {
         assert_eq!(storage.find_event_id("e4").unwrap().unwrap(), expected[3]);
         assert_eq!(storage.next_position().unwrap(), 5);
         assert_eq!(storage.streams().unwrap()[0].version, 4);
+        stored_reads_match(&storage, &stream);
     }
 }
