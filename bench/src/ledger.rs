@@ -303,7 +303,15 @@ pub async fn replay_one_by_one(url: &str, stream: &str, count: u64) -> Result<u6
 /// The replayed `event` is `due` of `stream`, as appended.
 fn check_replayed(stream: &str, event: &pb::RecordedEvent, due: u64) -> Result<()> {
     let (seq, id) = event.envelope.as_ref().map_or((0, ""), |e| (e.seq, e.event_id.as_str()));
-    if seq != due || id != event_id(stream, seq) || event.event.is_none() {
+    if event.event.is_none() {
+        bail!("{stream}: seq {seq} ({id}) arrived without its event");
+    }
+    check_seq(stream, seq, id, due)
+}
+
+/// The replayed event `seq` with id `id` is `due` of `stream`, as appended.
+fn check_seq(stream: &str, seq: u64, id: &str, due: u64) -> Result<()> {
+    if seq != due || id != event_id(stream, seq) {
         bail!("{stream}: read seq {seq} ({id}) where {due} was due");
     }
     Ok(())
@@ -326,10 +334,7 @@ pub async fn replay(url: &str, stream: &str, count: u64, encoding: pb::PageEncod
         }
         for record in ledger::envelope::decode_run(&page.stored) {
             let record = record.map_err(|e| anyhow::anyhow!("{stream}: {e}"))?;
-            let (seq, id) = (record.envelope.seq, &record.envelope.event_id);
-            if seq != read + 1 || *id != event_id(stream, seq) {
-                bail!("{stream}: read seq {seq} ({id}) where {} was due", read + 1);
-            }
+            check_seq(stream, record.envelope.seq, &record.envelope.event_id, read + 1)?;
             read += 1;
         }
     }

@@ -85,13 +85,17 @@ impl Delivery {
     /// Reads one page of `stream` (the whole log when `None`) and makes it ready for the wire:
     /// on a blocking thread, off the async workers. Stored pages are copied, never decoded.
     fn read(&self, log: &Log, stream: Option<&StreamId>, from: u64, limit: usize) -> Result<Read, StoreError> {
-        if let Delivery::Stored(_) = self {
-            let page = match stream {
-                Some(stream) => log.read_stream_stored(stream, from, limit),
-                None => log.read_all_stored(from, limit),
-            }?;
-            return Ok((page.count, page.last, Ready::Pages(encode_stored_pages(&page.run)?)));
-        }
+        let messages = match self {
+            Delivery::Stored(_) => {
+                let page = match stream {
+                    Some(stream) => log.read_stream_stored(stream, from, limit),
+                    None => log.read_all_stored(from, limit),
+                }?;
+                return Ok((page.count, page.last, Ready::Pages(encode_stored_pages(&page.run)?)));
+            }
+            Delivery::Events(_) => false,
+            Delivery::Pages(_) => true,
+        };
         let records = match stream {
             Some(stream) => log.read_stream(stream, from, limit),
             None => log.read_all(from, limit),
@@ -99,12 +103,8 @@ impl Delivery {
         // A stream's pages go by seq, the whole log's by position.
         let last = records.last().map(|r| if stream.is_some() { r.envelope.seq } else { r.envelope.position });
         let count = records.len();
-        let ready = match self {
-            Delivery::Events(_) => Ready::Events(records.into_iter().map(record_into_proto).collect()),
-            Delivery::Pages(_) | Delivery::Stored(_) => {
-                Ready::Pages(encode_pages(records.into_iter().map(record_into_proto)))
-            }
-        };
+        let protos = records.into_iter().map(record_into_proto);
+        let ready = if messages { Ready::Pages(encode_pages(protos)) } else { Ready::Events(protos.collect()) };
         Ok((count, last, ready))
     }
 
