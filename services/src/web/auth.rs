@@ -126,7 +126,7 @@ pub(crate) struct SigninQuery {
 }
 
 /// Only a path on this site: never `//host` or `https://…`.
-fn local_path(next: Option<&str>) -> String {
+pub(crate) fn local_path(next: Option<&str>) -> String {
     match next {
         Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => path.to_owned(),
         _ => "/".to_owned(),

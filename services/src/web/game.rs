@@ -59,20 +59,11 @@ impl Game {
         Ok(Game { id, records, streams, ruleset, ms_per_side, state })
     }
 
-    pub fn version(&self) -> u64 {
-        self.records.last().map_or(0, |r| r.envelope.seq)
-    }
-
     pub fn rules(&self) -> Option<&GameState> {
         match self.state.rules() {
             Rules::Game(game) => Some(game),
             _ => None,
         }
-    }
-
-    /// Would the ledger take `event` next? (The sequencer decides again on append.)
-    pub fn allows(&self, event: &Event) -> bool {
-        self.state.decide(event).is_ok()
     }
 }
 

@@ -2,6 +2,8 @@
 //! compiled into the binary, and the index page.
 
 use super::auth::Viewer;
+use super::i18n::{Lang, CATALOGUES};
+use crate::auth::Role;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
 use axum::extract::{Path, State};
@@ -9,12 +11,18 @@ use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
 use ledger::StreamKind;
 
-/// The stylesheet and scripts, served from `/assets/…` (no CDN, nothing to build).
+/// The stylesheet, scripts and icon, served from `/assets/…` (no CDN, nothing to build).
+/// `fluent-bundle.js` is Project Fluent's own `@fluent/bundle` 0.19.1 (Apache-2.0), as its
+/// npm package ships it: the table formats its labels with the catalogues ledgerd uses.
 const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css; charset=utf-8", include_str!("assets/style.css")),
     ("live.js", "text/javascript; charset=utf-8", include_str!("assets/live.js")),
-    ("table.js", "text/javascript; charset=utf-8", include_str!("assets/table.js")),
     ("jury.js", "text/javascript; charset=utf-8", include_str!("assets/jury.js")),
+    ("fluent-bundle.js", "text/javascript; charset=utf-8", include_str!("assets/fluent-bundle.js")),
+    ("table-rules.js", "text/javascript; charset=utf-8", include_str!("assets/table-rules.js")),
+    ("table-queue.js", "text/javascript; charset=utf-8", include_str!("assets/table-queue.js")),
+    ("table.js", "text/javascript; charset=utf-8", include_str!("assets/table.js")),
+    ("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")),
 ];
 
 pub(crate) async fn asset(Path(file): Path<String>) -> Response {
@@ -24,6 +32,27 @@ pub(crate) async fn asset(Path(file): Path<String>) -> Response {
         }
         None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
     }
+}
+
+/// Every asset the table page needs offline, as `/assets/<name>` takes it (catalogues included).
+pub(crate) fn asset_names() -> impl Iterator<Item = String> {
+    let catalogues = CATALOGUES.iter().map(|(lang, file, _)| format!("i18n/{}/{file}", lang.code()));
+    ASSETS.iter().map(|(name, _, _)| (*name).to_owned()).chain(catalogues)
+}
+
+/// A digest of every asset and catalogue: the service worker's cache is named by it, so a
+/// ledgerd with other assets replaces what the tablets keep.
+pub(crate) fn asset_version() -> &'static str {
+    static VERSION: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+        use sha2::{Digest, Sha256};
+        let mut digest = Sha256::new();
+        for body in ASSETS.iter().map(|(_, _, body)| body).chain(CATALOGUES.iter().map(|(_, _, text)| text)) {
+            digest.update((body.len() as u64).to_le_bytes());
+            digest.update(body.as_bytes());
+        }
+        hex::encode(&digest.finalize()[..8])
+    });
+    &VERSION
 }
 
 /// Text for HTML, attributes included.
@@ -42,20 +71,55 @@ pub(crate) fn esc(text: &str) -> String {
     out
 }
 
-/// A whole page: `body` is HTML already escaped; `scripts` are asset names.
+/// A whole page in English: `body` is HTML already escaped; `scripts` are asset names.
 pub(crate) fn shell(title: &str, viewer: Option<&Viewer>, body: &str, scripts: &[&str]) -> String {
+    shell_in(Lang::En, title, viewer, body, &Head { manifest: false, scripts })
+}
+
+/// What a page adds to its `<head>`.
+pub(crate) struct Head<'a> {
+    /// The web app manifest: the page can be installed and opens offline (the table).
+    pub manifest: bool,
+    /// Asset names, run in this order once the page is parsed.
+    pub scripts: &'a [&'a str],
+}
+
+/// A whole page in `lang`, with the switch to the other language in its header.
+pub(crate) fn shell_in(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &str, head: &Head<'_>) -> String {
     let who = viewer.map(|v| {
-        let mode = if v.open { " · open ledgerd" } else { "" };
-        format!("<span class=\"who\" id=\"who\">{}{mode}</span> <a href=\"/signin\">sign in</a>", esc(&v.describe()))
+        let mode = if v.open { format!(" · {}", lang.t("who-open")) } else { String::new() };
+        let who = match (&v.identity, v.role()) {
+            (_, Some(Role::Public)) => lang.t("who-public"),
+            (None, _) => lang.t("who-unknown"),
+            _ => v.describe(),
+        };
+        format!(
+            "<span class=\"who\" id=\"who\">{}{mode}</span> <a href=\"/signin\">{}</a>",
+            esc(&who),
+            esc(&lang.t("nav-signin"))
+        )
     });
-    let scripts: String = scripts.iter().map(|s| format!("<script src=\"/assets/{s}\" defer></script>")).collect();
+    let other = Lang::ALL.into_iter().find(|l| *l != lang).unwrap_or(Lang::En);
+    let switch = format!(
+        "<a class=\"lang\" id=\"lang-switch\" hreflang=\"{code}\" data-lang=\"{code}\" href=\"/lang?to={code}\">{label}</a>",
+        code = other.code(),
+        label = esc(&lang.t("lang-other")),
+    );
+    let scripts: String = head.scripts.iter().map(|s| format!("<script src=\"/assets/{s}\" defer></script>")).collect();
+    let manifest = if head.manifest {
+        "<link rel=\"manifest\" href=\"/table.webmanifest\"><meta name=\"theme-color\" content=\"#1f4e9c\">"
+    } else {
+        ""
+    };
     format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+        "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{title} · Tournament Ledger</title><link rel=\"stylesheet\" href=\"/assets/style.css\">{scripts}</head>\
-         <body><header class=\"top\"><a href=\"/\" class=\"home\">Tournament Ledger</a>{who}</header>\
+         <title>{title} · {site}</title><link rel=\"stylesheet\" href=\"/assets/style.css\">{manifest}{scripts}</head>\
+         <body><header class=\"top\"><a href=\"/\" class=\"home\">{site}</a>{who}{switch}</header>\
          <main>{body}</main></body></html>",
+        lang = lang.code(),
         title = esc(title),
+        site = esc(&lang.t("site-name")),
         who = who.unwrap_or_default(),
     )
 }

@@ -1,22 +1,25 @@
-//! The web pages ledgerd serves with `--http-listen`: the table's clock and entry forms
-//! ([`table`]), the public standings board ([`board`]), the jury's replay viewer ([`jury`]), the Andes board ([`andes`]) and
-//! the analysts' charts ([`analyst`]). Server-rendered HTML with a little plain JavaScript, every
-//! asset compiled into the binary ([`layout`]).
+//! The web pages ledgerd serves with `--http-listen`: the table's offline app ([`table`], with
+//! its manifest and service worker in [`pwa`]), the public standings board ([`board`]), the
+//! jury's replay viewer ([`jury`]), the Andes board ([`andes`]) and the analysts' charts
+//! ([`analyst`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
+//! the binary ([`layout`]); Spanish and English from Fluent catalogues ([`i18n`]).
 //!
 //! Architecture Invariant: the pages are one more client of the same code the gRPC API runs.
 //! Who may see and record what is `Auth::authorize`/`Auth::recorder` on metadata built from the
-//! browser's cookie ([`auth`]); numbers are the Projections service's own JSON (called
-//! in-process), the jury's view is `replay::audit`, and an append is a `store::AppendRequest`
-//! decided by the sequencer like any other. Live pages follow `Log::subscribe` ([`sse`]).
+//! browser's cookie ([`auth`]); numbers are projections (the Projections service's own JSON, or
+//! the typed `projections::table::TableView`), the jury's view is `replay::audit`, and an append
+//! is a `store::AppendRequest` decided by the sequencer like any other. Live pages follow
+//! `Log::subscribe` ([`sse`]).
 
 mod analyst;
 mod andes;
 mod auth;
 mod board;
-mod entry;
 mod game;
+pub mod i18n;
 mod jury;
 mod layout;
+mod pwa;
 mod sse;
 mod table;
 
@@ -61,8 +64,13 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/open", get(layout::open))
         .route("/signin", get(auth::signin_page).post(auth::signin))
         .route("/signout", post(auth::signout))
+        .route("/lang", get(pwa::switch))
+        .route("/sw.js", get(pwa::service_worker))
+        .route("/table.webmanifest", get(pwa::manifest))
+        .route("/assets/i18n/{lang}/{file}", get(pwa::catalogue))
         .route("/table/{game}", get(table::page))
-        .route("/table/{game}/act", post(table::act))
+        .route("/table/{game}/view", get(table::view))
+        .route("/table/{game}/events", post(table::events))
         .route("/table/{game}/live", get(table::live))
         .route("/board/{tournament}", get(board::page))
         .route("/board/{tournament}/live", get(board::live))

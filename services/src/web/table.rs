@@ -1,226 +1,269 @@
-//! The table page of one game: the chess clock as two large buttons, the stops and stopwatch,
-//! the entry forms the rules allow now ([`super::entry`]), the score sheet and the last events.
-//! A table token (or, on an open ledgerd, the table clearance) records; anyone who may read the
-//! game sees it.
+//! The table page of one game: an offline web app that runs on the table's tablet. The page
+//! itself is a shell (kept by the service worker, [`super::pwa`]); its script (`table.js`)
+//! draws the chess clock, the stops, the stopwatch and the entry forms from the game's
+//! [`TableView`], decides every tap with the rules mirrored in `table-rules.js`, keeps it in the
+//! tablet's IndexedDB and sends the queue here.
 //!
-//! Every action is a `store::AppendRequest` decided by the sequencer like a gRPC append. Its
-//! event id is derived from what the page showed — `web:<stream>@<version>:<event type>` — and
-//! it expects that version, so a double tap, a resent form or a second tablet acting on the same
-//! state never appends twice: an identical retry is answered as the first was, anything else
-//! is refused and the page shows why.
+//! Three routes serve it: `view` (the game as JSON, from the projections facade), `events`
+//! (the tablet's queue, in order) and `live` (the game's new version whenever it changes).
+//! A table token (or, on an open ledgerd, the table clearance) records; anyone who may read
+//! the game sees it.
 
 use super::auth::{same_origin, Viewer};
-use super::entry::{clock_controls, entry_forms, event_from_form, is_timed};
 use super::game::{game_id, table_now_ms, Game};
-use super::layout::{esc, shell};
+use super::i18n::Lang;
+use super::layout::{esc, shell_in, Head};
 use super::sse::{follow, html_event, Live};
-use super::{blocking, status_text, wall_ms, PageError, WebState};
+use super::{blocking, wall_ms, PageError, WebState};
 use crate::auth::Access;
+use crate::projections::table::{table_view, TableView};
 use axum::extract::{Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::Form;
-use ledger::StreamKind;
-use ledger_proto::v1 as pb;
-use ledger_proto::v1::projections_server::Projections;
-use ledger_store::{AppendRequest, ProposedEvent};
-use replay::clock::ClockView;
-use serde::Deserialize;
-use sha2::{Digest, Sha256};
+use axum::http::HeaderMap;
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use ledger::{RejectionKind, StreamKind};
+use ledger_store::{AppendError, AppendRequest, ProposedEvent};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::sync::Arc;
 
-#[derive(Deserialize)]
-pub(crate) struct PageQuery {
-    /// A refusal to show (the form fallback without JavaScript).
-    error: Option<String>,
-}
-
-/// The clock as the Projections service gives it, carried to the table time `now_ms`.
-async fn clock_view(state: &WebState, viewer: &Viewer, game: &str, now_ms: u64) -> Option<ClockView> {
-    let mut request =
-        tonic::Request::new(pb::ClockRequest { game: game.to_owned(), as_of_seq: None, now_at_ms: Some(now_ms) });
-    *request.metadata_mut() = viewer.metadata.clone();
-    let json = state.projections.get_clock(request).await.ok()?.into_inner().json;
-    serde_json::from_str(&json).ok()
-}
-
-/// The score sheet's text with its explanations, from the Projections service.
-async fn sheet_text(state: &WebState, viewer: &Viewer, game: &str) -> Option<String> {
-    let mut request = tonic::Request::new(pb::ScoreSheetRequest { game: game.to_owned(), as_of_seq: None });
-    *request.metadata_mut() = viewer.metadata.clone();
-    Some(state.projections.get_score_sheet(request).await.ok()?.into_inner().text)
-}
+/// The most events one request of the tablet's queue carries (the script sends at most this).
+pub(crate) const MAX_EVENTS_PER_SEND: usize = 256;
 
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     Path(game): Path<String>,
-    Query(query): Query<PageQuery>,
 ) -> Result<Response, PageError> {
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
     let may_record = state.auth.recorder(&viewer.metadata).is_ok();
-    let log = Arc::clone(&state.log);
-    let position = state.log.last_position()?;
-    let game = blocking(move || Game::load(&log, id)).await?;
-    let now_ms = table_now_ms(&game.records, game.rules().and_then(|r| r.last_at_ms), wall_ms());
-    let clock = if game.ruleset.is_some() && !game.records.is_empty() {
-        clock_view(&state, &viewer, game.id.id(), now_ms).await
-    } else {
-        None
-    };
-    let sheet = if game.records.is_empty() { None } else { sheet_text(&state, &viewer, game.id.id()).await };
-    let rules = game.rules();
-    let phase = match rules {
-        Some(r) if !r.started => "not started".to_owned(),
-        Some(r) => match r.ended {
-            Some((outcome, turn)) => format!("ended in turn {turn}: {}", outcome.as_str().replace('_', " ")),
-            None => format!("turn {}", r.turn),
+    let body = format!(
+        "<section class=\"table-page\" id=\"table\" data-game=\"{id}\" data-may-record=\"{may_record}\">\
+         <h1 id=\"title\">{title}</h1>\
+         <p class=\"sync\" id=\"sync\" role=\"status\" aria-live=\"polite\">{loading}</p>\
+         <p class=\"notice\" id=\"notice\" role=\"alert\" hidden></p>\
+         <div class=\"refused\" id=\"refused\" hidden></div>\
+         {watch}\
+         <div id=\"clock-area\"></div><div class=\"entries\" id=\"entries\"></div>\
+         <h2 id=\"sheet-title\" hidden></h2><pre class=\"sheet\" id=\"sheet\" hidden></pre>\
+         <h2 id=\"waiting-title\" hidden></h2><ol class=\"events waiting\" id=\"waiting\" hidden></ol>\
+         <h2 id=\"events-title\" hidden></h2><ol class=\"events\" id=\"events\"></ol>\
+         <noscript><p class=\"refusal\">{noscript}</p></noscript></section>",
+        id = esc(id.id()),
+        title = esc(&lang.t_args("table-title", &[("game", id.id().to_owned().into())])),
+        loading = esc(&lang.t("table-loading")),
+        watch = if may_record {
+            String::new()
+        } else {
+            format!("<p class=\"hint\" id=\"watch-only\">{}</p>", esc(&lang.t("table-watch-only")))
         },
-        None => String::new(),
-    };
-    let ruleset = game.ruleset.map_or("no ruleset yet", |r| r.as_str());
-    let error = query.error.as_deref().unwrap_or_default();
-    let mut body = format!(
-        "<section class=\"table-page\" id=\"table\" data-game=\"{id}\" data-version=\"{version}\" data-position=\"{position}\" \
-         data-table-ms=\"{now_ms}\"><h1>Game {id} <span class=\"muted\" id=\"phase\">{ruleset} · {phase}</span></h1>\
-         <p class=\"refusal\" id=\"error\" role=\"alert\"{hidden}>{error}</p><p class=\"notice\" id=\"notice\" hidden></p>",
-        id = esc(game.id.id()),
-        version = game.version(),
-        phase = esc(&phase),
-        hidden = if error.is_empty() { " hidden" } else { "" },
-        error = esc(error),
+        noscript = esc(&lang.t("table-noscript")),
     );
-    if !may_record {
-        body.push_str("<p class=\"hint\">You may watch this game; to record, <a href=\"/signin\">sign in</a> with a table token.</p>");
-    }
-    if rules.is_some_and(|r| r.started) {
-        body.push_str(&clock_controls(&game, clock.as_ref(), now_ms, may_record));
-    }
-    if may_record {
-        body.push_str(&format!("<div class=\"entries\" id=\"entries\">{}</div>", entry_forms(&game, now_ms)));
-    }
-    if let Some(sheet) = sheet {
-        body.push_str(&format!(
-            "<h2>Score sheet</h2><pre class=\"sheet\" id=\"sheet\">{}</pre>",
-            esc(sheet.trim_end())
-        ));
-    }
-    body.push_str("<h2>Last events</h2><ol class=\"events\" id=\"events\">");
-    for record in game.records.iter().rev().take(12) {
-        body.push_str(&format!(
-            "<li value=\"{seq}\"><code>{text}</code> <span class=\"muted\">{actor}</span></li>",
-            seq = record.envelope.seq,
-            text = esc(&replay::audit::event_text(&record.event)),
-            actor = esc(&record.envelope.actor),
-        ));
-    }
-    body.push_str("</ol></section>");
-    Ok(Html(shell(&format!("Table {}", game.id.id()), Some(&viewer), &body, &["live.js", "table.js"])).into_response())
+    let head = Head { manifest: true, scripts: &["fluent-bundle.js", "table-rules.js", "table-queue.js", "table.js"] };
+    Ok(Html(shell_in(lang, &lang.t_args("table-title", &[("game", id.id().to_owned().into())]), Some(&viewer), &body, &head))
+        .into_response())
 }
 
-/// `web:<stream>@<version>:<type>`, or its SHA-256 when that would pass the 128 bytes an id may have.
-fn event_id(stream: &str, version: u64, action: &str) -> String {
-    let id = format!("web:{stream}@{version}:{action}");
-    // 128: the longest id the ledger takes (`convert::record::MAX_EVENT_ID_BYTES`).
-    if id.len() <= 128 {
-        return id;
+/// What the tablet gets: the game, and whether this browser may record.
+#[derive(Serialize)]
+pub(crate) struct TablePayload {
+    #[serde(flatten)]
+    view: TableView,
+    may_record: bool,
+    /// Who records, as the ledger will write it in each event's envelope.
+    actor: Option<String>,
+}
+
+/// The game as the tablet runs it (`GET /table/<game>/view`).
+pub(crate) async fn view(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Path(game): Path<String>,
+) -> Result<Json<TablePayload>, JsonError> {
+    let id = game_id(&game)?;
+    state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
+    let recorder = state.auth.recorder(&viewer.metadata).ok();
+    let log = Arc::clone(&state.log);
+    let view = blocking(move || {
+        // The position first: the live feed then misses nothing appended while reading.
+        let position = log.last_position()?;
+        let game = Game::load(&log, id)?;
+        let now_ms = table_now_ms(&game.records, game.rules().and_then(|r| r.last_at_ms), wall_ms());
+        Ok(table_view(&game.id, &game.records, &game.streams, game.rules(), position, now_ms))
+    })
+    .await?;
+    Ok(Json(TablePayload { view, may_record: recorder.is_some(), actor: recorder.map(|(actor, _)| actor) }))
+}
+
+/// The tablet's queue, oldest first: each event made on the tablet with its own id and the
+/// stream version it was decided at.
+#[derive(Deserialize)]
+pub(crate) struct Queue {
+    events: Vec<QueuedEvent>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct QueuedEvent {
+    event_id: String,
+    expected_version: u64,
+    /// The event's canonical JSON (docs/EVENTS.md).
+    event: serde_json::Value,
+}
+
+/// What became of one queued event. Events after a refused one are not tried and not listed:
+/// they were decided on top of it, and stay queued.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    event_id: String,
+    /// `stored`, `duplicate` (it was stored before: an acknowledgement that got lost) or `refused`.
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
+    /// The rule's kind (`RejectionKind::as_str`), for refusals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refusal: Option<&'static str>,
+    /// The ledger's sentence, for refusals (the tablet words it in its language).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct Sent {
+    results: Vec<Outcome>,
+}
+
+impl Outcome {
+    fn stored(event_id: &str, seq: u64, duplicate: bool) -> Outcome {
+        let status = if duplicate { "duplicate" } else { "stored" };
+        Outcome { event_id: event_id.to_owned(), status, seq: Some(seq), refusal: None, message: None }
     }
-    format!("web:{}", &hex::encode(Sha256::digest(id.as_bytes()))[..40])
-}
 
-/// What the page's script gets back.
-fn answer(json: bool, status: StatusCode, game: &str, body: serde_json::Value) -> Response {
-    if json {
-        return (status, axum::Json(body)).into_response();
+    fn refused(event_id: &str, kind: RejectionKind, message: String) -> Outcome {
+        Outcome { event_id: event_id.to_owned(), status: "refused", seq: None, refusal: Some(kind.as_str()), message: Some(message) }
     }
-    // Without JavaScript: back to the page, with the refusal if there was one.
-    let location = match body.get("error").and_then(|e| e.as_str()) {
-        Some(error) => format!("/table/{game}?error={}", url_escape(error)),
-        None => format!("/table/{game}"),
-    };
-    Redirect::to(&location).into_response()
 }
 
-fn url_escape(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
-}
-
-pub(crate) async fn act(
+/// Appends the tablet's queue (`POST /table/<game>/events`), in order, as one atomic append
+/// (one sync for the lot) after the events the game already holds under their ids: a resend
+/// whose acknowledgement was lost is answered `duplicate`, hours later too. A refusal names
+/// the event it is about; the events before it are appended, the ones after it are not tried.
+pub(crate) async fn events(
     State(state): State<WebState>,
     headers: HeaderMap,
     viewer: Viewer,
     Path(game): Path<String>,
-    Form(fields): Form<Vec<(String, String)>>,
-) -> Response {
-    let json =
-        headers.get(header::ACCEPT).and_then(|a| a.to_str().ok()).is_some_and(|a| a.contains("application/json"));
-    let short = game.clone();
-    match record(&state, &headers, &viewer, &game, &fields).await {
-        Ok(appended) => {
-            let body = serde_json::json!({
-                "ok": true,
-                "seq": appended.last_seq,
-                "position": appended.last_position,
-                "duplicate": appended.duplicate,
-            });
-            answer(json, StatusCode::OK, &short, body)
+    Json(queue): Json<Queue>,
+) -> Result<Json<Sent>, JsonError> {
+    same_origin(&headers)?;
+    let stream = game_id(&game)?;
+    let (actor, clearance) = state.auth.recorder(&viewer.metadata)?;
+    if queue.events.len() > MAX_EVENTS_PER_SEND {
+        return Err(PageError::bad_request(format!(
+            "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
+            queue.events.len()
+        ))
+        .into());
+    }
+    let log = Arc::clone(&state.log);
+    let read = stream.clone();
+    let stored: HashMap<String, (u64, ledger::Event)> = blocking(move || {
+        Ok(log.read_stream(&read, 1, usize::MAX)?.into_iter().map(|r| (r.envelope.event_id, (r.envelope.seq, r.event))).collect())
+    })
+    .await?;
+    let mut results = Vec::new();
+    let mut batch: Vec<ProposedEvent> = Vec::new();
+    let mut expected = None;
+    for queued in &queue.events {
+        let event = match ledger::event::from_canonical_json(&queued.event) {
+            Ok(event) => event,
+            Err(error) => {
+                results.push(Outcome::refused(&queued.event_id, RejectionKind::Malformed, error.to_string()));
+                break;
+            }
+        };
+        match stored.get(&queued.event_id) {
+            Some((seq, same)) if batch.is_empty() && *same == event => {
+                results.push(Outcome::stored(&queued.event_id, *seq, true));
+                continue;
+            }
+            _ => {}
         }
-        Err(error) => answer(json, error.status, &short, serde_json::json!({"ok": false, "error": error.message})),
+        // The queue was decided event after event: each expects the version the one before
+        // leaves. One that does not is sent on its own later.
+        let wanted = queued.expected_version;
+        match expected {
+            None => expected = Some(wanted),
+            Some(first) if wanted != first + batch.len() as u64 => break,
+            Some(_) => {}
+        }
+        batch.push(ProposedEvent { event_id: queued.event_id.clone(), event });
+    }
+    let Some(expected) = expected else { return Ok(Json(Sent { results })) };
+    let request = |events: Vec<ProposedEvent>| AppendRequest {
+        stream: stream.clone(),
+        events,
+        expected_version: Some(expected),
+        actor: actor.clone(),
+        clearance,
+    };
+    match state.log.append(request(batch.clone())).await {
+        Ok(appended) => {
+            for (idx, proposed) in batch.iter().enumerate() {
+                results.push(Outcome::stored(&proposed.event_id, appended.first_seq + idx as u64, appended.duplicate));
+            }
+        }
+        Err(AppendError::Rejected(rejection)) => {
+            // The append is atomic: nothing of it is stored. The events before the refused one
+            // were accepted by the rules, so they go in on their own.
+            let refused = rejection.event.map_or(0, |n| (n as usize).saturating_sub(1)).min(batch.len() - 1);
+            if refused > 0 {
+                let before: Vec<ProposedEvent> = batch[..refused].to_vec();
+                let appended = state.log.append(request(before.clone())).await.map_err(|e| PageError::from(crate::status::from_append(e)))?;
+                for (idx, proposed) in before.iter().enumerate() {
+                    results.push(Outcome::stored(&proposed.event_id, appended.first_seq + idx as u64, appended.duplicate));
+                }
+            }
+            let message = strip_event_prefix(&rejection.message, rejection.event);
+            results.push(Outcome::refused(&batch[refused].event_id, rejection.kind, message));
+        }
+        Err(AppendError::Storage(error)) => return Err(PageError::from(error).into()),
+    }
+    Ok(Json(Sent { results }))
+}
+
+/// The ledger's sentence without the `event 2 of 5: ` it puts in front inside a batch: the
+/// tablet shows it beside the one action it is about.
+fn strip_event_prefix(message: &str, event: Option<u32>) -> String {
+    match event {
+        Some(_) => message.split_once(": ").filter(|(head, _)| head.starts_with("event ")).map_or(message, |(_, rest)| rest).to_owned(),
+        None => message.to_owned(),
     }
 }
 
-async fn record(
-    state: &WebState,
-    headers: &HeaderMap,
-    viewer: &Viewer,
-    game: &str,
-    fields: &[(String, String)],
-) -> Result<ledger_store::Appended, PageError> {
-    same_origin(headers)?;
-    let id = game_id(game)?;
-    let (actor, clearance) = state.auth.recorder(&viewer.metadata)?;
-    let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str());
-    let version: u64 = field("version").and_then(|v| v.parse().ok()).ok_or_else(|| {
-        PageError::bad_request("INVALID_ARGUMENT: the form lost the version it was drawn at: reload the page")
-    })?;
-    let action = field("action").unwrap_or_default().to_owned();
-    // The page's script fills the table time for every form; only timed events carry it.
-    let mut fields: Vec<(String, String)> =
-        fields.iter().filter(|(k, _)| k != "e.at_ms" || is_timed(&action)).cloned().collect();
-    if is_timed(&action) && field("e.at_ms").is_none_or(str::is_empty) {
-        // No script filled the table time: take it now, as the page would have.
-        let log = Arc::clone(&state.log);
-        let loaded = blocking(move || Game::load(&log, id)).await?;
-        let now = table_now_ms(&loaded.records, loaded.rules().and_then(|r| r.last_at_ms), wall_ms());
-        let now = if action == "game_started" && loaded.records.is_empty() { 0 } else { now };
-        fields.push(("e.at_ms".into(), now.to_string()));
+/// A JSON route's failure: `{"error": "…", "code": "PERMISSION_DENIED"}` with the HTTP status.
+#[derive(Debug)]
+pub(crate) struct JsonError(PageError);
+
+impl From<PageError> for JsonError {
+    fn from(error: PageError) -> Self {
+        JsonError(error)
     }
-    let event = event_from_form(&action, &fields)?;
-    let stream = game_id(game)?;
-    let request = AppendRequest {
-        events: vec![ProposedEvent { event_id: event_id(&stream.to_string(), version, &action), event }],
-        stream,
-        expected_version: Some(version),
-        actor,
-        clearance,
-    };
-    state.log.append(request).await.map_err(|e| {
-        let status = crate::status::from_append(e);
-        let mut error = PageError::from(status.clone());
-        if matches!(status.code(), tonic::Code::Aborted | tonic::Code::AlreadyExists) {
-            error.message = format!(
-                "{} — the game moved on since this page was drawn; it shows the new state now, check and try again",
-                status_text(&status)
-            );
-        }
-        error
-    })
+}
+
+impl From<tonic::Status> for JsonError {
+    fn from(status: tonic::Status) -> Self {
+        JsonError(PageError::from(status))
+    }
+}
+
+impl IntoResponse for JsonError {
+    fn into_response(self) -> Response {
+        let status = self.0.status;
+        let body = serde_json::json!({"error": self.0.message, "status": status.as_u16()});
+        (status, Json(body)).into_response()
+    }
 }
 
 #[derive(Deserialize)]
@@ -228,7 +271,7 @@ pub(crate) struct LiveQuery {
     from: Option<u64>,
 }
 
-/// The game's new version whenever it changes (the page reloads itself if nobody is typing).
+/// The game's new version whenever it changes: the tablet then fetches the view again.
 pub(crate) async fn live(
     State(state): State<WebState>,
     viewer: Viewer,
@@ -262,9 +305,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn event_ids_name_what_the_page_showed() {
-        assert_eq!(event_id("game/q1-t1", 7, "clock_pressed"), "web:game/q1-t1@7:clock_pressed");
-        let long = event_id(&format!("game/{}", "x".repeat(64)), u64::MAX, "austria_claimed_objectives");
-        assert!(long.starts_with("web:") && long.len() <= 128, "{long}");
+    fn a_refusal_inside_a_batch_reads_as_about_its_one_event() {
+        assert_eq!(strip_event_prefix("event 2 of 5: no clock is running to press", Some(2)), "no clock is running to press");
+        assert_eq!(strip_event_prefix("no clock is running to press", None), "no clock is running to press");
     }
 }

@@ -14,4 +14,5 @@ mod roundtrip;
 mod security;
 mod support;
 mod tournament;
+mod table;
 mod web;
