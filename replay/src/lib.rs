@@ -8,10 +8,14 @@
 //! - [`exact`]: the exact numbers all of them use.
 //! - [`audit`]: the jury's audit — any point of a game as the ledger knew it then, stepping,
 //!   diffs, the timeline with voids and rulings, and the Markdown report with the chain digest.
+//! - [`clock`]: the chess clock and the jury's stopwatch of one game, as a fold.
+//! - [`mod@andes`]: an Andes match — positions, points, the two-game match and levels.
 //!
 //! Architecture Invariant: this crate does no I/O and reads no clock and no randomness; it
-//! depends on `ledger`, serde and thiserror only. Scores are exact ([`exact::Rational`]), never
-//! `f64`. Rule readings beyond docs/RULES.md are in `docs/RULES.md`.
+//! depends on `ledger`, serde, serde_json (the projections' JSON shapes) and thiserror only.
+//! Scores are exact ([`exact::Rational`]), never `f64`. The rules the projections follow are in
+//! docs/RULES.md and docs/ANDES.md; the readings taken where the rulebooks are unclear, in
+//! docs/DECISIONS.md.
 
 pub mod andes;
 pub mod audit;

@@ -91,7 +91,9 @@ fn wm2015_appendix_6_offensive_defensive_victory() {
     check("wm2015-6-offensive-defensive-victory");
 }
 
-/// Every scenario file has a test above, and the README's worked example is the fixture.
+/// Every scenario file in the folder is checked here against its expected sheet (so one added
+/// without a test of its own is still checked, and the count says when one goes missing), and the
+/// README's worked example is the fixture.
 #[test]
 fn every_scenario_is_checked_and_the_readme_example_is_the_fixture() {
     let dir = examples_dir().join("scores");

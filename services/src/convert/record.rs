@@ -52,10 +52,6 @@ impl FromProto<pb::RecordedEvent> for Recorded {
     }
 }
 
-/// A proposed event off the wire; `index` (1-based) names it in errors of a batch.
-///
-/// # Errors
-/// The event is missing or malformed.
 /// A wire append as the domain's, for `actor` with `clearance` (who the transport says called),
 /// refusing malformed input.
 ///
@@ -77,6 +73,10 @@ pub fn append_from_proto(
     Ok(AppendRequest { stream, events, expected_version: proto.expected_version, actor, clearance })
 }
 
+/// A proposed event off the wire; `index` (1-based) names it in errors of a batch of `of`.
+///
+/// # Errors
+/// The event id is too long or holds control characters, or the event is missing or malformed.
 pub fn proposed_from_proto(proto: pb::ProposedEvent, index: usize, of: usize) -> Result<ProposedEvent, Rejection> {
     let context = |r: Rejection| {
         if of > 1 {
