@@ -8,6 +8,7 @@ pub mod convert;
 pub mod cross_check;
 pub mod metrics;
 pub mod nats;
+pub mod paper;
 pub mod projections;
 pub mod server;
 pub mod status;

@@ -6,7 +6,11 @@
 //! ([`policy`]). Without an auth file ledgerd runs open (a trusted network, development): the
 //! `x-ledger-actor` and `x-ledger-clearance` headers are taken as given, every read is allowed,
 //! and the daemon says so at startup.
+//!
+//! The tokens can change while ledgerd runs: [`Auth::reload`] reads the file again (ledgerd does
+//! it on SIGHUP), so tablets given new tokens need no restart; [`file`] adds entries to the file.
 
+pub mod file;
 pub mod policy;
 
 pub use policy::{Access, Role};
@@ -16,6 +20,7 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::{Arc, RwLock};
 use tonic::metadata::MetadataMap;
 use tonic::Status;
 
@@ -44,7 +49,37 @@ pub enum Auth {
     /// Headers are trusted and every read is allowed.
     Open,
     /// SHA-256 of a bearer token → identity.
-    Tokens(HashMap<[u8; 32], Identity>),
+    Tokens(TokenTable),
+}
+
+/// The token digests a ledgerd knows, shared by every service and replaced whole on reload.
+#[derive(Debug, Clone, Default)]
+pub struct TokenTable(Arc<RwLock<HashMap<[u8; 32], Identity>>>);
+
+impl TokenTable {
+    fn get(&self, digest: &[u8; 32]) -> Option<Identity> {
+        // A poisoned lock still holds a whole table: it is only ever replaced, never edited.
+        self.0.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(digest).cloned()
+    }
+
+    fn replace(&self, tokens: HashMap<[u8; 32], Identity>) {
+        *self.0.write().unwrap_or_else(std::sync::PoisonError::into_inner) = tokens;
+    }
+
+    /// How many tokens it admits.
+    pub fn len(&self) -> usize {
+        self.0.read().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl From<HashMap<[u8; 32], Identity>> for TokenTable {
+    fn from(tokens: HashMap<[u8; 32], Identity>) -> Self {
+        TokenTable(Arc::new(RwLock::new(tokens)))
+    }
 }
 
 #[derive(Deserialize)]
@@ -82,24 +117,51 @@ impl Auth {
     /// # Errors
     /// The file cannot be read or is malformed.
     pub fn load(path: &Path) -> Result<Auth, AuthFileError> {
-        let fail = |reason: String| AuthFileError { path: path.display().to_string(), reason };
-        let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
-        let file: AuthFile = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
-        let mut tokens = HashMap::new();
-        for entry in file.tokens {
-            let digest: [u8; 32] = hex::decode(&entry.sha256)
-                .ok()
-                .and_then(|b| b.try_into().ok())
-                .ok_or_else(|| fail(format!("sha256 of {} must be 64 hex digits", entry.actor)))?;
-            check_actor(&entry.actor).map_err(|e| fail(e.message().to_owned()))?;
-            if entry.clearance == Role::Public {
-                return Err(fail(format!("{} has role public: the public needs no token", entry.actor)));
-            }
-            tokens.insert(digest, Identity { actor: entry.actor, role: entry.clearance });
-        }
-        Ok(Auth::Tokens(tokens))
+        Ok(Auth::Tokens(read_tokens(path)?.into()))
     }
 
+    /// Reads the auth file again and from now on admits exactly its tokens; the number of
+    /// tokens it now knows. A file that cannot be used changes nothing.
+    ///
+    /// # Errors
+    /// The file cannot be read or is malformed, or this ledgerd runs open (it has no file).
+    pub fn reload(&self, path: &Path) -> Result<usize, AuthFileError> {
+        match self {
+            Auth::Open => Err(AuthFileError {
+                path: path.display().to_string(),
+                reason: "ledgerd runs open: restart it with --auth-file to use tokens".into(),
+            }),
+            Auth::Tokens(table) => {
+                let tokens = read_tokens(path)?;
+                let count = tokens.len();
+                table.replace(tokens);
+                Ok(count)
+            }
+        }
+    }
+}
+
+/// The identities of an auth file, by token digest.
+fn read_tokens(path: &Path) -> Result<HashMap<[u8; 32], Identity>, AuthFileError> {
+    let fail = |reason: String| AuthFileError { path: path.display().to_string(), reason };
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let file: AuthFile = serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    let mut tokens = HashMap::new();
+    for entry in file.tokens {
+        let digest: [u8; 32] = hex::decode(&entry.sha256)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| fail(format!("sha256 of {} must be 64 hex digits", entry.actor)))?;
+        check_actor(&entry.actor).map_err(|e| fail(e.message().to_owned()))?;
+        if entry.clearance == Role::Public {
+            return Err(fail(format!("{} has role public: the public needs no token", entry.actor)));
+        }
+        tokens.insert(digest, Identity { actor: entry.actor, role: entry.clearance });
+    }
+    Ok(tokens)
+}
+
+impl Auth {
     /// The caller of a request.
     ///
     /// # Errors
@@ -114,7 +176,7 @@ impl Auth {
                     header.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or_else(|| {
                         Status::unauthenticated("the authorization header must read `Bearer <token>`")
                     })?;
-                tokens.get(&token_digest(token)).cloned().ok_or_else(|| Status::unauthenticated("unknown token"))
+                tokens.get(&token_digest(token)).ok_or_else(|| Status::unauthenticated("unknown token"))
             }
         }
     }
@@ -188,7 +250,7 @@ mod tests {
         let mut tokens = HashMap::new();
         tokens.insert(token_digest("s3cret"), Identity { actor: "jury-1".into(), role: Role::Jury });
         tokens.insert(token_digest("numbers"), Identity { actor: "ana".into(), role: Role::Analyst });
-        Auth::Tokens(tokens)
+        Auth::Tokens(tokens.into())
     }
 
     fn bearer(token: &str) -> MetadataMap {

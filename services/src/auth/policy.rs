@@ -6,6 +6,7 @@
 //! | full standings (names), score sheets, Andes boards, scores, matches and levels | — | yes | yes | yes |
 //! | read or follow a game stream or an Andes match (`andes/<match>`) | — | yes | yes | yes |
 //! | read or follow a tournament stream, the whole log, list streams, role statistics | — | yes | — | yes |
+//! | the day's paper: pairings, game report sheets, final standings with names | — | — | — | yes |
 //! | record events | — | — | by clearance | by clearance |
 //!
 //! Tournament streams carry players' full names, so the public and the tables see players only
@@ -54,6 +55,8 @@ pub enum Access {
     RoleStats,
     /// An Andes match's board, scores, match sheet or levels.
     AndesProjection,
+    /// The organiser's printed pages (`web::paper`).
+    Paper,
 }
 
 impl Role {
@@ -92,7 +95,7 @@ impl Role {
         match (self, access) {
             (_, Access::Standings { public: true } | Access::Clock) => true,
             (Role::Public, _) => false,
-            (Role::Analyst, Access::Record) => false,
+            (Role::Analyst, Access::Record | Access::Paper) => false,
             (Role::Analyst | Role::Organiser | Role::Jury, _) => true,
             (
                 Role::Table,
@@ -104,7 +107,11 @@ impl Role {
             ) => true,
             (
                 Role::Table,
-                Access::ReadStream(StreamKind::Tournament) | Access::ReadLog | Access::ListStreams | Access::RoleStats,
+                Access::ReadStream(StreamKind::Tournament)
+                | Access::ReadLog
+                | Access::ListStreams
+                | Access::RoleStats
+                | Access::Paper,
             ) => false,
         }
     }
@@ -123,6 +130,7 @@ impl Access {
             Access::Clock => "clocks".into(),
             Access::RoleStats => "role statistics".into(),
             Access::AndesProjection => "Andes boards and scores".into(),
+            Access::Paper => "printing the day's paper".into(),
         }
     }
 }

@@ -17,14 +17,8 @@ pub struct NewTokenArgs {
 /// Prints a fresh random token and the auth-file entry that admits it.
 pub fn run(args: &NewTokenArgs) -> Result<(), CliError> {
     let actor = &args.actor;
-    let mut bytes = [0u8; 24];
-    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut bytes)?;
-    let token = hex::encode(bytes);
-    let entry = serde_json::json!({
-        "sha256": hex::encode(crate::auth::token_digest(&token)),
-        "actor": actor,
-        "clearance": args.clearance.as_str(),
-    });
+    let token = crate::auth::file::mint_token()?;
+    let entry = crate::auth::file::entry(&token, actor, args.clearance);
     say!("token (give it to {actor}; it is not stored anywhere): {token}");
     say!("auth-file entry (add it to \"tokens\"): {entry}");
     Ok(())

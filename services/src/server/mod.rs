@@ -161,6 +161,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         None => None,
     };
     let auth = Arc::new(auth);
+    reload_on_hangup(Arc::clone(&auth), config.auth_file.clone(), stop_rx.clone())?;
     let web = match config.http_listen {
         Some(addr) => {
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
@@ -195,6 +196,38 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         return Err(ServeError::LogStopped);
     }
     tracing::info!("ledgerd stopped; the log is closed");
+    Ok(())
+}
+
+/// Reads the auth file again on every SIGHUP, so that tokens added to it (`ledgerctl tournament
+/// tables`) are admitted without a restart; an unusable file keeps the tokens known before.
+/// The handler is installed before ledgerd announces its gRPC listener (the line scripts wait
+/// for): from then on a SIGHUP never kills it.
+fn reload_on_hangup(
+    auth: Arc<crate::auth::Auth>,
+    path: Option<std::path::PathBuf>,
+    mut stop: watch::Receiver<bool>,
+) -> Result<(), ServeError> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut hangup = signal(SignalKind::hangup())
+        .map_err(|e| ServeError::Auth(crate::auth::AuthFileError { path: "SIGHUP".into(), reason: e.to_string() }))?;
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                received = hangup.recv() => if received.is_none() { break },
+                _ = stop.wait_for(|stop| *stop) => break,
+            }
+            match &path {
+                None => tracing::warn!("SIGHUP: ledgerd runs open, there is no auth file to reload"),
+                Some(path) => match auth.reload(path) {
+                    Ok(tokens) => tracing::info!(tokens, file = %path.display(), "SIGHUP: auth file reloaded"),
+                    Err(error) => {
+                        tracing::error!(%error, "SIGHUP: the auth file was not reloaded; the tokens known before stay")
+                    }
+                },
+            }
+        }
+    });
     Ok(())
 }
 

@@ -177,7 +177,7 @@ fn signin_html(state: &WebState, viewer: &Viewer, next: &str, error: Option<&str
         }
     };
     let signout = "<form method=\"post\" action=\"/signout\"><button type=\"submit\">Sign out</button></form>";
-    shell("Sign in", Some(viewer), &format!("<h1>Sign in</h1>{error}{form}{signout}"), &[])
+    shell("Sign in", Some(viewer), &format!("<h1>Sign in</h1>{error}{form}{signout}"), &["signin.js"])
 }
 
 #[derive(Deserialize)]

@@ -24,11 +24,14 @@ pub enum Lang {
 }
 
 /// The catalogue files: language, file name (served at `/assets/i18n/<lang>/<file>`), text.
+/// `paper.ftl` is what the organiser prints (`crate::paper`, `web::paper`).
 pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "pages.ftl", include_str!("assets/i18n/en/pages.ftl")),
     (Lang::En, "rules.ftl", include_str!("assets/i18n/en/rules.ftl")),
+    (Lang::En, "paper.ftl", include_str!("assets/i18n/en/paper.ftl")),
     (Lang::Es, "pages.ftl", include_str!("assets/i18n/es/pages.ftl")),
     (Lang::Es, "rules.ftl", include_str!("assets/i18n/es/rules.ftl")),
+    (Lang::Es, "paper.ftl", include_str!("assets/i18n/es/paper.ftl")),
 ];
 
 impl Lang {
@@ -169,7 +172,7 @@ mod tests {
 
     #[test]
     fn both_languages_parse_and_say_the_same_things() {
-        for file in ["pages.ftl", "rules.ftl"] {
+        for file in ["pages.ftl", "rules.ftl", "paper.ftl"] {
             let mut en = ids(catalogue("en", file).unwrap());
             let mut es = ids(catalogue("es", file).unwrap());
             en.sort();

@@ -22,6 +22,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("table-rules.js", "text/javascript; charset=utf-8", include_str!("assets/table-rules.js")),
     ("table-queue.js", "text/javascript; charset=utf-8", include_str!("assets/table-queue.js")),
     ("table.js", "text/javascript; charset=utf-8", include_str!("assets/table.js")),
+    ("signin.js", "text/javascript; charset=utf-8", include_str!("assets/signin.js")),
     ("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")),
 ];
 

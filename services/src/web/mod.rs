@@ -1,7 +1,8 @@
 //! The web pages ledgerd serves with `--http-listen`: the table's offline app ([`table`], with
 //! its manifest and service worker in [`pwa`]), the public standings board ([`board`]), the
-//! jury's replay viewer ([`jury`]), the Andes board ([`andes`]) and the analysts' charts
-//! ([`analyst`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
+//! jury's replay viewer ([`jury`]), the Andes board ([`andes`]), the analysts' charts
+//! ([`analyst`]), the organiser's printed paper ([`paper`]) and the way a table's tablet finds
+//! the game it plays now ([`tables`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
 //! the binary ([`layout`]); Spanish and English from Fluent catalogues ([`i18n`]).
 //!
 //! Architecture Invariant: the pages are one more client of the same code the gRPC API runs.
@@ -19,9 +20,11 @@ mod game;
 pub mod i18n;
 mod jury;
 mod layout;
+mod paper;
 mod pwa;
 mod sse;
 mod table;
+mod tables;
 
 use crate::auth::Auth;
 use crate::server::ProjectionsService;
@@ -35,6 +38,8 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use auth::{COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
+/// HTML escaping, for the paper `ledgerctl` writes too (`crate::paper`).
+pub(crate) use layout::esc as escape_html;
 
 /// What every page handler shares.
 #[derive(Clone)]
@@ -80,6 +85,11 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/andes/{match}/live", get(andes::live))
         .route("/analyst", get(analyst::page))
         .route("/analyst/roles.csv", get(analyst::csv))
+        .route("/tables/{tournament}/{table}", get(tables::redirect))
+        .route("/paper/{tournament}", get(paper::index))
+        .route("/paper/{tournament}/pairings/{round}", get(paper::pairings))
+        .route("/paper/{tournament}/sheets/{round}", get(paper::sheets))
+        .route("/paper/{tournament}/standings", get(paper::standings))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }

@@ -278,7 +278,7 @@ async fn only_the_jury_may_void_and_rule() {
     let table = Identity { actor: "table-3".into(), role: ledger_services::auth::Role::Table };
     tokens.insert(token_digest("jury-secret"), jury);
     tokens.insert(token_digest("table-secret"), table);
-    let mut server = TestServer::start_with_auth(Auth::Tokens(tokens)).await;
+    let mut server = TestServer::start_with_auth(Auth::Tokens(tokens.into())).await;
     fn with_token<T>(request: T, token: Option<&str>) -> tonic::Request<T> {
         let mut request = tonic::Request::new(request);
         if let Some(token) = token {

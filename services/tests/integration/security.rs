@@ -34,7 +34,7 @@ fn tokens() -> Auth {
     {
         tokens.insert(token_digest(&format!("{name}-secret")), Identity { actor: format!("{name}-1"), role });
     }
-    Auth::Tokens(tokens)
+    Auth::Tokens(tokens.into())
 }
 
 fn request<T>(message: T, token: Option<&str>) -> tonic::Request<T> {

@@ -1,6 +1,7 @@
 //! `ledgerctl tournament …` and `ledgerctl draw verify`: organisers run the tournament on the
 //! ledger — create it, register players, draw the qualifying rounds, schedule games, draw lots
-//! and let the finalists choose their roles — and anyone can recompute the recorded draw.
+//! and let the finalists choose their roles, print the tablets' sign-in sheet — and anyone can
+//! recompute the recorded draw.
 
 mod create;
 mod draw;
@@ -8,6 +9,7 @@ mod finals;
 mod lot;
 mod register;
 mod schedule;
+mod tables;
 pub mod verify;
 
 use super::common::{from_status, CliError};
@@ -37,6 +39,9 @@ enum TournamentCommand {
     Lot(lot::LotArgs),
     /// The final: role choices in rank order, then the game.
     Final(finals::FinalArgs),
+    /// The tablets' sign-in sheet: a fresh table token per table, added to the auth file, and
+    /// a printable page with a QR code per table (then SIGHUP ledgerd to admit the tokens).
+    Tables(tables::TablesArgs),
 }
 
 pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
@@ -47,6 +52,7 @@ pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
         TournamentCommand::Schedule(args) => schedule::run(cli, args).await,
         TournamentCommand::Lot(args) => lot::run(cli, args).await,
         TournamentCommand::Final(args) => finals::run(cli, args).await,
+        TournamentCommand::Tables(args) => tables::run(cli, args).await,
     }
 }
 

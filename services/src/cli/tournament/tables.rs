@@ -1,0 +1,111 @@
+//! `ledgerctl tournament tables`: the tablets' sign-in sheet. One fresh token per table of the
+//! tournament's schedule (actor `<tournament>-table-<n>`, role table), their digests written
+//! into ledgerd's auth file (kept entries, an atomic replace: `crate::auth::file`), and a
+//! print-ready page with a QR code per table (`crate::paper::tables`). The tokens live only on
+//! the sheet. ledgerd admits them on its next SIGHUP, without a restart.
+
+use crate::auth::file::{add_entries, entry, mint_token};
+use crate::auth::Role;
+use crate::cli::common::{from_status, CliError};
+use crate::cli::connection::{connect, read_stream};
+use crate::cli::{values, Cli};
+use crate::paper::tables::{sheet, signin_link, table_actor, TableSignin};
+use crate::web::i18n::Lang;
+use ledger::StreamId;
+use replay::standings::TournamentFacts;
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, clap::Args)]
+pub struct TablesArgs {
+    #[arg(long, value_parser = values::tournament)]
+    tournament: StreamId,
+    /// The address the tablets reach ledgerd's web pages at, e.g. `https://ledger.local:8443`.
+    #[arg(long, value_parser = site_url)]
+    url: String,
+    /// ledgerd's auth file: the tables' token digests are added to it (other entries are kept;
+    /// a table's earlier token is replaced).
+    #[arg(long)]
+    auth_file: PathBuf,
+    /// Where the sheet goes.
+    #[arg(long, default_value = "tables.html")]
+    out: PathBuf,
+    /// The sheet's language.
+    #[arg(long, default_value = "en", value_parser = ["en", "es"])]
+    lang: String,
+}
+
+/// `http(s)://host[:port]`, without a path: the links add their own.
+fn site_url(text: &str) -> Result<String, String> {
+    let url = text.trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| format!("{text} must start with https:// or http://"))?;
+    if rest.is_empty() || rest.contains(['/', '?', '#', ' ', '@']) {
+        return Err(format!("{text} must be a site only, like https://ledger.local:8443"));
+    }
+    Ok(url.to_owned())
+}
+
+pub async fn run(cli: &Cli, args: &TablesArgs) -> Result<(), CliError> {
+    let id = &args.tournament;
+    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(|s| from_status(&s))?;
+    let events: Vec<_> = records.into_iter().map(|r| (r.envelope.seq, r.event)).collect();
+    let facts = TournamentFacts::fold(&events);
+    if facts.ruleset.is_none() {
+        return Err(CliError::Refused(format!("NOT_FOUND: there is no tournament {id}")));
+    }
+    let numbers: BTreeSet<u32> = facts.games.iter().map(|g| g.slot.table).collect();
+    if numbers.is_empty() {
+        return Err(CliError::Refused(format!(
+            "{id} has no games on tables yet: draw the qualifying rounds first (`ledgerctl tournament draw`)"
+        )));
+    }
+    let mut tables = Vec::new();
+    let mut entries = Vec::new();
+    for table in numbers {
+        let token = mint_token()?;
+        let actor = table_actor(id.id(), table);
+        entries.push(entry(&token, &actor, Role::Table));
+        tables.push(TableSignin { table, link: signin_link(&args.url, id.id(), table, &token), actor });
+    }
+    let lang = Lang::from_code(&args.lang).unwrap_or(Lang::En);
+    let html = sheet(lang, id.id(), &facts.name, &tables).map_err(|e| CliError::Failed(e.to_string()))?;
+    // The sheet first, beside its final place: if the auth file then cannot be written, no
+    // sheet of tokens that do not work is left; if it can, the sheet takes its place.
+    let dir = match args.out.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut page = tempfile::NamedTempFile::new_in(&dir)
+        .map_err(|e| CliError::Failed(format!("cannot write in {}: {e}", dir.display())))?;
+    page.write_all(html.as_bytes())?;
+    add_entries(&args.auth_file, &entries).map_err(|e| CliError::Failed(e.to_string()))?;
+    page.persist(&args.out)
+        .map_err(|e| CliError::Failed(format!("cannot write {}: {}", args.out.display(), e.error)))?;
+    say!(
+        "{} table tokens added to {} (actors {}); the sheet is {}",
+        tables.len(),
+        args.auth_file.display(),
+        tables.iter().map(|t| t.actor.as_str()).collect::<Vec<_>>().join(", "),
+        args.out.display()
+    );
+    say!("ledgerd admits them once told to reload its auth file: kill -HUP <ledgerd's pid> (systemctl reload ledgerd)");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_site_is_a_scheme_and_a_host() {
+        assert_eq!(site_url("https://ledger.local:8443/").unwrap(), "https://ledger.local:8443");
+        assert_eq!(site_url("http://10.0.0.2:8080").unwrap(), "http://10.0.0.2:8080");
+        assert!(site_url("ledger.local").is_err());
+        assert!(site_url("https://ledger.local/tables").is_err());
+        assert!(site_url("https://").is_err());
+    }
+}

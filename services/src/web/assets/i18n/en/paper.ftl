@@ -1,0 +1,72 @@
+# What the organiser prints: English. Every message here has its Spanish twin in es/paper.ftl
+# (a test checks that both name the same messages). Role and nation names are in rules.ftl.
+
+## The tablets' sign-in sheet (ledgerctl tournament tables)
+paper-tables-title = Tablets of { $tournament }
+paper-tables-intro = Scan a table's code with that table's tablet: it signs in as the table and opens the game the table plays now, round after round.
+paper-tables-secret = This sheet holds the tables' sign-in tokens: keep it with the organisers and destroy it after the tournament. Printing the sheet again revokes this one.
+paper-table = Table { $table }
+paper-table-actor = signs in as { $actor }
+
+## The day's paper (served by ledgerd)
+paper-index-title = Paper for { $tournament }
+paper-index-lead = Print each page from the browser (A4). The pages are made from the ledger as it stands now.
+paper-round = Round { $round }
+paper-final = Final
+paper-pairings = Pairings
+paper-sheets = Game report sheets
+paper-standings = Final standings
+paper-pairings-title = Pairings, round { $round }
+paper-col-table = Table
+paper-col-game = Game
+paper-col-player = Player
+paper-col-nations = Nations
+paper-col-role = Role
+paper-col-nation = Nation
+paper-col-left-turn = Left in turn
+paper-col-score = Score
+paper-col-final-score = Game score
+paper-col-rank = #
+paper-col-games = Games
+paper-col-total = Total
+paper-col-decided = Decided by
+paper-sheet-title = Game report: { $game }
+paper-sheet-where = { $tournament } · round { $round } · table { $table }
+paper-sheet-qr = Opens this game's table page
+paper-sheet-pompadour = Pompadour notes down
+paper-sheet-start = Start time
+paper-sheet-first-fate = First Card of Fate
+paper-sheet-fate-turn = in turn
+paper-sheet-jury = The jury notes down the scores
+paper-sheet-nations = Each nation's score when it leaves the game, by a Card of Fate or at the end
+paper-sheet-players = Each player's game score
+paper-sheet-signature = Jury member and signature
+paper-sheet-digest = Ledger digest (ledgerctl digest)
+paper-sheet-rule = Pompadour notes down the players' names, the start time and later the first Card of Fate; once the game ends she calls the jury, who notes down the scores.
+paper-standings-title = Final standings: { $tournament }
+paper-standings-provisional = Provisional: { $count } games have not ended ({ $games }).
+paper-finalists = Finalists
+paper-winner = Winner: { $player }
+paper-final-pending = The final has not been decided yet.
+paper-decided-total = total
+paper-decided-unresolved = unresolved (a lot is needed)
+paper-decided-final = decided by: { $how }
+paper-tb-second_best_sum = second best sum
+paper-tb-stcc = sTCC
+paper-tb-tcc = TCC
+paper-tb-opponents_quality = opponents' quality
+paper-tb-not_used_points = points not used
+paper-tb-attacker_spread = attackers' spread
+paper-tb-frederick_points = Frederick points
+paper-tb-lot = lot
+paper-no-round = Round { $round } has no games in this tournament.
+paper-no-games = This tournament has no games scheduled yet: draw the qualifying rounds first.
+paper-refused = Printing the day's paper needs the organiser's or the jury's token.
+paper-no-table = Table { $table } has no game in tournament { $tournament }.
+paper-final-by-only_winner = the only winner
+paper-final-by-most_winning_nations = most winning nations
+paper-final-by-fewest_qualifying_wins = fewest qualifying wins in the role
+paper-final-by-cafe_role_order = the CAFE role order
+paper-final-by-lot = the recorded lot
+paper-final-by-unresolved = unresolved
+paper-final-by-not_ended = not ended

@@ -1,0 +1,72 @@
+# Lo que imprime la organización: español. Cada mensaje tiene su gemelo inglés en en/paper.ftl
+# (una prueba comprueba que ambos nombran los mismos mensajes). Los roles y naciones están en rules.ftl.
+
+## La hoja de acceso de las tabletas (ledgerctl tournament tables)
+paper-tables-title = Tabletas de { $tournament }
+paper-tables-intro = Escanea el código de cada mesa con la tableta de esa mesa: entra como la mesa y abre la partida que la mesa juega ahora, ronda tras ronda.
+paper-tables-secret = Esta hoja contiene los códigos de acceso de las mesas: guárdala la organización y destrúyela al acabar el torneo. Imprimir la hoja de nuevo anula esta.
+paper-table = Mesa { $table }
+paper-table-actor = entra como { $actor }
+
+## El papel del día (lo sirve ledgerd)
+paper-index-title = Papel de { $tournament }
+paper-index-lead = Imprime cada página desde el navegador (A4). Las páginas salen del libro de registro tal como está ahora.
+paper-round = Ronda { $round }
+paper-final = Final
+paper-pairings = Emparejamientos
+paper-sheets = Plantillas de reporte de la partida
+paper-standings = Clasificación final
+paper-pairings-title = Emparejamientos, ronda { $round }
+paper-col-table = Mesa
+paper-col-game = Partida
+paper-col-player = Jugador
+paper-col-nations = Naciones
+paper-col-role = Rol
+paper-col-nation = Nación
+paper-col-left-turn = Abandona en el turno
+paper-col-score = Puntuación
+paper-col-final-score = Puntuación de la partida
+paper-col-rank = #
+paper-col-games = Partidas
+paper-col-total = Total
+paper-col-decided = Decidido por
+paper-sheet-title = Reporte de la partida: { $game }
+paper-sheet-where = { $tournament } · ronda { $round } · mesa { $table }
+paper-sheet-qr = Abre la página de mesa de esta partida
+paper-sheet-pompadour = Pompadour anota
+paper-sheet-start = Hora de inicio
+paper-sheet-first-fate = Primera Carta del Destino
+paper-sheet-fate-turn = en el turno
+paper-sheet-jury = El jurado anota las puntuaciones
+paper-sheet-nations = La puntuación de cada nación cuando abandona el juego, por una Carta del Destino o al final
+paper-sheet-players = La puntuación de la partida de cada jugador
+paper-sheet-signature = Miembro del jurado y firma
+paper-sheet-digest = Resumen del registro (ledgerctl digest)
+paper-sheet-rule = Pompadour anota los nombres de los jugadores, la hora de inicio de la partida y más tarde la primera Carta del Destino; una vez la partida concluye llama a un jurado, quien anota las puntuaciones.
+paper-standings-title = Clasificación final: { $tournament }
+paper-standings-provisional = Provisional: { $count } partidas no han terminado ({ $games }).
+paper-finalists = Finalistas
+paper-winner = Ganador: { $player }
+paper-final-pending = La final aún no está decidida.
+paper-decided-total = total
+paper-decided-unresolved = sin resolver (hace falta un sorteo)
+paper-decided-final = decidido por: { $how }
+paper-tb-second_best_sum = suma de las segundas mejores
+paper-tb-stcc = sTCC
+paper-tb-tcc = TCC
+paper-tb-opponents_quality = calidad de los rivales
+paper-tb-not_used_points = puntos no usados
+paper-tb-attacker_spread = dispersión de los atacantes
+paper-tb-frederick_points = puntos con Federico
+paper-tb-lot = sorteo
+paper-no-round = La ronda { $round } no tiene partidas en este torneo.
+paper-no-games = Este torneo aún no tiene partidas: sortea primero las rondas clasificatorias.
+paper-refused = Imprimir el papel del día requiere el código de la organización o del jurado.
+paper-no-table = La mesa { $table } no tiene partida en el torneo { $tournament }.
+paper-final-by-only_winner = el único ganador
+paper-final-by-most_winning_nations = más naciones ganadoras
+paper-final-by-fewest_qualifying_wins = menos victorias clasificatorias con el rol
+paper-final-by-cafe_role_order = el orden de roles CAFE
+paper-final-by-lot = el sorteo registrado
+paper-final-by-unresolved = sin resolver
+paper-final-by-not_ended = sin terminar

@@ -1,0 +1,440 @@
+//! The day's paper, printed from the browser (A4, `crate::paper::PRINT_CSS`): each round's
+//! pairings, each table's game report sheet prefilled from the draw, and the final standings
+//! with every tie-breaker. Served by ledgerd so that every page is the ledger as it stands
+//! when it is printed; behind the organiser's (or the jury's) clearance, since the pages name
+//! the players ([`Access::Paper`]).
+//!
+//! The report sheet is the one the CAFE rules give Pompadour (section F): the players' names,
+//! then blanks for the start time and the first Card of Fate, and for the scores the jury notes
+//! when the game ends (each nation's as it leaves the game, each player's), with a QR code that
+//! opens the game's table page.
+
+use super::auth::Viewer;
+use super::i18n::Lang;
+use super::layout::{esc, shell_in, short_id, Head};
+use super::tables::tournament_facts;
+use super::{blocking, PageError, WebState};
+use crate::auth::Access;
+use crate::paper::{qr, PRINT_CSS};
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::response::Html;
+use ledger::event::Seats;
+use ledger::{Nation, Role, Stage, StreamId};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::projections_server::Projections;
+use replay::standings::{ScheduledGame, TournamentFacts};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The tournament's schedule, for a viewer who may print it.
+async fn load(
+    state: &WebState,
+    viewer: &Viewer,
+    lang: Lang,
+    tournament: &str,
+) -> Result<(StreamId, TournamentFacts), PageError> {
+    if let Err(status) = state.auth.authorize(&viewer.metadata, Access::Paper) {
+        // The same code (a sign-in would help the public, not a table), said in the page's language.
+        return Err(tonic::Status::new(status.code(), lang.t("paper-refused")).into());
+    }
+    let id = StreamId::tournament(short_id(tournament)).map_err(crate::status::from_rejection)?;
+    let log = std::sync::Arc::clone(&state.log);
+    let read = id.clone();
+    let facts = blocking(move || tournament_facts(&log, &read)).await?;
+    Ok((id, facts))
+}
+
+/// The rounds and their games, by round (a round's games by table).
+fn rounds(facts: &TournamentFacts) -> BTreeMap<u32, Vec<&ScheduledGame>> {
+    let mut rounds: BTreeMap<u32, Vec<&ScheduledGame>> = BTreeMap::new();
+    for game in &facts.games {
+        rounds.entry(game.slot.round).or_default().push(game);
+    }
+    for games in rounds.values_mut() {
+        games.sort_by_key(|g| g.slot.table);
+    }
+    rounds
+}
+
+fn round_label(lang: Lang, round: u32, games: &[&ScheduledGame]) -> String {
+    if games.iter().all(|g| g.slot.stage == Stage::Final) {
+        lang.t("paper-final")
+    } else {
+        lang.t_args("paper-round", &[("round", round.into())])
+    }
+}
+
+/// The games of `round`, or the page saying there are none.
+fn round_games<'a>(facts: &'a TournamentFacts, lang: Lang, round: u32) -> Result<Vec<&'a ScheduledGame>, PageError> {
+    rounds(facts)
+        .remove(&round)
+        .ok_or_else(|| tonic::Status::not_found(lang.t_args("paper-no-round", &[("round", round.into())])).into())
+}
+
+fn seat(seats: &Seats, role: Role) -> &str {
+    match role {
+        Role::Frederick => &seats.frederick,
+        Role::Elisabeth => &seats.elisabeth,
+        Role::MariaTheresa => &seats.maria_theresa,
+        Role::Pompadour => &seats.pompadour,
+    }
+}
+
+/// A player's full name (the id for a player the tournament did not register).
+fn name_of(facts: &TournamentFacts, id: &str) -> String {
+    facts.players.iter().find(|(p, _)| p == id).map_or_else(|| id.to_owned(), |(_, name)| name.clone())
+}
+
+/// A player as the paper names them: full name, then the id in small print.
+fn player(facts: &TournamentFacts, id: &str) -> String {
+    match facts.players.iter().find(|(p, _)| p == id) {
+        Some((_, name)) => format!("{} <span class=\"note\">{}</span>", esc(name), esc(id)),
+        None => esc(id),
+    }
+}
+
+fn page(lang: Lang, viewer: &Viewer, title: &str, content: &str) -> Html<String> {
+    let body = format!("<style>{PRINT_CSS}</style><div class=\"paper\">{content}</div>");
+    Html(shell_in(lang, title, Some(viewer), &body, &Head { manifest: false, scripts: &[] }))
+}
+
+/// `/paper/<tournament>`: what there is to print.
+pub(crate) async fn index(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    lang: Lang,
+    Path(tournament): Path<String>,
+) -> Result<Html<String>, PageError> {
+    let (id, facts) = load(&state, &viewer, lang, &tournament).await?;
+    let t = esc(id.id());
+    let title = lang.t_args("paper-index-title", &[("tournament", facts.name.clone().into())]);
+    let mut items = String::new();
+    for (round, games) in rounds(&facts) {
+        items.push_str(&format!(
+            "<li>{label}: <a href=\"/paper/{t}/pairings/{round}\">{pairings}</a> · \
+             <a href=\"/paper/{t}/sheets/{round}\">{sheets}</a></li>",
+            label = esc(&round_label(lang, round, &games)),
+            pairings = esc(&lang.t("paper-pairings")),
+            sheets = esc(&lang.t("paper-sheets")),
+        ));
+    }
+    if items.is_empty() {
+        items = format!("<li>{}</li>", esc(&lang.t("paper-no-games")));
+    }
+    let content = format!(
+        "<h1>{title}</h1><p class=\"lead\">{lead}</p><ul id=\"paper-index\">{items}\
+         <li><a href=\"/paper/{t}/standings\">{standings}</a></li></ul>",
+        title = esc(&title),
+        lead = esc(&lang.t("paper-index-lead")),
+        standings = esc(&lang.t("paper-standings")),
+    );
+    Ok(page(lang, &viewer, &title, &content))
+}
+
+/// `/paper/<tournament>/pairings/<round>`: every table of the round, its game and players.
+pub(crate) async fn pairings(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    lang: Lang,
+    Path((tournament, round)): Path<(String, u32)>,
+) -> Result<Html<String>, PageError> {
+    let (_, facts) = load(&state, &viewer, lang, &tournament).await?;
+    let games = round_games(&facts, lang, round)?;
+    let roles: String = Role::ALL.iter().map(|r| format!("<th>{}</th>", esc(&lang.t(&format!("role-{r}"))))).collect();
+    let rows: String = games
+        .iter()
+        .map(|g| {
+            let players: String =
+                Role::ALL.iter().map(|r| format!("<td>{}</td>", player(&facts, seat(&g.slot.seats, *r)))).collect();
+            format!(
+                "<tr data-table=\"{n}\" data-game=\"{game}\"><td class=\"num\">{n}</td><td>{game}</td>{players}</tr>",
+                n = g.slot.table,
+                game = esc(&g.game),
+            )
+        })
+        .collect();
+    let title = format!("{} · {}", lang.t_args("paper-pairings-title", &[("round", round.into())]), facts.name);
+    let heading = if games.iter().all(|g| g.slot.stage == Stage::Final) {
+        format!("{} · {}", lang.t("paper-final"), facts.name)
+    } else {
+        title.clone()
+    };
+    let content = format!(
+        "<section class=\"round\"><h1>{heading}</h1><table class=\"print\" id=\"pairings\"><thead><tr>\
+         <th class=\"num\">{table}</th><th>{game}</th>{roles}</tr></thead><tbody>{rows}</tbody></table></section>",
+        heading = esc(&heading),
+        table = esc(&lang.t("paper-col-table")),
+        game = esc(&lang.t("paper-col-game")),
+    );
+    Ok(page(lang, &viewer, &title, &content))
+}
+
+/// The site as the browser reached it, for links printed on paper: `http://<Host>`, or
+/// `https://` behind a proxy that says it terminated TLS.
+fn origin(headers: &HeaderMap) -> String {
+    let host = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
+    let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()) == Some("https");
+    format!("{}://{host}", if https { "https" } else { "http" })
+}
+
+/// The nations a role starts with, in action-stage order.
+fn nations_of(role: Role) -> Vec<Nation> {
+    Nation::ALL.iter().copied().filter(|n| n.starting_role() == role).collect()
+}
+
+/// `/paper/<tournament>/sheets/<round>`: one game report sheet a page, one per table.
+pub(crate) async fn sheets(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    lang: Lang,
+    headers: HeaderMap,
+    Path((tournament, round)): Path<(String, u32)>,
+) -> Result<Html<String>, PageError> {
+    let (_, facts) = load(&state, &viewer, lang, &tournament).await?;
+    let games = round_games(&facts, lang, round)?;
+    let site = origin(&headers);
+    let mut content = String::new();
+    for game in games {
+        content.push_str(&sheet(lang, &facts, game, &site)?);
+    }
+    let title =
+        format!("{} · {}", lang.t("paper-sheets"), round_label(lang, round, &round_games(&facts, lang, round)?));
+    Ok(page(lang, &viewer, &title, &content))
+}
+
+/// One game report sheet.
+fn sheet(lang: Lang, facts: &TournamentFacts, game: &ScheduledGame, site: &str) -> Result<String, PageError> {
+    let t = |id: &str| esc(&lang.t(id));
+    let link = format!("{site}/table/{}", game.game);
+    let qr = qr::svg(&link, &lang.t("paper-sheet-qr")).map_err(|e| PageError::internal(e.to_string()))?;
+    let players: String = Role::ALL
+        .iter()
+        .map(|role| {
+            let nations: Vec<String> = nations_of(*role).iter().map(|n| lang.t(&format!("nation-{n}"))).collect();
+            format!(
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"write\"></td></tr>",
+                esc(&lang.t(&format!("role-{role}"))),
+                player(facts, seat(&game.slot.seats, *role)),
+                esc(&nations.join(", ")),
+            )
+        })
+        .collect();
+    let nations: String = Nation::ALL
+        .iter()
+        .map(|n| {
+            format!(
+                "<tr><td>{}</td><td class=\"write\"></td><td class=\"write\"></td></tr>",
+                esc(&lang.t(&format!("nation-{n}")))
+            )
+        })
+        .collect();
+    let blank = "<span class=\"blank\"></span>";
+    Ok(format!(
+        "<section class=\"sheet\" data-game=\"{game}\" data-table=\"{table}\">\
+         <div class=\"sheet-head\"><div><h1>{title}</h1><p class=\"lead\">{where_}</p></div>\
+         <figure>{qr}<figcaption class=\"note\">{qr_caption}</figcaption></figure></div>\
+         <p class=\"note\">{rule}</p>\
+         <h2>{pompadour}</h2>\
+         <p>{start}: {blank} &nbsp; {first_fate}: {blank} {fate_turn} <span class=\"blank\" style=\"min-width:12mm\"></span></p>\
+         <h2>{jury}</h2><p class=\"note\">{players_note}</p>\
+         <table class=\"print players\"><thead><tr><th>{role}</th><th>{player}</th><th>{nations_h}</th><th>{final_score}</th></tr></thead>\
+         <tbody>{players}</tbody></table>\
+         <p class=\"note\">{nations_note}</p>\
+         <table class=\"print nations\"><thead><tr><th>{nation}</th><th>{left}</th><th>{score}</th></tr></thead>\
+         <tbody>{nations}</tbody></table>\
+         <p>{signature}: {blank}{blank}</p><p>{digest}: {blank}{blank}</p></section>",
+        game = esc(&game.game),
+        table = game.slot.table,
+        title = esc(&lang.t_args("paper-sheet-title", &[("game", game.game.clone().into())])),
+        where_ = esc(&lang.t_args(
+            "paper-sheet-where",
+            &[
+                ("tournament", facts.name.clone().into()),
+                ("round", game.slot.round.into()),
+                ("table", game.slot.table.into())
+            ]
+        )),
+        qr_caption = t("paper-sheet-qr"),
+        rule = t("paper-sheet-rule"),
+        pompadour = t("paper-sheet-pompadour"),
+        start = t("paper-sheet-start"),
+        first_fate = t("paper-sheet-first-fate"),
+        fate_turn = t("paper-sheet-fate-turn"),
+        jury = t("paper-sheet-jury"),
+        players_note = t("paper-sheet-players"),
+        role = t("paper-col-role"),
+        player = t("paper-col-player"),
+        nations_h = t("paper-col-nations"),
+        final_score = t("paper-col-final-score"),
+        nations_note = t("paper-sheet-nations"),
+        nation = t("paper-col-nation"),
+        left = t("paper-col-left-turn"),
+        score = t("paper-col-score"),
+        signature = t("paper-sheet-signature"),
+        digest = t("paper-sheet-digest"),
+    ))
+}
+
+/// The standings as the Projections service gives them (`replay::standings::StandingsJson`),
+/// read back for print: only what the page shows.
+#[derive(serde::Deserialize)]
+struct StandingsPrint {
+    ruleset: String,
+    rows: Vec<RowPrint>,
+    finalists: Vec<String>,
+    pending_games: Vec<String>,
+    #[serde(rename = "final")]
+    final_game: Option<FinalPrint>,
+}
+
+#[derive(serde::Deserialize)]
+struct RowPrint {
+    rank: u32,
+    player: String,
+    total: serde_json::Number,
+    games_counted: u32,
+    scores: BTreeMap<String, serde_json::Number>,
+    tie_breakers: Vec<TieBreakPrint>,
+    decided_by: Value,
+}
+
+#[derive(serde::Deserialize)]
+struct TieBreakPrint {
+    name: String,
+    display: String,
+}
+
+#[derive(serde::Deserialize)]
+struct FinalPrint {
+    game: String,
+    winner: Option<String>,
+    decided_by: String,
+}
+
+/// What put a row below the one above (`replay`'s `Decider` as JSON), in the page's language.
+fn decided(lang: Lang, value: &Value) -> String {
+    match value {
+        Value::String(s) if s == "total" => lang.t("paper-decided-total"),
+        Value::String(s) if s == "unresolved" => lang.t("paper-decided-unresolved"),
+        Value::Object(map) => map
+            .get("tie_breaker")
+            .and_then(|tb| tb["tie_breaker"].as_str())
+            .map(|name| lang.t(&format!("paper-tb-{name}")))
+            .unwrap_or_default(),
+        _ => String::new(),
+    }
+}
+
+/// `/paper/<tournament>/standings`: the standings the board shows (the same projection), with
+/// names, every tie-breaker's value and what decided each place, and the final.
+pub(crate) async fn standings(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    lang: Lang,
+    Path(tournament): Path<String>,
+) -> Result<Html<String>, PageError> {
+    let (id, facts) = load(&state, &viewer, lang, &tournament).await?;
+    let mut request =
+        tonic::Request::new(pb::StandingsRequest { tournament: id.to_string(), public: false, as_of_position: None });
+    *request.metadata_mut() = viewer.metadata.clone();
+    let json = state.projections.get_standings(request).await?.into_inner().json;
+    let standings: StandingsPrint =
+        serde_json::from_str(&json).map_err(|e| PageError::internal(format!("standings JSON: {e}")))?;
+    let th = |class: &str, label: String| format!("<th class=\"{class}\">{}</th>", esc(&label));
+    let tie_breakers = standings.rows.first().map(|row| row.tie_breakers.as_slice()).unwrap_or_default();
+    let head: String = Role::ALL
+        .iter()
+        .map(|r| th("num", lang.t(&format!("role-{r}"))))
+        .chain(tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.name)))))
+        .collect();
+    let body: String = standings
+        .rows
+        .iter()
+        .map(|row| {
+            let score = |r: &Role| row.scores.get(r.as_str()).map(ToString::to_string).unwrap_or_default();
+            let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
+            let tbs: String =
+                row.tie_breakers.iter().map(|tb| format!("<td class=\"num tb\">{}</td>", esc(&tb.display))).collect();
+            format!(
+                "<tr data-player=\"{p}\"><td class=\"num\">{rank}</td><td>{name}</td>{scores}<td class=\"num\">{games}</td>\
+                 <td class=\"num\">{total}</td>{tbs}<td class=\"tb\">{by}</td></tr>",
+                p = esc(&row.player),
+                rank = row.rank,
+                name = player(&facts, &row.player),
+                games = row.games_counted,
+                total = row.total,
+                by = esc(&decided(lang, &row.decided_by)),
+            )
+        })
+        .collect();
+    let title = lang.t_args("paper-standings-title", &[("tournament", facts.name.clone().into())]);
+    let provisional = if standings.pending_games.is_empty() {
+        String::new()
+    } else {
+        let count = standings.pending_games.len();
+        let games = standings.pending_games.join(", ");
+        let text = lang.t_args("paper-standings-provisional", &[("count", count.into()), ("games", games.into())]);
+        format!("<p class=\"secret\" id=\"provisional\">{}</p>", esc(&text))
+    };
+    let finalists: Vec<String> = standings.finalists.iter().map(|p| player(&facts, p)).collect();
+    let final_part = standings.final_game.map_or_else(String::new, |final_game| {
+        let result = match &final_game.winner {
+            Some(winner) => {
+                let how = lang.t(&format!("paper-final-by-{}", final_game.decided_by));
+                format!(
+                    "<p id=\"winner\"><strong>{}</strong> ({})</p>",
+                    esc(&lang.t_args("paper-winner", &[("player", name_of(&facts, winner).into())])),
+                    esc(&lang.t_args("paper-decided-final", &[("how", how.into())]))
+                )
+            }
+            None => format!("<p>{}</p>", esc(&lang.t("paper-final-pending"))),
+        };
+        format!("<h2>{} · {}</h2>{result}", esc(&lang.t("paper-final")), esc(&final_game.game))
+    });
+    let content = format!(
+        "<h1>{title_h}</h1><p class=\"lead\">{ruleset}</p>{provisional}\
+         <table class=\"print\" id=\"standings\"><thead><tr>{rank}{player_h}{head}{games}{total}{decided_h}</tr></thead>\
+         <tbody>{body}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{final_part}",
+        title_h = esc(&title),
+        ruleset = esc(&standings.ruleset),
+        rank = th("num", lang.t("paper-col-rank")),
+        player_h = th("", lang.t("paper-col-player")),
+        games = th("num", lang.t("paper-col-games")),
+        total = th("num", lang.t("paper-col-total")),
+        decided_h = th("", lang.t("paper-col-decided")),
+        finalists_h = esc(&lang.t("paper-finalists")),
+        finalists = finalists.join(", "),
+    );
+    Ok(page(lang, &viewer, &title, &content))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_role_starts_with_its_nations() {
+        let all: Vec<Nation> = Role::ALL.iter().flat_map(|r| nations_of(*r)).collect();
+        assert_eq!(all.len(), Nation::ALL.len());
+        assert_eq!(nations_of(Role::Frederick), [Nation::Prussia, Nation::Hanover]);
+        assert_eq!(nations_of(Role::Pompadour), [Nation::France]);
+    }
+
+    #[test]
+    fn links_on_paper_name_the_site_the_browser_reached() {
+        let mut headers = HeaderMap::new();
+        headers.insert(axum::http::header::HOST, "hall.example:8080".parse().unwrap());
+        assert_eq!(origin(&headers), "http://hall.example:8080");
+        headers.insert("x-forwarded-proto", "https".parse().unwrap());
+        assert_eq!(origin(&headers), "https://hall.example:8080");
+    }
+
+    #[test]
+    fn decisions_read_in_both_languages() {
+        let by_tb = serde_json::json!({"tie_breaker": {"index": 2, "tie_breaker": "stcc"}});
+        assert_eq!(decided(Lang::En, &by_tb), "sTCC");
+        assert_eq!(decided(Lang::Es, &Value::String("total".into())), "total");
+        assert!(decided(Lang::Es, &Value::String("unresolved".into())).starts_with("sin resolver"));
+    }
+}

@@ -1,0 +1,128 @@
+//! `/tables/<tournament>/<n>`: where a table's tablet goes to find its game. It redirects to the
+//! table page of the game table n plays now: of the games the tournament put on table n, in
+//! round order, the first that has not ended (voided events honoured, as the sequencer folds
+//! them). Once every one has ended it stays on the last, whose result the table still shows.
+//! The tablets' printed sign-in links (`ledgerctl tournament tables`) lead here, so one sign-in
+//! serves a table the whole tournament.
+
+use super::auth::Viewer;
+use super::i18n::Lang;
+use super::layout::short_id;
+use super::{blocking, PageError, WebState};
+use crate::auth::Access;
+use axum::extract::{Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Redirect, Response};
+use ledger::rules::Rules;
+use ledger::{Event, StreamId, StreamKind, StreamState};
+use ledger_store::Log;
+use replay::standings::TournamentFacts;
+
+/// The tournament's schedule as its stream records it (voided events left out).
+///
+/// # Errors
+/// The log cannot be read; `NOT_FOUND` without such a tournament.
+pub(crate) fn tournament_facts(log: &Log, tournament: &StreamId) -> Result<TournamentFacts, PageError> {
+    let events: Vec<(u64, Event)> =
+        log.read_stream(tournament, 1, usize::MAX)?.into_iter().map(|r| (r.envelope.seq, r.event)).collect();
+    let facts = TournamentFacts::fold(&events);
+    if facts.ruleset.is_none() {
+        return Err(tonic::Status::not_found(format!("there is no tournament {tournament}")).into());
+    }
+    Ok(facts)
+}
+
+/// The games on `table`, in round order (scheduling order within a round).
+pub(crate) fn games_at(facts: &TournamentFacts, table: u32) -> Vec<String> {
+    let mut games: Vec<(u32, &str)> =
+        facts.games.iter().filter(|g| g.slot.table == table).map(|g| (g.slot.round, g.game.as_str())).collect();
+    games.sort_by_key(|(round, _)| *round);
+    games.into_iter().map(|(_, game)| game.to_owned()).collect()
+}
+
+/// Of `games` (in round order), the first `ended` says is still to finish, else the last.
+pub(crate) fn current(
+    games: &[String],
+    mut ended: impl FnMut(&str) -> Result<bool, PageError>,
+) -> Result<Option<String>, PageError> {
+    for game in games {
+        if !ended(game)? {
+            return Ok(Some(game.clone()));
+        }
+    }
+    Ok(games.last().cloned())
+}
+
+/// Whether the game's stream holds an end that no void took back.
+fn has_ended(log: &Log, game: &str) -> Result<bool, PageError> {
+    let id = StreamId::game(game).map_err(crate::status::from_rejection)?;
+    let mut state = StreamState::new(&id, None);
+    for record in log.read_stream(&id, 1, usize::MAX)? {
+        state.evolve(&record.event);
+    }
+    Ok(matches!(state.rules(), Rules::Game(game) if game.ended.is_some()))
+}
+
+pub(crate) async fn redirect(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    lang: Lang,
+    Path((tournament, table)): Path<(String, u32)>,
+) -> Result<Response, PageError> {
+    // Whoever may open a table page may be sent to one.
+    state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
+    let id = StreamId::tournament(short_id(&tournament)).map_err(crate::status::from_rejection)?;
+    let log = std::sync::Arc::clone(&state.log);
+    let found = blocking(move || {
+        let games = games_at(&tournament_facts(&log, &id)?, table);
+        current(&games, |game| has_ended(&log, game))
+    })
+    .await?;
+    let Some(game) = found else {
+        let message = lang.t_args(
+            "paper-no-table",
+            &[("table", table.into()), ("tournament", short_id(&tournament).to_owned().into())],
+        );
+        return Err(tonic::Status::not_found(message).into());
+    };
+    // Never cached: the same address leads to the next game once this one ends.
+    Ok(([(header::CACHE_CONTROL, "no-store")], Redirect::to(&format!("/table/{game}"))).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_table_plays_its_first_unfinished_game_then_stays_on_the_last() {
+        let games: Vec<String> = ["r1", "r2", "r3"].map(str::to_owned).to_vec();
+        let ended = |done: &'static [&'static str]| move |g: &str| Ok(done.contains(&g));
+        assert_eq!(current(&games, ended(&[])).unwrap().as_deref(), Some("r1"));
+        assert_eq!(current(&games, ended(&["r1"])).unwrap().as_deref(), Some("r2"));
+        // A game whose end was voided plays again, even after later games ended.
+        assert_eq!(current(&games, ended(&["r1", "r3"])).unwrap().as_deref(), Some("r2"));
+        assert_eq!(current(&games, ended(&["r1", "r2", "r3"])).unwrap().as_deref(), Some("r3"));
+        assert_eq!(current(&[], ended(&[])).unwrap(), None);
+    }
+
+    #[test]
+    fn the_games_of_a_table_come_in_round_order() {
+        use ledger::event::Seats;
+        use ledger::rules::ScheduledGame as Slot;
+        use replay::standings::ScheduledGame;
+        let seats =
+            Seats { frederick: "a".into(), elisabeth: "b".into(), maria_theresa: "c".into(), pompadour: "d".into() };
+        let game = |game: &str, round: u32, table: u32| ScheduledGame {
+            game: game.into(),
+            slot: Slot { stage: ledger::Stage::Qualifying, round, table, seats: seats.clone() },
+        };
+        // Scheduled by hand out of order: the final first, then round 2 before round 1.
+        let facts = TournamentFacts {
+            games: vec![game("final", 5, 1), game("q2-t1", 2, 1), game("q1-t2", 1, 2), game("q1-t1", 1, 1)],
+            ..TournamentFacts::default()
+        };
+        assert_eq!(games_at(&facts, 1), ["q1-t1", "q2-t1", "final"]);
+        assert_eq!(games_at(&facts, 2), ["q1-t2"]);
+        assert!(games_at(&facts, 3).is_empty());
+    }
+}
