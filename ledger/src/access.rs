@@ -54,13 +54,7 @@ impl fmt::Display for Clearance {
 /// # Errors
 /// A [`crate::RejectionKind::NotAllowed`] rejection naming who may record it.
 pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), Rejection> {
-    if event.is_derived() {
-        return Err(Rejection::malformed(format!(
-            "{} is derived by the ledger from the move that causes it and appended right after it; \
-             append the move_played alone",
-            event.type_name()
-        )));
-    }
+    refuse_derived(event)?;
     let needed = match event {
         Event::Andes(andes) => andes_clearance(andes),
         Event::JuryRuling { .. } | Event::EventVoided { .. } => Clearance::Jury,
@@ -98,6 +92,22 @@ pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), R
         Clearance::Table => "anyone",
     };
     Err(Rejection::not_allowed(format!("{who} may record {}; {actor} is cleared as {clearance}", event.type_name())))
+}
+
+/// Refuses an event the ledger derives itself, whoever sends it (also `ledgerctl append`,
+/// which gives a file's line the same reason before anything is sent).
+///
+/// # Errors
+/// A [`crate::RejectionKind::Malformed`] rejection saying to append the move alone.
+pub fn refuse_derived(event: &Event) -> Result<(), Rejection> {
+    if event.is_derived() {
+        return Err(Rejection::malformed(format!(
+            "{} is derived by the ledger from the move that causes it and appended right after it; \
+             append the move_played alone",
+            event.type_name()
+        )));
+    }
+    Ok(())
 }
 
 /// The clearance an Andes event needs: organisers create matches, tables record play. The

@@ -1,7 +1,8 @@
 //! `ledgerctl append`: one stream's JSON Lines, appended so that a retried or corrected file
-//! appends exactly what is missing (see [`super::appending`]).
+//! appends exactly what is missing (see [`super::appending`]). A line of an event the ledger
+//! derives is refused with the ledger's reason: `import` restores an export that holds them.
 
-use super::appending::{append_lines, salt};
+use super::appending::{append_lines, salt, DerivedLines};
 use super::common::{read_input, CliError};
 use super::connection::connect;
 use super::{values, Cli};
@@ -37,7 +38,8 @@ pub async fn run(cli: &Cli, args: &AppendArgs) -> Result<(), CliError> {
     }
     let mut client = connect(cli).await?;
     let salt = salt(file)?;
-    let summary = append_lines(&mut client, &args.stream, &lines, args.expected_version, &salt).await?;
+    let summary =
+        append_lines(&mut client, &args.stream, &lines, args.expected_version, &salt, DerivedLines::Refused).await?;
     summary.print(cli.json);
     Ok(())
 }

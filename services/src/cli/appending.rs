@@ -15,8 +15,10 @@
 //! message says which lines were stored.
 //!
 //! Lines of events the ledger derives (an Andes move's `piece_attacked`, `piece_captured`,
-//! `game_ended`, as an export holds them) are left out: the ledger derives them again from the
-//! move they follow, and refuses them from a client.
+//! `game_ended`) are never sent: the ledger derives them again from the move they follow, and
+//! refuses them from a client. `append` refuses such a line with the ledger's own reason
+//! ([`DerivedLines::Refused`]); `import`, whose export holds them, checks that they are exactly
+//! what the ledger derives from the line before them ([`DerivedLines::Checked`]).
 
 use super::common::{from_status, CliError};
 use super::connection::{connect, read_stream, Ledger};
@@ -30,6 +32,109 @@ use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::Path;
+
+/// What a file's lines of events the ledger derives mean to [`append_lines`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DerivedLines {
+    /// A client's own lines (`append`, the tournament commands): refused with the ledger's reason.
+    Refused,
+    /// An export's lines (`import`): after every line, exactly what the ledger derives (or
+    /// derived, for what is stored) from it; they are checked, not sent. A file that holds no
+    /// derived line at all is a file of moves: nothing to check.
+    Checked,
+}
+
+/// The derived lines a file holds after each line to send (by line number); `None` when it holds
+/// none at all (a file of moves alone: nothing to check).
+type DerivedAfter<'a> = Option<HashMap<usize, Vec<&'a Line>>>;
+
+/// The lines to send, and the derived lines after them.
+type Split<'a> = (Vec<Line>, DerivedAfter<'a>);
+
+/// Separates the derived lines from the lines to send.
+///
+/// # Errors
+/// `Refused`: the first derived line, with the ledger's reason; `Checked`: a derived line that
+/// follows no line to send.
+fn split_derived(lines: &[Line], mode: DerivedLines) -> Result<Split<'_>, CliError> {
+    let mut sent: Vec<Line> = Vec::with_capacity(lines.len());
+    let mut derived: HashMap<usize, Vec<&Line>> = HashMap::new();
+    for line in lines {
+        let Err(rejection) = ledger::access::refuse_derived(&line.event) else {
+            sent.push(line.clone());
+            continue;
+        };
+        if mode == DerivedLines::Refused {
+            return Err(refusal(line, &rejection, lines.len()));
+        }
+        let Some(cause) = sent.last() else {
+            return Err(CliError::Refused(format!(
+                "line {}: {} follows no move in the file: the ledger derives it from the move before it; \
+                 nothing was stored",
+                line.number,
+                line.event.type_name()
+            )));
+        };
+        derived.entry(cause.number).or_default().push(line);
+    }
+    let any = sent.len() < lines.len();
+    Ok((sent, any.then_some(derived)))
+}
+
+/// A rule's refusal of one line of `of`, as the server would word it.
+fn refusal(line: &Line, rejection: &ledger::Rejection, of: usize) -> CliError {
+    let code = crate::status::code_name(crate::status::rejection_code(rejection.kind));
+    let stored = if of > 1 { "; nothing was stored" } else { "" };
+    CliError::Refused(format!("line {}: {code}: {}{stored}", line.number, rejection.message))
+}
+
+/// Checks that the derived lines after `cause` are exactly `derived`, what the ledger derives
+/// (or derived) from it.
+///
+/// # Errors
+/// The first line that differs, or the move whose derived event the file lacks.
+fn same_derived(cause: &Line, in_file: &[&Line], derived: &[ledger::Event], tense: &str) -> Result<(), CliError> {
+    let differs = |number: usize, found: String| {
+        let names: Vec<&str> = derived.iter().map(ledger::Event::type_name).collect();
+        let names = if names.is_empty() { "nothing".to_owned() } else { names.join(", ") };
+        CliError::Refused(format!(
+            "line {number}: {found}, where the ledger {tense} {names} from the {} on line {}; nothing was stored",
+            cause.event.type_name(),
+            cause.number
+        ))
+    };
+    for (idx, line) in in_file.iter().enumerate() {
+        if derived.get(idx) != Some(&line.event) {
+            return Err(differs(line.number, format!("the file holds {} here", line.event.type_name())));
+        }
+    }
+    match derived.get(in_file.len()) {
+        Some(missing) => Err(differs(cause.number, format!("the file lacks the {} after it", missing.type_name()))),
+        None => Ok(()),
+    }
+}
+
+/// Checks, for lines already stored, that the file's derived lines after each are those stored.
+///
+/// # Errors
+/// See [`same_derived`].
+fn stored_derived(
+    lines: &[Line],
+    ids: &[String],
+    stored: &[Recorded],
+    derived: &DerivedAfter<'_>,
+) -> Result<(), CliError> {
+    let Some(derived) = derived else { return Ok(()) };
+    let at: HashMap<&str, usize> = stored.iter().enumerate().map(|(i, r)| (r.envelope.event_id.as_str(), i)).collect();
+    for (line, id) in lines.iter().zip(ids) {
+        let Some(&idx) = at.get(id.as_str()) else { continue };
+        let after: Vec<ledger::Event> =
+            stored[idx + 1..].iter().take_while(|r| r.event.is_derived()).map(|r| r.event.clone()).collect();
+        let in_file = derived.get(&line.number).map_or(&[][..], Vec::as_slice);
+        same_derived(line, in_file, &after, "derived")?;
+    }
+    Ok(())
+}
 
 /// What makes derived ids differ between runs: nothing for a file (a retry is the same
 /// events), a fresh nonce for stdin.
@@ -52,7 +157,7 @@ pub(super) async fn append_events(cli: &Cli, stream: &StreamId, events: Vec<ledg
         .collect();
     let mut client = connect(cli).await?;
     // A command's event is its own id: repeating the same command is a retry.
-    let summary = append_lines(&mut client, stream, &lines, None, "command").await?;
+    let summary = append_lines(&mut client, stream, &lines, None, "command", DerivedLines::Refused).await?;
     summary.print(cli.json);
     Ok(())
 }
@@ -172,7 +277,13 @@ fn missing_lines<'a>(
 ///
 /// # Errors
 /// The first line the rules refuse.
-fn preflight(stream: &StreamId, stored: &[Recorded], missing: &[(&Line, String)], of: usize) -> Result<(), CliError> {
+fn preflight(
+    stream: &StreamId,
+    stored: &[Recorded],
+    missing: &[(&Line, String)],
+    of: usize,
+    derived_lines: &DerivedAfter<'_>,
+) -> Result<(), CliError> {
     let started = stored
         .iter()
         .map(|r| &r.event)
@@ -186,14 +297,15 @@ fn preflight(stream: &StreamId, stored: &[Recorded], missing: &[(&Line, String)]
         state.evolve(&record.event);
     }
     for (line, _) in missing {
-        let refused = |rejection: ledger::Rejection| {
-            let code = crate::status::code_name(crate::status::rejection_code(rejection.kind));
-            let stored = if of > 1 { "; nothing was stored" } else { "" };
-            CliError::Refused(format!("line {}: {code}: {}{stored}", line.number, rejection.message))
-        };
+        let refused = |rejection: ledger::Rejection| refusal(line, &rejection, of);
         state.apply(&line.event).map_err(refused)?;
         // What the server will derive from it and append right after.
-        for derived in state.folded().pending_derived() {
+        let derived = state.folded().pending_derived();
+        if let Some(by_line) = derived_lines {
+            let in_file = by_line.get(&line.number).map_or(&[][..], Vec::as_slice);
+            same_derived(line, in_file, &derived, "derives")?;
+        }
+        for derived in derived {
             state.apply(&derived).map_err(refused)?;
         }
     }
@@ -207,8 +319,9 @@ pub(super) async fn append_lines(
     lines: &[Line],
     expected_version: Option<u64>,
     salt: &str,
+    mode: DerivedLines,
 ) -> Result<Summary, CliError> {
-    let sent: Vec<Line> = lines.iter().filter(|line| !line.event.is_derived()).cloned().collect();
+    let (sent, derived) = split_derived(lines, mode)?;
     let lines = sent.as_slice();
     let ids = event_ids(stream, lines, salt);
     // Without the right to read the stream (a table appending to a tournament, say), the server
@@ -219,6 +332,7 @@ pub(super) async fn append_lines(
         Err(status) => return Err(from_status(&status)),
     };
     let missing = missing_lines(stream, lines, &ids, &stored)?;
+    stored_derived(lines, &ids, &stored, &derived)?;
     let already_stored = lines.len() - missing.len();
     let mut summary = Summary {
         stream: stream.to_string(),
@@ -233,7 +347,7 @@ pub(super) async fn append_lines(
     if missing.is_empty() {
         return Ok(summary);
     }
-    preflight(stream, &stored, &missing, lines.len())?;
+    preflight(stream, &stored, &missing, lines.len(), &derived)?;
     // An expected version names the stream before the file: skipped lines moved it on.
     // So did the events the ledger derived after them.
     let mut expected = expected_version.map(|v| {

@@ -1,9 +1,11 @@
 //! `ledgerctl import`: every line names its stream (an export, or lines with `stream`). Lines
 //! are appended in file order — an export is in global position order, so a tournament's draw
 //! comes before its games and the games before the final's choices — each run of consecutive
-//! lines of one stream as one atomic append, idempotent like `append`.
+//! lines of one stream as one atomic append, idempotent like `append`. The events the ledger
+//! derived (an Andes move's consequences) are checked to be exactly what it derives from the move
+//! before them, and not sent: it derives them again.
 
-use super::appending::{append_lines, salt};
+use super::appending::{append_lines, salt, DerivedLines};
 use super::common::{read_input, CliError};
 use super::connection::connect;
 use super::Cli;
@@ -38,7 +40,7 @@ pub async fn run(cli: &Cli, args: &ImportArgs) -> Result<(), CliError> {
     let mut client = connect(cli).await?;
     let salt = salt(file)?;
     for (id, run) in &runs {
-        let summary = append_lines(&mut client, id, run, None, &salt).await?;
+        let summary = append_lines(&mut client, id, run, None, &salt, DerivedLines::Checked).await?;
         summary.print(cli.json);
     }
     Ok(())

@@ -456,3 +456,99 @@ async fn a_misspelled_name_is_refused_with_the_valid_values_and_nothing_is_appen
     assert_eq!(server.version("tournament/wm26").await, 1);
     server.stop().await;
 }
+
+/// Issue 24: a derived Andes event in a file given to `append` is refused with the ledger's own
+/// reason, exit 1, nothing stored; `import` of an export (which holds them) restores the match,
+/// checking each derived line against what the ledger derives, and refuses an export whose
+/// derived lines were changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn append_refuses_a_derived_line_and_import_checks_an_exports_derived_lines() {
+    use ledger::event::to_canonical_json;
+    let mut origin = TestServer::start().await;
+    let mut copy = TestServer::start().await;
+    let full: Vec<ledger::Event> =
+        ledger::andes::testing::seeded_match(0, 60).into_iter().map(ledger::Event::Andes).collect();
+    let first_derived = 1 + full.iter().position(ledger::Event::is_derived).expect("the match captures or attacks");
+    let jsonl = |events: &[&ledger::Event]| -> String {
+        events.iter().map(|e| to_canonical_json(e).to_string() + "\n").collect()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, body).unwrap();
+        path.display().to_string()
+    };
+    let with_derived = write("with-derived.jsonl", &jsonl(&full.iter().collect::<Vec<_>>()));
+    let moves = write("moves.jsonl", &jsonl(&full.iter().filter(|e| !e.is_derived()).collect::<Vec<_>>()));
+    let ctl = |url: String, args: Vec<String>| {
+        tokio::task::spawn_blocking(move || {
+            let mut all = vec!["--server".to_owned(), url, "--clearance".into(), "organiser".into()];
+            all.extend(args);
+            let all: Vec<&str> = all.iter().map(String::as_str).collect();
+            let out = ledgerctl(&all, "");
+            (out.status.code(), text(&out.stdout), text(&out.stderr))
+        })
+    };
+    let args = |line: &str| line.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    let (url, copy_url) = (format!("http://{}", origin.addr), format!("http://{}", copy.addr));
+
+    // `append` of the whole match, derived events included: refused at the first derived line.
+    let (code, stdout, stderr) =
+        ctl(url.clone(), args(&format!("append --stream andes/m1 --file {with_derived}"))).await.unwrap();
+    let derived_name = full[first_derived - 1].type_name();
+    assert_eq!((code, stdout.as_str()), (Some(1), ""), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        format!(
+            "line {first_derived}: INVALID_ARGUMENT: {derived_name} is derived by the ledger from the move that causes \
+             it and appended right after it; append the move_played alone; nothing was stored"
+        )
+    );
+    assert_eq!(origin.version("andes/m1").await, 0, "nothing was stored");
+    // The moves alone: the ledger derives the rest.
+    let (code, stdout, stderr) =
+        ctl(url.clone(), args(&format!("append --stream andes/m1 --file {moves}"))).await.unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stdout.contains("the ledger derived"), "{stdout}");
+    let stored_events = |records: Vec<pb::RecordedEvent>| -> Vec<ledger::Event> {
+        use ledger_services::convert::FromProto;
+        records.into_iter().map(|r| ledger::Event::from_proto(r.event.unwrap()).unwrap()).collect()
+    };
+    assert_eq!(stored_events(origin.read("andes/m1").await), full);
+
+    // The export holds the derived events; `import` restores the match from it, twice idempotently.
+    let (code, exported, stderr) = ctl(url.clone(), args("export --stream andes/m1")).await.unwrap();
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(exported.lines().any(|l| l.contains(&format!("\"type\":\"{derived_name}\""))), "{exported}");
+    let export = write("export.jsonl", &exported);
+    // A changed export: the first derived line dropped, or a derived line that no move causes.
+    let lines: Vec<&str> = exported.lines().collect();
+    let dropped: String =
+        lines.iter().enumerate().filter(|(i, _)| i + 1 != first_derived).map(|(_, l)| format!("{l}\n")).collect();
+    let dropped = write("dropped.jsonl", &dropped);
+    let orphan = write("orphan.jsonl", &format!("{}\n", lines[first_derived - 1]));
+    for (file, refusal) in [
+        (&dropped, format!("line {}: ", first_derived - 1)),
+        (&orphan, format!("line 1: {derived_name} follows no move in the file")),
+    ] {
+        let (code, _, stderr) = ctl(copy_url.clone(), args(&format!("import --file {file}"))).await.unwrap();
+        assert_eq!(code, Some(1), "{stderr}");
+        assert!(stderr.starts_with(&refusal) && stderr.trim_end().ends_with("nothing was stored"), "{stderr}");
+        assert!(
+            file == &orphan || stderr.contains(&format!("where the ledger derives {derived_name}")),
+            "the refusal names what the ledger derives: {stderr}"
+        );
+        assert_eq!(copy.version("andes/m1").await, 0, "nothing was stored");
+    }
+    for _ in 0..2 {
+        let (code, _, stderr) = ctl(copy_url.clone(), args(&format!("import --file {export}"))).await.unwrap();
+        assert_eq!(code, Some(0), "{stderr}");
+        assert_eq!(stored_events(copy.read("andes/m1").await), full, "the copy is the match, derived events in place");
+    }
+    // Stored already, the export's derived lines are checked against what the copy stored.
+    let (code, _, stderr) = ctl(copy_url.clone(), args(&format!("import --file {dropped}"))).await.unwrap();
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains(&format!("where the ledger derived {derived_name}")), "{stderr}");
+    origin.stop().await;
+    copy.stop().await;
+}
