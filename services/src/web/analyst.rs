@@ -4,7 +4,9 @@
 //! `ledgerctl stats roles --json` prints — so the page, the CSV and the CLI cannot disagree.
 
 use super::auth::Viewer;
+use super::i18n::Lang;
 use super::layout::{esc, shell};
+use super::refusal::Say;
 use super::{PageError, WebState};
 use crate::auth::Access;
 use axum::extract::{Query, State};
@@ -38,6 +40,7 @@ impl Filters {
                         "INVALID_ARGUMENT: year `{}` is not a year",
                         ledger::rejection::quote(&y)
                     ))
+                    .saying(Say::new("error-bad-year").arg("year", ledger::rejection::quote(&y)))
                 })
             })
             .transpose()?;
@@ -92,15 +95,23 @@ fn ten_thousandths(value: &Value) -> Option<u64> {
     Some(whole.parse::<u64>().ok()? * 10_000 + fraction.parse::<u64>().ok()?)
 }
 
-fn show(value: &Value) -> String {
+/// A number of the statistics JSON as `lang` writes it (the JSON's own digits).
+fn show(lang: Lang, value: &Value) -> String {
     match value {
         Value::Null => "–".to_owned(),
-        other => other.to_string().trim_matches('"').to_owned(),
+        other => lang.decimal(other.to_string().trim_matches('"')),
     }
 }
 
+/// A role's or nation's name (`maria_theresa`, `imperial_army`) in `lang`, from `rules.ftl`.
+fn line_name(lang: Lang, kind: &str, name: &str) -> String {
+    lang.t(&format!("{kind}-{name}"))
+}
+
 /// Win rates as bars, with the 95% interval as a whisker: one SVG, every number also as text.
-fn rate_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+fn rate_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+    let id = format!("chart-{kind}s");
+    let title = esc(title);
     const WIDTH: u64 = 600;
     const LEFT: u64 = 130;
     const ROW: u64 = 34;
@@ -112,23 +123,29 @@ fn rate_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> 
     );
     for tick in [0u64, 2_500, 5_000, 7_500, 10_000] {
         svg.push_str(&format!(
-            "<line x1=\"{0}\" x2=\"{0}\" y1=\"10\" y2=\"{1}\" class=\"grid\"/><text x=\"{0}\" y=\"{2}\" class=\"axis\" text-anchor=\"middle\">{3}%</text>",
+            "<line x1=\"{0}\" x2=\"{0}\" y1=\"10\" y2=\"{1}\" class=\"grid\"/><text x=\"{0}\" y=\"{2}\" class=\"axis\" text-anchor=\"middle\">{3}</text>",
             x(tick),
             height - 25,
             height - 8,
-            tick / 100
+            esc(&lang.t_args("analyst-percent", &[("value", (tick / 100).into())]))
         ));
     }
     for (index, (name, line)) in lines.iter().enumerate() {
         let y = 14 + ROW * index as u64;
-        svg.push_str(&row_label(LEFT, y, name));
+        svg.push_str(&row_label(LEFT, y, &line_name(lang, kind, name)));
         if let Some(rate) = ten_thousandths(&line["win_rate"]) {
+            let said = lang.t_args(
+                "analyst-bar",
+                &[
+                    ("wins", show(lang, &line["wins"]).into()),
+                    ("games", show(lang, &line["games"]).into()),
+                    ("rate", show(lang, &line["win_rate"]).into()),
+                ],
+            );
             svg.push_str(&format!(
-                "<rect class=\"bar\" data-name=\"{name}\" x=\"{LEFT}\" y=\"{y}\" width=\"{}\" height=\"20\"><title>{} wins of {} games: {}</title></rect>",
+                "<rect class=\"bar\" data-name=\"{name}\" x=\"{LEFT}\" y=\"{y}\" width=\"{}\" height=\"20\"><title>{}</title></rect>",
                 x(rate) - LEFT,
-                show(&line["wins"]),
-                show(&line["games"]),
-                show(&line["win_rate"]),
+                esc(&said),
                 name = esc(name),
             ));
         }
@@ -154,12 +171,14 @@ fn row_label(left: u64, y: u64, name: &str) -> String {
         "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>",
         left - 8,
         y + 15,
-        esc(&name.replace('_', " "))
+        esc(name)
     )
 }
 
 /// Average scores as bars (scaled to the largest).
-fn score_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+fn score_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+    let id = format!("chart-{kind}-scores");
+    let title = esc(title);
     const WIDTH: u64 = 600;
     const LEFT: u64 = 130;
     const ROW: u64 = 34;
@@ -169,14 +188,14 @@ fn score_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) ->
     let mut svg = format!("<figure class=\"chart\"><figcaption>{title}</figcaption><svg id=\"{id}\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"{title}\">");
     for (index, (name, line)) in lines.iter().enumerate() {
         let y = 10 + ROW * index as u64;
-        svg.push_str(&row_label(LEFT, y, name));
+        svg.push_str(&row_label(LEFT, y, &line_name(lang, kind, name)));
         if let Some(score) = ten_thousandths(&line["average_score"]) {
             let width = score * plot / max;
             svg.push_str(&format!(
                 "<rect class=\"bar score\" x=\"{LEFT}\" y=\"{y}\" width=\"{width}\" height=\"20\"/><text x=\"{}\" y=\"{}\" class=\"value\">{}</text>",
                 LEFT + width + 6,
                 y + 15,
-                show(&line["average_score"])
+                show(lang, &line["average_score"])
             ));
         }
     }
@@ -184,41 +203,55 @@ fn score_chart(id: &str, title: &str, lines: &serde_json::Map<String, Value>) ->
     svg
 }
 
-fn table(kind: &str, lines: &serde_json::Map<String, Value>) -> String {
+fn table(lang: Lang, kind: &str, lines: &serde_json::Map<String, Value>) -> String {
     let rows: String = lines
         .iter()
         .map(|(name, l)| {
             format!(
-                "<tr><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td></tr>",
-                esc(&name.replace('_', " ")),
-                show(&l["games"]),
-                show(&l["wins"]),
-                show(&l["win_rate"]),
-                show(&l["wilson_low"]),
-                show(&l["wilson_high"]),
-                show(&l["average_score"])
+                "<tr data-name=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td></tr>",
+                esc(name),
+                esc(&line_name(lang, kind, name)),
+                show(lang, &l["games"]),
+                show(lang, &l["wins"]),
+                show(lang, &l["win_rate"]),
+                show(lang, &l["wilson_low"]),
+                show(lang, &l["wilson_high"]),
+                show(lang, &l["average_score"])
             )
         })
         .collect();
-    format!(
-        "<table class=\"stats\" id=\"table-{kind}\"><thead><tr><th>{kind}</th><th>games</th><th>wins</th><th>win rate</th><th>95% interval</th><th>avg score</th></tr></thead><tbody>{rows}</tbody></table>"
-    )
+    let heads: String = [&*format!("analyst-col-{kind}"), "analyst-col-games", "analyst-col-wins", "analyst-col-rate", "analyst-col-interval", "analyst-col-score"]
+        .iter()
+        .map(|id| format!("<th>{}</th>", esc(&lang.t(id))))
+        .collect();
+    format!("<table class=\"stats\" id=\"table-{kind}\"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>")
 }
 
-fn select(name: &str, current: Option<&str>, choices: &[&str]) -> String {
+/// A filter: its query name stays the machine's (`ruleset=cafe2023`), its label and choices are
+/// said in `lang` (`label`: the choice's catalogue message, if it has one).
+fn select(lang: Lang, name: &str, current: Option<&str>, choices: &[&str], label: Option<&str>) -> String {
     let options: String = std::iter::once("")
         .chain(choices.iter().copied())
         .map(|c| {
             let selected = if Some(c) == current || (c.is_empty() && current.is_none()) { " selected" } else { "" };
-            format!("<option value=\"{0}\"{selected}>{1}</option>", esc(c), if c.is_empty() { "any" } else { c })
+            let shown = match (c, label) {
+                ("", _) => lang.t("filter-any"),
+                (c, Some(prefix)) => lang.t(&format!("{prefix}-{c}")),
+                (c, None) => c.to_owned(),
+            };
+            format!("<option value=\"{}\"{selected}>{}</option>", esc(c), esc(&shown))
         })
         .collect();
-    format!("<label>{name} <select name=\"{name}\" id=\"filter-{name}\">{options}</select></label>")
+    format!(
+        "<label>{} <select name=\"{name}\" id=\"filter-{name}\">{options}</select></label>",
+        esc(&lang.t(&format!("filter-{name}")))
+    )
 }
 
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     Query(filters): Query<Filters>,
 ) -> Result<Html<String>, PageError> {
     let stats = stats_json(&state, &viewer, &filters).await?;
@@ -233,27 +266,33 @@ pub(crate) async fn page(
     let empty = serde_json::Map::new();
     let roles = stats["roles"].as_object().unwrap_or(&empty);
     let nations = stats["nations"].as_object().unwrap_or(&empty);
+    let t = |id: &str| esc(&lang.t(id));
+    let games = stats["games"].as_u64().unwrap_or(0);
     let body = format!(
-        "<h1>Role and nation statistics</h1>\
+        "<h1>{}</h1>\
          <form class=\"filters\" method=\"get\" action=\"/analyst\">{}{}{}\
-         <label>year <input type=\"number\" name=\"year\" id=\"filter-year\" value=\"{}\"></label>\
-         <button type=\"submit\" id=\"filter-go\">Filter</button></form>\
-         <p><span id=\"games\">{}</span> games · <a href=\"/analyst/roles.csv{}\" id=\"csv\" download=\"roles.csv\">these numbers as CSV</a></p>\
+         <label>{} <input type=\"number\" name=\"year\" id=\"filter-year\" value=\"{}\"></label>\
+         <button type=\"submit\" id=\"filter-go\">{}</button></form>\
+         <p><span id=\"games\" data-games=\"{games}\">{}</span> · <a href=\"/analyst/roles.csv{}\" id=\"csv\" download=\"roles.csv\">{}</a></p>\
          <div class=\"charts\">{}{}{}{}</div>{}{}",
-        select("ruleset", given(&filters.ruleset).as_deref(), &rulesets),
-        select("tournament", given(&filters.tournament).as_deref(), &tournament_refs),
-        select("stage", given(&filters.stage).as_deref(), &stages),
+        t("analyst-title"),
+        select(lang, "ruleset", given(&filters.ruleset).as_deref(), &rulesets, Some("ruleset")),
+        select(lang, "tournament", given(&filters.tournament).as_deref(), &tournament_refs, None),
+        select(lang, "stage", given(&filters.stage).as_deref(), &stages, Some("stage")),
+        t("filter-year"),
         esc(&given(&filters.year).unwrap_or_default()),
-        show(&stats["games"]),
+        t("filter-go"),
+        esc(&lang.t_args("analyst-games", &[("count", games.into())])),
         esc(&filters.query_string()),
-        rate_chart("chart-roles", "Win rate by role, with the 95% (Wilson) interval", roles),
-        rate_chart("chart-nations", "Win rate by nation, with the 95% (Wilson) interval", nations),
-        score_chart("chart-role-scores", "Average score by role", roles),
-        score_chart("chart-nation-scores", "Average score by nation", nations),
-        table("role", roles),
-        table("nation", nations),
+        t("analyst-csv"),
+        rate_chart(lang, "role", &lang.t("analyst-chart-role-rate"), roles),
+        rate_chart(lang, "nation", &lang.t("analyst-chart-nation-rate"), nations),
+        score_chart(lang, "role", &lang.t("analyst-chart-role-score"), roles),
+        score_chart(lang, "nation", &lang.t("analyst-chart-nation-score"), nations),
+        table(lang, "role", roles),
+        table(lang, "nation", nations),
     );
-    Ok(Html(shell("Statistics", Some(&viewer), &body, &[])))
+    Ok(Html(shell(lang, &lang.t("analyst-page"), Some(&viewer), &body, &[])))
 }
 
 /// The numbers of the statistics JSON as CSV: one line per role and nation, each number

@@ -6,8 +6,10 @@
 //! viewer's credentials (`Access::AndesProjection`); it follows the log like the standings board.
 
 use super::auth::Viewer;
+use super::i18n::Lang;
 use super::layout::{esc, hms, shell, short_id};
-use super::sse::{follow, html_event, Live};
+use super::refusal::Say;
+use super::sse::{follow, html_event, refused_event, status_line, Live};
 use super::{PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::response::Html;
@@ -32,7 +34,10 @@ fn match_id(text: &str) -> Result<StreamId, PageError> {
 }
 
 fn side_of(query: &AndesQuery) -> Result<Side, PageError> {
-    crate::projections::andes::parse_side(query.side.as_deref()).map_err(PageError::bad_request)
+    crate::projections::andes::parse_side(query.side.as_deref()).map_err(|message| {
+        let side = ledger::rejection::quote(query.side.as_deref().unwrap_or_default());
+        PageError::bad_request(format!("INVALID_ARGUMENT: {message}")).saying(Say::new("andes-error-side").arg("side", side))
+    })
 }
 
 fn parse(json: &str) -> Result<Value, PageError> {
@@ -54,7 +59,9 @@ async fn render(
     id: &StreamId,
     side: Side,
     at: Option<u64>,
+    lang: Lang,
 ) -> Result<String, PageError> {
+    let no_match = || Say::new("error-no-match").arg("id", id.id());
     let mut request = tonic::Request::new(pb::AndesBoardRequest {
         match_id: id.to_string(),
         as_of_seq: at,
@@ -62,30 +69,48 @@ async fn render(
         side: side.as_str().to_owned(),
     });
     *request.metadata_mut() = metadata.clone();
-    let board = parse(&state.projections.get_andes_board(request).await?.into_inner().json)?;
+    let board = state.projections.get_andes_board(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
+    let board = parse(&board.into_inner().json)?;
     let mut request = tonic::Request::new(pb::AndesMatchRequest { match_id: id.to_string(), as_of_seq: at });
     *request.metadata_mut() = metadata.clone();
-    let sheet = parse(&state.projections.get_andes_match(request).await?.into_inner().json)?;
-    Ok(board_html(id, &board, &sheet, side))
+    let sheet = state.projections.get_andes_match(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
+    let sheet = parse(&sheet.into_inner().json)?;
+    Ok(board_html(lang, id, &board, &sheet, side))
 }
 
-fn board_html(id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String {
+/// A side's name in `lang` (`Sol`, `Luna`).
+fn side_name(lang: Lang, side: &str) -> String {
+    lang.t(&format!("andes-side-{side}"))
+}
+
+/// The board in `lang`. The points' explanations are `replay::andes`'s own lines, as
+/// `ledgerctl andes match` prints them (English, marked `lang="en"`).
+fn board_html(lang: Lang, id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String {
+    let t = |id: &str| esc(&lang.t(id));
     let number = board["game"].as_u64().unwrap_or(0);
     let game = sheet["games"].as_array().into_iter().flatten().find(|g| g["game"].as_u64() == Some(number));
     let empty = Value::Null;
     let game = game.unwrap_or(&empty);
     let pieces = parse_position(&text(&board["position"]["sol_view"]), Side::Sol).unwrap_or_default();
     let mut out = format!(
-        "<h1>{m}, game {number}: <span class=\"sol\">{sol}</span> (Sol) – <span class=\"luna\">{luna}</span> (Luna)</h1>",
-        m = esc(id.id()),
+        "<h1>{heading} <span class=\"sol\">{sol}</span> ({sol_side}) – <span class=\"luna\">{luna}</span> ({luna_side})</h1>",
+        heading = esc(&lang.t_args("andes-game", &[("match", id.id().into()), ("number", number.into())])),
         sol = esc(&text(&board["sol"])),
         luna = esc(&text(&board["luna"])),
+        sol_side = t("andes-side-sol"),
+        luna_side = t("andes-side-luna"),
+    );
+    let view = lang.t_args(
+        "andes-view",
+        &[
+            ("side", side_name(lang, side.as_str()).into()),
+            ("moves", text(&board["moves"]).into()),
+            ("to_move", side_name(lang, &text(&board["position"]["to_move"])).into()),
+        ],
     );
     out.push_str(&format!(
-        "<p class=\"muted\">{}'s view · after {} moves · {} to move · <code id=\"andes-position\">{}</code></p>",
-        side.as_str(),
-        text(&board["moves"]),
-        esc(&text(&board["position"]["to_move"])),
+        "<p class=\"muted\" id=\"andes-view\">{} · <code id=\"andes-position\">{}</code></p>",
+        esc(&view),
         esc(&text(&board["position"][format!("{}_view", side.as_str())])),
     ));
     // The board, rows and columns named from the viewer's side.
@@ -115,10 +140,18 @@ fn board_html(id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String
             }
             let piece = pieces.iter().find(|(s, _)| *s == square).map(|(_, p)| *p);
             let content = piece.map_or_else(String::new, |p| {
+                let title = lang.t_args(
+                    "andes-piece",
+                    &[
+                        ("owner", side_name(lang, p.side.as_str()).into()),
+                        ("kind", lang.t(&format!("andes-kind-{}", p.kind.as_str())).into()),
+                    ],
+                );
                 format!(
-                    "<span class=\"piece {owner}\" data-owner=\"{owner}\" data-kind=\"{kind}\" title=\"{owner}'s {kind}\">{letter}</span>",
+                    "<span class=\"piece {owner}\" data-owner=\"{owner}\" data-kind=\"{kind}\" title=\"{title}\">{letter}</span>",
                     owner = p.side.as_str(),
                     kind = p.kind.as_str(),
+                    title = esc(&title),
                     letter = p.letter(),
                 )
             });
@@ -132,10 +165,7 @@ fn board_html(id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String
         out.push_str(&format!("<th>{marca}</th></tr>"));
     }
     out.push_str("</tbody></table>");
-    out.push_str(
-        "<p class=\"muted legend\">a b c d Sol's persona, estatal-left, militar, estatal-right; A B C D Luna's · \
-         shaded: the continent, ringed: the centre d3, thick edge: the border</p>",
-    );
+    out.push_str(&format!("<p class=\"muted legend\">{}</p>", t("andes-legend")));
     // The clocks and reserves.
     let running = game["status"].as_str() == Some("in_progress");
     let to_move = text(&board["position"]["to_move"]);
@@ -145,23 +175,25 @@ fn board_html(id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String
             let ms = game["position"]["clock_ms"][s.as_str()].as_u64().unwrap_or(0);
             let on = running && to_move == s.as_str();
             format!(
-                "<span class=\"side {s}{r}\">{s} <span class=\"clock\" data-side=\"{s}\" data-ms=\"{ms}\">{shown}</span> · reserve {res}</span> ",
+                "<span class=\"side {s}{r}\">{name} <span class=\"clock\" data-side=\"{s}\" data-ms=\"{ms}\">{shown}</span> · {res}</span> ",
                 s = s.as_str(),
                 r = if on { " running" } else { "" },
+                name = esc(&side_name(lang, s.as_str())),
                 shown = hms(ms),
-                res = text(&board["position"]["reserve"][s.as_str()]),
+                res = esc(&lang.t_args("andes-reserve", &[("count", text(&board["position"]["reserve"][s.as_str()]).into())])),
             )
         })
         .collect();
     out.push_str(&format!("<p class=\"clocks\" id=\"andes-clocks\">{clocks}</p>"));
     // The moves.
-    out.push_str("<h2>Moves</h2><ol class=\"andes-moves\" id=\"andes-moves\">");
+    out.push_str(&format!("<h2>{}</h2><ol class=\"andes-moves\" id=\"andes-moves\">", t("andes-moves")));
+    let square = |id: &str, at: &Value| lang.t_args(id, &[("square", text(&at["square"]).into())]);
     for ply in game["moves"].as_array().into_iter().flatten() {
         let taken: Vec<String> = ply["attacked"]
             .as_object()
-            .map(|a| format!("attacks {}", text(&a["square"])))
+            .map(|_| square("andes-attacks", &ply["attacked"]))
             .into_iter()
-            .chain(ply["captured"].as_array().into_iter().flatten().map(|c| format!("captures {}", text(&c["square"]))))
+            .chain(ply["captured"].as_array().into_iter().flatten().map(|c| square("andes-captures", c)))
             .collect();
         out.push_str(&format!(
             "<li class=\"{}\">{}{}</li>",
@@ -176,9 +208,9 @@ fn board_html(id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String
     }
     out.push_str("</ol>");
     // The points and the match, each line as `replay::andes` explains it.
-    out.push_str("<h2>Points and match</h2><ul class=\"explain\" id=\"andes-explain\">");
+    out.push_str(&format!("<h2>{}</h2><ul class=\"explain\" id=\"andes-explain\">", t("andes-points")));
     for line in sheet["explain"].as_array().into_iter().flatten() {
-        out.push_str(&format!("<li>{}</li>", esc(&text(line))));
+        out.push_str(&format!("<li lang=\"en\">{}</li>", esc(&text(line))));
     }
     out.push_str("</ul>");
     out
@@ -187,13 +219,14 @@ fn board_html(id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     Path(name): Path<String>,
     Query(query): Query<AndesQuery>,
 ) -> Result<Html<String>, PageError> {
     let id = match_id(&name)?;
     let side = side_of(&query)?;
     let position = state.log.last_position()?;
-    let content = render(&state, &viewer.metadata, &id, side, query.at).await?;
+    let content = render(&state, &viewer.metadata, &id, side, query.at, lang).await?;
     let m = esc(id.id());
     let other = side.other().as_str();
     let at = query.at.map(|a| format!("&at={a}")).unwrap_or_default();
@@ -204,29 +237,37 @@ pub(crate) async fn page(
         String::new()
     };
     let body = format!(
-        "<p><a id=\"andes-flip\" href=\"/andes/{m}?side={other}{at}\">{other}'s side</a>{now}</p>\
-         <section class=\"andes\" id=\"andes\"{live}>{content}</section>\
-         <p class=\"live-status muted\" id=\"live-status\">{status}</p>",
+        "<p><a id=\"andes-flip\" href=\"/andes/{m}?side={other}{at}\">{flip}</a>{now}</p>\
+         <section class=\"andes\" id=\"andes\"{live}>{content}</section>{status}",
+        flip = esc(&lang.t_args("andes-flip", &[("side", side_name(lang, other).into())])),
         now = if query.at.is_some() {
-            format!(" · <a href=\"/andes/{m}?side={}\">now</a>", side.as_str())
+            format!(" · <a href=\"/andes/{m}?side={}\">{}</a>", side.as_str(), esc(&lang.t("andes-now")))
         } else {
             String::new()
         },
-        status = if query.at.is_some() { format!("as after event {}", query.at.unwrap_or(0)) } else { "live".into() },
+        status = status_line(
+            lang,
+            &match query.at {
+                Some(at) => lang.t_args("andes-as-after", &[("seq", at.into())]),
+                None => lang.t("live-now"),
+            }
+        ),
     );
-    Ok(Html(shell(&format!("Andes {}", id.id()), Some(&viewer), &body, &["live.js"])))
+    let title = lang.t_args("andes-title", &[("match", id.id().into())]);
+    Ok(Html(shell(lang, &title, Some(&viewer), &body, &["live.js"])))
 }
 
 pub(crate) async fn live(
     State(state): State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     Path(name): Path<String>,
     Query(query): Query<AndesQuery>,
 ) -> Result<Live, PageError> {
     let id = match_id(&name)?;
     let side = side_of(&query)?;
     // Refused now rather than on the first commit.
-    render(&state, &viewer.metadata, &id, side, None).await?;
+    render(&state, &viewer.metadata, &id, side, None, lang).await?;
     let watched = id.clone();
     let render_state = state.clone();
     follow(
@@ -236,9 +277,9 @@ pub(crate) async fn live(
         move |position| {
             let (state, metadata, id) = (render_state.clone(), viewer.metadata.clone(), id.clone());
             async move {
-                match render(&state, &metadata, &id, side, None).await {
+                match render(&state, &metadata, &id, side, None, lang).await {
                     Ok(html) => Some(html_event("andes", position, &html)),
-                    Err(error) => Some(html_event("refused", position, &esc(&error.message))),
+                    Err(error) => Some(refused_event(lang, position, &error)),
                 }
             }
         },

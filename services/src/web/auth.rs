@@ -9,7 +9,9 @@
 //! cookie means what no header means there: `anonymous`, `table`. Without a cookie on a ledgerd
 //! with an auth file, the browser is the public.
 
-use super::layout::{esc, shell};
+use super::i18n::Lang;
+use super::layout::{clearance_name, esc, shell};
+use super::refusal::Say;
 use super::{PageError, WebState};
 use crate::auth::{Auth, Identity, Role, ACTOR_HEADER, CLEARANCE_HEADER};
 use axum::extract::{FromRequestParts, State};
@@ -38,15 +40,6 @@ pub(crate) struct Viewer {
 }
 
 impl Viewer {
-    /// A line for the page header: who is signed in.
-    pub fn describe(&self) -> String {
-        match &self.identity {
-            Some(who) if who.role == Role::Public => "public".to_owned(),
-            Some(who) => format!("{} ({})", who.actor, who.role.as_str()),
-            None => "unknown token: sign in again".to_owned(),
-        }
-    }
-
     /// The role, if the cookie is good.
     pub fn role(&self) -> Option<Role> {
         self.identity.as_ref().map(|who| who.role)
@@ -115,7 +108,8 @@ pub(crate) fn same_origin(headers: &HeaderMap) -> Result<(), PageError> {
         Some(origin) => origin.split_once("://").is_some_and(|(_, rest)| rest == host),
     };
     if cross_site || !origin_ok {
-        return Err(PageError { status: StatusCode::FORBIDDEN, message: "a form from another site".into() });
+        let refused = PageError::new(StatusCode::FORBIDDEN, "PERMISSION_DENIED: a form from another site".into());
+        return Err(refused.saying(Say::new("error-cross-site")));
     }
     Ok(())
 }
@@ -136,22 +130,31 @@ pub(crate) fn local_path(next: Option<&str>) -> String {
 pub(crate) async fn signin_page(
     State(state): State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     axum::extract::Query(query): axum::extract::Query<SigninQuery>,
 ) -> Html<String> {
-    Html(signin_html(&state, &viewer, &local_path(query.next.as_deref()), None))
+    Html(signin_html(&state, &viewer, lang, &local_path(query.next.as_deref()), None))
 }
 
-fn signin_html(state: &WebState, viewer: &Viewer, next: &str, error: Option<&str>) -> String {
-    let error = error.map(|e| format!("<p class=\"refusal\" id=\"error\">{}</p>", esc(e))).unwrap_or_default();
+/// The sign-in form; `error` is a refusal's machine code and what a person reads of it.
+fn signin_html(state: &WebState, viewer: &Viewer, lang: Lang, next: &str, error: Option<(&str, Say)>) -> String {
+    let t = |id: &str| esc(&lang.t(id));
+    let error = error
+        .map(|(code, say)| {
+            format!("<p class=\"refusal\" id=\"error\" data-code=\"{code}\">{}</p>", esc(&say.text(lang)))
+        })
+        .unwrap_or_default();
     let form = match *state.auth {
         Auth::Tokens(_) => format!(
             "<form method=\"post\" action=\"/signin\" class=\"signin\">\
              <input type=\"hidden\" name=\"next\" value=\"{next}\">\
-             <label>Token <input type=\"password\" name=\"token\" id=\"token\" autocomplete=\"off\" required></label>\
-             <button type=\"submit\" id=\"signin\">Sign in</button></form>\
-             <p class=\"hint\">The token your organiser gave you (<code>ledgerctl new-token</code>). It is kept in \
-             a cookie this site alone receives and page scripts cannot read.</p>",
-            next = esc(next)
+             <label>{token} <input type=\"password\" name=\"token\" id=\"token\" autocomplete=\"off\" required></label>\
+             <button type=\"submit\" id=\"signin\">{button}</button></form>\
+             <p class=\"hint\">{hint}</p>",
+            next = esc(next),
+            token = t("signin-token"),
+            button = t("signin-button"),
+            hint = t("signin-token-hint"),
         ),
         Auth::Open => {
             let current = viewer.role().unwrap_or(Role::Table);
@@ -159,25 +162,32 @@ fn signin_html(state: &WebState, viewer: &Viewer, next: &str, error: Option<&str
                 .iter()
                 .map(|role| {
                     let selected = if *role == current { " selected" } else { "" };
-                    format!("<option value=\"{0}\"{selected}>{0}</option>", role.as_str())
+                    format!("<option value=\"{}\"{selected}>{}</option>", role.as_str(), esc(&clearance_name(lang, *role)))
                 })
                 .collect();
             let actor = viewer.identity.as_ref().map_or("anonymous", |who| who.actor.as_str());
             format!(
-                "<p class=\"hint\">This ledgerd runs <strong>open</strong> (no auth file): choose who you are \
-                 and your clearance, as <code>ledgerctl --actor … --clearance …</code> would.</p>\
+                "<p class=\"hint\">{hint}</p>\
                  <form method=\"post\" action=\"/signin\" class=\"signin\">\
                  <input type=\"hidden\" name=\"next\" value=\"{next}\">\
-                 <label>Actor <input name=\"actor\" id=\"actor\" value=\"{actor}\" maxlength=\"64\" required></label>\
-                 <label>Clearance <select name=\"clearance\" id=\"clearance\">{options}</select></label>\
-                 <button type=\"submit\" id=\"signin\">Use this clearance</button></form>",
+                 <label>{actor_label} <input name=\"actor\" id=\"actor\" value=\"{actor}\" maxlength=\"64\" required></label>\
+                 <label>{clearance} <select name=\"clearance\" id=\"clearance\">{options}</select></label>\
+                 <button type=\"submit\" id=\"signin\">{button}</button></form>",
+                hint = t("signin-open-hint"),
                 next = esc(next),
+                actor_label = t("signin-actor"),
                 actor = esc(actor),
+                clearance = t("signin-clearance"),
+                button = t("signin-use"),
             )
         }
     };
-    let signout = "<form method=\"post\" action=\"/signout\"><button type=\"submit\">Sign out</button></form>";
-    shell("Sign in", Some(viewer), &format!("<h1>Sign in</h1>{error}{form}{signout}"), &["signin.js"])
+    let signout = format!(
+        "<form method=\"post\" action=\"/signout\"><button type=\"submit\" id=\"signout\">{}</button></form>",
+        t("signout")
+    );
+    let title = lang.t("signin-title");
+    shell(lang, &title, Some(viewer), &format!("<h1>{}</h1>{error}{form}{signout}", esc(&title)), &["signin.js"])
 }
 
 #[derive(Deserialize)]
@@ -197,12 +207,14 @@ pub(crate) async fn signin(
     State(state): State<WebState>,
     headers: HeaderMap,
     viewer: Viewer,
+    lang: Lang,
     Form(form): Form<SigninForm>,
 ) -> Result<Response, PageError> {
     same_origin(&headers)?;
     let next = local_path(form.next.as_deref());
-    let refuse = |message: &str| {
-        (StatusCode::UNAUTHORIZED, Html(signin_html(&state, &viewer, &next, Some(message)))).into_response()
+    // The form again, with the refusal in the reader's language (its code in `data-code`).
+    let refuse = |status: StatusCode, code: &str, say: Say| {
+        (status, Html(signin_html(&state, &viewer, lang, &next, Some((code, say))))).into_response()
     };
     let cookies = match *state.auth {
         Auth::Tokens(_) => {
@@ -210,11 +222,12 @@ pub(crate) async fn signin(
             let token = token.trim();
             let mut metadata = MetadataMap::new();
             let Ok(value) = MetadataValue::try_from(format!("Bearer {token}").as_str()) else {
-                return Ok(refuse("UNAUTHENTICATED: unknown token"));
+                return Ok(refuse(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", Say::new("error-unknown-token")));
             };
             metadata.insert("authorization", value);
             if let Err(status) = state.auth.identify(&metadata) {
-                return Ok(refuse(&super::status_text(&status)));
+                let code = crate::status::code_name(status.code());
+                return Ok(refuse(StatusCode::UNAUTHORIZED, code, Say::of_status(&status)));
             }
             vec![set_cookie(COOKIE_TOKEN, &hex::encode(token), COOKIE_MAX_AGE_SECS)]
         }
@@ -222,7 +235,7 @@ pub(crate) async fn signin(
             let actor = form.actor.unwrap_or_default();
             let role = form.clearance.as_deref().and_then(Role::parse).unwrap_or(Role::Table);
             if actor.is_empty() || actor.len() > 64 || actor.chars().any(char::is_control) {
-                return Ok(refuse("INVALID_ARGUMENT: an actor is 1 to 64 printable characters"));
+                return Ok(refuse(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", Say::new("signin-actor-invalid")));
             }
             vec![
                 set_cookie(COOKIE_ACTOR, &hex::encode(&actor), COOKIE_MAX_AGE_SECS),

@@ -6,8 +6,10 @@
 
 use super::auth::Viewer;
 use super::game::table_now_ms;
+use super::i18n::Lang;
 use super::layout::{esc, hms, shell, short_id};
-use super::sse::{follow, html_event, Live};
+use super::refusal::Say;
+use super::sse::{follow, html_event, refused_event, status_line, Live};
 use super::{blocking, wall_ms, PageError, WebState};
 use ledger::{Event, Recorded, StreamId, StreamKind};
 use ledger_proto::v1 as pb;
@@ -41,11 +43,12 @@ fn turn_and_now(records: &[Recorded]) -> (u32, u64) {
     (turn.unwrap_or(0), table_now_ms(records, last_at, wall_ms()))
 }
 
-/// The board's content and the games it shows.
+/// The board's content in `lang`, and the games it follows (every game of the tournament).
 async fn render(
     state: &WebState,
     metadata: &MetadataMap,
     tournament: &StreamId,
+    lang: Lang,
 ) -> Result<(String, BTreeSet<String>), PageError> {
     let mut request = tonic::Request::new(pb::StandingsRequest {
         tournament: tournament.to_string(),
@@ -53,10 +56,14 @@ async fn render(
         as_of_position: None,
     });
     *request.metadata_mut() = metadata.clone();
-    let standings: Value = serde_json::from_str(&state.projections.get_standings(request).await?.into_inner().json)
+    let answer = state.projections.get_standings(request).await.map_err(|status| {
+        PageError::from(status).when_not_found(Say::new("error-no-tournament").arg("id", tournament.id()))
+    })?;
+    let standings: Value = serde_json::from_str(&answer.into_inner().json)
         .map_err(|e| PageError::internal(format!("standings JSON: {e}")))?;
     let pending: Vec<String> = strings(&standings["pending_games"]);
-    let mut games: BTreeSet<String> = pending.iter().cloned().collect();
+    let mut games = scheduled_games(state, tournament).await?;
+    games.extend(pending.iter().cloned());
     if let Some(final_game) = standings["final"]["game"].as_str() {
         games.insert(final_game.to_owned());
     }
@@ -79,7 +86,18 @@ async fn render(
         };
         running.push(Running { game: game.clone(), turn, clock });
     }
-    Ok((board_html(&standings, &running), games))
+    Ok((board_html(lang, &standings, &running), games))
+}
+
+/// Every game the tournament schedules (drawn, scheduled one by one, the final), whether it has
+/// started, runs or has ended: the board follows them all, since a game starts without its
+/// tournament changing, and the jury may void or correct the end of a game that has ended. Only
+/// the ids are read here, to choose what to follow; what the board shows is the standings'.
+async fn scheduled_games(state: &WebState, tournament: &StreamId) -> Result<BTreeSet<String>, PageError> {
+    let (log, id) = (Arc::clone(&state.log), tournament.clone());
+    let records = blocking(move || Ok(log.read_stream(&id, 1, usize::MAX)?)).await?;
+    let events: Vec<(u64, Event)> = records.into_iter().map(|r| (r.envelope.seq, r.event)).collect();
+    Ok(crate::projections::tournament_games(&events).into_iter().collect())
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -97,44 +115,56 @@ fn text(value: &Value) -> String {
     }
 }
 
-fn decided(value: &Value) -> String {
+/// What put a row below the one above (`replay`'s `Decider` as JSON), in `lang`.
+fn decided(lang: Lang, value: &Value) -> String {
     match value {
-        Value::Null => String::new(),
-        Value::String(s) => s.replace('_', " "),
-        Value::Object(map) => map
-            .iter()
-            .map(|(k, v)| match v {
-                Value::Object(inner) => format!(
-                    "{} {}",
-                    k.replace('_', " "),
-                    inner.values().map(text).collect::<Vec<_>>().join(" ").replace('_', " ")
-                ),
-                other => format!("{} {}", k.replace('_', " "), text(other)),
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
-        other => other.to_string(),
+        Value::String(s) if s == "total" => lang.t("board-decided-total"),
+        Value::String(s) if s == "unresolved" => lang.t("board-decided-unresolved"),
+        Value::Object(map) => match map.get("tie_breaker") {
+            Some(inner) => lang.t_args(
+                "board-decided-tie-breaker",
+                &[
+                    ("index", text(&inner["index"]).into()),
+                    ("name", tie_breaker_name(lang, &text(&inner["tie_breaker"])).into()),
+                ],
+            ),
+            None => String::new(),
+        },
+        _ => String::new(),
     }
+}
+
+/// A tie-breaker's name (`replay`'s `TieBreaker::as_str`) in `lang`.
+fn tie_breaker_name(lang: Lang, name: &str) -> String {
+    lang.t(&format!("tiebreak-{name}"))
 }
 
 const ROLES: [&str; 4] = ["frederick", "elisabeth", "maria_theresa", "pompadour"];
 
-fn board_html(standings: &Value, running: &[Running]) -> String {
+fn board_html(lang: Lang, standings: &Value, running: &[Running]) -> String {
+    let t = |id: &str| esc(&lang.t(id));
+    let ruleset = text(&standings["ruleset"]);
     let mut out = format!(
         "<h1 class=\"board-title\">{} <span class=\"muted\">{}</span></h1>",
         esc(&text(&standings["tournament"])),
-        esc(&text(&standings["ruleset"]))
+        t(&format!("ruleset-{ruleset}"))
     );
-    out.push_str(
-        "<table class=\"standings\" id=\"standings\"><thead><tr><th>#</th><th>Player</th>\
-         <th>Frederick</th><th>Elisabeth</th><th>Maria Theresa</th><th>Pompadour</th><th>Games</th><th>Total</th>\
-         <th class=\"tb\">Tie-breakers</th></tr></thead><tbody>",
-    );
+    let roles: String = ROLES.iter().map(|role| format!("<th>{}</th>", t(&format!("role-{role}")))).collect();
+    out.push_str(&format!(
+        "<table class=\"standings\" id=\"standings\"><thead><tr><th>#</th><th>{}</th>{roles}<th>{}</th><th>{}</th>\
+         <th class=\"tb\">{}</th></tr></thead><tbody>",
+        t("board-player"),
+        t("board-games"),
+        t("board-total"),
+        t("board-tie-breakers"),
+    ));
     let finalists = strings(&standings["finalists"]);
     for row in standings["rows"].as_array().into_iter().flatten() {
         let player = text(&row["player"]);
-        let scores: String =
-            ROLES.iter().map(|role| format!("<td class=\"num\">{}</td>", esc(&text(&row["scores"][*role])))).collect();
+        let scores: String = ROLES
+            .iter()
+            .map(|role| format!("<td class=\"num\">{}</td>", esc(&lang.decimal(&text(&row["scores"][*role])))))
+            .collect();
         let tie_breakers: String = row["tie_breakers"]
             .as_array()
             .into_iter()
@@ -143,13 +173,13 @@ fn board_html(standings: &Value, running: &[Running]) -> String {
             .map(|tb| {
                 format!(
                     "<span class=\"tiebreak\">{} {}</span>",
-                    esc(&text(&tb["name"]).replace('_', " ")),
-                    esc(&text(&tb["display"]))
+                    esc(&tie_breaker_name(lang, &text(&tb["name"]))),
+                    esc(&lang.decimal(&text(&tb["display"])))
                 )
             })
             .collect();
-        let by = decided(&row["decided_by"]);
-        let by = if by.is_empty() { String::new() } else { format!("<span class=\"decided\">by {}</span>", esc(&by)) };
+        let by = decided(lang, &row["decided_by"]);
+        let by = if by.is_empty() { String::new() } else { format!("<span class=\"decided\">{}</span>", esc(&by)) };
         out.push_str(&format!(
             "<tr class=\"{finalist}\" data-player=\"{p}\"><td class=\"num\">{rank}</td><td class=\"player\">{p}</td>{scores}\
              <td class=\"num\">{games}</td><td class=\"num total\">{total}</td><td class=\"tb\">{by}{tie_breakers}</td></tr>",
@@ -157,47 +187,55 @@ fn board_html(standings: &Value, running: &[Running]) -> String {
             p = esc(&player),
             rank = text(&row["rank"]),
             games = text(&row["games_counted"]),
-            total = esc(&text(&row["total"])),
+            total = esc(&lang.decimal(&text(&row["total"]))),
         ));
     }
     out.push_str("</tbody></table>");
     if !finalists.is_empty() {
-        let settled =
-            if standings["finalists_settled"].as_bool() == Some(true) { "finalists" } else { "finalists so far" };
-        out.push_str(&format!("<p class=\"finalists\">{settled}: {}</p>", esc(&finalists.join(", "))));
+        let settled = if standings["finalists_settled"].as_bool() == Some(true) {
+            "board-finalists"
+        } else {
+            "board-finalists-so-far"
+        };
+        let line = lang.t_args(settled, &[("players", finalists.join(", ").into())]);
+        out.push_str(&format!("<p class=\"finalists\" id=\"finalists\">{}</p>", esc(&line)));
     }
-    out.push_str("<h2>Games running</h2>");
+    out.push_str(&format!("<h2>{}</h2>", t("board-running")));
     if running.is_empty() {
-        out.push_str("<p class=\"muted\" id=\"no-running\">none</p>");
+        out.push_str(&format!("<p class=\"muted\" id=\"no-running\">{}</p>", t("board-none")));
     }
     out.push_str("<div class=\"running\" id=\"running\">");
     for game in running {
-        out.push_str(&running_html(game));
+        out.push_str(&running_html(lang, game));
     }
     out.push_str("</div>");
     let final_game = &standings["final"];
     if !final_game.is_null() {
         let seats: String = ROLES
             .iter()
-            .map(|role| format!("<li>{}: {}</li>", role.replace('_', " "), esc(&text(&final_game["seats"][*role]))))
+            .map(|role| {
+                format!("<li>{}: {}</li>", t(&format!("role-{role}")), esc(&text(&final_game["seats"][*role])))
+            })
             .collect();
+        let how = t(&format!("final-decided-{}", text(&final_game["decided_by"])));
         let winner = match final_game["winner"].as_str() {
             Some(winner) => format!(
-                "<p class=\"winner\">Winner: <strong>{}</strong> ({})</p>",
+                "<p class=\"winner\" id=\"winner\">{}: <strong>{}</strong> ({how})</p>",
+                t("board-winner"),
                 esc(winner),
-                esc(&decided(&final_game["decided_by"]))
             ),
-            None => "<p class=\"muted\">not decided yet</p>".to_owned(),
+            None => format!("<p class=\"muted\" id=\"winner\">{how}</p>"),
         };
         out.push_str(&format!(
-            "<h2>The final <span class=\"muted\">{}</span></h2><ul class=\"seats\">{seats}</ul>{winner}",
+            "<h2>{} <span class=\"muted\">{}</span></h2><ul class=\"seats\" id=\"final-seats\">{seats}</ul>{winner}",
+            t("board-final"),
             esc(&text(&final_game["game"]))
         ));
     }
     out
 }
 
-fn running_html(game: &Running) -> String {
+fn running_html(lang: Lang, game: &Running) -> String {
     let clocks: String = match &game.clock {
         Some(clock) => [ledger::ClockSide::Prussia, ledger::ClockSide::Attackers]
             .iter()
@@ -208,39 +246,41 @@ fn running_html(game: &Running) -> String {
                     "<span class=\"side {s}{running}\">{label} <span class=\"clock\" data-side=\"{s}\" data-ms=\"{ms}\"{ticking}>{shown}</span></span>",
                     s = side.as_str(),
                     running = if on { " running" } else { "" },
-                    label = if *side == ledger::ClockSide::Prussia { "Prussia" } else { "Attackers" },
+                    label = esc(&lang.t(&format!("side-{}", side.as_str()))),
                     ms = view.remaining_ms,
                     ticking = if on { " data-running=\"down\"" } else { "" },
                     shown = hms(view.remaining_ms),
                 )
             })
             .collect(),
-        None => "<span class=\"muted\">no clock yet</span>".to_owned(),
+        None => format!("<span class=\"muted\">{}</span>", esc(&lang.t("board-no-clock"))),
     };
     let running = game.clock.as_ref().and_then(|c| c.running).map_or("none", |side| side.as_str());
     format!(
         "<div class=\"game\" data-game=\"{g}\" data-running=\"{running}\"><span class=\"game-id\">{g}</span> \
-         <span class=\"turn\">turn {turn}</span> {clocks}</div>",
+         <span class=\"turn\">{turn}</span> {clocks}</div>",
         g = esc(&game.game),
-        turn = game.turn,
+        turn = esc(&lang.t_args("board-turn", &[("turn", game.turn.into())])),
     )
 }
 
 pub(crate) async fn page(
     axum::extract::State(state): axum::extract::State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     axum::extract::Path(tournament): axum::extract::Path<String>,
 ) -> Result<axum::response::Html<String>, PageError> {
     let id = tournament_id(&tournament)?;
     let position = state.log.last_position()?;
-    let (content, _) = render(&state, &viewer.metadata, &id).await?;
+    let (content, _) = render(&state, &viewer.metadata, &id, lang).await?;
     let body = format!(
-        "<section class=\"board\" id=\"board\" data-live=\"/board/{t}/live?from={from}\" data-event=\"board\">{content}</section>\
-         <p class=\"live-status muted\" id=\"live-status\">live</p>",
+        "<section class=\"board\" id=\"board\" data-live=\"/board/{t}/live?from={from}\" data-event=\"board\">{content}</section>{status}",
         t = esc(id.id()),
         from = position + 1,
+        status = status_line(lang, &lang.t("live-now")),
     );
-    Ok(axum::response::Html(shell(&format!("Standings {}", id.id()), Some(&viewer), &body, &["live.js"])))
+    let title = lang.t_args("board-title", &[("tournament", id.id().to_owned().into())]);
+    Ok(axum::response::Html(shell(lang, &title, Some(&viewer), &body, &["live.js"])))
 }
 
 #[derive(serde::Deserialize)]
@@ -251,12 +291,13 @@ pub(crate) struct LiveQuery {
 pub(crate) async fn live(
     axum::extract::State(state): axum::extract::State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     axum::extract::Path(tournament): axum::extract::Path<String>,
     axum::extract::Query(query): axum::extract::Query<LiveQuery>,
 ) -> Result<Live, PageError> {
     let id = tournament_id(&tournament)?;
     // Refused now rather than on the first commit.
-    let (_, games) = render(&state, &viewer.metadata, &id).await?;
+    let (_, games) = render(&state, &viewer.metadata, &id, lang).await?;
     let games = Arc::new(Mutex::new(games));
     let watched = Arc::clone(&games);
     let tournament = id.clone();
@@ -274,14 +315,14 @@ pub(crate) async fn live(
             let (state, metadata, id, games) =
                 (render_state.clone(), viewer.metadata.clone(), id.clone(), Arc::clone(&games));
             async move {
-                match render(&state, &metadata, &id).await {
+                match render(&state, &metadata, &id, lang).await {
                     Ok((html, shown)) => {
                         if let Ok(mut games) = games.lock() {
                             *games = shown;
                         }
                         Some(html_event("board", position, &html))
                     }
-                    Err(error) => Some(html_event("refused", position, &esc(&error.message))),
+                    Err(error) => Some(refused_event(lang, position, &error)),
                 }
             }
         },

@@ -24,13 +24,20 @@ pub enum Lang {
 }
 
 /// The catalogue files: language, file name (served at `/assets/i18n/<lang>/<file>`), text.
-/// `paper.ftl` is what the organiser prints (`crate::paper`, `web::paper`).
+/// `pages.ftl` the table and every page's frame, `rules.ftl` the game's names and refusals (the
+/// table's script loads these two), `site.ftl` the board, jury, analysts', sign-in and index
+/// pages and every refusal, `andes.ftl` the Andes board; `paper.ftl` what the organiser prints
+/// (`crate::paper`, `web::paper`).
 pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "pages.ftl", include_str!("assets/i18n/en/pages.ftl")),
     (Lang::En, "rules.ftl", include_str!("assets/i18n/en/rules.ftl")),
+    (Lang::En, "site.ftl", include_str!("assets/i18n/en/site.ftl")),
+    (Lang::En, "andes.ftl", include_str!("assets/i18n/en/andes.ftl")),
     (Lang::En, "paper.ftl", include_str!("assets/i18n/en/paper.ftl")),
     (Lang::Es, "pages.ftl", include_str!("assets/i18n/es/pages.ftl")),
     (Lang::Es, "rules.ftl", include_str!("assets/i18n/es/rules.ftl")),
+    (Lang::Es, "site.ftl", include_str!("assets/i18n/es/site.ftl")),
+    (Lang::Es, "andes.ftl", include_str!("assets/i18n/es/andes.ftl")),
     (Lang::Es, "paper.ftl", include_str!("assets/i18n/es/paper.ftl")),
 ];
 
@@ -77,6 +84,30 @@ impl Lang {
             fluent.set(*name, value.clone());
         }
         self.format(id, Some(&fluent))
+    }
+
+    /// An exact decimal's text as this language writes it: the string is rewritten, never
+    /// parsed, so every digit stays. Spanish writes the decimal comma (`12,35`), English the
+    /// point; fractions (`50/9`) and whole numbers are the same in both, and nothing is grouped.
+    pub fn decimal(self, text: &str) -> String {
+        match self {
+            Lang::En => text.to_owned(),
+            Lang::Es => {
+                let chars: Vec<char> = text.chars().collect();
+                let digit = |at: Option<&char>| at.is_some_and(char::is_ascii_digit);
+                chars
+                    .iter()
+                    .enumerate()
+                    .map(|(at, &c)| {
+                        if c == '.' && at > 0 && digit(chars.get(at - 1)) && digit(chars.get(at + 1)) {
+                            ','
+                        } else {
+                            c
+                        }
+                    })
+                    .collect()
+            }
+        }
     }
 
     fn format(self, id: &str, args: Option<&FluentArgs<'_>>) -> String {
@@ -172,7 +203,7 @@ mod tests {
 
     #[test]
     fn both_languages_parse_and_say_the_same_things() {
-        for file in ["pages.ftl", "rules.ftl", "paper.ftl"] {
+        for file in ["pages.ftl", "rules.ftl", "site.ftl", "andes.ftl", "paper.ftl"] {
             let mut en = ids(catalogue("en", file).unwrap());
             let mut es = ids(catalogue("es", file).unwrap());
             en.sort();
@@ -198,6 +229,15 @@ mod tests {
         assert_eq!(Lang::of_request(&headers), Lang::Es);
         headers.insert(header::COOKIE, "ledger_token=ab; ledger_lang=en".parse().unwrap());
         assert_eq!(Lang::of_request(&headers), Lang::En);
+    }
+
+    #[test]
+    fn decimals_keep_every_digit_in_each_language() {
+        assert_eq!(Lang::Es.decimal("12.375"), "12,375");
+        assert_eq!(Lang::Es.decimal("-0.1368 – 0.6943"), "-0,1368 – 0,6943");
+        assert_eq!(Lang::Es.decimal("50/9"), "50/9");
+        assert_eq!(Lang::Es.decimal("game q1.t2."), "game q1.t2.");
+        assert_eq!(Lang::En.decimal("12.375"), "12.375");
     }
 
     #[test]

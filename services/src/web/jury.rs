@@ -8,7 +8,9 @@
 
 use super::auth::Viewer;
 use super::game::{game_id, Game};
+use super::i18n::Lang;
 use super::layout::{esc, shell};
+use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use crate::auth::{Access, Role};
 use crate::projections;
@@ -27,24 +29,29 @@ fn jury_only(state: &WebState, viewer: &Viewer) -> Result<(), PageError> {
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
     match &viewer.identity {
         Some(who) if who.role == Role::Jury => Ok(()),
-        Some(who) if who.role == Role::Public => Err(PageError {
-            status: StatusCode::UNAUTHORIZED,
-            message: "UNAUTHENTICATED: the replay viewer needs the jury's token".into(),
-        }),
-        Some(who) => Err(PageError {
-            status: StatusCode::FORBIDDEN,
-            message: format!(
+        Some(who) if who.role == Role::Public => Err(PageError::new(
+            StatusCode::UNAUTHORIZED,
+            "UNAUTHENTICATED: the replay viewer needs the jury's token".into(),
+        )
+        .saying(Say::new("error-jury-signin"))),
+        Some(who) => {
+            let message = format!(
                 "PERMISSION_DENIED: the replay viewer is for the jury; {} is cleared as {}",
                 who.actor,
                 who.role.as_str()
-            ),
-        }),
-        None => Err(PageError { status: StatusCode::UNAUTHORIZED, message: "UNAUTHENTICATED: unknown token".into() }),
+            );
+            // The catalogue names the clearance in the reader's language (a Fluent selector).
+            Err(PageError::new(StatusCode::FORBIDDEN, message).saying(
+                Say::new("error-jury-only").arg("actor", who.actor.clone()).arg("clearance", who.role.as_str()),
+            ))
+        }
+        None => Err(PageError::new(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED: unknown token".into())
+            .saying(Say::new("error-unknown-token"))),
     }
 }
 
 fn audit_error(error: AuditError) -> PageError {
-    PageError { status: StatusCode::CONFLICT, message: format!("FAILED_PRECONDITION: {error}") }
+    PageError::new(StatusCode::CONFLICT, format!("FAILED_PRECONDITION: {error}"))
 }
 
 #[derive(Deserialize)]
@@ -56,6 +63,7 @@ pub(crate) struct JuryQuery {
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
+    lang: Lang,
     Path(game): Path<String>,
     Query(query): Query<JuryQuery>,
 ) -> Result<Response, PageError> {
@@ -65,18 +73,23 @@ pub(crate) async fn page(
     let body = blocking(move || {
         let game = Game::load(&log, id)?;
         if game.records.is_empty() {
-            return Err(PageError {
-                status: StatusCode::NOT_FOUND,
-                message: format!("NOT_FOUND: there is no stream {}", game.id),
-            });
+            let message = format!("NOT_FOUND: there is no stream {}", game.id);
+            return Err(PageError::new(StatusCode::NOT_FOUND, message)
+                .saying(Say::new("error-no-game").arg("id", game.id.id())));
         }
-        render(&game, query.at, query.diff)
+        render(lang, &game, query.at, query.diff)
     })
     .await?;
-    Ok(Html(shell(&format!("Jury {game}"), Some(&viewer), &body, &["jury.js"])).into_response())
+    let title = lang.t_args("jury-title", &[("game", game.into())]);
+    Ok(Html(shell(lang, &title, Some(&viewer), &body, &["jury.js"])).into_response())
 }
 
-fn render(game: &Game, at: Option<u64>, diff: Option<u64>) -> Result<String, PageError> {
+/// The viewer in `lang`. What the ledger itself writes of the game (the state at a point, the
+/// differences, each event's line) is `replay::audit`'s text, the very text `ledgerctl audit`
+/// prints and the Markdown report holds, so it stays as written (English, marked `lang="en"`):
+/// the jury compares it word for word.
+fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result<String, PageError> {
+    let t = |id: &str| esc(&lang.t(id));
     let mut auditor = Auditor::from_records(game.ruleset, &game.records, game.ms_per_side).map_err(audit_error)?;
     let last = auditor.len();
     let at = at.unwrap_or(last).clamp(1, last);
@@ -84,22 +97,27 @@ fn render(game: &Game, at: Option<u64>, diff: Option<u64>) -> Result<String, Pag
     let id = esc(game.id.id());
     let mut out =
         format!("<section class=\"jury\" id=\"jury\" data-game=\"{id}\" data-at=\"{at}\" data-last=\"{last}\">");
-    out.push_str(&format!("<h1>Jury replay: game {id}</h1>"));
+    out.push_str(&format!("<h1>{}</h1>", esc(&lang.t_args("jury-heading", &[("game", game.id.id().into())]))));
     // The chain: the digest for the paper report, and whether it verifies.
     let head = game.records.last().map(|r| r.envelope.hash);
     let verified = match verify_chain(&game.records) {
-        Ok(_) => "<span class=\"ok\">the chain verifies</span>".to_owned(),
-        Err(broken) => {
-            format!("<span class=\"refusal\">the chain breaks at event {}: {}</span>", broken.seq, esc(&broken.reason))
-        }
+        Ok(_) => format!("<span class=\"ok\" id=\"chain\">{}</span>", t("jury-chain-ok")),
+        Err(broken) => format!(
+            "<span class=\"refusal\" id=\"chain\">{} <q lang=\"en\">{}</q></span>",
+            esc(&lang.t_args("jury-chain-broken", &[("seq", broken.seq.into())])),
+            esc(&broken.reason)
+        ),
     };
     if let Some(head) = head {
         out.push_str(&format!(
-            "<p class=\"digest\">After event {last}: digest <strong id=\"digest\">{}</strong> · {verified} · \
-             <a href=\"/jury/{id}/report.md\" id=\"report\" download>the report (Markdown)</a><br>\
-             <span class=\"muted mono\">chain head {}</span></p>",
+            "<p class=\"digest\">{after} <strong id=\"digest\">{}</strong> · {verified} · \
+             <a href=\"/jury/{id}/report.md\" id=\"report\" download>{report}</a><br>\
+             <span class=\"muted mono\">{chain_head} {}</span></p>",
             short_digest(&head),
-            hex::encode(head)
+            hex::encode(head),
+            after = esc(&lang.t_args("jury-digest", &[("last", last.into())])),
+            report = t("jury-report"),
+            chain_head = t("jury-chain-head"),
         ));
     }
     // Stepping.
@@ -108,39 +126,48 @@ fn render(game: &Game, at: Option<u64>, diff: Option<u64>) -> Result<String, Pag
         format!("<a class=\"step\" id=\"{html_id}\" href=\"/jury/{id}?at={target}\">{label}</a>")
     };
     out.push_str(&format!(
-        "<div class=\"stepper\">{}{}<input type=\"range\" id=\"slider\" min=\"1\" max=\"{last}\" value=\"{at}\" aria-label=\"event\">\
+        "<div class=\"stepper\">{}{}<input type=\"range\" id=\"slider\" min=\"1\" max=\"{last}\" value=\"{at}\" aria-label=\"{}\">\
          <output id=\"slider-at\">{at} / {last}</output>{}{}</div>",
-        step(1, "« first", "step-first"),
-        step(at.saturating_sub(1), "◀ back", "step-back"),
-        step(at + 1, "next ▶", "step-next"),
-        step(last, "last »", "step-last"),
+        step(1, &t("jury-first"), "step-first"),
+        step(at.saturating_sub(1), &t("jury-back"), "step-back"),
+        t("jury-slider"),
+        step(at + 1, &t("jury-next"), "step-next"),
+        step(last, &t("jury-last"), "step-last"),
     ));
+    out.push_str(&format!("<p class=\"hint\" id=\"ledger-text\">{}</p>", t("jury-ledger-text")));
     out.push_str("<div class=\"jury-columns\"><div class=\"jury-point\">");
     out.push_str(&format!(
-        "<h2>The game after event {at}</h2><pre class=\"point\" id=\"point\">{}</pre>",
+        "<h2>{}</h2><pre class=\"point\" id=\"point\" lang=\"en\">{}</pre>",
+        esc(&lang.t_args("jury-point", &[("at", at.into())])),
         esc(point.to_string().trim_end())
     ));
     // Differences between two points.
     out.push_str(&format!(
         "<form class=\"diff\" method=\"get\" action=\"/jury/{id}\"><input type=\"hidden\" name=\"at\" value=\"{at}\">\
-         <label>Compare with event <input type=\"number\" name=\"diff\" id=\"diff-with\" min=\"1\" max=\"{last}\" value=\"{}\"></label>\
-         <button type=\"submit\" id=\"diff-go\">Show the differences</button></form>",
-        diff.unwrap_or(at.saturating_sub(1).max(1))
+         <label>{} <input type=\"number\" name=\"diff\" id=\"diff-with\" min=\"1\" max=\"{last}\" value=\"{}\"></label>\
+         <button type=\"submit\" id=\"diff-go\">{}</button></form>",
+        t("jury-compare"),
+        diff.unwrap_or(at.saturating_sub(1).max(1)),
+        t("jury-show-diff"),
     ));
     if let Some(other) = diff {
         let other = other.clamp(1, last);
         let before = auditor.goto(other).map_err(audit_error)?;
         let changes = audit::diff(&before, &point);
-        out.push_str(&format!("<h3>From event {other} to event {at}</h3><ul class=\"changes\" id=\"changes\">"));
+        let title = lang.t_args("jury-diff-title", &[("from", other.into()), ("to", at.into())]);
+        out.push_str(&format!("<h3>{}</h3><ul class=\"changes\" id=\"changes\">", esc(&title)));
         if changes.is_empty() {
-            out.push_str("<li>no difference</li>");
+            out.push_str(&format!("<li>{}</li>", t("jury-no-difference")));
         }
         for change in changes {
-            out.push_str(&format!("<li><code>{}</code></li>", esc(&change.to_string())));
+            out.push_str(&format!("<li><code lang=\"en\">{}</code></li>", esc(&change.to_string())));
         }
         out.push_str("</ul>");
     }
-    out.push_str("</div><div class=\"jury-timeline\"><h2>Every event</h2><ol class=\"timeline\" id=\"timeline\">");
+    out.push_str(&format!(
+        "</div><div class=\"jury-timeline\"><h2>{}</h2><ol class=\"timeline\" id=\"timeline\">",
+        t("jury-every-event")
+    ));
     for entry in audit::timeline(&game.records) {
         let time = entry.table_time_ms.map_or_else(String::new, table_time_text);
         let class = match (entry.voided_by.is_some(), entry.seq == at) {
@@ -150,9 +177,9 @@ fn render(game: &Game, at: Option<u64>, diff: Option<u64>) -> Result<String, Pag
             (false, false) => "",
         };
         let note =
-            entry.void_mark().map(|m| format!("<span class=\"void-note\">{}</span>", esc(&m))).unwrap_or_default();
+            entry.void_mark().map(|m| format!("<span class=\"void-note\" lang=\"en\">{}</span>", esc(&m))).unwrap_or_default();
         out.push_str(&format!(
-            "<li value=\"{seq}\" class=\"{class}\" id=\"event-{seq}\"><a href=\"/jury/{id}?at={seq}\"><span class=\"event\">{text}</span></a> \
+            "<li value=\"{seq}\" class=\"{class}\" id=\"event-{seq}\"><a href=\"/jury/{id}?at={seq}\"><span class=\"event\" lang=\"en\">{text}</span></a> \
              <span class=\"muted\">{recorded} UTC · {actor} · {time}</span>{note}</li>",
             seq = entry.seq,
             text = esc(&replay::audit::event_text(&entry.event)),

@@ -4,6 +4,7 @@
 use super::auth::Viewer;
 use super::i18n::{Lang, CATALOGUES};
 use crate::auth::Role;
+use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
 use axum::extract::{Path, State};
@@ -72,9 +73,9 @@ pub(crate) fn esc(text: &str) -> String {
     out
 }
 
-/// A whole page in English: `body` is HTML already escaped; `scripts` are asset names.
-pub(crate) fn shell(title: &str, viewer: Option<&Viewer>, body: &str, scripts: &[&str]) -> String {
-    shell_in(Lang::En, title, viewer, body, &Head { manifest: false, scripts })
+/// A whole page in `lang`: `body` is HTML already escaped; `scripts` are asset names.
+pub(crate) fn shell(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &str, scripts: &[&str]) -> String {
+    shell_in(lang, title, viewer, body, &Head { manifest: false, scripts })
 }
 
 /// What a page adds to its `<head>`.
@@ -92,7 +93,7 @@ pub(crate) fn shell_in(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &
         let who = match (&v.identity, v.role()) {
             (_, Some(Role::Public)) => lang.t("who-public"),
             (None, _) => lang.t("who-unknown"),
-            _ => v.describe(),
+            (Some(who), _) => format!("{} ({})", who.actor, clearance_name(lang, who.role)),
         };
         format!(
             "<span class=\"who\" id=\"who\">{}{mode}</span> <a href=\"/signin\">{}</a>",
@@ -130,7 +131,12 @@ pub(crate) fn short_id(name: &str) -> &str {
     name.split_once('/').map_or(name, |(_, id)| id)
 }
 
-pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer) -> Result<Html<String>, PageError> {
+/// A clearance's name in `lang` (`jury`, `jurado`).
+pub(crate) fn clearance_name(lang: Lang, role: Role) -> String {
+    lang.t(&format!("clearance-{}", role.as_str()))
+}
+
+pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer, lang: Lang) -> Result<Html<String>, PageError> {
     let may_list = state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok();
     let streams = if may_list {
         let log = std::sync::Arc::clone(&state.log);
@@ -138,50 +144,55 @@ pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer) -> Resu
     } else {
         Vec::new()
     };
-    let mut body = String::from("<h1>Tournament Ledger</h1>");
+    let t = |id: &str| esc(&lang.t(id));
+    let mut body = format!("<h1>{}</h1>", t("site-name"));
     let list = |kind: StreamKind, links: &dyn Fn(&str) -> String| -> String {
         let items: String = streams
             .iter()
             .filter(|s| s.stream.kind() == kind)
-            .map(|s| format!("<li>{} <span class=\"muted\">{} events</span></li>", links(s.stream.id()), s.version))
+            .map(|s| {
+                let count = lang.t_args("index-events", &[("count", s.version.into())]);
+                format!("<li>{} <span class=\"muted\">{}</span></li>", links(s.stream.id()), esc(&count))
+            })
             .collect();
         if items.is_empty() {
-            "<p class=\"muted\">none yet</p>".to_owned()
+            format!("<p class=\"muted\">{}</p>", t("index-none"))
         } else {
             format!("<ul class=\"streams\">{items}</ul>")
         }
     };
     if may_list {
-        body.push_str("<h2>Tournaments</h2>");
+        body.push_str(&format!("<h2>{}</h2>", t("index-tournaments")));
         body.push_str(&list(StreamKind::Tournament, &|id| {
-            format!("<a href=\"/board/{0}\">{0}</a> — standings board", esc(id))
+            format!("<a href=\"/board/{0}\">{0}</a> — {1}", esc(id), t("index-board"))
         }));
-        body.push_str("<h2>Games</h2>");
+        body.push_str(&format!("<h2>{}</h2>", t("index-games")));
         body.push_str(&list(StreamKind::Game, &|id| {
-            format!("<a href=\"/table/{0}\">{0}</a> · <a href=\"/jury/{0}\">jury replay</a>", esc(id))
+            format!("<a href=\"/table/{0}\">{0}</a> · <a href=\"/jury/{0}\">{1}</a>", esc(id), t("index-jury"))
         }));
-        body.push_str("<h2>Andes matches</h2>");
+        body.push_str(&format!("<h2>{}</h2>", t("index-andes")));
         body.push_str(&list(StreamKind::Andes, &|id| {
             format!(
-                "<a href=\"/andes/{0}\">{0}</a> — board · <a href=\"/andes/{0}?side=luna\">Luna's side</a>",
-                esc(id)
+                "<a href=\"/andes/{0}\">{0}</a> — {1} · <a href=\"/andes/{0}?side=luna\">{2}</a>",
+                esc(id),
+                t("index-andes-board"),
+                t("index-andes-luna")
             )
         }));
-        body.push_str("<p><a href=\"/analyst\">Role and nation statistics</a></p>");
     }
-    body.push_str(
-        "<h2>Open a page</h2>\
-         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"board\">\
-         <label>Standings board of tournament <input name=\"id\" required></label><button>Open</button></form>\
-         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"table\">\
-         <label>Table page of game <input name=\"id\" required></label><button>Open</button></form>\
-         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"jury\">\
-         <label>Jury replay of game <input name=\"id\" required></label><button>Open</button></form>\
-         <form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"andes\">\
-         <label>Andes board of match <input name=\"id\" required></label><button>Open</button></form>\
-         <p><a href=\"/analyst\">Analysts' statistics</a></p>",
-    );
-    Ok(Html(shell("Home", Some(&viewer), &body, &[])))
+    body.push_str(&format!("<h2>{}</h2>", t("index-open")));
+    for (page, label) in
+        [("board", "open-board"), ("table", "open-table"), ("jury", "open-jury"), ("andes", "open-andes")]
+    {
+        body.push_str(&format!(
+            "<form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"{page}\">\
+             <label>{} <input name=\"id\" id=\"open-{page}\" required></label><button>{}</button></form>",
+            t(label),
+            t("open-button")
+        ));
+    }
+    body.push_str(&format!("<p><a href=\"/analyst\" id=\"index-analyst\">{}</a></p>", t("index-analyst")));
+    Ok(Html(shell(lang, &lang.t("index-title"), Some(&viewer), &body, &[])))
 }
 
 #[derive(serde::Deserialize)]
@@ -194,7 +205,10 @@ pub(crate) struct OpenQuery {
 pub(crate) async fn open(axum::extract::Query(query): axum::extract::Query<OpenQuery>) -> Response {
     let page = match query.page.as_str() {
         "board" | "table" | "jury" | "andes" => query.page.as_str(),
-        _ => return (StatusCode::NOT_FOUND, "no such page").into_response(),
+        other => {
+            let refused = PageError::new(StatusCode::NOT_FOUND, format!("NOT_FOUND: there is no page {other}"));
+            return refused.saying(Say::new("error-no-page")).into_response();
+        }
     };
     let id: String = query.id.trim().chars().filter(|c| c.is_ascii_alphanumeric() || "._-/".contains(*c)).collect();
     axum::response::Redirect::to(&format!("/{page}/{}", short_id(&id))).into_response()

@@ -23,13 +23,14 @@ mod layout;
 mod paper;
 mod pwa;
 mod sse;
+mod refusal;
 mod table;
 mod tables;
 
 use crate::auth::Auth;
 use crate::server::ProjectionsService;
 use axum::http::StatusCode;
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use ledger_store::Log;
 use std::future::Future;
@@ -96,6 +97,7 @@ pub fn router(state: WebState) -> axum::Router {
 
 /// Scripts and styles only from this site, no framing, no sniffing.
 async fn security_headers(mut response: Response) -> Response {
+        .layer(axum::middleware::from_fn(refusal::localize))
     use axum::http::header::{self, HeaderValue};
     let headers = response.headers_mut();
     headers.insert(
@@ -128,8 +130,9 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work).await.map_err(|e| PageError::internal(format!("a page failed: {e}")))?
 }
 
-/// A page that cannot be shown, as the gRPC API would have refused it.
-#[derive(Debug)]
+/// A page that cannot be shown, as the gRPC API would have refused it: the machine text for
+/// JSON routes and logs, and what a person reads in their language ([`refusal`]).
+#[derive(Debug, Clone)]
 pub(crate) struct PageError {
     status: StatusCode,
     message: String,
@@ -137,11 +140,33 @@ pub(crate) struct PageError {
 
 impl PageError {
     fn internal(message: String) -> Self {
-        PageError { status: StatusCode::INTERNAL_SERVER_ERROR, message }
+        PageError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+    /// `CODE: the ledger's sentence`, as `ledgerctl` prints it.
     }
+    say: refusal::Say,
 
     fn bad_request(message: impl Into<String>) -> Self {
-        PageError { status: StatusCode::BAD_REQUEST, message: message.into() }
+        PageError::new(StatusCode::BAD_REQUEST, message.into())
+    }
+
+    /// A refusal said by its HTTP status's sentence.
+    fn new(status: StatusCode, message: String) -> Self {
+        PageError { status, message, say: refusal::Say::of_http(status) }
+    }
+
+    /// The same refusal, said as `say` in a page.
+    fn saying(mut self, say: refusal::Say) -> Self {
+        self.say = say;
+        self
+    }
+
+    /// A "not found" said as `say` (a page that knows what it looked for).
+    fn when_not_found(self, say: refusal::Say) -> Self {
+        if self.status == StatusCode::NOT_FOUND {
+            self.saying(say)
+        } else {
+            self
+        }
     }
 }
 
@@ -157,7 +182,7 @@ impl From<tonic::Status> for PageError {
             Code::Unavailable | Code::ResourceExhausted => StatusCode::SERVICE_UNAVAILABLE,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        PageError { status: http, message: status_text(&status) }
+        PageError { status: http, message: status_text(&status), say: refusal::Say::of_status(&status) }
     }
 }
 
@@ -170,11 +195,10 @@ impl From<ledger_store::StoreError> for PageError {
 
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
-        let signin = matches!(self.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN);
-        let hint =
-            if signin { "<p><a href=\"/signin\">Sign in</a> with a token that may see this page.</p>" } else { "" };
-        let body = format!("<p class=\"refusal\" id=\"error\">{}</p>{hint}", layout::esc(&self.message));
-        (self.status, Html(layout::shell("Refused", None, &body, &[]))).into_response()
+        let mut response = refusal::page(i18n::Lang::En, "/", &self);
+        response.extensions_mut().insert(self);
+        response
+    /// In English here; [`refusal::localize`] writes it again in the reader's language.
     }
 }
 

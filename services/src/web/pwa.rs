@@ -54,7 +54,8 @@ pub(crate) struct Switch {
 /// `/lang?to=es&next=/board/wm26`: remembers the language for a year and goes back.
 pub(crate) async fn switch(Query(query): Query<Switch>, headers: axum::http::HeaderMap) -> Response {
     let Some(lang) = Lang::from_code(&query.to) else {
-        return (StatusCode::NOT_FOUND, "no such language").into_response();
+        let refused = super::PageError::new(StatusCode::NOT_FOUND, "NOT_FOUND: no such language".into());
+        return refused.saying(super::refusal::Say::new("error-no-language")).into_response();
     };
     // Back where the switch was pressed: the `next` given, else the page it was on.
     let referer = headers

@@ -4,6 +4,9 @@
 //! committed between rendering and connecting is missed. A burst of events (a group commit,
 //! an import) is rendered once.
 
+use super::i18n::Lang;
+use super::layout::esc;
+use super::refusal::Say;
 use super::{PageError, WebState};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
@@ -32,9 +35,10 @@ where
     F: FnMut(u64) -> Fut + Send + 'static,
     Fut: Future<Output = Option<Event>> + Send,
 {
-    let slot: OwnedSemaphorePermit = Arc::clone(&state.live_pages).try_acquire_owned().map_err(|_| PageError {
-        status: StatusCode::SERVICE_UNAVAILABLE,
-        message: format!("this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later"),
+    let slot: OwnedSemaphorePermit = Arc::clone(&state.live_pages).try_acquire_owned().map_err(|_| {
+        let message = format!("UNAVAILABLE: this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later");
+        PageError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+            .saying(Say::new("error-too-many-live").arg("max", MAX_LIVE_PAGES.to_string()))
     })?;
     let mut events = state.log.subscribe(Filter::All, from.max(1));
     let mut stopping = state.stopping.clone();
@@ -72,4 +76,22 @@ where
 /// An SSE event carrying HTML: each line its own `data:` line, as the format requires.
 pub(crate) fn html_event(name: &str, position: u64, html: &str) -> Event {
     Event::default().event(name).id(position.to_string()).data(html)
+}
+
+/// A live page's status line, in `lang`: `live.js` words its changes with the sentences it
+/// carries (`{time}` is the browser's time of the last update, in the page's language).
+pub(crate) fn status_line(lang: Lang, shown: &str) -> String {
+    format!(
+        "<p class=\"live-status muted\" id=\"live-status\" data-live-text=\"{}\" data-updated-text=\"{}\" \
+         data-reconnecting-text=\"{}\">{}</p>",
+        esc(&lang.t("live-now")),
+        esc(&lang.t_args("live-updated", &[("time", "{time}".into())])),
+        esc(&lang.t("live-reconnecting")),
+        esc(shown)
+    )
+}
+
+/// A refusal met while following, as the page's status line shows it.
+pub(crate) fn refused_event(lang: Lang, position: u64, error: &PageError) -> Event {
+    html_event("refused", position, &esc(&error.say.text(lang)))
 }

@@ -10,6 +10,7 @@ mod daemon;
 mod fanout;
 mod grpc;
 mod projections;
+mod languages;
 mod roundtrip;
 mod security;
 mod support;

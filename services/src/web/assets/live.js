@@ -18,25 +18,28 @@
   }
   setInterval(tick, 250);
 
+  // The status line carries its sentences in the page's language (data-*-text, from ledgerd).
   function follow(section) {
     var status = document.getElementById("live-status");
+    function say(name, time) {
+      if (!status) { return; }
+      var text = status.dataset[name + "Text"] || "";
+      status.textContent = time === undefined ? text : text.replace("{time}", time);
+    }
     var source = new EventSource(section.dataset.live);
     source.addEventListener(section.dataset.event, function (e) {
       section.innerHTML = e.data;
       window.ledgerRebase();
       tick();
       section.dataset.updated = String(Date.now());
-      if (status) { status.textContent = "live · updated " + new Date().toLocaleTimeString(); }
+      say("updated", new Date().toLocaleTimeString(document.documentElement.lang || undefined));
     });
     source.addEventListener("refused", function (e) {
-      if (status) { status.textContent = e.data; }
+      // Already escaped HTML text, in the page's language.
+      if (status) { status.innerHTML = e.data; }
     });
-    source.onerror = function () {
-      if (status) { status.textContent = "reconnecting…"; }
-    };
-    source.onopen = function () {
-      if (status) { status.textContent = "live"; }
-    };
+    source.onerror = function () { say("reconnecting"); };
+    source.onopen = function () { say("live"); };
   }
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-live]").forEach(follow);

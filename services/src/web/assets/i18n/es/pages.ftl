@@ -3,10 +3,10 @@
 # bandos, motivos de parada y resultados, y los rechazos de las reglas, están en rules.ftl.
 
 site-name = Tournament Ledger
-nav-signin = Entrar
+nav-signin = Iniciar sesión
 lang-other = English
 who-public = público
-who-unknown = token desconocido: vuelve a entrar
+who-unknown = token desconocido: vuelva a iniciar sesión
 who-open = ledgerd abierto
 
 ## La página de la mesa

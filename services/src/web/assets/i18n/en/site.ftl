@@ -1,0 +1,183 @@
+# The site's pages in English: the index, sign-in, the standings board, the jury's viewer, the
+# analysts' page and every refusal a page shows. Each message has its Spanish twin in
+# es/site.ftl (a test checks both name the same messages). Names of nations, roles, sides,
+# outcomes and rulesets are in rules.ftl; the frame (site name, switch) in pages.ftl.
+# Numbers arrive already written for the language (an exact decimal's own digits).
+
+## Clearances (the roles of the auth file), as the header and the sign-in form name them.
+clearance-public = public
+clearance-analyst = analyst
+clearance-table = table
+clearance-organiser = organiser
+clearance-jury = jury
+
+## The index
+index-title = Home
+index-tournaments = Tournaments
+index-games = Games
+index-andes = Andes matches
+index-none = none yet
+# $count (Number) - events in the stream
+index-events = { $count ->
+    [one] 1 event
+   *[other] { NUMBER($count, useGrouping: 0) } events
+}
+index-board = standings board
+index-jury = jury replay
+index-andes-board = board
+index-andes-luna = Luna's side
+index-open = Open a page
+open-board = Standings board of tournament
+open-table = Table page of game
+open-jury = Jury replay of game
+open-andes = Andes board of match
+open-button = Open
+index-analyst = Role and nation statistics
+
+## Signing in
+signin-title = Sign in
+signin-token = Token
+signin-button = Sign in
+signin-token-hint = The token your organiser gave you (made with ledgerctl new-token). It is kept in a cookie that only this site receives and that page scripts cannot read.
+signin-open-hint = This ledgerd runs open (no auth file): choose who you are and your clearance, as ledgerctl --actor … --clearance … would.
+signin-actor = Actor
+signin-clearance = Clearance
+signin-use = Use this clearance
+signin-actor-invalid = An actor is 1 to 64 printable characters.
+signout = Sign out
+
+## Refusals, as a page shows them (the machine code stays in data-code and in JSON routes).
+error-title = This page cannot be shown
+error-unknown-token = Unknown token: sign in again.
+error-needs-signin = This page needs a token: sign in.
+error-not-cleared = Your clearance does not open this page.
+error-not-found = Nothing is recorded under this name: check the address.
+# $id (String)
+error-no-tournament = There is no tournament { $id }.
+# $id (String)
+error-no-game = There is no game { $id }.
+# $id (String)
+error-no-match = There is no Andes match { $id }.
+error-no-page = There is no such page.
+error-no-language = The pages are written in English and Spanish only.
+error-invalid = The ledger cannot read what this address asks for.
+error-precondition = The ledger cannot show this as the recorded events stand.
+error-unavailable = The ledger is busy: try again in a moment.
+error-internal = Something went wrong inside ledgerd.
+error-ledger-says = The ledger's own words:
+error-signin = Sign in with a token that may see this page
+error-home = Back to the start
+error-cross-site = A form sent from another site is refused.
+error-jury-signin = The replay viewer needs the jury's token: sign in.
+# $actor (String); $clearance (String) - public, analyst, table, organiser or jury
+error-jury-only = The replay viewer is for the jury; { $actor } is cleared as { $clearance }.
+# $year (String) - what was typed
+error-bad-year = “{ $year }” is not a year.
+# $max (String)
+error-too-many-live = This ledgerd already serves { $max } live pages: reload later.
+
+## Live pages' status line
+live-now = live
+# $time (String) - the browser's clock
+live-updated = live · updated { $time }
+live-reconnecting = reconnecting…
+
+## The standings board
+# $tournament (String)
+board-title = Standings { $tournament }
+board-player = Player
+board-games = Games
+board-total = Total
+board-tie-breakers = Tie-breakers
+board-decided-total = by total
+# $index (String) - 1-based; $name (String) - the tie-breaker's name
+board-decided-tie-breaker = by tie-breaker { $index } ({ $name })
+board-decided-unresolved = tied: no lot drawn yet
+# $players (String) - joined by ", "
+board-finalists = finalists: { $players }
+# $players (String)
+board-finalists-so-far = finalists so far: { $players }
+board-running = Games running
+board-none = none
+# $turn (Number)
+board-turn = turn { NUMBER($turn, useGrouping: 0) }
+board-no-clock = no clock yet
+board-final = The final
+board-winner = Winner
+
+tiebreak-second_best_sum = second best sum
+tiebreak-stcc = sTCC
+tiebreak-tcc = TCC
+tiebreak-opponents_quality = opponents' quality
+tiebreak-not_used_points = points not used
+tiebreak-attacker_spread = attackers' spread
+tiebreak-frederick_points = Frederick points
+tiebreak-lot = lot
+
+final-decided-not_ended = not decided yet
+final-decided-only_winner = the only winner
+final-decided-most_winning_nations = most winning nations
+final-decided-fewest_qualifying_wins = fewest qualifying wins in the role
+final-decided-cafe_role_order = CAFE's order of roles
+final-decided-lot = by lot
+final-decided-unresolved = tied: no lot drawn yet
+
+## The jury's replay viewer
+# $game (String)
+jury-title = Jury { $game }
+# $game (String)
+jury-heading = Jury replay: game { $game }
+# $last (Number)
+jury-digest = After event { NUMBER($last, useGrouping: 0) }: digest
+jury-chain-ok = the chain verifies
+# $seq (Number)
+jury-chain-broken = the chain breaks at event { NUMBER($seq, useGrouping: 0) }:
+jury-report = the report (Markdown, in English)
+jury-chain-head = chain head
+jury-first = « first
+jury-back = ◀ back
+jury-next = next ▶
+jury-last = last »
+jury-slider = event
+jury-ledger-text = The game's state, the differences and each event's line are the ledger's own text, word for word as ledgerctl audit prints them and the report holds them.
+# $at (Number)
+jury-point = The game after event { NUMBER($at, useGrouping: 0) }
+jury-compare = Compare with event
+jury-show-diff = Show the differences
+# $from (Number); $to (Number)
+jury-diff-title = From event { NUMBER($from, useGrouping: 0) } to event { NUMBER($to, useGrouping: 0) }
+jury-no-difference = no difference
+jury-every-event = Every event
+
+## The analysts' page
+analyst-page = Statistics
+analyst-title = Role and nation statistics
+filter-ruleset = Ruleset
+filter-tournament = Tournament
+filter-stage = Stage
+filter-year = Year
+filter-any = any
+filter-go = Filter
+stage-qualifying = qualifying
+stage-final = final
+# $count (Number)
+analyst-games = { $count ->
+    [one] 1 game
+   *[other] { NUMBER($count, useGrouping: 0) } games
+}
+analyst-csv = these numbers as CSV
+analyst-chart-role-rate = Win rate by role, with the 95% (Wilson) interval
+analyst-chart-nation-rate = Win rate by nation, with the 95% (Wilson) interval
+analyst-chart-role-score = Average score by role
+analyst-chart-nation-score = Average score by nation
+# $value (Number) - a whole percentage
+analyst-percent = { NUMBER($value, useGrouping: 0) }%
+# $wins (String); $games (String); $rate (String) - written for the language
+analyst-bar = { $wins } wins of { $games } games: { $rate }
+analyst-col-role = Role
+analyst-col-nation = Nation
+analyst-col-games = Games
+analyst-col-wins = Wins
+analyst-col-rate = Win rate
+analyst-col-interval = 95% interval
+analyst-col-score = Average score

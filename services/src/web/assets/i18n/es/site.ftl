@@ -1,0 +1,188 @@
+# Las páginas del sitio en español: el inicio, el inicio de sesión, la clasificación, el visor
+# del jurado, la página de analistas y cada rechazo que muestra una página. Cada mensaje tiene
+# su gemelo inglés en en/site.ftl. Los nombres de naciones, papeles, bandos, resultados y
+# reglamentos están en rules.ftl. Los números llegan ya escritos para el idioma (coma decimal).
+
+## Autorizaciones (los papeles del fichero de autenticación).
+clearance-public = público
+clearance-analyst = analista
+clearance-table = mesa
+clearance-organiser = organizador
+clearance-jury = jurado
+
+## El inicio
+index-title = Inicio
+index-tournaments = Torneos
+index-games = Partidas
+index-andes = Encuentros de Andes
+index-none = ninguno todavía
+# $count (Number)
+index-events = { $count ->
+    [one] 1 evento
+   *[other] { NUMBER($count, useGrouping: 0) } eventos
+}
+index-board = clasificación
+index-jury = repetición del jurado
+index-andes-board = tablero
+index-andes-luna = lado de Luna
+index-open = Abrir una página
+open-board = Clasificación del torneo
+open-table = Página de mesa de la partida
+open-jury = Repetición del jurado de la partida
+open-andes = Tablero de Andes del encuentro
+open-button = Abrir
+index-analyst = Estadísticas de papeles y naciones
+
+## Inicio de sesión
+signin-title = Iniciar sesión
+signin-token = Token
+signin-button = Entrar
+signin-token-hint = El token que le dio la organización (creado con ledgerctl new-token). Se guarda en una cookie que solo recibe este sitio y que los scripts de la página no pueden leer.
+signin-open-hint = Este ledgerd funciona abierto (sin fichero de autenticación): elija quién es y su autorización, como harían ledgerctl --actor … --clearance ….
+signin-actor = Actor
+signin-clearance = Autorización
+signin-use = Usar esta autorización
+signin-actor-invalid = Un actor tiene de 1 a 64 caracteres imprimibles.
+signout = Cerrar sesión
+
+## Rechazos, tal como los muestra una página (el código de máquina queda en data-code y en las rutas JSON).
+error-title = No se puede mostrar esta página
+error-unknown-token = Token desconocido: vuelva a iniciar sesión.
+error-needs-signin = Esta página necesita un token: inicie sesión.
+error-not-cleared = Su autorización no abre esta página.
+error-not-found = No hay nada registrado con este nombre: revise la dirección.
+# $id (String)
+error-no-tournament = No existe el torneo { $id }.
+# $id (String)
+error-no-game = No existe la partida { $id }.
+# $id (String)
+error-no-match = No existe el encuentro de Andes { $id }.
+error-no-page = Esa página no existe.
+error-no-language = Las páginas están solo en español y en inglés.
+error-invalid = El ledger no puede leer lo que pide esta dirección.
+error-precondition = El ledger no puede mostrar esto con los eventos registrados.
+error-unavailable = El ledger está ocupado: inténtelo de nuevo en un momento.
+error-internal = Algo ha fallado dentro de ledgerd.
+error-ledger-says = Las palabras del propio ledger (en inglés):
+error-signin = Iniciar sesión con un token que pueda ver esta página
+error-home = Volver al inicio
+error-cross-site = Se rechaza un formulario enviado desde otro sitio.
+error-jury-signin = El visor de repetición necesita el token del jurado: inicie sesión.
+# $actor (String); $clearance (String)
+error-jury-only = El visor de repetición es para el jurado; { $actor } tiene autorización de { $clearance ->
+    [public] público
+    [analyst] analista
+    [table] mesa
+    [organiser] organizador
+   *[other] { $clearance }
+}.
+# $year (String)
+error-bad-year = «{ $year }» no es un año.
+# $max (String)
+error-too-many-live = Este ledgerd ya sirve { $max } páginas en directo: recargue más tarde.
+
+## La línea de estado de las páginas en directo
+live-now = en directo
+# $time (String)
+live-updated = en directo · actualizado a las { $time }
+live-reconnecting = reconectando…
+
+## La clasificación
+# $tournament (String)
+board-title = Clasificación { $tournament }
+board-player = Jugador
+board-games = Partidas
+board-total = Total
+board-tie-breakers = Desempates
+board-decided-total = por total
+# $index (String); $name (String)
+board-decided-tie-breaker = por el desempate { $index } ({ $name })
+board-decided-unresolved = empatados: aún sin sorteo
+# $players (String)
+board-finalists = finalistas: { $players }
+# $players (String)
+board-finalists-so-far = finalistas por ahora: { $players }
+board-running = Partidas en juego
+board-none = ninguna
+# $turn (Number)
+board-turn = turno { NUMBER($turn, useGrouping: 0) }
+board-no-clock = aún sin reloj
+board-final = La final
+board-winner = Ganador
+
+tiebreak-second_best_sum = suma de segundos mejores
+tiebreak-stcc = sTCC
+tiebreak-tcc = TCC
+tiebreak-opponents_quality = calidad de los rivales
+tiebreak-not_used_points = puntos no usados
+tiebreak-attacker_spread = dispersión de los atacantes
+tiebreak-frederick_points = puntos con Federico
+tiebreak-lot = sorteo
+
+final-decided-not_ended = aún sin decidir
+final-decided-only_winner = único ganador
+final-decided-most_winning_nations = más naciones ganadoras
+final-decided-fewest_qualifying_wins = menos victorias clasificatorias con el papel
+final-decided-cafe_role_order = orden de papeles de CAFE
+final-decided-lot = por sorteo
+final-decided-unresolved = empatados: aún sin sorteo
+
+## El visor de repetición del jurado
+# $game (String)
+jury-title = Jurado { $game }
+# $game (String)
+jury-heading = Repetición del jurado: partida { $game }
+# $last (Number)
+jury-digest = Tras el evento { NUMBER($last, useGrouping: 0) }: resumen
+jury-chain-ok = la cadena se verifica
+# $seq (Number)
+jury-chain-broken = la cadena se rompe en el evento { NUMBER($seq, useGrouping: 0) }:
+jury-report = el informe (Markdown, en inglés)
+jury-chain-head = cabeza de la cadena
+jury-first = « primero
+jury-back = ◀ atrás
+jury-next = siguiente ▶
+jury-last = último »
+jury-slider = evento
+jury-ledger-text = El estado de la partida, las diferencias y la línea de cada evento son el texto del propio ledger (en inglés), palabra por palabra como los imprime ledgerctl audit y los guarda el informe.
+# $at (Number)
+jury-point = La partida tras el evento { NUMBER($at, useGrouping: 0) }
+jury-compare = Comparar con el evento
+jury-show-diff = Mostrar las diferencias
+# $from (Number); $to (Number)
+jury-diff-title = Del evento { NUMBER($from, useGrouping: 0) } al evento { NUMBER($to, useGrouping: 0) }
+jury-no-difference = ninguna diferencia
+jury-every-event = Todos los eventos
+
+## La página de analistas
+analyst-page = Estadísticas
+analyst-title = Estadísticas de papeles y naciones
+filter-ruleset = Reglamento
+filter-tournament = Torneo
+filter-stage = Fase
+filter-year = Año
+filter-any = cualquiera
+filter-go = Filtrar
+stage-qualifying = clasificatoria
+stage-final = final
+# $count (Number)
+analyst-games = { $count ->
+    [one] 1 partida
+   *[other] { NUMBER($count, useGrouping: 0) } partidas
+}
+analyst-csv = estas cifras en CSV
+analyst-chart-role-rate = Porcentaje de victorias por papel, con el intervalo del 95 % (Wilson)
+analyst-chart-nation-rate = Porcentaje de victorias por nación, con el intervalo del 95 % (Wilson)
+analyst-chart-role-score = Puntuación media por papel
+analyst-chart-nation-score = Puntuación media por nación
+# $value (Number)
+analyst-percent = { NUMBER($value, useGrouping: 0) } %
+# $wins (String); $games (String); $rate (String)
+analyst-bar = { $wins } victorias de { $games } partidas: { $rate }
+analyst-col-role = Papel
+analyst-col-nation = Nación
+analyst-col-games = Partidas
+analyst-col-wins = Victorias
+analyst-col-rate = Porcentaje de victorias
+analyst-col-interval = Intervalo del 95 %
+analyst-col-score = Puntuación media

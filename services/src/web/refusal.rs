@@ -1,0 +1,166 @@
+//! Refusals as a person reads them. A [`PageError`] keeps the machine text (`CODE: the ledger's
+//! sentence`, what `ledgerctl` prints; JSON routes and logs keep it, and scripts read the code)
+//! and a [`Say`]: a message of `site.ftl` with its arguments. A handler does not know the
+//! language its error will be read in, so the error page is written by [`localize`], a layer
+//! around every route that reads the request's language; a page never shows a bare
+//! `UNAUTHENTICATED: unknown token`.
+
+use super::i18n::Lang;
+use super::layout::{esc, shell_in, Head};
+use super::PageError;
+use axum::extract::Request;
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{Html, IntoResponse, Response};
+use fluent_bundle::FluentValue;
+use tonic::Code;
+
+/// A catalogue message with its arguments, formatted in whichever language reads it.
+#[derive(Debug, Clone)]
+pub(crate) struct Say {
+    id: &'static str,
+    args: Vec<(&'static str, String)>,
+    /// The ledger's own sentence is the information (a precondition, a malformed name): the page
+    /// shows it too, quoted, under the sentence.
+    detail: bool,
+}
+
+impl Say {
+    pub(crate) fn new(id: &'static str) -> Say {
+        Say { id, args: Vec::new(), detail: false }
+    }
+
+    pub(crate) fn arg(mut self, name: &'static str, value: impl Into<String>) -> Say {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    fn with_detail(mut self) -> Say {
+        self.detail = true;
+        self
+    }
+
+    pub(crate) fn text(&self, lang: Lang) -> String {
+        let args: Vec<(&str, FluentValue<'_>)> =
+            self.args.iter().map(|(name, value)| (*name, FluentValue::from(value.as_str()))).collect();
+        lang.t_args(self.id, &args)
+    }
+
+    /// What a gRPC refusal says when the page did not name its cause: the sentence of its code.
+    pub(crate) fn of_status(status: &tonic::Status) -> Say {
+        match status.code() {
+            // `Auth::identify`: a token it does not know, or a header that is not a bearer token
+            // (a cookie the browser kept from another ledgerd).
+            Code::Unauthenticated
+                if status.message() == "unknown token" || status.message().starts_with("the authorization header") =>
+            {
+                Say::new("error-unknown-token")
+            }
+            Code::Unauthenticated => Say::new("error-needs-signin"),
+            Code::PermissionDenied => Say::new("error-not-cleared"),
+            Code::NotFound => Say::new("error-not-found"),
+            Code::InvalidArgument => Say::new("error-invalid").with_detail(),
+            Code::FailedPrecondition | Code::Aborted | Code::AlreadyExists => {
+                Say::new("error-precondition").with_detail()
+            }
+            Code::Unavailable | Code::ResourceExhausted => Say::new("error-unavailable"),
+            _ => Say::new("error-internal").with_detail(),
+        }
+    }
+
+    /// The sentence for a refusal made without a gRPC status, by its HTTP status.
+    pub(crate) fn of_http(status: StatusCode) -> Say {
+        match status {
+            StatusCode::BAD_REQUEST => Say::new("error-invalid").with_detail(),
+            StatusCode::NOT_FOUND => Say::new("error-not-found"),
+            StatusCode::CONFLICT => Say::new("error-precondition").with_detail(),
+            _ => Say::new("error-internal").with_detail(),
+        }
+    }
+}
+
+/// The machine code of an HTTP status, as gRPC names it (JSON routes and `data-code`).
+pub(crate) fn code_of(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::BAD_REQUEST => "INVALID_ARGUMENT",
+        StatusCode::UNAUTHORIZED => "UNAUTHENTICATED",
+        StatusCode::FORBIDDEN => "PERMISSION_DENIED",
+        StatusCode::NOT_FOUND => "NOT_FOUND",
+        StatusCode::CONFLICT => "FAILED_PRECONDITION",
+        StatusCode::SERVICE_UNAVAILABLE => "UNAVAILABLE",
+        _ => "INTERNAL",
+    }
+}
+
+/// The error page: the sentence in `lang`, the machine code in `data-code`, the ledger's own
+/// words when they are the information, and a way to sign in when a token would help.
+pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
+    let code = code_of(error.status);
+    let mut body = format!(
+        "<h1>{}</h1><p class=\"refusal\" id=\"error\" data-code=\"{code}\">{}</p>",
+        esc(&lang.t("error-title")),
+        esc(&error.say.text(lang))
+    );
+    if error.say.detail {
+        let detail = error.message.strip_prefix(&format!("{code}: ")).unwrap_or(&error.message);
+        body.push_str(&format!(
+            "<p class=\"muted\" id=\"error-detail\">{} <q lang=\"en\">{}</q></p>",
+            esc(&lang.t("error-ledger-says")),
+            esc(detail)
+        ));
+    }
+    if matches!(error.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
+        let next = super::auth::local_path(Some(path));
+        body.push_str(&format!(
+            "<p><a href=\"/signin?next={}\" id=\"error-signin\">{}</a></p>",
+            esc(&next),
+            esc(&lang.t("error-signin"))
+        ));
+    }
+    body.push_str(&format!("<p><a href=\"/\">{}</a></p>", esc(&lang.t("error-home"))));
+    let html = shell_in(lang, &lang.t("error-title"), None, &body, &Head { manifest: false, scripts: &[] });
+    (error.status, Html(html)).into_response()
+}
+
+/// Every route's layer: a [`PageError`] a handler returned is written in the request's language.
+pub(crate) async fn localize(request: Request, next: Next) -> Response {
+    let lang = Lang::of_request(request.headers());
+    let path = request.uri().path().to_owned();
+    let mut response = next.run(request).await;
+    match response.extensions_mut().remove::<PageError>() {
+        Some(error) => page(lang, &path, &error),
+        None => response,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::Auth;
+    use tonic::metadata::MetadataMap;
+
+    #[test]
+    fn an_unknown_token_reads_as_one_in_each_language() {
+        let digest = hex::encode(crate::auth::token_digest("known"));
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("auth.json");
+        std::fs::write(&file, format!(r#"{{"tokens": [{{"sha256": "{digest}", "actor": "t1", "clearance": "table"}}]}}"#))
+            .unwrap();
+        let auth = Auth::load(&file).unwrap();
+        let mut metadata = MetadataMap::new();
+        metadata.insert("authorization", "Bearer unknown".parse().unwrap());
+        let refused = auth.identify(&metadata).unwrap_err();
+        let say = Say::of_status(&refused);
+        assert_eq!(say.text(Lang::Es), "Token desconocido: vuelva a iniciar sesión.");
+        assert_eq!(say.text(Lang::En), "Unknown token: sign in again.");
+        let error = PageError::from(refused);
+        assert_eq!((error.status, error.message.as_str()), (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED: unknown token"));
+    }
+
+    #[test]
+    fn arguments_reach_the_sentence() {
+        let say = Say::new("error-no-tournament").arg("id", "wm26");
+        assert_eq!(say.text(Lang::En), "There is no tournament wm26.");
+        assert_eq!(say.text(Lang::Es), "No existe el torneo wm26.");
+    }
+}

@@ -1,0 +1,427 @@
+//! Every page in Spanish and in English, against a real `ledgerd --http-listen` with an auth
+//! file: plain HTTP requests choose the language by `Accept-Language` or by the `ledger_lang`
+//! cookie (which wins), and each page must say its own words in that language, refusals
+//! included, while JSON routes keep their machine code. In Chromium, the standings board is
+//! switched to Spanish with its switch and then, open since before any game started, shows each
+//! game its tournament drew within a second of the game's start, without a reload; and a game
+//! that had ended runs again on the board within a second of the jury voiding its end.
+
+use crate::daemon::Daemon;
+use crate::support::run_ledgerctl;
+use crate::web::{browser_binaries, click, eventually, js, text_of, Driver, JURY_TOKEN, TABLE_TOKEN};
+use ledger_proto::v1::ledger_client::LedgerClient;
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
+use tonic::transport::Channel;
+
+const ANALYST_TOKEN: &str = "analyst-token-lu";
+const ORGANISER_TOKEN: &str = "organiser-token-ola";
+
+/// ledgerd with an auth file and its pages.
+struct Site {
+    daemon: Daemon,
+    grpc: LedgerClient<Channel>,
+    /// `127.0.0.1:port` of the pages.
+    http: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Site {
+    async fn open() -> Site {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
+        let auth = json!({"tokens": [
+            entry(TABLE_TOKEN, "table-4", "table"),
+            entry(JURY_TOKEN, "jury-anna", "jury"),
+            entry(ANALYST_TOKEN, "lu", "analyst"),
+            entry(ORGANISER_TOKEN, "ola", "organiser"),
+        ]});
+        let auth_file = dir.path().join("auth.json");
+        std::fs::write(&auth_file, auth.to_string()).unwrap();
+        let daemon = Daemon::spawn_with(
+            &dir.path().join("data"),
+            &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+        );
+        let http = daemon.announced("http").to_owned();
+        let grpc = daemon.connect().await;
+        Site { daemon, grpc, http, _dir: dir }
+    }
+
+    /// `ledgerctl --server … --token <token> <args>`, off the async workers; it must succeed.
+    async fn ledgerctl(&self, token: &str, args: &[&str]) -> String {
+        let server = format!("http://{}", self.daemon.addr());
+        let args: Vec<String> =
+            ["--server", server.as_str(), "--token", token].iter().chain(args).map(|s| (*s).to_owned()).collect();
+        let shown = args.join(" ");
+        let out = tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
+            .await
+            .unwrap();
+        assert!(out.status.success(), "{shown}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    async fn append(&mut self, stream: &str, token: &str, events: &[Value], prefix: &str) {
+        let events: Vec<ledger::Event> =
+            events.iter().map(|e| ledger::event::from_canonical_json(e).unwrap()).collect();
+        let mut request = tonic::Request::new(crate::support::append(stream, &events, prefix, None));
+        request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+        self.grpc.append(request).await.unwrap();
+    }
+}
+
+/// An HTTP answer: status, headers as sent, body.
+struct Answer {
+    status: u16,
+    head: String,
+    body: String,
+}
+
+/// One HTTP/1.1 request on a connection of its own (`Connection: close`), off the async workers.
+async fn http(site: &Site, method: &str, path: &str, headers: &[(&str, String)], body: &str) -> Answer {
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", site.http);
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if !body.is_empty() {
+        request.push_str(&format!(
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    let addr = site.http.clone();
+    let raw = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).unwrap();
+        String::from_utf8(raw).unwrap()
+    })
+    .await
+    .unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { unchunk(body) } else { body.to_owned() };
+    Answer { status, head: head.to_owned(), body }
+}
+
+fn unchunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+/// How a request asks for a language.
+#[derive(Debug, Clone, Copy)]
+enum Ask {
+    /// The browser's `Accept-Language` alone.
+    Browser(&'static str),
+    /// The switch's cookie, against a browser that prefers the other language.
+    Cookie(&'static str),
+}
+
+impl Ask {
+    fn headers(self, token: Option<&str>) -> Vec<(&'static str, String)> {
+        let mut cookies: Vec<String> = token.map(|t| format!("ledger_token={}", hex::encode(t))).into_iter().collect();
+        let accept = match self {
+            Ask::Browser(tag) => tag.to_owned(),
+            Ask::Cookie(code) => {
+                cookies.push(format!("ledger_lang={code}"));
+                (if code == "es" { "en-GB,en;q=0.9" } else { "es-ES,es;q=0.9" }).to_owned()
+            }
+        };
+        let mut headers = vec![("Accept-Language", accept)];
+        if !cookies.is_empty() {
+            headers.push(("Cookie", cookies.join("; ")));
+        }
+        headers
+    }
+
+    fn code(self) -> &'static str {
+        match self {
+            Ask::Browser(tag) => &tag[..2],
+            Ask::Cookie(code) => code,
+        }
+    }
+}
+
+const SPANISH: [Ask; 2] = [Ask::Browser("es-ES,es;q=0.9,en;q=0.5"), Ask::Cookie("es")];
+const ENGLISH: [Ask; 3] = [Ask::Browser("en-US,en;q=0.9"), Ask::Browser("de-DE"), Ask::Cookie("en")];
+
+/// `path` asked for in every way: each Spanish answer says all of `es` and none of `en`, and
+/// the other way round; each is the language in `<html lang>` with the switch to the other.
+async fn says(site: &Site, path: &str, token: Option<&str>, status: u16, en: &[&str], es: &[&str]) -> (String, String) {
+    let mut shown = (String::new(), String::new());
+    for (asks, want, not) in [(&ENGLISH[..], en, es), (&SPANISH[..], es, en)] {
+        for ask in asks {
+            let answer = http(site, "GET", path, &ask.headers(token), "").await;
+            let page = &answer.body;
+            assert_eq!(answer.status, status, "{path} {ask:?}: {}\n{page}", answer.head);
+            let code = if ask.code() == "es" { "es" } else { "en" };
+            assert!(page.contains(&format!("<html lang=\"{code}\">")), "{path} {ask:?} is not in {code}: {page}");
+            let other = if code == "es" { "en" } else { "es" };
+            assert!(page.contains(&format!("id=\"lang-switch\" hreflang=\"{other}\"")), "{path} {ask:?}: no switch");
+            for text in want {
+                assert!(page.contains(text), "{path} {ask:?} does not say {text:?}: {page}");
+            }
+            for text in not {
+                assert!(!page.contains(text), "{path} {ask:?} says {text:?} of the other language: {page}");
+            }
+            if code == "es" { shown.1 = page.clone() } else { shown.0 = page.clone() }
+        }
+    }
+    shown
+}
+
+/// The text of the first element `<tag … class="<class>" …>` in `html`.
+fn first_text<'a>(html: &'a str, class: &str) -> &'a str {
+    let at = html.find(&format!("class=\"{class}\"")).unwrap_or_else(|| panic!("no {class} in {html}"));
+    let rest = &html[at..];
+    let start = rest.find('>').unwrap() + 1;
+    let end = rest[start..].find('<').unwrap();
+    &rest[start..start + end]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_page_speaks_spanish_and_english() {
+    let mut site = Site::open().await;
+    let open26 = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
+    site.ledgerctl(ORGANISER_TOKEN, &["import", "--file", open26]).await;
+    let created = json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720000});
+    site.append("andes/w1", ORGANISER_TOKEN, &[created], "w1-create-").await;
+    let moves = [
+        json!({"type": "game_started", "game": 1, "at_ms": 0}),
+        json!({"type": "move_played", "notation": "0c3", "at_ms": 4000}),
+    ];
+    site.append("andes/w1", TABLE_TOKEN, &moves, "w1-moves-").await;
+
+    says(&site, "/", None, 200, &["Open a page", "Table page of game"], &["Abrir una página", "Página de mesa de la partida"]).await;
+    says(&site, "/", Some(ORGANISER_TOKEN), 200, &["Tournaments", "standings board", "ola (organiser)"], &["Torneos", "clasificación", "ola (organizador)"])
+        .await;
+    says(&site, "/signin", None, 200, &["<h1>Sign in</h1>", "The token your organiser gave you"], &["<h1>Iniciar sesión</h1>", "El token que le dio la organización"])
+        .await;
+    let (en, es) = says(
+        &site,
+        "/board/open26",
+        None,
+        200,
+        &["Tie-breakers", "<th>Maria Theresa</th>", "Games running", ">finalists: "],
+        &["Desempates", "<th>María Teresa</th>", "Partidas en juego", ">finalistas: "],
+    )
+    .await;
+    // An exact decimal keeps every digit: the point in English, the comma in Spanish.
+    let total = first_text(&en, "num total");
+    assert!(total.contains('.'), "open26's leader has a whole total? {total}");
+    assert_eq!(first_text(&es, "num total"), total.replace('.', ","));
+    // Tie-breakers are named in the language, decided rows say why.
+    assert!(en.contains("by total") && es.contains("por total"), "{es}");
+    says(
+        &site,
+        "/jury/q1-t1?at=40&diff=39",
+        Some(JURY_TOKEN),
+        200,
+        &["Jury replay: game q1-t1", "Show the differences", "From event 39 to event 40", "the chain verifies"],
+        &["Repetición del jurado: partida q1-t1", "Mostrar las diferencias", "Del evento 39 al evento 40", "la cadena se verifica"],
+    )
+    .await;
+    let (en, es) = says(
+        &site,
+        "/analyst",
+        Some(ANALYST_TOKEN),
+        200,
+        &["Average score by role", "Win rate", "Imperial Army", "these numbers as CSV"],
+        &["Puntuación media por papel", "Porcentaje de victorias", "Ejército Imperial", "estas cifras en CSV"],
+    )
+    .await;
+    assert!(en.contains("8 games") && es.contains("8 partidas"), "{es}");
+    // The CSV stays the machine's, whatever the language.
+    let csv = http(&site, "GET", "/analyst/roles.csv", &Ask::Cookie("es").headers(Some(ANALYST_TOKEN)), "").await;
+    assert!(csv.body.starts_with("kind,name,games,wins,win_rate,"), "{}", csv.body);
+    assert!(csv.body.contains("nation,imperial_army,"), "{}", csv.body);
+    says(
+        &site,
+        "/andes/w1?side=luna",
+        Some(ANALYST_TOKEN),
+        200,
+        &["w1, game 1:", "Luna&#39;s view · after 1 moves · Luna to move", "Points and match", "Sol&#39;s side"],
+        &["w1, partida 1:", "vista de Luna · tras 1 jugadas · juega Luna", "Puntos y encuentro", "Lado de Sol"],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn refusals_are_sentences_in_the_readers_language() {
+    let site = Site::open().await;
+    let open26 = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
+    site.ledgerctl(ORGANISER_TOKEN, &["import", "--file", open26]).await;
+
+    // A wrong token at sign-in: the form again, with a sentence, never the status line.
+    for (ask, said) in [
+        (Ask::Browser("es"), "Token desconocido: vuelva a iniciar sesión."),
+        (Ask::Browser("en"), "Unknown token: sign in again."),
+        (Ask::Cookie("es"), "Token desconocido: vuelva a iniciar sesión."),
+    ] {
+        let answer = http(&site, "POST", "/signin", &ask.headers(None), "next=%2Fjury%2Fq1-t1&token=not-a-token").await;
+        assert_eq!(answer.status, 401, "{}", answer.body);
+        assert!(answer.body.contains(&format!("data-code=\"UNAUTHENTICATED\">{said}</p>")), "{ask:?}: {}", answer.body);
+        assert!(!answer.body.contains("UNAUTHENTICATED:"), "{}", answer.body);
+        assert!(answer.body.contains("id=\"token\""), "the form is not shown again");
+        assert!(!answer.head.to_ascii_lowercase().contains("set-cookie: ledger_token"), "{}", answer.head);
+    }
+    // A missing tournament, game, Andes match; a page that is not; a year that is not.
+    let refusals: [(&str, Option<&str>, u16, &str, &str); 7] = [
+        ("/board/nowhere", None, 404, "There is no tournament nowhere.", "No existe el torneo nowhere."),
+        ("/jury/q9-t9", Some(JURY_TOKEN), 404, "There is no game q9-t9.", "No existe la partida q9-t9."),
+        ("/andes/none", Some(ANALYST_TOKEN), 404, "There is no Andes match none.", "No existe el encuentro de Andes none."),
+        ("/open?page=elsewhere&id=x", None, 404, "There is no such page.", "Esa página no existe."),
+        ("/analyst?year=soon", Some(ANALYST_TOKEN), 400, "“soon” is not a year.", "«soon» no es un año."),
+        (
+            "/jury/q1-t1",
+            Some(TABLE_TOKEN),
+            403,
+            "The replay viewer is for the jury; table-4 is cleared as table.",
+            "El visor de repetición es para el jurado; table-4 tiene autorización de mesa.",
+        ),
+        ("/jury/q1-t1", Some("a-token-nobody-gave"), 401, "Unknown token: sign in again.", "Token desconocido: vuelva a iniciar sesión."),
+    ];
+    for (path, token, status, en, es) in refusals {
+        let (en_page, es_page) = says(&site, path, token, status, &[en], &[es]).await;
+        for page in [en_page, es_page] {
+            // The machine code stays for scripts; the status line is never what a person reads.
+            let code = page.split("data-code=\"").nth(1).and_then(|r| r.split('"').next()).unwrap_or_default();
+            assert!(!code.is_empty() && !page.contains(&format!(">{code}:")), "{path}: {page}");
+        }
+    }
+    // Who may not see a page is offered to sign in, back to the same page.
+    let answer = http(&site, "GET", "/jury/q1-t1", &Ask::Browser("es").headers(Some(TABLE_TOKEN)), "").await;
+    assert!(answer.body.contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un token"), "{}", answer.body);
+    // The ledger's own words are quoted where they are the information (a malformed name).
+    let answer = http(&site, "GET", "/board/no%20such", &Ask::Browser("es").headers(None), "").await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert!(answer.body.contains("El ledger no puede leer lo que pide esta dirección."), "{}", answer.body);
+    assert!(answer.body.contains("id=\"error-detail\"") && answer.body.contains("<q lang=\"en\">"), "{}", answer.body);
+    // A JSON route keeps its machine code whatever the language.
+    for ask in [Ask::Browser("es"), Ask::Browser("en")] {
+        let answer = http(&site, "GET", "/table/q1-t1/view", &ask.headers(Some("a-token-nobody-gave")), "").await;
+        assert_eq!(answer.status, 401, "{}", answer.body);
+        let body: Value = serde_json::from_str(&answer.body).unwrap();
+        assert_eq!(body["error"], "UNAUTHENTICATED: unknown token", "{body}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_board_follows_every_game_of_its_tournament_in_either_language() {
+    let Some((chromium, chromedriver)) = browser_binaries() else {
+        let message = "\n\n*** board language test SKIPPED: no chromium/chromedriver (apt-get install chromium \
+                       chromium-driver, or set CHROMIUM and CHROMEDRIVER) ***\n";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true the browser is required");
+        eprintln!("{message}");
+        return;
+    };
+    let driver = Driver::start(chromium, &chromedriver);
+    let mut site = Site::open().await;
+    // A tournament drawn as organisers do: nothing played yet.
+    site.ledgerctl(ORGANISER_TOKEN, &["tournament", "create", "--id", "cup", "--name", "Cup 26", "--ruleset", "cafe2023"])
+        .await;
+    for n in 1..=8 {
+        let (player, name) = (format!("p{n}"), format!("Player {n}"));
+        site.ledgerctl(ORGANISER_TOKEN, &["tournament", "register", "--tournament", "cup", "--player", &player, "--name", &name])
+            .await;
+    }
+    site.ledgerctl(ORGANISER_TOKEN, &["tournament", "draw", "--tournament", "cup", "--seed", "7"]).await;
+    let standings: Value =
+        serde_json::from_str(site.ledgerctl(JURY_TOKEN, &["--json", "standings", "--tournament", "cup"]).await.trim())
+            .unwrap();
+    let drawn: Vec<String> =
+        standings["pending_games"].as_array().unwrap().iter().map(|g| g.as_str().unwrap().to_owned()).collect();
+    assert_eq!(drawn.len(), 8, "{standings}");
+
+    let board = driver.browser(1600, 900).await;
+    board.goto(&format!("http://{}/board/cup", site.http)).await.unwrap();
+    eventually("the board in English", Duration::from_secs(10), || async {
+        (text_of(&board, "#standings thead").await?.contains("Player")).then_some(())
+    })
+    .await;
+    assert_eq!(text_of(&board, "#no-running").await.as_deref(), Some("none"));
+    // The switch: the same board in Spanish, remembered by the browser.
+    click(&board, "#lang-switch").await;
+    eventually("the board in Spanish", Duration::from_secs(10), || async {
+        (js(&board, "return document.documentElement.lang;").await == json!("es")
+            && text_of(&board, "#standings thead").await?.contains("Jugador"))
+        .then_some(())
+    })
+    .await;
+    assert_eq!(text_of(&board, "#no-running").await.as_deref(), Some("ninguna"));
+    assert_eq!(text_of(&board, "#lang-switch").await.as_deref(), Some("English"));
+    eventually("the board to follow the ledger", Duration::from_secs(10), || async {
+        (text_of(&board, "#live-status").await?.as_str() == "en directo").then_some(())
+    })
+    .await;
+    js(&board, "window.noReload = 'still here'; return null;").await;
+
+    // Each drawn game the board has never shown starts: on the board within a second.
+    for (index, game) in [&drawn[0], &drawn[5]].into_iter().enumerate() {
+        let stream = format!("game/{game}");
+        let started = [json!({"type": "game_started", "at_ms": 0}), json!({"type": "turn_started", "turn": 1})];
+        let appended_at = Instant::now();
+        site.append(&stream, TABLE_TOKEN, &started, &format!("{game}-start-")).await;
+        let turn = format!("#running .game[data-game=\"{game}\"] .turn");
+        eventually(&format!("{game} running on the board"), Duration::from_secs(1), || async {
+            (text_of(&board, &turn).await?.as_str() == "turno 1").then_some(())
+        })
+        .await;
+        eprintln!("board: {game} shown {} ms after its start was acknowledged", appended_at.elapsed().as_millis());
+        let shown = js(&board, "return document.querySelectorAll('#running .game').length;").await;
+        assert_eq!(shown, json!(index + 1));
+    }
+    site.append(&format!("game/{}", drawn[0]), TABLE_TOKEN, &[json!({"type": "turn_started", "turn": 2})], "next-").await;
+    let turn = format!("#running .game[data-game=\"{}\"] .turn", drawn[0]);
+    eventually("turn 2 on the board", Duration::from_secs(1), || async {
+        (text_of(&board, &turn).await?.as_str() == "turno 2").then_some(())
+    })
+    .await;
+    assert_eq!(js(&board, "return window.noReload;").await, json!("still here"), "the board reloaded");
+    assert!(text_of(&board, "#live-status").await.unwrap().starts_with("en directo · actualizado a las "));
+    // And back to English.
+    click(&board, "#lang-switch").await;
+    eventually("the board in English again", Duration::from_secs(10), || async {
+        (text_of(&board, &turn).await?.as_str() == "turn 2").then_some(())
+    })
+    .await;
+    assert_eq!(js(&board, "return document.documentElement.lang;").await, json!("en"));
+
+    // A game that has ended is followed too: the jury voids the end of open26's q1-t1 (its
+    // event 96, the objectives were misread) and the game is running again on the board. (Another
+    // ledgerd: open26 names its games as the draw above did; its origin is English by default.)
+    let mut site = Site::open().await;
+    let open26 = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
+    site.ledgerctl(ORGANISER_TOKEN, &["import", "--file", open26]).await;
+    board.goto(&format!("http://{}/board/open26", site.http)).await.unwrap();
+    eventually("open26's board following the ledger", Duration::from_secs(10), || async {
+        (text_of(&board, "#live-status").await?.as_str() == "live").then_some(())
+    })
+    .await;
+    assert_eq!(text_of(&board, "#no-running").await.as_deref(), Some("none"));
+    js(&board, "window.noReload = 'still here'; return null;").await;
+    let ruling = [
+        json!({"type": "jury_ruling", "text": "the objectives were misread"}),
+        json!({"type": "event_voided", "seq": 96, "reason": "misread objectives"}),
+    ];
+    site.append("game/q1-t1", JURY_TOKEN, &ruling, "q1-t1-void-").await;
+    eventually("q1-t1 running again on the board", Duration::from_secs(1), || async {
+        (text_of(&board, "#running .game[data-game=\"q1-t1\"] .turn").await?.as_str() == "turn 12").then_some(())
+    })
+    .await;
+    assert_eq!(js(&board, "return window.noReload;").await, json!("still here"), "the board reloaded");
+    board.close().await.unwrap();
+}
