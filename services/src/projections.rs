@@ -5,6 +5,7 @@
 //! are in [`andes`].
 
 pub mod andes;
+pub mod andes_table;
 pub mod table;
 
 use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind};

@@ -81,16 +81,21 @@ pub fn table_view(
         table_now_ms,
         allowances: Nation::ALL.iter().map(|&n| (n, replay::clock::stage_allowance_ms(n))).collect(),
         sheet,
-        recent: records
-            .iter()
-            .rev()
-            .take(RECENT_EVENTS)
-            .map(|r| RecentEvent {
-                seq: r.envelope.seq,
-                text: replay::audit::event_text(&r.event),
-                actor: r.envelope.actor.clone(),
-            })
-            .collect(),
+        recent: recent_events(records),
         event_ids: records.iter().map(|r| r.envelope.event_id.clone()).collect(),
     }
+}
+
+/// The last [`RECENT_EVENTS`] of a stream's `records`, newest first, as a table lists them.
+pub fn recent_events(records: &[Recorded]) -> Vec<RecentEvent> {
+    records
+        .iter()
+        .rev()
+        .take(RECENT_EVENTS)
+        .map(|r| RecentEvent {
+            seq: r.envelope.seq,
+            text: replay::audit::event_text(&r.event),
+            actor: r.envelope.actor.clone(),
+        })
+        .collect()
 }

@@ -26,18 +26,23 @@ pub enum Lang {
 /// The catalogue files: language, file name (served at `/assets/i18n/<lang>/<file>`), text.
 /// `pages.ftl` the table and every page's frame, `rules.ftl` the game's names and refusals (the
 /// table's script loads these two), `site.ftl` the board, jury, analysts', sign-in and index
-/// pages and every refusal, `andes.ftl` the Andes board; `paper.ftl` what the organiser prints
-/// (`crate::paper`, `web::paper`).
+/// pages and every refusal, `andes.ftl` the Andes board, `andes-rules.ftl` the Andes laws'
+/// refusals and `andes-table.ftl` the Andes recording mode (its script loads these two with
+/// `pages.ftl`); `paper.ftl` what the organiser prints (`crate::paper`, `web::paper`).
 pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "pages.ftl", include_str!("assets/i18n/en/pages.ftl")),
     (Lang::En, "rules.ftl", include_str!("assets/i18n/en/rules.ftl")),
     (Lang::En, "site.ftl", include_str!("assets/i18n/en/site.ftl")),
     (Lang::En, "andes.ftl", include_str!("assets/i18n/en/andes.ftl")),
+    (Lang::En, "andes-rules.ftl", include_str!("assets/i18n/en/andes-rules.ftl")),
+    (Lang::En, "andes-table.ftl", include_str!("assets/i18n/en/andes-table.ftl")),
     (Lang::En, "paper.ftl", include_str!("assets/i18n/en/paper.ftl")),
     (Lang::Es, "pages.ftl", include_str!("assets/i18n/es/pages.ftl")),
     (Lang::Es, "rules.ftl", include_str!("assets/i18n/es/rules.ftl")),
     (Lang::Es, "site.ftl", include_str!("assets/i18n/es/site.ftl")),
     (Lang::Es, "andes.ftl", include_str!("assets/i18n/es/andes.ftl")),
+    (Lang::Es, "andes-rules.ftl", include_str!("assets/i18n/es/andes-rules.ftl")),
+    (Lang::Es, "andes-table.ftl", include_str!("assets/i18n/es/andes-table.ftl")),
     (Lang::Es, "paper.ftl", include_str!("assets/i18n/es/paper.ftl")),
 ];
 
@@ -203,7 +208,7 @@ mod tests {
 
     #[test]
     fn both_languages_parse_and_say_the_same_things() {
-        for file in ["pages.ftl", "rules.ftl", "site.ftl", "andes.ftl", "paper.ftl"] {
+        for file in ["pages.ftl", "rules.ftl", "site.ftl", "andes.ftl", "andes-rules.ftl", "andes-table.ftl", "paper.ftl"] {
             let mut en = ids(catalogue("en", file).unwrap());
             let mut es = ids(catalogue("es", file).unwrap());
             en.sort();

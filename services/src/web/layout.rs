@@ -24,6 +24,9 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("table-queue.js", "text/javascript; charset=utf-8", include_str!("assets/table-queue.js")),
     ("table.js", "text/javascript; charset=utf-8", include_str!("assets/table.js")),
     ("signin.js", "text/javascript; charset=utf-8", include_str!("assets/signin.js")),
+    ("table-sync.js", "text/javascript; charset=utf-8", include_str!("assets/table-sync.js")),
+    ("andes-rules.js", "text/javascript; charset=utf-8", include_str!("assets/andes-rules.js")),
+    ("andes-table.js", "text/javascript; charset=utf-8", include_str!("assets/andes-table.js")),
     ("icon.svg", "image/svg+xml", include_str!("assets/icon.svg")),
 ];
 
@@ -173,10 +176,12 @@ pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer, lang: L
         body.push_str(&format!("<h2>{}</h2>", t("index-andes")));
         body.push_str(&list(StreamKind::Andes, &|id| {
             format!(
-                "<a href=\"/andes/{0}\">{0}</a> — {1} · <a href=\"/andes/{0}?side=luna\">{2}</a>",
+                "<a href=\"/andes/{0}\">{0}</a> — {1} · <a href=\"/andes/{0}?side=luna\">{2}</a> · \
+                 <a href=\"/andes/{0}/record\">{3}</a>",
                 esc(id),
                 t("index-andes-board"),
-                t("index-andes-luna")
+                t("index-andes-luna"),
+                t("index-andes-record")
             )
         }));
     }

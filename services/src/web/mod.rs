@@ -14,6 +14,7 @@
 
 mod analyst;
 mod andes;
+mod andes_record;
 mod auth;
 mod board;
 mod game;
@@ -22,6 +23,7 @@ mod jury;
 mod layout;
 mod paper;
 mod pwa;
+mod queue;
 mod sse;
 mod refusal;
 mod table;
@@ -84,6 +86,10 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/jury/{game}/report.md", get(jury::report))
         .route("/andes/{match}", get(andes::page))
         .route("/andes/{match}/live", get(andes::live))
+        .route("/andes/{match}/record", get(andes_record::page))
+        .route("/andes/{match}/record/view", get(andes_record::view))
+        .route("/andes/{match}/record/events", post(andes_record::events))
+        .route("/andes/{match}/record/live", get(andes_record::live))
         .route("/analyst", get(analyst::page))
         .route("/analyst/roles.csv", get(analyst::csv))
         .route("/tables/{tournament}/{table}", get(tables::redirect))

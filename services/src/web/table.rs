@@ -5,15 +5,16 @@
 //! tablet's IndexedDB and sends the queue here.
 //!
 //! Three routes serve it: `view` (the game as JSON, from the projections facade), `events`
-//! (the tablet's queue, in order) and `live` (the game's new version whenever it changes).
+//! (the tablet's queue, in order, through [`queue`]) and `live` (the game's new version whenever it changes).
 //! A table token (or, on an open ledgerd, the table clearance) records; anyone who may read
 //! the game sees it.
 
-use super::auth::{same_origin, Viewer};
+use super::auth::Viewer;
 use super::game::{game_id, table_now_ms, Game};
 use super::i18n::Lang;
 use super::layout::{esc, shell_in, Head};
-use super::sse::{follow, html_event, Live};
+use super::queue::{self, Queue, Sent};
+use super::sse::Live;
 use super::{blocking, wall_ms, PageError, WebState};
 use crate::auth::Access;
 use crate::projections::table::{table_view, TableView};
@@ -21,14 +22,9 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
-use ledger::{RejectionKind, StreamKind};
-use ledger_store::{AppendError, AppendRequest, ProposedEvent};
+use ledger::StreamKind;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::sync::Arc;
-
-/// The most events one request of the tablet's queue carries (the script sends at most this).
-pub(crate) const MAX_EVENTS_PER_SEND: usize = 256;
 
 pub(crate) async fn page(
     State(state): State<WebState>,
@@ -61,19 +57,27 @@ pub(crate) async fn page(
         },
         noscript = esc(&lang.t("table-noscript")),
     );
-    let head = Head { manifest: true, scripts: &["fluent-bundle.js", "table-rules.js", "table-queue.js", "table.js"] };
+    let head = Head { manifest: true, scripts: &["fluent-bundle.js", "table-rules.js", "table-queue.js", "table-sync.js", "table.js"] };
     Ok(Html(shell_in(lang, &lang.t_args("table-title", &[("game", id.id().to_owned().into())]), Some(&viewer), &body, &head))
         .into_response())
 }
 
-/// What the tablet gets: the game, and whether this browser may record.
+/// What a tablet gets: its stream's view (a game's [`TableView`], an Andes match's), and
+/// whether this browser may record.
 #[derive(Serialize)]
-pub(crate) struct TablePayload {
+pub(crate) struct TablePayload<V> {
     #[serde(flatten)]
-    view: TableView,
+    view: V,
     may_record: bool,
     /// Who records, as the ledger will write it in each event's envelope.
     actor: Option<String>,
+}
+
+impl<V> TablePayload<V> {
+    /// `view` for a browser whose recorder (actor and clearance) is `recorder`, if it may record.
+    pub(crate) fn new(view: V, recorder: Option<(String, ledger::access::Clearance)>) -> Self {
+        TablePayload { view, may_record: recorder.is_some(), actor: recorder.map(|(actor, _)| actor) }
+    }
 }
 
 /// The game as the tablet runs it (`GET /table/<game>/view`).
@@ -81,7 +85,7 @@ pub(crate) async fn view(
     State(state): State<WebState>,
     viewer: Viewer,
     Path(game): Path<String>,
-) -> Result<Json<TablePayload>, JsonError> {
+) -> Result<Json<TablePayload<TableView>>, JsonError> {
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
     let recorder = state.auth.recorder(&viewer.metadata).ok();
@@ -94,61 +98,10 @@ pub(crate) async fn view(
         Ok(table_view(&game.id, &game.records, &game.streams, game.rules(), position, now_ms))
     })
     .await?;
-    Ok(Json(TablePayload { view, may_record: recorder.is_some(), actor: recorder.map(|(actor, _)| actor) }))
+    Ok(Json(TablePayload::new(view, recorder)))
 }
 
-/// The tablet's queue, oldest first: each event made on the tablet with its own id and the
-/// stream version it was decided at.
-#[derive(Deserialize)]
-pub(crate) struct Queue {
-    events: Vec<QueuedEvent>,
-}
-
-#[derive(Deserialize)]
-pub(crate) struct QueuedEvent {
-    event_id: String,
-    expected_version: u64,
-    /// The event's canonical JSON (docs/EVENTS.md).
-    event: serde_json::Value,
-}
-
-/// What became of one queued event. Events after a refused one are not tried and not listed:
-/// they were decided on top of it, and stay queued.
-#[derive(Serialize, Debug, PartialEq, Eq)]
-pub(crate) struct Outcome {
-    event_id: String,
-    /// `stored`, `duplicate` (it was stored before: an acknowledgement that got lost) or `refused`.
-    status: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    seq: Option<u64>,
-    /// The rule's kind (`RejectionKind::as_str`), for refusals.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    refusal: Option<&'static str>,
-    /// The ledger's sentence, for refusals (the tablet words it in its language).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
-}
-
-#[derive(Serialize)]
-pub(crate) struct Sent {
-    results: Vec<Outcome>,
-}
-
-impl Outcome {
-    fn stored(event_id: &str, seq: u64, duplicate: bool) -> Outcome {
-        let status = if duplicate { "duplicate" } else { "stored" };
-        Outcome { event_id: event_id.to_owned(), status, seq: Some(seq), refusal: None, message: None }
-    }
-
-    fn refused(event_id: &str, kind: RejectionKind, message: String) -> Outcome {
-        Outcome { event_id: event_id.to_owned(), status: "refused", seq: None, refusal: Some(kind.as_str()), message: Some(message) }
-    }
-}
-
-/// Appends the tablet's queue (`POST /table/<game>/events`), in order, as one atomic append
-/// (one sync for the lot) after the events the game already holds under their ids: a resend
-/// whose acknowledgement was lost is answered `duplicate`, hours later too. A refusal names
-/// the event it is about; the events before it are appended, the ones after it are not tried.
+/// Appends the tablet's queue (`POST /table/<game>/events`): see [`queue::append`].
 pub(crate) async fn events(
     State(state): State<WebState>,
     headers: HeaderMap,
@@ -156,90 +109,8 @@ pub(crate) async fn events(
     Path(game): Path<String>,
     Json(queue): Json<Queue>,
 ) -> Result<Json<Sent>, JsonError> {
-    same_origin(&headers)?;
     let stream = game_id(&game)?;
-    let (actor, clearance) = state.auth.recorder(&viewer.metadata)?;
-    if queue.events.len() > MAX_EVENTS_PER_SEND {
-        return Err(PageError::bad_request(format!(
-            "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
-            queue.events.len()
-        ))
-        .into());
-    }
-    let log = Arc::clone(&state.log);
-    let read = stream.clone();
-    let stored: HashMap<String, (u64, ledger::Event)> = blocking(move || {
-        Ok(log.read_stream(&read, 1, usize::MAX)?.into_iter().map(|r| (r.envelope.event_id, (r.envelope.seq, r.event))).collect())
-    })
-    .await?;
-    let mut results = Vec::new();
-    let mut batch: Vec<ProposedEvent> = Vec::new();
-    let mut expected = None;
-    for queued in &queue.events {
-        let event = match ledger::event::from_canonical_json(&queued.event) {
-            Ok(event) => event,
-            Err(error) => {
-                results.push(Outcome::refused(&queued.event_id, RejectionKind::Malformed, error.to_string()));
-                break;
-            }
-        };
-        match stored.get(&queued.event_id) {
-            Some((seq, same)) if batch.is_empty() && *same == event => {
-                results.push(Outcome::stored(&queued.event_id, *seq, true));
-                continue;
-            }
-            _ => {}
-        }
-        // The queue was decided event after event: each expects the version the one before
-        // leaves. One that does not is sent on its own later.
-        let wanted = queued.expected_version;
-        match expected {
-            None => expected = Some(wanted),
-            Some(first) if wanted != first + batch.len() as u64 => break,
-            Some(_) => {}
-        }
-        batch.push(ProposedEvent { event_id: queued.event_id.clone(), event });
-    }
-    let Some(expected) = expected else { return Ok(Json(Sent { results })) };
-    let request = |events: Vec<ProposedEvent>| AppendRequest {
-        stream: stream.clone(),
-        events,
-        expected_version: Some(expected),
-        actor: actor.clone(),
-        clearance,
-    };
-    match state.log.append(request(batch.clone())).await {
-        Ok(appended) => {
-            for (idx, proposed) in batch.iter().enumerate() {
-                results.push(Outcome::stored(&proposed.event_id, appended.first_seq + idx as u64, appended.duplicate));
-            }
-        }
-        Err(AppendError::Rejected(rejection)) => {
-            // The append is atomic: nothing of it is stored. The events before the refused one
-            // were accepted by the rules, so they go in on their own.
-            let refused = rejection.event.map_or(0, |n| (n as usize).saturating_sub(1)).min(batch.len() - 1);
-            if refused > 0 {
-                let before: Vec<ProposedEvent> = batch[..refused].to_vec();
-                let appended = state.log.append(request(before.clone())).await.map_err(|e| PageError::from(crate::status::from_append(e)))?;
-                for (idx, proposed) in before.iter().enumerate() {
-                    results.push(Outcome::stored(&proposed.event_id, appended.first_seq + idx as u64, appended.duplicate));
-                }
-            }
-            let message = strip_event_prefix(&rejection.message, rejection.event);
-            results.push(Outcome::refused(&batch[refused].event_id, rejection.kind, message));
-        }
-        Err(AppendError::Storage(error)) => return Err(PageError::from(error).into()),
-    }
-    Ok(Json(Sent { results }))
-}
-
-/// The ledger's sentence without the `event 2 of 5: ` it puts in front inside a batch: the
-/// tablet shows it beside the one action it is about.
-fn strip_event_prefix(message: &str, event: Option<u32>) -> String {
-    match event {
-        Some(_) => message.split_once(": ").filter(|(head, _)| head.starts_with("event ")).map_or(message, |(_, rest)| rest).to_owned(),
-        None => message.to_owned(),
-    }
+    queue::append(&state, &headers, &viewer, stream, queue).await
 }
 
 /// A JSON route's failure: `{"error": "…", "code": "PERMISSION_DENIED"}` with the HTTP status.
@@ -268,7 +139,7 @@ impl IntoResponse for JsonError {
 
 #[derive(Deserialize)]
 pub(crate) struct LiveQuery {
-    from: Option<u64>,
+    pub(crate) from: Option<u64>,
 }
 
 /// The game's new version whenever it changes: the tablet then fetches the view again.
@@ -280,33 +151,5 @@ pub(crate) async fn live(
 ) -> Result<Live, PageError> {
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    let watched = id.clone();
-    let version = Arc::new(std::sync::atomic::AtomicU64::new(0));
-    let seen = Arc::clone(&version);
-    follow(
-        &state,
-        query.from.unwrap_or(1),
-        move |record| {
-            let mine = record.envelope.stream == watched;
-            if mine {
-                seen.fetch_max(record.envelope.seq, std::sync::atomic::Ordering::Relaxed);
-            }
-            mine
-        },
-        move |position| {
-            let version = version.load(std::sync::atomic::Ordering::Relaxed);
-            async move { Some(html_event("version", position, &version.to_string())) }
-        },
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_refusal_inside_a_batch_reads_as_about_its_one_event() {
-        assert_eq!(strip_event_prefix("event 2 of 5: no clock is running to press", Some(2)), "no clock is running to press");
-        assert_eq!(strip_event_prefix("no clock is running to press", None), "no clock is running to press");
-    }
+    queue::follow_version(&state, id, query.from.unwrap_or(1))
 }

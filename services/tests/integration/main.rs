@@ -2,6 +2,7 @@
 //! binaries for crashes and the command line.
 
 mod andes;
+mod andes_table;
 mod architecture;
 mod audit;
 mod backends;

@@ -38,7 +38,7 @@ impl fantoccini::wd::WebDriverCompatibleCommand for DevTools {
 }
 
 /// Cuts (or gives back) the page's network as Chromium's own offline emulation does.
-async fn network(client: &Client, online: bool) {
+pub(crate) async fn network(client: &Client, online: bool) {
     client.issue_cmd(DevTools { cmd: "Network.enable", params: json!({}) }).await.unwrap();
     let conditions = json!({"offline": !online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1});
     client.issue_cmd(DevTools { cmd: "Network.emulateNetworkConditions", params: conditions }).await.unwrap();
@@ -94,7 +94,7 @@ impl Hall {
     }
 }
 
-fn skip_without_browser() -> Option<(PathBuf, PathBuf)> {
+pub(crate) fn skip_without_browser() -> Option<(PathBuf, PathBuf)> {
     let found = browser_binaries();
     if found.is_none() {
         let message = "\n\n*** offline table test SKIPPED: no chromium/chromedriver (apt-get install chromium \
@@ -128,7 +128,7 @@ async fn ready(client: &Client) {
 }
 
 /// Where the table stands: `[state, waiting, refused]` from its status line.
-async fn sync(client: &Client) -> (String, u64, u64) {
+pub(crate) async fn sync(client: &Client) -> (String, u64, u64) {
     let line = js(
         client,
         "const s = document.getElementById('sync'); return s ? [s.dataset.state, s.dataset.waiting, s.dataset.refused] : null;",

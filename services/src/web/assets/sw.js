@@ -1,4 +1,5 @@
-// The table's service worker: it keeps the table page, its scripts, styles and catalogues on
+// The table's service worker: it keeps the table pages (a Friedrich game's `/table/<game>`, an
+// Andes match's recording mode `/andes/<match>/record`), their scripts, styles and catalogues on
 // the tablet, so that a table page once opened opens again, and runs, with no network.
 // ledgerd serves this file with VERSION (a digest of every asset) and ASSETS filled in: a new
 // ledgerd with other assets is a new worker, which replaces the old cache when it activates.
@@ -9,6 +10,11 @@ const CACHE = "ledger-table-" + VERSION;
 // A navigation waits this long for ledgerd before the kept page is shown: a hall's Wi-Fi that
 // is up but carries nothing must not leave the table without its clock.
 const NETWORK_WAIT_MS = 3000;
+// The pages kept: each kind of table page is served from its own kept copies.
+const TABLE_PAGES = [/^\/table\/[^/]+$/, /^\/andes\/[^/]+\/record$/];
+function tablePageKind(pathname) {
+  return TABLE_PAGES.find(function (pattern) { return pattern.test(pathname); }) || null;
+}
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) {
@@ -36,8 +42,8 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(caches.match(request, { ignoreSearch: true }).then(function (hit) {
       return hit || fetch(request);
     }));
-  } else if (request.mode === "navigate" && /^\/table\/[^/]+$/.test(url.pathname)) {
-    event.respondWith(tablePage(request));
+  } else if (request.mode === "navigate" && tablePageKind(url.pathname)) {
+    event.respondWith(tablePage(request, tablePageKind(url.pathname)));
   }
   // Everything else (the game's view, its live feed, the queue) goes to the network: the page
   // keeps what it needs in IndexedDB and knows when the network is gone.
@@ -52,8 +58,8 @@ function withTimeout(promise, ms) {
 }
 
 // Network first, so the page is fresh when ledgerd answers; else the kept copy of this game's
-// page, else of any table page (the script reads the game from the address).
-async function tablePage(request) {
+// page, else of any table page of the same kind (the script reads the game from the address).
+async function tablePage(request, kind) {
   const cache = await caches.open(CACHE);
   try {
     const response = await withTimeout(fetch(request), NETWORK_WAIT_MS);
@@ -63,7 +69,7 @@ async function tablePage(request) {
     const kept = await cache.match(request, { ignoreSearch: true });
     if (kept) { return kept; }
     const pages = (await cache.keys()).filter(function (key) {
-      return /\/table\/[^/]+$/.test(new URL(key.url).pathname);
+      return kind.test(new URL(key.url).pathname);
     });
     if (pages.length > 0) { return cache.match(pages[0]); }
     throw error;

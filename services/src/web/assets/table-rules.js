@@ -775,7 +775,16 @@
     SIDES: SIDES.slice(),
     STOP_REASONS: STOP_REASONS.slice(),
     OUTCOMES: OUTCOMES.slice(),
-    MESSAGE_IDS: Object.keys(EN)
+    MESSAGE_IDS: Object.keys(EN),
+    // The adapter the queue (table-sync.js) runs these rules through: a Friedrich event is
+    // one version of its stream, nothing is derived from it.
+    sync: {
+      TIMED: TIMED.slice(),
+      decide: decide,
+      evolve: evolve,
+      span: function () { return 1; },
+      lastAtMs: function (state) { return (state && state.last_at_ms) || 0; }
+    }
   };
   globalThis.TableRules = TableRules;
   if (typeof module !== "undefined" && module.exports) { module.exports = TableRules; }

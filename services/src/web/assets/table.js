@@ -1,55 +1,29 @@
 // The table page: the game runs on the tablet. Every tap is an event made here — its own id,
 // its table time taken at the tap — decided by the game's rules (table-rules.js, the ledger's
-// rules mirrored), kept in IndexedDB (table-queue.js) and only then shown as kept. A queue sends
-// the events in order and forgets one only when ledgerd stored it (or says it had it already).
+// rules mirrored), kept in IndexedDB and sent in order by the queue of table-sync.js.
 // The chess clock, the stops and the stopwatch run from the tablet's monotonic clock; nothing
 // waits on the network, and the page never reloads itself.
 "use strict";
 (function () {
-  const SEND_AT_MOST = 100;          // events per request (ledgerd takes up to 256)
-  const RETRY_MS = [500, 1000, 2000, 4000, 8000];
-  const SEND_TIMEOUT_MS = 10000;
-  const ANCHOR_EVERY_MS = 5000;
-  // A view whose table time is ahead of the tablet's by more than this moves the tablet's
-  // clock forward (another device recorded later times); it never moves back.
-  const ADOPT_AHEAD_MS = 1000;
-
+  // The queue's fields (view, rows, recorded, anchor, online, sending…) are set by
+  // TableSync.attach: `view` is the last TableView from ledgerd (or kept in IndexedDB), `rows`
+  // the waiting and refused taps, `recorded` the taps ledgerd stored that the view does not
+  // show yet, `anchor` {table_ms, perf}: table time = table_ms + (performance.now() - perf).
   const app = {
     game: null, section: null, mayRecord: false, actor: null,
-    lang: "en", bundles: {},
-    view: null,          // the last TableView from ledgerd (or kept in IndexedDB)
-    rows: [],            // the queue: waiting and refused taps, oldest first
-    recorded: [],        // taps ledgerd stored that the view does not show yet
-    nextN: 1,
-    anchor: null,        // {table_ms, perf}: table time = table_ms + (performance.now() - perf)
-    online: null, sending: false, retry: 0, retryTimer: null,
-    conflict: 0, notice: "", entriesKey: "",
-    metrics: { tapToDisplay: [] }
+    lang: "en", bundles: {}, notice: "", entriesKey: ""
   };
   globalThis.tableApp = app;
+  let sync = null;
+  function waiting() { return sync.waiting(); }
+  function refusedRows() { return sync.refusedRows(); }
+  function local() { return sync.local(); }
+  function tableNow() { return sync.tableNow(); }
+  function act(event, domEvent) { return sync.act(event, domEvent); }
 
   // ---- words -------------------------------------------------------------------------------
-  function loadBundle(lang) {
-    if (app.bundles[lang]) { return Promise.resolve(app.bundles[lang]); }
-    const files = ["pages.ftl", "rules.ftl"].map(function (file) {
-      return fetch("/assets/i18n/" + lang + "/" + file).then(function (r) {
-        if (!r.ok) { throw new Error(file + ": " + r.status); }
-        return r.text();
-      });
-    });
-    return Promise.all(files).then(function (texts) {
-      const bundle = new FluentBundle.FluentBundle(lang, { useIsolating: false });
-      texts.forEach(function (text) { bundle.addResource(new FluentBundle.FluentResource(text)); });
-      app.bundles[lang] = bundle;
-      return bundle;
-    });
-  }
-  function t(id, args) {
-    const bundle = app.bundles[app.lang];
-    const message = bundle && bundle.getMessage(id);
-    if (!message || !message.value) { return id; }
-    return bundle.formatPattern(message.value, args || {});
-  }
+  const words = TablePage.words(app, ["pages.ftl", "rules.ftl"]);
+  const t = words.t;
   // A name from the rules' catalogue (`nation-russia`), else the name itself, readable.
   function named(kind, value) {
     if (value === null || value === undefined) { return ""; }
@@ -73,39 +47,7 @@
     const m = Math.floor(s / 60) % 60, h = Math.floor(s / 3600);
     return h + ":" + (m < 10 ? "0" : "") + m + ":" + (s % 60 < 10 ? "0" : "") + (s % 60);
   }
-  function lastAtMs() {
-    let last = (app.view && app.view.rules && app.view.rules.last_at_ms) || 0;
-    app.recorded.concat(waiting()).forEach(function (row) {
-      if (typeof row.event.at_ms === "number") { last = Math.max(last, row.event.at_ms); }
-    });
-    return last;
-  }
-  // The table time now: the anchor carried on by the monotonic clock, never before the last
-  // table time this game recorded.
-  function tableNow() {
-    if (!app.anchor) { return lastAtMs(); }
-    return Math.max(lastAtMs(), Math.floor(app.anchor.table_ms + (performance.now() - app.anchor.perf)));
-  }
-  function setAnchor(tableMs) {
-    app.anchor = { table_ms: tableMs, perf: performance.now() };
-    return TableQueue.saveAnchor(app.game, tableMs);
-  }
-
   // ---- the game as the tablet knows it -----------------------------------------------------
-  function waiting() { return app.rows.filter(function (row) { return row.status === "waiting"; }); }
-  function refusedRows() { return app.rows.filter(function (row) { return row.status === "refused"; }); }
-
-  // The rules' state and version after the view, the stored taps and the waiting ones.
-  function local() {
-    let rules = app.view.rules;
-    let version = app.view.version;
-    app.recorded.concat(waiting()).forEach(function (row) {
-      rules = TableRules.evolve(rules, row.event);
-      version += 1;
-    });
-    return { rules: rules, version: version };
-  }
-
   // The clock: the view's, as of its last event, run on through the tablet's own events.
   function clockNow() {
     const view = app.view;
@@ -120,308 +62,10 @@
     return TableRules.clock(base, events, tableNow());
   }
 
-  // ---- taps ----------------------------------------------------------------------------------
-  function uuid() {
-    if (globalThis.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
-    const b = crypto.getRandomValues(new Uint8Array(16));
-    b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
-    const h = Array.from(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
-    return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
-  }
-
-  // One action of the players: decided here, shown, kept on the tablet, then sent. Resolves to
-  // the kept row, or null when the rules refused it.
-  function act(event, domEvent) {
-    if (!app.mayRecord || !app.view) { return Promise.resolve(null); }
-    const tappedAt = domEvent && domEvent.timeStamp ? domEvent.timeStamp : performance.now();
-    if (TableRules.TIMED.indexOf(event.type) >= 0) {
-      // A game started here starts its table clock at 0.
-      if (event.type === "game_started" && app.view.version === 0 && waiting().length === 0) {
-        setAnchor(0);
-      }
-      event.at_ms = tableNow();
-    }
-    const now = local();
-    const refusal = TableRules.decide(now.rules, event);
-    if (refusal) {
-      showNotice(refusalText(refusal));
-      return Promise.resolve(null);
-    }
-    showNotice("");
-    const row = {
-      game: app.game, n: app.nextN++, event_id: uuid(), expected_version: now.version,
-      event: event, tapped_wall_ms: Date.now(), status: "waiting", refusal: null, kept: false
-    };
-    app.rows.push(row);
-    render();
-    requestAnimationFrame(function () {
-      app.metrics.tapToDisplay.push(performance.now() - tappedAt);
-    });
-    return TableQueue.put([row]).then(function () {
-      // Kept on the tablet: from now on it survives a closed tab, and the queue may send it.
-      row.kept = true;
-      TableQueue.saveAnchor(app.game, tableNow());
-      renderSync();
-      send();
-      return row;
-    }, function (error) {
-      showNotice("IndexedDB: " + error);
-      return null;
-    });
-  }
-
-  // ---- the queue -----------------------------------------------------------------------------
-  function schedule() {
-    if (app.retryTimer) { return; }
-    const wait = RETRY_MS[Math.min(app.retry, RETRY_MS.length - 1)];
-    app.retry += 1;
-    app.retryTimer = setTimeout(function () { app.retryTimer = null; send(); }, wait);
-  }
-
-  function withTimeout(promise, ms) {
-    return new Promise(function (resolve, reject) {
-      const timer = setTimeout(function () { reject(new Error("no answer")); }, ms);
-      promise.then(function (v) { clearTimeout(timer); resolve(v); }, function (e) { clearTimeout(timer); reject(e); });
-    });
-  }
-
-  // Sends the waiting taps, oldest first, until none is left or the ledger cannot be reached.
-  // One sender per game across the tablet's tabs (a Web Lock), so two tabs never race.
-  function send() {
-    if (app.sending || !app.view || waiting().length === 0) { return Promise.resolve(); }
-    app.sending = true;
-    renderSync();
-    const run = function () { return sendAll().finally(function () { app.sending = false; renderSync(); }); };
-    if (navigator.locks && navigator.locks.request) {
-      return navigator.locks.request("ledger-table-send-" + app.game, run);
-    }
-    return run();
-  }
-
-  async function sendAll() {
-    // Another tab may have sent some: start from what the tablet keeps.
-    await reloadRows();
-    while (waiting().length > 0) {
-      const batch = waiting().filter(function (row) { return row.kept; }).slice(0, SEND_AT_MOST);
-      if (batch.length === 0) { return; }
-      let answer;
-      try {
-        const response = await withTimeout(fetch("/table/" + encodeURIComponent(app.game) + "/events", {
-          method: "POST",
-          headers: { "Content-Type": "application/json", "Accept": "application/json" },
-          credentials: "same-origin",
-          body: JSON.stringify({ events: batch.map(function (row) {
-            return { event_id: row.event_id, expected_version: row.expected_version, event: row.event };
-          }) })
-        }), SEND_TIMEOUT_MS);
-        if (response.status === 401 || response.status === 403) {
-          setOnline(true);
-          showNotice(t("sync-signin"));
-          return;
-        }
-        if (!response.ok) { throw new Error("HTTP " + response.status); }
-        answer = await response.json();
-      } catch (error) {
-        setOnline(false);
-        schedule();
-        return;
-      }
-      setOnline(true);
-      app.retry = 0;
-      const done = [];
-      let refusal = null;
-      answer.results.forEach(function (result) {
-        const row = batch.find(function (r) { return r.event_id === result.event_id; });
-        if (!row) { return; }
-        if (result.status === "stored" || result.status === "duplicate") {
-          done.push(row);
-        } else {
-          refusal = { row: row, result: result };
-        }
-      });
-      // Stored: out of the queue (the view will show them; until then they count as recorded).
-      if (done.length > 0) {
-        done.forEach(function (row) { app.recorded.push(row); });
-        app.rows = app.rows.filter(function (row) { return done.indexOf(row) < 0; });
-        await TableQueue.remove(app.game, done.map(function (row) { return row.n; }));
-      }
-      if (refusal) {
-        if (refusal.result.refusal === "stale_version") {
-          // Another device appended meanwhile: the queue is decided again on the new state.
-          await refresh();
-        } else {
-          refusal.row.status = "refused";
-          refusal.row.refusal = { kind: refusal.result.refusal, message: refusal.result.message };
-          // Worded in the page's language when the mirrored rules give the same sentence.
-          const mirrored = TableRules.decide(stateBefore(refusal.row), refusal.row.event);
-          if (mirrored && mirrored.message === refusal.result.message) { refusal.row.refusal = mirrored; }
-          await TableQueue.put([refusal.row]);
-          await redecide();
-        }
-      }
-      render();
-      if (done.length === 0 && !refusal) { return; }
-    }
-    // Everything is in: the view catches up with what was stored.
-    await refresh();
-  }
-
-  function stateBefore(target) {
-    let rules = app.view.rules;
-    const rows = app.recorded.concat(waiting());
-    for (let i = 0; i < rows.length && rows[i] !== target; i += 1) { rules = TableRules.evolve(rules, rows[i].event); }
-    return rules;
-  }
-
-  // The waiting taps decided again, in order, on the current state: the ones the rules still
-  // take get the version they now follow; the others are refused, kept, and shown with why.
-  async function redecide() {
-    let rules = app.view.rules;
-    let version = app.view.version;
-    app.recorded.forEach(function (row) { rules = TableRules.evolve(rules, row.event); version += 1; });
-    const changed = [];
-    waiting().forEach(function (row) {
-      const refusal = TableRules.decide(rules, row.event);
-      if (refusal) {
-        row.status = "refused";
-        row.refusal = refusal;
-        changed.push(row);
-        return;
-      }
-      if (row.expected_version !== version) { row.expected_version = version; changed.push(row); }
-      rules = TableRules.evolve(rules, row.event);
-      version += 1;
-    });
-    if (changed.length > 0) { await TableQueue.put(changed); }
-  }
-
-  async function reloadRows() {
-    const rows = await TableQueue.list(app.game);
-    // The tablet's rows as stored, and this tab's taps whose write has not finished yet.
-    const stored = new Set(rows.map(function (row) { return row.n; }));
-    const pending = app.rows.filter(function (row) { return !row.kept && !stored.has(row.n); });
-    rows.forEach(function (row) { row.kept = true; });
-    app.rows = rows.concat(pending);
-    app.nextN = app.rows.reduce(function (max, row) { return Math.max(max, row.n + 1); }, app.nextN);
-  }
-
-  // ---- the view ------------------------------------------------------------------------------
-  async function refresh() {
-    let view;
-    try {
-      const response = await withTimeout(fetch("/table/" + encodeURIComponent(app.game) + "/view", {
-        headers: { "Accept": "application/json" }, credentials: "same-origin"
-      }), SEND_TIMEOUT_MS);
-      if (!response.ok) { throw new Error("HTTP " + response.status); }
-      view = await response.json();
-    } catch (error) {
-      setOnline(false);
-      return false;
-    }
-    setOnline(true);
-    await adopt(view, true);
-    return true;
-  }
-
-  // A view from ledgerd (`fresh`) or from the tablet's storage.
-  async function adopt(view, fresh) {
-    const before = app.view;
-    app.view = view;
-    app.mayRecord = view.may_record;
-    app.actor = view.actor;
-    const stored = new Set(view.event_ids);
-    // Taps the view holds are done: an acknowledgement that was lost, or the sender's.
-    const held = app.rows.filter(function (row) { return stored.has(row.event_id); });
-    app.recorded = app.recorded.filter(function (row) { return !stored.has(row.event_id); });
-    if (held.length > 0) {
-      app.rows = app.rows.filter(function (row) { return held.indexOf(row) < 0; });
-      await TableQueue.remove(app.game, held.map(function (row) { return row.n; }));
-    }
-    if (fresh) {
-      await TableQueue.saveView(app.game, view);
-      // Events of other devices: the waiting taps are decided again on top of them.
-      const mine = new Set(app.rows.concat(app.recorded).map(function (row) { return row.event_id; }));
-      const base = before ? before.version : view.version;
-      const others = view.event_ids.slice(base).filter(function (id) { return !mine.has(id); }).length;
-      const first = waiting()[0];
-      if (first && first.expected_version !== view.version + app.recorded.length) {
-        app.conflict = others;
-      }
-      if (app.anchor === null || view.table_now_ms > tableNow() + ADOPT_AHEAD_MS) {
-        await setAnchor(Math.max(view.table_now_ms, lastAtMs()));
-      }
-    }
-    await redecide();
-    render();
-    follow();
-  }
-
-  // ---- the live feed -------------------------------------------------------------------------
-  let source = null;
-  function follow() {
-    if (source || !app.view) { return; }
-    source = new EventSource("/table/" + encodeURIComponent(app.game) + "/live?from=" + (app.view.position + 1));
-    source.addEventListener("version", function (e) {
-      if (Number(e.data) > local().version - waiting().length || Number(e.data) > app.view.version) {
-        refresh().then(function () { send(); });
-      }
-    });
-    source.onopen = function () { setOnline(true); send(); };
-    source.onerror = function () {
-      if (source.readyState === EventSource.CLOSED) { source = null; setTimeout(follow, 2000); }
-    };
-  }
-
-  function setOnline(online) {
-    if (app.online !== online) { app.online = online; renderSync(); }
-  }
-
   // ---- drawing -------------------------------------------------------------------------------
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (key) {
-      const value = attrs[key];
-      if (value === null || value === undefined || value === false) { return; }
-      if (key === "text") { node.textContent = value; }
-      else if (key === "on") { Object.keys(value).forEach(function (ev) { node.addEventListener(ev, value[ev]); }); }
-      else if (key === "dataset") { Object.keys(value).forEach(function (k) { node.dataset[k] = value[k]; }); }
-      else { node.setAttribute(key, value === true ? "" : value); }
-    });
-    (children || []).forEach(function (child) { if (child) { node.appendChild(child); } });
-    return node;
-  }
-  function byId(id) { return document.getElementById(id); }
-  function showNotice(text) {
-    app.notice = text;
-    const notice = byId("notice");
-    notice.textContent = text;
-    notice.hidden = !text;
-  }
-
-  function renderSync() {
-    const line = byId("sync");
-    if (!line || !app.view) { return; }
-    const n = waiting().length;
-    const refused = refusedRows().length;
-    let text;
-    let state;
-    if (n === 0) {
-      text = t("sync-all-recorded");
-      state = "recorded";
-    } else {
-      text = t("sync-waiting", { count: n });
-      state = "waiting";
-      if (app.online === false) { text += " · " + t("sync-offline"); state = "offline"; }
-      else if (app.sending) { text += " · " + t("sync-sending"); }
-    }
-    if (refused > 0) { text += " · " + t("sync-refused", { count: refused }); }
-    line.textContent = text;
-    line.dataset.state = state;
-    line.dataset.waiting = String(n);
-    line.dataset.refused = String(refused);
-    app.section.dataset.version = String(app.view.version);
-    app.section.dataset.online = String(app.online);
-  }
+  const el = TablePage.el, byId = TablePage.byId, eventLine = TablePage.eventLine;
+  const showNotice = TablePage.notice(app);
+  const renderSync = TablePage.statusLine(app, t);
 
   function render() {
     if (!app.view) { return; }
@@ -470,13 +114,6 @@
       on: { click: exportRefused } }));
   }
 
-  function eventLine(event) {
-    const fields = Object.keys(event).filter(function (k) { return k !== "type"; }).map(function (k) {
-      return k + "=" + JSON.stringify(event[k]);
-    });
-    return event.type + (fields.length ? " " + fields.join(" ") : "");
-  }
-
   // The refused actions, in a jury call of their own: the jury sees them in the log, and the
   // tablet forgets them only once the call is stored (it goes through the queue like any tap).
   function handToJury() {
@@ -490,9 +127,7 @@
     // Forgotten only once the call that carries them is kept on the tablet.
     act({ type: "jury_called", reason: reason }, null).then(function (call) {
       if (!call) { return; }
-      const ns = rows.map(function (row) { return row.n; });
-      app.rows = app.rows.filter(function (row) { return ns.indexOf(row.n) < 0; });
-      return TableQueue.remove(app.game, ns).then(render);
+      return sync.forget(rows.map(function (row) { return row.n; })).then(render);
     });
   }
 
@@ -821,25 +456,6 @@
     if (stopwatch) { renderClock(local().rules); }
   }
 
-  // ---- language ------------------------------------------------------------------------------
-  function switchLanguage(event) {
-    event.preventDefault();
-    const to = event.currentTarget.dataset.lang;
-    loadBundle(to).then(function () {
-      document.cookie = "ledger_lang=" + to + "; path=/; max-age=31536000; samesite=lax";
-      const from = app.lang;
-      app.lang = to;
-      document.documentElement.lang = to;
-      const link = event.target.closest("a");
-      link.dataset.lang = from;
-      link.setAttribute("hreflang", from);
-      link.href = "/lang?to=" + from;
-      link.textContent = t("lang-other");
-      app.entriesKey = "";
-      render();
-    });
-  }
-
   // ---- start ---------------------------------------------------------------------------------
   async function start() {
     app.section = byId("table");
@@ -849,35 +465,18 @@
     app.section.dataset.game = app.game;
     app.lang = document.documentElement.lang || "en";
     const link = byId("lang-switch");
-    if (link) { link.addEventListener("click", switchLanguage); }
-    await loadBundle(app.lang);
-    if ("serviceWorker" in navigator) {
-      navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+    if (link) {
+      link.addEventListener("click", TablePage.languageSwitch(app, words, function () { app.entriesKey = ""; render(); }));
     }
-    const kept = await TableQueue.loadView(app.game);
-    const anchor = await TableQueue.loadAnchor(app.game);
-    await reloadRows();
-    if (anchor) {
-      // The table clock went on while the page was closed, by the tablet's wall clock.
-      app.anchor = { table_ms: anchor.table_ms + Math.max(0, Date.now() - anchor.wall_ms), perf: performance.now() };
-    }
-    if (kept) { await adopt(kept.view, false); }
-    // A game this tablet never saw needs ledgerd once.
-    while (!(await refresh()) && !app.view) {
-      byId("sync").textContent = t("table-never-seen");
-      byId("sync").dataset.state = "unknown";
-      await new Promise(function (resolve) { setTimeout(resolve, 3000); });
-    }
-    setInterval(tick, 200);
-    setInterval(function () { if (app.anchor) { TableQueue.saveAnchor(app.game, tableNow()); } }, ANCHOR_EVERY_MS);
-    setInterval(function () { if (waiting().length > 0) { send(); } }, 5000);
-    window.addEventListener("online", function () { app.retry = 0; send(); refresh(); });
-    window.addEventListener("offline", function () { setOnline(false); });
-    document.addEventListener("visibilitychange", function () {
-      if (document.visibilityState === "visible") { send(); }
+    await words.load(app.lang);
+    sync = TableSync.attach(app, {
+      key: app.game, base: "/table/" + encodeURIComponent(app.game), rules: TableRules.sync,
+      // A game started here starts its table clock at 0.
+      startsAtZero: function (event) { return event.type === "game_started" && app.view.version === 0; },
+      render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
     });
-    app.section.dataset.ready = "true";
-    send();
+    await sync.start();
+    setInterval(tick, 200);
   }
   document.addEventListener("DOMContentLoaded", function () {
     start().catch(function (error) { showNotice(String(error)); });

@@ -1,0 +1,104 @@
+//! What the tablet recording an Andes match needs to run it offline (the recorder of article
+//! 9.1), as one typed value: the laws' state it decides the next taps from (`AndesState`, the
+//! same fold the sequencer keeps, voids honoured), the table time now, the last events, and the
+//! ids of every event the stream holds (so a tablet that lost an acknowledgement knows its tap
+//! is stored). The clocks are in the state: each side's time left when its turn began and when
+//! the current turn began; the tablet counts down from there on its own monotonic clock.
+//!
+//! Pure: domain types in, a domain value out; the web edge turns it into JSON.
+
+use super::table::{recent_events, RecentEvent};
+use ledger::andes::AndesState;
+use ledger::rules::Rules;
+use ledger::{Recorded, StreamId, StreamState};
+use serde::Serialize;
+
+/// One Andes match as its recording tablet sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AndesTableView {
+    /// The match's id, without `andes/`.
+    pub r#match: String,
+    /// The seq of the stream's last event; 0 before the first.
+    pub version: u64,
+    /// The log's global position the view was read at: the live feed follows from after it.
+    pub position: u64,
+    /// The laws' state after the last event: what the tablet decides from.
+    pub rules: AndesState,
+    /// The table time now, in the match's `at_ms` terms, by the server's clock.
+    pub table_now_ms: u64,
+    /// The last events, newest first.
+    pub recent: Vec<RecentEvent>,
+    /// Every event id the stream holds, in seq order.
+    pub event_ids: Vec<String>,
+}
+
+/// The recording tablet's view of the match `id`, whose records are `records`, read at the log
+/// position `position` when the server's clock read `wall_now_ms`.
+pub fn andes_table_view(id: &StreamId, records: &[Recorded], position: u64, wall_now_ms: u64) -> AndesTableView {
+    let mut fold = StreamState::new(id, None);
+    for record in records {
+        // Stored events were accepted when they were appended: they are folded as stored.
+        fold.evolve(&record.event);
+    }
+    let rules = match fold.rules() {
+        Rules::Andes(state) => state.clone(),
+        Rules::Tournament(_) | Rules::Game(_) => AndesState::new(),
+    };
+    AndesTableView {
+        r#match: id.id().to_owned(),
+        version: records.last().map_or(0, |r| r.envelope.seq),
+        position,
+        table_now_ms: table_now_ms(records, rules.last_at_ms, wall_now_ms),
+        rules,
+        recent: recent_events(records),
+        event_ids: records.iter().map(|r| r.envelope.event_id.clone()).collect(),
+    }
+}
+
+/// The table time now: the last table time recorded plus the server time since it was
+/// recorded (0 before any). A match's table clock starts at 0 when the tablet starts game 1.
+fn table_now_ms(records: &[Recorded], last_at_ms: Option<u64>, wall_now_ms: u64) -> u64 {
+    let last = records.iter().rev().find_map(|r| r.event.at_ms().map(|at| (at, r.envelope.recorded_at_ms)));
+    let carried = last.map_or(0, |(at, recorded)| at.saturating_add(wall_now_ms.saturating_sub(recorded)));
+    carried.max(last_at_ms.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::andes::AndesEvent;
+    use ledger::{Envelope, Event};
+
+    fn recorded(seq: u64, event: AndesEvent, recorded_at_ms: u64) -> Recorded {
+        let envelope = Envelope {
+            stream: StreamId::parse("andes/v1").unwrap(),
+            seq,
+            position: seq,
+            event_id: format!("e{seq}"),
+            recorded_at_ms,
+            actor: "table-1".into(),
+            prev_hash: Default::default(),
+            hash: Default::default(),
+        };
+        Recorded { envelope, event: Event::Andes(event) }
+    }
+
+    #[test]
+    fn the_view_holds_the_laws_state_and_carries_the_table_time_on() {
+        let id = StreamId::parse("andes/v1").unwrap();
+        let records = vec![
+            recorded(1, AndesEvent::MatchCreated { first_sol: "ana".into(), first_luna: "bea".into(), clock_ms: 720_000 }, 1_000),
+            recorded(2, AndesEvent::GameStarted { game: 1, at_ms: 0 }, 2_000),
+            recorded(3, AndesEvent::MovePlayed { notation: "0d3".into(), at_ms: 4_000 }, 6_000),
+        ];
+        let view = andes_table_view(&id, &records, 17, 9_500);
+        assert_eq!((view.r#match.as_str(), view.version, view.position), ("v1", 3, 17));
+        assert_eq!(view.table_now_ms, 7_500, "4 000 ms at the move, recorded 3 500 ms ago");
+        let game = view.rules.game.as_ref().unwrap();
+        assert_eq!(game.position.notation(ledger::andes::Side::Sol), "7/7/7/3a3/7/7/7");
+        assert_eq!(view.event_ids, ["e1", "e2", "e3"]);
+        assert_eq!(view.recent[0].text, "move_played notation=0d3 at_ms=4000");
+        let empty = andes_table_view(&id, &[], 0, 9_500);
+        assert_eq!((empty.version, empty.table_now_ms, empty.rules.setup.is_none()), (0, 0, true));
+    }
+}

@@ -1,0 +1,331 @@
+// The recording mode of an Andes match (`/andes/<match>/record`): the tablet of the recorder
+// article 9.1 requires. A tap on a piece of the side to move (or on a piece type of its
+// reserve: 0 persona, 1 estatal-left, 2 militar, 3 estatal-right), then a tap on a square, is a
+// `move_played` in the laws' notation, decided here by the laws mirrored in andes-rules.js: an
+// illegal move is refused on the tablet with its article and never leaves it. Both clocks count
+// down on the tablet's monotonic clock, the mover's running; a fallen flag and a resignation
+// are one tap. Every accepted tap is kept in IndexedDB and sent by the queue of table-sync.js.
+"use strict";
+(function () {
+  const app = {
+    match: null, key: null, section: null, mayRecord: false, actor: null,
+    lang: "en", bundles: {}, notice: "",
+    side: "sol",          // whose side the board is seen from
+    selected: null,       // {kind, from} (from null: a piece of the reserve)
+    flagDown: false
+  };
+  globalThis.andesApp = app;
+  let sync = null;
+  function waiting() { return sync.waiting(); }
+  function local() { return sync.local(); }
+  function tableNow() { return sync.tableNow(); }
+
+  // ---- words -------------------------------------------------------------------------------
+  const words = TablePage.words(app, ["pages.ftl", "andes-rules.ftl", "andes-table.ftl"]);
+  const t = words.t;
+  // Names of sides, piece types and endings in the page's language.
+  function sideName(side) { return t("record-side-" + side); }
+  function kindName(kind) { return t("record-kind-" + kind); }
+  // A refusal in the page's language, naming its article: the laws' own message id (its
+  // arguments worded too), else the ledger's sentence.
+  function refusalText(refusal) {
+    if (refusal.id) {
+      const args = Object.assign({}, refusal.args);
+      ["side", "owner", "to_move", "holder_owner"].forEach(function (k) { if (args[k]) { args[k] = sideName(args[k]); } });
+      ["kind", "claimed", "holder_kind"].forEach(function (k) { if (args[k]) { args[k] = kindName(args[k]); } });
+      if (args.region) { args.region = t("record-region-" + args.region); }
+      if (args.reason) { args.reason = t("record-reason-" + args.reason); }
+      ["square", "from", "to", "between"].forEach(function (k) {
+        if (args[k]) { args[k] = AndesRules.nameFor(args[k], app.side); }
+      });
+      const text = t(refusal.id, args);
+      if (text !== refusal.id) { return text; }
+    }
+    if (refusal.kind === "stale_version") { return t("refusal-stale"); }
+    return t("refusal-by-ledger", { message: refusal.message });
+  }
+
+  function ms(msLeft) {
+    const s = Math.floor(Math.max(0, msLeft) / 1000);
+    const m = Math.floor(s / 60);
+    return m + ":" + (s % 60 < 10 ? "0" : "") + (s % 60);
+  }
+
+  // ---- the match now -----------------------------------------------------------------------
+  function game() { return local().rules.game; }
+  function running() { const g = game(); return !!g && !g.ended; }
+  // What each clock shows now: the mover's runs from the start of its turn.
+  function clockShows(side) {
+    const g = game();
+    if (!g) { return local().rules.setup ? local().rules.setup.clock_ms : 0; }
+    if (!g.ended && g.position.to_move === side) { return AndesRules.showing(g.clocks, side, tableNow()); }
+    return g.clocks.remaining_ms[AndesRules.index(side)];
+  }
+  function player(side) {
+    const rules = local().rules;
+    if (!rules.setup) { return ""; }
+    const number = rules.game ? rules.game.number : 1;
+    const first = (number === 1) === (side === "sol");
+    return first ? rules.setup.first_sol : rules.setup.first_luna;
+  }
+
+  // ---- taps --------------------------------------------------------------------------------
+  function tapSquare(square, domEvent) {
+    if (!app.mayRecord || !running()) { return; }
+    const g = game();
+    const mover = g.position.to_move;
+    const piece = g.position.pieces[square];
+    const selected = app.selected;
+    if (selected && selected.from === square) { app.selected = null; showNotice(""); render(); return; }
+    // One of the mover's pieces picks it (a reserve piece tapped onto it is a placement the
+    // laws refuse, and say why).
+    if (piece && piece.side === mover && (!selected || selected.from)) {
+      app.selected = { kind: piece.kind, from: square };
+      showNotice("");
+      render();
+      return;
+    }
+    if (!selected) {
+      showNotice(t("record-pick-first", { side: sideName(mover) }));
+      return;
+    }
+    const move = selected.from ? { kind: selected.kind, from: selected.from, to: square } : { kind: selected.kind, square: square };
+    app.selected = null;
+    sync.act({ type: "move_played", notation: AndesRules.notation(move, "sol") }, domEvent).then(function (row) {
+      if (!row) { render(); }
+    });
+  }
+  function tapReserve(kind) {
+    if (!app.mayRecord || !running()) { return; }
+    const same = app.selected && !app.selected.from && app.selected.kind === kind;
+    app.selected = same ? null : { kind: kind, from: null };
+    showNotice("");
+    render();
+  }
+  function startGame(number, domEvent) {
+    app.selected = null;
+    sync.act({ type: "game_started", game: number }, domEvent);
+  }
+  function flagFell(side, domEvent) {
+    app.selected = null;
+    sync.act({ type: "flag_fell", side: side }, domEvent);
+  }
+  function resign(side, domEvent) {
+    app.selected = null;
+    sync.act({ type: "resigned", side: side }, domEvent);
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------
+  const el = TablePage.el, byId = TablePage.byId, eventLine = TablePage.eventLine;
+  const showNotice = TablePage.notice(app);
+  const renderSync = TablePage.statusLine(app, t);
+
+  function phase(rules) {
+    const g = rules.game;
+    if (!rules.setup) { return t("record-no-match"); }
+    if (AndesRules.isOver(rules)) { return t("record-phase-over"); }
+    if (!g) { return t("record-phase-not-started"); }
+    if (g.ended) {
+      return t("record-phase-ended", { game: g.number, reason: t("record-reason-" + g.ended[0]), side: sideName(g.ended[1]) });
+    }
+    return t("record-phase-turn", { game: g.number, side: sideName(g.position.to_move), moves: g.position.moves });
+  }
+
+  function render() {
+    if (!app.view) { return; }
+    const rules = local().rules;
+    byId("title").textContent = t("record-title", { match: app.match }) + " ";
+    byId("title").appendChild(el("span", { "class": "muted", id: "phase", text: phase(rules) }));
+    renderSync();
+    if (app.conflict > 0) {
+      showNotice(t("sync-conflict", { count: app.conflict }));
+      app.conflict = 0;
+    }
+    renderRefused();
+    const area = byId("record-area");
+    area.replaceChildren(controls(rules), clocks(rules), board(rules), reserves(rules));
+    renderLists();
+  }
+
+  function renderRefused() {
+    const box = byId("refused");
+    const rows = sync.refusedRows();
+    box.hidden = rows.length === 0;
+    box.replaceChildren();
+    if (rows.length === 0) { return; }
+    box.appendChild(el("h2", { text: t("refused-title") }));
+    box.appendChild(el("ul", { id: "refused-list" }, rows.map(function (row) {
+      return el("li", { dataset: { eventId: row.event_id } }, [el("code", { text: eventLine(row.event) }),
+        document.createTextNode(" — "), el("span", { "class": "reason", text: refusalText(row.refusal) })]);
+    })));
+  }
+
+  // Start, flag fall, resignation, and whose side the board is seen from.
+  function controls(rules) {
+    const box = el("div", { "class": "record-controls", id: "record-controls" });
+    const g = rules.game;
+    const at = tableNow();
+    if (app.mayRecord && rules.setup && !AndesRules.isOver(rules) && (!g || g.ended)) {
+      const next = g ? g.number + 1 : 1;
+      if (!AndesRules.decide(rules, { type: "game_started", game: next, at_ms: at })) {
+        box.appendChild(el("button", { type: "button", id: "start-game", "class": "primary", text: t("record-start-game", { game: next }),
+          on: { click: function (e) { startGame(next, e); } } }));
+      }
+    }
+    if (app.mayRecord && g && !g.ended) {
+      const mover = g.position.to_move;
+      app.flagDown = !AndesRules.decide(rules, { type: "flag_fell", side: mover, at_ms: at });
+      if (app.flagDown) {
+        box.appendChild(el("button", { type: "button", id: "flag-fell", "class": "warn", text: t("record-flag-fell", { side: sideName(mover) }),
+          on: { click: function (e) { flagFell(mover, e); } } }));
+      }
+      box.appendChild(el("button", { type: "button", id: "resign", text: t("record-resign", { side: sideName(mover), player: player(mover) }),
+        on: { click: function (e) { resign(mover, e); } } }));
+    }
+    const otherSide = AndesRules.other(app.side);
+    box.appendChild(el("button", { type: "button", id: "flip", text: t("record-flip", { side: sideName(otherSide) }),
+      on: { click: function () { app.side = otherSide; render(); } } }));
+    return box;
+  }
+
+  function clocks(rules) {
+    const g = rules.game;
+    const row = el("div", { "class": "andes-clocks", id: "andes-clocks" });
+    ["sol", "luna"].forEach(function (side) {
+      const on = !!g && !g.ended && g.position.to_move === side;
+      const points = g ? AndesRules.points(g.position, side) : null;
+      row.appendChild(el("div", { "class": "andes-clock " + side + (on ? " running" : ""), dataset: { side: side } }, [
+        el("span", { "class": "name", text: sideName(side) + (player(side) ? " · " + player(side) : "") }),
+        el("span", { "class": "clock", id: "clock-" + side, text: ms(clockShows(side)) }),
+        points === null ? null : el("span", { "class": "points", id: "points-" + side, text: t("record-points", { points: points }) })
+      ]));
+    });
+    return row;
+  }
+
+  // The board from `app.side`: rows and columns as that side names them (2.4).
+  function board(rules) {
+    const g = rules.game;
+    const pieces = g ? g.position.pieces : {};
+    const at = tableNow();
+    const selected = app.selected;
+    const targets = selected && g ? AndesRules.targets(rules, selected.kind, selected.from, at) : [];
+    const table = el("table", { "class": "andes-board record-board", id: "record-board", dataset: { side: app.side } });
+    const body = el("tbody");
+    for (let line = 0; line < 7; line += 1) {
+      const tr = el("tr");
+      let marca = "";
+      for (let column = 0; column < 7; column += 1) {
+        const square = app.side === "sol" ? AndesRules.name(6 - line, 6 - column) : AndesRules.name(line, column);
+        marca = AndesRules.nameFor(square, app.side)[0];
+        const classes = [AndesRules.colour(square)];
+        if (square === AndesRules.CENTRE) { classes.push("centre"); }
+        else if (AndesRules.isContinent(square)) { classes.push("continent"); }
+        if (AndesRules.isBorder(square)) { classes.push("border"); }
+        if (selected && selected.from === square) { classes.push("selected"); }
+        if (targets.indexOf(square) >= 0) { classes.push("target"); }
+        const piece = pieces[square];
+        const letter = piece ? (piece.side === "sol" ? "abcd" : "ABCD")[AndesRules.KINDS.indexOf(piece.kind)] : "";
+        const label = AndesRules.nameFor(square, app.side) + (piece ? " " + sideName(piece.side) + " " + kindName(piece.kind) : "");
+        tr.appendChild(el("td", { "class": classes.join(" ") }, [el("button", {
+          type: "button", "class": "square", "aria-label": label, title: label,
+          dataset: { square: square, owner: piece ? piece.side : null, kind: piece ? piece.kind : null },
+          on: { click: function (e) { tapSquare(square, e); } }
+        }, piece ? [el("span", { "class": "piece " + piece.side, text: letter })] : [])]));
+      }
+      tr.insertBefore(el("th", { text: marca }), tr.firstChild);
+      body.appendChild(tr);
+    }
+    const head = el("tr", {}, [el("th")]);
+    for (let column = 0; column < 7; column += 1) {
+      const square = app.side === "sol" ? AndesRules.name(6, 6 - column) : AndesRules.name(0, column);
+      head.appendChild(el("th", { text: AndesRules.nameFor(square, app.side)[1] }));
+    }
+    table.appendChild(el("thead", {}, [head]));
+    table.appendChild(body);
+    return table;
+  }
+
+  // Each side's reserve; the mover's piece types are buttons (6.6.1: 0–3).
+  function reserves(rules) {
+    const g = rules.game;
+    const box = el("div", { "class": "record-reserves", id: "record-reserves" });
+    if (!g) { return box; }
+    ["sol", "luna"].forEach(function (side) {
+      const count = g.position.reserve[AndesRules.index(side)];
+      const mover = !g.ended && g.position.to_move === side && app.mayRecord;
+      const row = el("p", { "class": "reserve " + side, dataset: { side: side } }, [
+        el("span", { text: t("record-reserve", { side: sideName(side), count: count }) + " " })]);
+      if (mover && count > 0) {
+        AndesRules.KINDS.forEach(function (kind, digit) {
+          const chosen = app.selected && !app.selected.from && app.selected.kind === kind;
+          row.appendChild(el("button", { type: "button", id: "reserve-" + digit, "class": "reserve-kind" + (chosen ? " selected" : ""),
+            "aria-pressed": chosen ? "true" : "false", text: digit + " " + kindName(kind),
+            on: { click: function () { tapReserve(kind); } } }));
+        });
+      }
+      box.appendChild(row);
+    });
+    if (app.selected) {
+      const s = app.selected;
+      box.appendChild(el("p", { "class": "hint", id: "selection", text: s.from
+        ? t("record-selected-piece", { kind: kindName(s.kind), square: AndesRules.nameFor(s.from, app.side) })
+        : t("record-selected-reserve", { kind: kindName(s.kind) }) }));
+    }
+    return box;
+  }
+
+  function renderLists() {
+    const waitingList = byId("waiting");
+    const waitingTitle = byId("waiting-title");
+    waitingTitle.textContent = t("table-waiting-events");
+    waitingList.replaceChildren.apply(waitingList, waiting().slice().reverse().slice(0, 12).map(function (row) {
+      return el("li", { dataset: { eventId: row.event_id } }, [el("code", { text: eventLine(row.event) })]);
+    }));
+    waitingList.hidden = waitingTitle.hidden = waiting().length === 0;
+    const events = byId("events");
+    byId("events-title").textContent = t("table-last-events");
+    byId("events-title").hidden = app.view.recent.length === 0;
+    events.replaceChildren.apply(events, app.view.recent.map(function (r) {
+      return el("li", { value: String(r.seq) }, [el("code", { text: r.text }), document.createTextNode(" "),
+        el("span", { "class": "muted", text: r.actor })]);
+    }));
+  }
+
+  // Between taps only the clocks move; the flag button appears when the mover's time is up.
+  function tick() {
+    if (!app.view || !running()) { return; }
+    ["sol", "luna"].forEach(function (side) {
+      const node = byId("clock-" + side);
+      if (node) { node.textContent = ms(clockShows(side)); }
+    });
+    const g = game();
+    const down = !AndesRules.decide(local().rules, { type: "flag_fell", side: g.position.to_move, at_ms: tableNow() });
+    if (down !== app.flagDown) { render(); }
+  }
+
+  // ---- start -------------------------------------------------------------------------------
+  async function start() {
+    app.section = byId("andes-record");
+    if (!app.section) { return; }
+    // The match from the address: the page may be a kept copy of another match's page.
+    app.match = decodeURIComponent(location.pathname.split("/")[2] || app.section.dataset.match);
+    app.section.dataset.match = app.match;
+    app.key = "andes/" + app.match;
+    app.lang = document.documentElement.lang || "en";
+    const link = byId("lang-switch");
+    if (link) { link.addEventListener("click", TablePage.languageSwitch(app, words, render)); }
+    await words.load(app.lang);
+    sync = TableSync.attach(app, {
+      key: app.key, base: "/andes/" + encodeURIComponent(app.match) + "/record", rules: AndesRules.sync,
+      // Game 1 started here starts the match's table clock at 0.
+      startsAtZero: function (event, now) { return event.type === "game_started" && now.rules.last_at_ms === null; },
+      render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
+    });
+    await sync.start();
+    setInterval(tick, 200);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    start().catch(function (error) { showNotice(String(error)); });
+  });
+})();

@@ -1,0 +1,37 @@
+# The Andes recording mode (/andes/<match>/record, andes-table.js): the tablet of the recorder
+# article 9.1 of the Andes laws requires.
+
+index-andes-record = the recording tablet
+record-title = Recording { $match }
+record-watch-only = You may watch this match; to record it, sign in with a table token.
+record-viewer-link = The board, moves and points (read only)
+record-no-match = the match has not been created yet: an organiser creates it
+record-phase-not-started = no game has started
+record-phase-turn = game { $game } · { $side } to move · { $moves } moves played
+record-phase-ended = game { $game } over: { $reason } ({ $side })
+record-phase-over = the match is over
+record-start-game = Start game { $game }
+record-flag-fell = { $side }'s flag fell: record it
+record-resign = { $side } resigns
+record-flip = Board from { $side }'s side
+record-points = { $points } points
+record-reserve = { $side }'s reserve: { $count }
+record-selected-piece = { $kind } on { $square } chosen: tap the square it goes to
+record-selected-reserve = A { $kind } from the reserve chosen: tap the square to place it on
+record-pick-first = Tap one of { $side }'s pieces, or a piece type of the reserve, then a square
+record-side-sol = Sol
+record-side-luna = Luna
+record-kind-persona = persona
+record-kind-estatal_left = estatal-left
+record-kind-militar = militar
+record-kind-estatal_right = estatal-right
+record-region-centre = the centre
+record-region-sierra = sierra
+record-region-jungle = jungle
+record-region-coast = coast
+record-region-island = an island
+record-region-ocean = ocean
+record-reason-continent_emptied = the continent was lost
+record-reason-no_legal_move = no legal move
+record-reason-flag_fell = the flag fell
+record-reason-resigned = resigned

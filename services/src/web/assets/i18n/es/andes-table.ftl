@@ -1,0 +1,37 @@
+# El modo de registro de Andes (/andes/<match>/record, andes-table.js): la tableta del tercero
+# que, según el artículo 9.1 de las leyes de Andes, registra cada jugada.
+
+index-andes-record = la tableta del registro
+record-title = Registro de { $match }
+record-watch-only = Puede seguir este encuentro; para registrarlo, inicie sesión con un token de mesa.
+record-viewer-link = El tablero, las jugadas y los puntos (solo lectura)
+record-no-match = el encuentro aún no se ha creado: lo crea un organizador
+record-phase-not-started = no ha empezado ninguna partida
+record-phase-turn = partida { $game } · juega { $side } · { $moves } jugadas
+record-phase-ended = partida { $game } terminada: { $reason } ({ $side })
+record-phase-over = el encuentro ha terminado
+record-start-game = Empezar la partida { $game }
+record-flag-fell = Cayó la bandera de { $side }: registrarla
+record-resign = { $side } abandona
+record-flip = Tablero desde el lado de { $side }
+record-points = { $points } puntos
+record-reserve = Reserva de { $side }: { $count }
+record-selected-piece = { $kind } de { $square } elegida: toque la casilla a la que va
+record-selected-reserve = { $kind } de la reserva elegida: toque la casilla donde se coloca
+record-pick-first = Toque una pieza de { $side }, o un tipo de pieza de la reserva, y luego una casilla
+record-side-sol = Sol
+record-side-luna = Luna
+record-kind-persona = persona
+record-kind-estatal_left = estatal izquierda
+record-kind-militar = militar
+record-kind-estatal_right = estatal derecha
+record-region-centre = el gobierno
+record-region-sierra = sierra
+record-region-jungle = selva
+record-region-coast = costa
+record-region-island = una isla
+record-region-ocean = océano
+record-reason-continent_emptied = perdió el continente
+record-reason-no_legal_move = sin jugada posible
+record-reason-flag_fell = cayó la bandera
+record-reason-resigned = abandonó

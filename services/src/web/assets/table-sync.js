@@ -1,0 +1,486 @@
+// The part of an offline table that does not depend on the game: every tap an event made on
+// the tablet (its own id, its table time taken at the tap), decided by the game's rules, kept
+// in IndexedDB (table-queue.js) and only then shown as kept; a queue that sends the events in
+// order and forgets one only when ledgerd stored it (or says it had it already); the view
+// fetched again when the stream moves; the table clock carried by the monotonic clock. The
+// Friedrich table page (table.js, rules in table-rules.js) and the Andes recording mode
+// (andes-table.js, rules in andes-rules.js) both run on it.
+//
+// `TableSync.attach(app, options)` works on the page's `app` object (its view, rows, recorded,
+// anchor, online… fields, which the page draws from). Options:
+//   key    the stream's key in the tablet's storage (`hall-1`, `andes/m1`)
+//   base   the page's address, under which `/view`, `/events` and `/live` are served
+//   rules  {TIMED, decide(state, event), evolve(state, event), span(state, event), lastAtMs(state)}:
+//          `span` is how many versions the event moves the stream on (an Andes move is followed
+//          by what the ledger derives from it)
+//   startsAtZero(event, local)  whether this tap starts the table clock at 0
+//   render(), renderSync(), showNotice(text), t(id, args)  the page's drawing and words
+"use strict";
+(function () {
+  const SEND_AT_MOST = 100;          // events per request (ledgerd takes up to 256)
+  const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+  const SEND_TIMEOUT_MS = 10000;
+  const ANCHOR_EVERY_MS = 5000;
+  // A view whose table time is ahead of the tablet's by more than this moves the tablet's
+  // clock forward (another device recorded later times); it never moves back.
+  const ADOPT_AHEAD_MS = 1000;
+
+  function attach(app, options) {
+    const rules = options.rules;
+    const key = options.key;
+    Object.assign(app, {
+      view: null, rows: [], recorded: [], nextN: 1, anchor: null,
+      online: null, sending: false, retry: 0, retryTimer: null, conflict: 0,
+      metrics: { tapToDisplay: [] }
+    });
+
+    // ---- time ------------------------------------------------------------------------------
+    function lastAtMs() {
+      let last = app.view ? rules.lastAtMs(app.view.rules) : 0;
+      app.recorded.concat(waiting()).forEach(function (row) {
+        if (typeof row.event.at_ms === "number") { last = Math.max(last, row.event.at_ms); }
+      });
+      return last;
+    }
+    // The table time now: the anchor carried on by the monotonic clock, never before the last
+    // table time this stream recorded.
+    function tableNow() {
+      if (!app.anchor) { return lastAtMs(); }
+      return Math.max(lastAtMs(), Math.floor(app.anchor.table_ms + (performance.now() - app.anchor.perf)));
+    }
+    function setAnchor(tableMs) {
+      app.anchor = { table_ms: tableMs, perf: performance.now() };
+      return TableQueue.saveAnchor(key, tableMs);
+    }
+
+    // ---- the stream as the tablet knows it ----------------------------------------------------
+    function waiting() { return app.rows.filter(function (row) { return row.status === "waiting"; }); }
+    function refusedRows() { return app.rows.filter(function (row) { return row.status === "refused"; }); }
+
+    // The rules' state and version after the view and `rows`.
+    function fold(rows) {
+      let state = app.view.rules;
+      let version = app.view.version;
+      rows.forEach(function (row) {
+        version += rules.span(state, row.event);
+        state = rules.evolve(state, row.event);
+      });
+      return { rules: state, version: version };
+    }
+    // After the view, the stored taps and the waiting ones.
+    function local() { return fold(app.recorded.concat(waiting())); }
+
+    function uuid() {
+      if (globalThis.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+      const b = crypto.getRandomValues(new Uint8Array(16));
+      b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+      const h = Array.from(b, function (x) { return (x + 0x100).toString(16).slice(1); }).join("");
+      return h.slice(0, 8) + "-" + h.slice(8, 12) + "-" + h.slice(12, 16) + "-" + h.slice(16, 20) + "-" + h.slice(20);
+    }
+
+    // One action of the players: decided here, shown, kept on the tablet, then sent. Resolves
+    // to the kept row, or null when the rules refused it.
+    function act(event, domEvent) {
+      if (!app.mayRecord || !app.view) { return Promise.resolve(null); }
+      const tappedAt = domEvent && domEvent.timeStamp ? domEvent.timeStamp : performance.now();
+      if (rules.TIMED.indexOf(event.type) >= 0) {
+        // The tap that starts the stream's first game may start its table clock at 0.
+        if (event.type === "game_started" && waiting().length === 0 && options.startsAtZero(event, local())) { setAnchor(0); }
+        event.at_ms = tableNow();
+      }
+      const now = local();
+      const refusal = rules.decide(now.rules, event);
+      if (refusal) {
+        options.showNotice(options.refusalText(refusal));
+        return Promise.resolve(null);
+      }
+      options.showNotice("");
+      const row = {
+        game: key, n: app.nextN++, event_id: uuid(), expected_version: now.version,
+        event: event, tapped_wall_ms: Date.now(), status: "waiting", refusal: null, kept: false
+      };
+      app.rows.push(row);
+      options.render();
+      requestAnimationFrame(function () {
+        app.metrics.tapToDisplay.push(performance.now() - tappedAt);
+      });
+      return TableQueue.put([row]).then(function () {
+        // Kept on the tablet: from now on it survives a closed tab, and the queue may send it.
+        row.kept = true;
+        TableQueue.saveAnchor(key, tableNow());
+        options.renderSync();
+        send();
+        return row;
+      }, function (error) {
+        options.showNotice("IndexedDB: " + error);
+        return null;
+      });
+    }
+
+    // Forgets rows (refused ones handed on), on the tablet too.
+    function forget(ns) {
+      app.rows = app.rows.filter(function (row) { return ns.indexOf(row.n) < 0; });
+      return TableQueue.remove(key, ns);
+    }
+
+    // ---- the queue ---------------------------------------------------------------------------
+    function schedule() {
+      if (app.retryTimer) { return; }
+      const wait = RETRY_MS[Math.min(app.retry, RETRY_MS.length - 1)];
+      app.retry += 1;
+      app.retryTimer = setTimeout(function () { app.retryTimer = null; send(); }, wait);
+    }
+
+    function withTimeout(promise, ms) {
+      return new Promise(function (resolve, reject) {
+        const timer = setTimeout(function () { reject(new Error("no answer")); }, ms);
+        promise.then(function (v) { clearTimeout(timer); resolve(v); }, function (e) { clearTimeout(timer); reject(e); });
+      });
+    }
+
+    // Sends the waiting taps, oldest first, until none is left or the ledger cannot be
+    // reached. One sender per stream across the tablet's tabs (a Web Lock), so two tabs never race.
+    function send() {
+      if (app.sending || !app.view || waiting().length === 0) { return Promise.resolve(); }
+      app.sending = true;
+      options.renderSync();
+      const run = function () { return sendAll().finally(function () { app.sending = false; options.renderSync(); }); };
+      if (navigator.locks && navigator.locks.request) {
+        return navigator.locks.request("ledger-table-send-" + key, run);
+      }
+      return run();
+    }
+
+    async function sendAll() {
+      // Another tab may have sent some: start from what the tablet keeps.
+      await reloadRows();
+      while (waiting().length > 0) {
+        const batch = waiting().filter(function (row) { return row.kept; }).slice(0, SEND_AT_MOST);
+        if (batch.length === 0) { return; }
+        let answer;
+        try {
+          const response = await withTimeout(fetch(options.base + "/events", {
+            method: "POST",
+            headers: { "Content-Type": "application/json", "Accept": "application/json" },
+            credentials: "same-origin",
+            body: JSON.stringify({ events: batch.map(function (row) {
+              return { event_id: row.event_id, expected_version: row.expected_version, event: row.event };
+            }) })
+          }), SEND_TIMEOUT_MS);
+          if (response.status === 401 || response.status === 403) {
+            setOnline(true);
+            options.showNotice(options.t("sync-signin"));
+            return;
+          }
+          if (!response.ok) { throw new Error("HTTP " + response.status); }
+          answer = await response.json();
+        } catch (error) {
+          setOnline(false);
+          schedule();
+          return;
+        }
+        setOnline(true);
+        app.retry = 0;
+        const done = [];
+        let refusal = null;
+        answer.results.forEach(function (result) {
+          const row = batch.find(function (r) { return r.event_id === result.event_id; });
+          if (!row) { return; }
+          if (result.status === "stored" || result.status === "duplicate") {
+            done.push(row);
+          } else {
+            refusal = { row: row, result: result };
+          }
+        });
+        // Stored: out of the queue (the view will show them; until then they count as recorded).
+        if (done.length > 0) {
+          done.forEach(function (row) { app.recorded.push(row); });
+          app.rows = app.rows.filter(function (row) { return done.indexOf(row) < 0; });
+          await TableQueue.remove(key, done.map(function (row) { return row.n; }));
+        }
+        if (refusal) {
+          if (refusal.result.refusal === "stale_version") {
+            // Another device appended meanwhile: the queue is decided again on the new state.
+            await refresh();
+          } else {
+            refusal.row.status = "refused";
+            refusal.row.refusal = { kind: refusal.result.refusal, message: refusal.result.message };
+            // Worded in the page's language when the mirrored rules give the same sentence.
+            const mirrored = rules.decide(stateBefore(refusal.row), refusal.row.event);
+            if (mirrored && mirrored.message === refusal.result.message) { refusal.row.refusal = mirrored; }
+            await TableQueue.put([refusal.row]);
+            await redecide();
+          }
+        }
+        options.render();
+        if (done.length === 0 && !refusal) { return; }
+      }
+      // Everything is in: the view catches up with what was stored.
+      await refresh();
+    }
+
+    function stateBefore(target) {
+      const rows = app.recorded.concat(waiting());
+      const at = rows.indexOf(target);
+      return fold(at < 0 ? rows : rows.slice(0, at)).rules;
+    }
+
+    // The waiting taps decided again, in order, on the current state: the ones the rules still
+    // take get the version they now follow; the others are refused, kept, and shown with why.
+    async function redecide() {
+      const after = fold(app.recorded);
+      let state = after.rules;
+      let version = after.version;
+      const changed = [];
+      waiting().forEach(function (row) {
+        const refusal = rules.decide(state, row.event);
+        if (refusal) {
+          row.status = "refused";
+          row.refusal = refusal;
+          changed.push(row);
+          return;
+        }
+        if (row.expected_version !== version) { row.expected_version = version; changed.push(row); }
+        version += rules.span(state, row.event);
+        state = rules.evolve(state, row.event);
+      });
+      if (changed.length > 0) { await TableQueue.put(changed); }
+    }
+
+    async function reloadRows() {
+      const rows = await TableQueue.list(key);
+      // The tablet's rows as stored, and this tab's taps whose write has not finished yet.
+      const stored = new Set(rows.map(function (row) { return row.n; }));
+      const pending = app.rows.filter(function (row) { return !row.kept && !stored.has(row.n); });
+      rows.forEach(function (row) { row.kept = true; });
+      app.rows = rows.concat(pending);
+      app.nextN = app.rows.reduce(function (max, row) { return Math.max(max, row.n + 1); }, app.nextN);
+    }
+
+    // ---- the view ----------------------------------------------------------------------------
+    async function refresh() {
+      let view;
+      try {
+        const response = await withTimeout(fetch(options.base + "/view", {
+          headers: { "Accept": "application/json" }, credentials: "same-origin"
+        }), SEND_TIMEOUT_MS);
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        view = await response.json();
+      } catch (error) {
+        setOnline(false);
+        return false;
+      }
+      setOnline(true);
+      await adopt(view, true);
+      return true;
+    }
+
+    // A view from ledgerd (`fresh`) or from the tablet's storage.
+    async function adopt(view, fresh) {
+      const before = app.view;
+      app.view = view;
+      app.mayRecord = view.may_record;
+      app.actor = view.actor;
+      const stored = new Set(view.event_ids);
+      // Taps the view holds are done: an acknowledgement that was lost, or the sender's.
+      const held = app.rows.filter(function (row) { return stored.has(row.event_id); });
+      app.recorded = app.recorded.filter(function (row) { return !stored.has(row.event_id); });
+      if (held.length > 0) {
+        app.rows = app.rows.filter(function (row) { return held.indexOf(row) < 0; });
+        await TableQueue.remove(key, held.map(function (row) { return row.n; }));
+      }
+      if (fresh) {
+        await TableQueue.saveView(key, view);
+        // Events of other devices: the waiting taps are decided again on top of them.
+        const mine = new Set(app.rows.concat(app.recorded).map(function (row) { return row.event_id; }));
+        const base = before ? before.version : view.version;
+        const others = view.event_ids.slice(base).filter(function (id) { return !mine.has(id); }).length;
+        const first = waiting()[0];
+        if (first && first.expected_version !== fold(app.recorded).version) {
+          app.conflict = others;
+        }
+        if (app.anchor === null || view.table_now_ms > tableNow() + ADOPT_AHEAD_MS) {
+          await setAnchor(Math.max(view.table_now_ms, lastAtMs()));
+        }
+      }
+      await redecide();
+      options.render();
+      follow();
+    }
+
+    // ---- the live feed -----------------------------------------------------------------------
+    let source = null;
+    function follow() {
+      if (source || !app.view) { return; }
+      source = new EventSource(options.base + "/live?from=" + (app.view.position + 1));
+      source.addEventListener("version", function (e) {
+        if (Number(e.data) > app.view.version) {
+          refresh().then(function () { send(); });
+        }
+      });
+      source.onopen = function () { setOnline(true); send(); };
+      source.onerror = function () {
+        if (source.readyState === EventSource.CLOSED) { source = null; setTimeout(follow, 2000); }
+      };
+    }
+
+    function setOnline(online) {
+      if (app.online !== online) { app.online = online; options.renderSync(); }
+    }
+
+    // ---- start -------------------------------------------------------------------------------
+    // The kept view and queue first (the page runs with no network), then ledgerd; a stream
+    // this tablet never saw needs ledgerd once (the status line says so meanwhile). Once
+    // running, the page is marked ready (`data-ready`) and the queue sends what it keeps.
+    async function start() {
+      if ("serviceWorker" in navigator) {
+        navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
+      }
+      const kept = await TableQueue.loadView(key);
+      const anchor = await TableQueue.loadAnchor(key);
+      await reloadRows();
+      if (anchor) {
+        // The table clock went on while the page was closed, by the tablet's wall clock.
+        app.anchor = { table_ms: anchor.table_ms + Math.max(0, Date.now() - anchor.wall_ms), perf: performance.now() };
+      }
+      if (kept) { await adopt(kept.view, false); }
+      while (!(await refresh()) && !app.view) {
+        const line = document.getElementById("sync");
+        line.textContent = options.t("table-never-seen");
+        line.dataset.state = "unknown";
+        await new Promise(function (resolve) { setTimeout(resolve, 3000); });
+      }
+      setInterval(function () { if (app.anchor) { TableQueue.saveAnchor(key, tableNow()); } }, ANCHOR_EVERY_MS);
+      setInterval(function () { if (waiting().length > 0) { send(); } }, 5000);
+      window.addEventListener("online", function () { app.retry = 0; send(); refresh(); });
+      window.addEventListener("offline", function () { setOnline(false); });
+      document.addEventListener("visibilitychange", function () {
+        if (document.visibilityState === "visible") { send(); }
+      });
+      app.section.dataset.ready = "true";
+      send();
+    }
+
+    return {
+      waiting: waiting, refusedRows: refusedRows, local: local, tableNow: tableNow, setAnchor: setAnchor,
+      act: act, forget: forget, send: send, refresh: refresh, start: start
+    };
+  }
+
+  globalThis.TableSync = { attach: attach };
+})();
+
+// What both table pages draw alike: elements, their words (Fluent catalogues fetched from
+// ledgerd and kept by the service worker), the notice line, the status line of the queue, an
+// event in one line, and the language switch that redraws the page without reloading it.
+(function () {
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      const value = attrs[key];
+      if (value === null || value === undefined || value === false) { return; }
+      if (key === "text") { node.textContent = value; }
+      else if (key === "on") { Object.keys(value).forEach(function (ev) { node.addEventListener(ev, value[ev]); }); }
+      else if (key === "dataset") { Object.keys(value).forEach(function (k) { node.dataset[k] = value[k]; }); }
+      else { node.setAttribute(key, value === true ? "" : value); }
+    });
+    (children || []).forEach(function (child) { if (child) { node.appendChild(child); } });
+    return node;
+  }
+  function byId(id) { return document.getElementById(id); }
+
+  // The catalogues `files` in `app.lang`: {load(lang), t(id, args)}.
+  function words(app, files) {
+    function load(lang) {
+      if (app.bundles[lang]) { return Promise.resolve(app.bundles[lang]); }
+      const texts = files.map(function (file) {
+        return fetch("/assets/i18n/" + lang + "/" + file).then(function (r) {
+          if (!r.ok) { throw new Error(file + ": " + r.status); }
+          return r.text();
+        });
+      });
+      return Promise.all(texts).then(function (all) {
+        const bundle = new FluentBundle.FluentBundle(lang, { useIsolating: false });
+        all.forEach(function (text) { bundle.addResource(new FluentBundle.FluentResource(text)); });
+        app.bundles[lang] = bundle;
+        return bundle;
+      });
+    }
+    function t(id, args) {
+      const bundle = app.bundles[app.lang];
+      const message = bundle && bundle.getMessage(id);
+      if (!message || !message.value) { return id; }
+      return bundle.formatPattern(message.value, args || {});
+    }
+    return { load: load, t: t };
+  }
+
+  function notice(app) {
+    return function (text) {
+      app.notice = text;
+      const line = byId("notice");
+      line.textContent = text;
+      line.hidden = !text;
+    };
+  }
+
+  // The queue's standing in the `#sync` line (its state, waiting and refused counts in data-).
+  function statusLine(app, t) {
+    return function () {
+      const line = byId("sync");
+      if (!line || !app.view) { return; }
+      const n = app.rows.filter(function (row) { return row.status === "waiting"; }).length;
+      const refused = app.rows.filter(function (row) { return row.status === "refused"; }).length;
+      let text;
+      let state;
+      if (n === 0) {
+        text = t("sync-all-recorded");
+        state = "recorded";
+      } else {
+        text = t("sync-waiting", { count: n });
+        state = "waiting";
+        if (app.online === false) { text += " · " + t("sync-offline"); state = "offline"; }
+        else if (app.sending) { text += " · " + t("sync-sending"); }
+      }
+      if (refused > 0) { text += " · " + t("sync-refused", { count: refused }); }
+      line.textContent = text;
+      line.dataset.state = state;
+      line.dataset.waiting = String(n);
+      line.dataset.refused = String(refused);
+      app.section.dataset.version = String(app.view.version);
+      app.section.dataset.online = String(app.online);
+    };
+  }
+
+  function eventLine(event) {
+    const fields = Object.keys(event).filter(function (k) { return k !== "type"; }).map(function (k) {
+      return k + "=" + JSON.stringify(event[k]);
+    });
+    return event.type + (fields.length ? " " + fields.join(" ") : "");
+  }
+
+  // The header's language link: the other catalogues loaded, the cookie set, `redraw()` run.
+  function languageSwitch(app, words, redraw) {
+    return function (event) {
+      event.preventDefault();
+      const link = event.currentTarget;
+      const to = link.dataset.lang;
+      words.load(to).then(function () {
+        document.cookie = "ledger_lang=" + to + "; path=/; max-age=31536000; samesite=lax";
+        const from = app.lang;
+        app.lang = to;
+        document.documentElement.lang = to;
+        link.dataset.lang = from;
+        link.setAttribute("hreflang", from);
+        link.href = "/lang?to=" + from;
+        link.textContent = words.t("lang-other");
+        redraw();
+      });
+    };
+  }
+
+  globalThis.TablePage = {
+    el: el, byId: byId, words: words, notice: notice, statusLine: statusLine, eventLine: eventLine,
+    languageSwitch: languageSwitch
+  };
+})();

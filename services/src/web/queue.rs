@@ -1,0 +1,254 @@
+//! A tablet's queue of events, appended to one stream: the part of the offline table that does
+//! not depend on the game. The Friedrich table page (`/table/<game>/events`) and the Andes
+//! recording mode (`/andes/<match>/record/events`) both send their IndexedDB queue here, and
+//! both follow their stream's version here to know when to fetch their view again.
+//!
+//! The tablet decided each event on the state the one before it leaves and gave it the stream
+//! version it expects. An Andes `move_played` is followed in the stream by the events the
+//! ledger derives from it (the sequencer appends them), so the version after it is not its own
+//! seq: the stream's own rules ([`StreamState`] and [`Folded::pending_derived`]) say how many
+//! versions each queued event takes, exactly as the tablet's mirror predicted.
+//!
+//! [`Folded::pending_derived`]: ledger::Folded::pending_derived
+
+use super::auth::same_origin;
+use super::sse::{follow, html_event, Live};
+use super::table::JsonError;
+use super::{blocking, PageError, WebState};
+use axum::http::HeaderMap;
+use axum::Json;
+use ledger::{RejectionKind, StreamId, StreamState};
+use ledger_store::{AppendError, AppendRequest, ProposedEvent};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// The most events one request of the tablet's queue carries (the script sends at most this).
+pub(crate) const MAX_EVENTS_PER_SEND: usize = 256;
+
+/// The tablet's queue, oldest first: each event made on the tablet with its own id and the
+/// stream version it was decided at.
+#[derive(Deserialize)]
+pub(crate) struct Queue {
+    events: Vec<QueuedEvent>,
+}
+
+#[derive(Deserialize)]
+pub(crate) struct QueuedEvent {
+    event_id: String,
+    expected_version: u64,
+    /// The event's canonical JSON (docs/EVENTS.md).
+    event: serde_json::Value,
+}
+
+/// What became of one queued event. Events after a refused one are not tried and not listed:
+/// they were decided on top of it, and stay queued.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub(crate) struct Outcome {
+    event_id: String,
+    /// `stored`, `duplicate` (it was stored before: an acknowledgement that got lost) or `refused`.
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
+    /// The rule's kind (`RejectionKind::as_str`), for refusals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refusal: Option<&'static str>,
+    /// The ledger's sentence, for refusals (the tablet words it in its language).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+}
+
+#[derive(Serialize)]
+pub(crate) struct Sent {
+    results: Vec<Outcome>,
+}
+
+impl Outcome {
+    fn stored(event_id: &str, seq: u64, duplicate: bool) -> Outcome {
+        let status = if duplicate { "duplicate" } else { "stored" };
+        Outcome { event_id: event_id.to_owned(), status, seq: Some(seq), refusal: None, message: None }
+    }
+
+    fn refused(event_id: &str, kind: RejectionKind, message: String) -> Outcome {
+        Outcome { event_id: event_id.to_owned(), status: "refused", seq: None, refusal: Some(kind.as_str()), message: Some(message) }
+    }
+}
+
+/// One queued event in the batch, and how far into the append it lands: the offset of its seq
+/// from the append's first seq (the derived events of the ones before it come in between).
+#[derive(Clone)]
+struct Batched {
+    proposed: ProposedEvent,
+    offset: u64,
+}
+
+/// Appends the tablet's queue to `stream`, in order, as one atomic append (one sync for the
+/// lot) after the events the stream already holds under their ids: a resend whose
+/// acknowledgement was lost is answered `duplicate`, hours later too. A refusal names the event
+/// it is about; the events before it are appended, the ones after it are not tried.
+pub(crate) async fn append(
+    state: &WebState,
+    headers: &HeaderMap,
+    viewer: &super::auth::Viewer,
+    stream: StreamId,
+    queue: Queue,
+) -> Result<Json<Sent>, JsonError> {
+    same_origin(headers)?;
+    let (actor, clearance) = state.auth.recorder(&viewer.metadata)?;
+    if queue.events.len() > MAX_EVENTS_PER_SEND {
+        return Err(PageError::bad_request(format!(
+            "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
+            queue.events.len()
+        ))
+        .into());
+    }
+    let log = Arc::clone(&state.log);
+    let read = stream.clone();
+    let (stored, mut fold) = blocking(move || {
+        let records = log.read_stream(&read, 1, usize::MAX)?;
+        // Only the versions matter here: stored events are folded as stored.
+        let mut fold = StreamState::new(&read, None);
+        for record in &records {
+            fold.evolve(&record.event);
+        }
+        let stored: HashMap<String, (u64, ledger::Event)> =
+            records.into_iter().map(|r| (r.envelope.event_id, (r.envelope.seq, r.event))).collect();
+        Ok((stored, fold))
+    })
+    .await?;
+    let mut results = Vec::new();
+    let mut batch: Vec<Batched> = Vec::new();
+    let mut expected = None;
+    let mut span = 0u64;
+    for queued in &queue.events {
+        let event = match ledger::event::from_canonical_json(&queued.event) {
+            Ok(event) => event,
+            Err(error) => {
+                results.push(Outcome::refused(&queued.event_id, RejectionKind::Malformed, error.to_string()));
+                break;
+            }
+        };
+        match stored.get(&queued.event_id) {
+            Some((seq, same)) if batch.is_empty() && *same == event => {
+                results.push(Outcome::stored(&queued.event_id, *seq, true));
+                continue;
+            }
+            _ => {}
+        }
+        // The queue was decided event after event: each expects the version the one before
+        // leaves (its own seq, and those of what the ledger derives from it). One that does
+        // not is sent on its own later.
+        let wanted = queued.expected_version;
+        match expected {
+            None => expected = Some(wanted),
+            Some(first) if wanted != first + span => break,
+            Some(_) => {}
+        }
+        let offset = span;
+        span += versions_taken(&mut fold, &event);
+        batch.push(Batched { proposed: ProposedEvent { event_id: queued.event_id.clone(), event }, offset });
+    }
+    let Some(expected) = expected else { return Ok(Json(Sent { results })) };
+    let request = |events: &[Batched]| AppendRequest {
+        stream: stream.clone(),
+        events: events.iter().map(|b| b.proposed.clone()).collect(),
+        expected_version: Some(expected),
+        actor: actor.clone(),
+        clearance,
+    };
+    let acknowledged = |results: &mut Vec<Outcome>, events: &[Batched], first_seq: u64, duplicate: bool| {
+        for batched in events {
+            results.push(Outcome::stored(&batched.proposed.event_id, first_seq + batched.offset, duplicate));
+        }
+    };
+    match state.log.append(request(&batch)).await {
+        Ok(appended) => acknowledged(&mut results, &batch, appended.first_seq, appended.duplicate),
+        Err(AppendError::Rejected(rejection)) => {
+            // The append is atomic: nothing of it is stored. The events before the refused one
+            // were accepted by the rules, so they go in on their own.
+            let refused = rejection.event.map_or(0, |n| (n as usize).saturating_sub(1)).min(batch.len() - 1);
+            if refused > 0 {
+                let before = &batch[..refused];
+                let appended =
+                    state.log.append(request(before)).await.map_err(|e| PageError::from(crate::status::from_append(e)))?;
+                acknowledged(&mut results, before, appended.first_seq, appended.duplicate);
+            }
+            let message = strip_event_prefix(&rejection.message, rejection.event);
+            results.push(Outcome::refused(&batch[refused].proposed.event_id, rejection.kind, message));
+        }
+        Err(AppendError::Storage(error)) => return Err(PageError::from(error).into()),
+    }
+    Ok(Json(Sent { results }))
+}
+
+/// How many versions `event` moves the stream on: 1, and 1 for each event the ledger derives
+/// from it. An event the rules refuse takes 1 (the append will refuse it and say why).
+fn versions_taken(fold: &mut StreamState, event: &ledger::Event) -> u64 {
+    if fold.apply(event).is_err() {
+        return 1;
+    }
+    let derived = fold.folded().pending_derived();
+    for next in &derived {
+        fold.evolve(next);
+    }
+    1 + derived.len() as u64
+}
+
+/// The ledger's sentence without the `event 2 of 5: ` it puts in front inside a batch: the
+/// tablet shows it beside the one action it is about.
+fn strip_event_prefix(message: &str, event: Option<u32>) -> String {
+    match event {
+        Some(_) => message.split_once(": ").filter(|(head, _)| head.starts_with("event ")).map_or(message, |(_, rest)| rest).to_owned(),
+        None => message.to_owned(),
+    }
+}
+
+/// `stream`'s new version whenever it changes, from the log position `from`: the tablet then
+/// fetches its view again.
+pub(crate) fn follow_version(state: &WebState, stream: StreamId, from: u64) -> Result<Live, PageError> {
+    let version = Arc::new(AtomicU64::new(0));
+    let seen = Arc::clone(&version);
+    follow(
+        state,
+        from,
+        move |record| {
+            let mine = record.envelope.stream == stream;
+            if mine {
+                seen.fetch_max(record.envelope.seq, Ordering::Relaxed);
+            }
+            mine
+        },
+        move |position| {
+            let version = version.load(Ordering::Relaxed);
+            async move { Some(html_event("version", position, &version.to_string())) }
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::andes::AndesEvent;
+    use ledger::Event;
+
+    #[test]
+    fn a_refusal_inside_a_batch_reads_as_about_its_one_event() {
+        assert_eq!(strip_event_prefix("event 2 of 5: no clock is running to press", Some(2)), "no clock is running to press");
+        assert_eq!(strip_event_prefix("no clock is running to press", None), "no clock is running to press");
+    }
+
+    #[test]
+    fn a_move_takes_its_own_version_and_one_for_each_derived_event() {
+        let id = StreamId::parse("andes/q1").unwrap();
+        let mut fold = StreamState::new(&id, None);
+        let events = ledger::andes::testing::seeded_match(3, 200);
+        let mut taken = 0;
+        for event in events.iter().filter(|e| !e.is_derived()) {
+            taken += versions_taken(&mut fold, &Event::Andes(event.clone()));
+        }
+        assert_eq!(taken, events.len() as u64, "the recorded events and what they derive fill the stream");
+        let refused = Event::Andes(AndesEvent::MovePlayed { notation: "0a0".into(), at_ms: 0 });
+        assert_eq!(versions_taken(&mut fold, &refused), 1);
+    }
+}

@@ -1,0 +1,409 @@
+//! The Andes recording mode (`/andes/<match>/record`) as the recorder of article 9.1 uses it: a
+//! real headless Chromium against a real `ledgerd --http-listen` with an auth file.
+//!
+//! 1. The tablet's laws (`andes-rules.js`, run by the browser) decide every step of many seeded
+//!    matches and random illegal attempts as `ledger::andes` does: same acceptance, same article
+//!    and sentence, same derived events, same state and points.
+//! 2. A whole match is played BY TAPS on the recording page: game 1 to its derived end, with the
+//!    network cut through DevTools for a stretch of moves and the page reloaded meanwhile; game 2
+//!    until a resignation. The log holds exactly the moves, in order, each once, with the events
+//!    the ledger derived in their places; illegal taps are refused on the tablet with their
+//!    article, in English and in Spanish, and never reach the log.
+
+use crate::daemon::Daemon;
+use crate::table::{network, skip_without_browser, sync};
+use crate::web::{click, eventually, events_of, free_port, js, screenshot, text_of, Driver, JURY_TOKEN, TABLE_TOKEN};
+use fantoccini::Client;
+use ledger::andes::testing::seeded_match;
+use ledger::andes::{decide, derived_events, AndesEvent, AndesState, Move, Side};
+use ledger::Event;
+use ledger_proto::v1 as pb;
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const MATCH: &str = "mesa-7";
+const ORGANISER_TOKEN: &str = "organiser-token-andes";
+
+/// ledgerd with a table, a jury and an organiser token, its pages on a fixed loopback port.
+struct Hall {
+    daemon: Daemon,
+    web: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Hall {
+    fn open() -> Hall {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
+        let auth = json!({"tokens": [entry(TABLE_TOKEN, "table-7", "table"), entry(JURY_TOKEN, "jury-anna", "jury"),
+                                      entry(ORGANISER_TOKEN, "olga", "organiser")]});
+        let auth_file = dir.path().join("auth.json");
+        std::fs::write(&auth_file, auth.to_string()).unwrap();
+        let http_port = free_port();
+        let listen = format!("127.0.0.1:{http_port}");
+        let data: PathBuf = dir.path().join("data");
+        let daemon = Daemon::spawn_with(&data, &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", listen.as_str()]);
+        Hall { daemon, web: format!("http://{listen}"), _dir: dir }
+    }
+
+    async fn create_match(&self, first_sol: &str, first_luna: &str) {
+        let created = AndesEvent::MatchCreated { first_sol: first_sol.into(), first_luna: first_luna.into(), clock_ms: 720_000 };
+        let mut request = tonic::Request::new(crate::support::append(&format!("andes/{MATCH}"), &[Event::Andes(created)], "create-", None));
+        request.metadata_mut().insert("authorization", format!("Bearer {ORGANISER_TOKEN}").parse().unwrap());
+        self.daemon.connect().await.append(request).await.unwrap();
+    }
+
+    async fn log(&self) -> Vec<Value> {
+        events_of(&mut self.daemon.connect().await, &format!("andes/{MATCH}")).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_is_recorded_by_taps_offline_and_online_with_the_laws_on_the_tablet() {
+    let Some((chromium, chromedriver)) = skip_without_browser() else { return };
+    let driver = Driver::start(chromium, &chromedriver);
+    let hall = Hall::open();
+    hall.create_match("ana", "bea").await;
+    let tablet = driver.browser(1100, 1000).await;
+    tablet.goto(&format!("{}/signin?next=/andes/{MATCH}/record", hall.web)).await.unwrap();
+    let field = eventually("the token field", Duration::from_secs(10), || async {
+        tablet.find(fantoccini::Locator::Id("token")).await.ok()
+    })
+    .await;
+    field.send_keys(TABLE_TOKEN).await.unwrap();
+    tablet.find(fantoccini::Locator::Id("signin")).await.unwrap().click().await.unwrap();
+    ready(&tablet).await;
+
+    the_tablets_laws_decide_as_the_ledgers(&tablet).await;
+    a_whole_match_is_played_by_taps(&tablet, &hall).await;
+    tablet.close().await.unwrap();
+}
+
+/// Waits for the recording page's script to have drawn the match.
+async fn ready(client: &Client) {
+    eventually("the recording page to be ready", Duration::from_secs(20), || async {
+        let script = "const s = document.getElementById('andes-record'); return s ? s.dataset.ready : null;";
+        (js(client, script).await == json!("true")).then_some(())
+    })
+    .await;
+}
+
+// ---- 1. the differential test -----------------------------------------------------------------
+
+/// A tiny seeded generator (xorshift), so the corpus is the same on every run.
+struct Draw(u64);
+
+impl Draw {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Illegal-looking attempts at one point of a match: random placements and moves (many refused,
+/// some legal), flags and resignations of either side at random times, a game started out of
+/// turn, and now and then a notation the laws cannot read.
+fn attempts(state: &AndesState, draw: &mut Draw) -> Vec<AndesEvent> {
+    let at = state.last_at_ms.unwrap_or(0);
+    let square = |draw: &mut Draw| {
+        let index = usize::try_from(draw.below(49)).unwrap();
+        ledger::andes::Square::from_index(index).unwrap().sol_name()
+    };
+    let mut out = Vec::new();
+    for _ in 0..4 {
+        let digit = draw.below(4);
+        let notation = match draw.below(10) {
+            0..=3 => format!("{digit}{}", square(draw)),
+            4..=7 => {
+                let own: Vec<String> = state
+                    .game
+                    .as_ref()
+                    .map(|g| g.position.pieces().filter(|(_, p)| p.side == g.position.to_move()).map(|(s, _)| s.sol_name()).collect())
+                    .unwrap_or_default();
+                let from = if own.is_empty() || draw.below(4) == 0 {
+                    square(draw)
+                } else {
+                    own[usize::try_from(draw.below(own.len() as u64)).unwrap()].clone()
+                };
+                format!("{digit}{from}{}", square(draw))
+            }
+            8 => ["0d", "5d3", "0h3", "2c3C5", "1a1a1", "0D3", "3x"][usize::try_from(draw.below(7)).unwrap()].to_owned(),
+            _ => {
+                let luna = |name: String| Move::parse(&format!("0{name}")).unwrap().destination().luna_name();
+                format!("{digit}{}{}", luna(square(draw)), luna(square(draw)))
+            }
+        };
+        let when = match draw.below(6) {
+            0 => at.saturating_sub(1 + draw.below(3_000)),
+            1 => at + 720_000 + draw.below(100_000),
+            _ => at + draw.below(4_000),
+        };
+        out.push(AndesEvent::MovePlayed { notation, at_ms: when });
+    }
+    let side = if draw.below(2) == 0 { Side::Sol } else { Side::Luna };
+    let late = at + draw.below(800_000);
+    out.push(AndesEvent::FlagFell { side, at_ms: late });
+    out.push(AndesEvent::Resigned { side, at_ms: late });
+    out.push(AndesEvent::GameStarted { game: u8::try_from(draw.below(4)).unwrap(), at_ms: at + 1 });
+    out
+}
+
+/// One decided step: the event as the tablet would send it, and the ledger's answer.
+fn step(state: &AndesState, event: &AndesEvent, advance: bool) -> Value {
+    let json = serde_json::to_value(event).unwrap();
+    match decide(state, event) {
+        Err(refusal) => json!({"event": json, "advance": advance, "refused": {
+            "kind": refusal.kind.as_str(), "article": refusal.article, "message": refusal.to_string()}}),
+        Ok(()) => {
+            let derived: Vec<Value> = derived_events(state, event).unwrap().iter().map(|d| serde_json::to_value(d).unwrap()).collect();
+            let mut next = state.clone();
+            next.record(event.clone()).unwrap();
+            let points: Vec<u32> = next.game.as_ref().map_or(Vec::new(), |g| {
+                Side::BOTH.iter().map(|&s| replay::andes::Points::of(&g.position, s).total()).collect()
+            });
+            json!({"event": json, "advance": advance, "derived": derived,
+                   "state": serde_json::to_string(&next).unwrap(), "points": points})
+        }
+    }
+}
+
+/// Seeded matches with random attempts between their moves, each step decided by the ledger.
+fn laws_corpus(matches: u32) -> (Vec<Value>, usize, usize) {
+    let mut corpus = Vec::new();
+    let (mut steps, mut refused) = (0, 0);
+    let mut draw = Draw(0x9e37_79b9_7f4a_7c15);
+    for seed in 0..matches {
+        let stream = seeded_match(seed, 500);
+        let mut state = AndesState::new();
+        let mut out = Vec::new();
+        for event in &stream {
+            if event.is_derived() {
+                // The tablet never sends these: `record` below applied them with their move.
+                continue;
+            }
+            if state.setup.is_some() {
+                for attempt in attempts(&state, &mut draw) {
+                    out.push(step(&state, &attempt, false));
+                }
+            }
+            out.push(step(&state, event, true));
+            state.record(event.clone()).unwrap();
+        }
+        steps += out.len();
+        refused += out.iter().filter(|s| s.get("refused").is_some()).count();
+        corpus.push(Value::Array(out));
+    }
+    (corpus, steps, refused)
+}
+
+/// The tablet's laws (`andes-rules.js`, run by the browser) decide every step of the corpus as
+/// the ledger did: the same article and sentence when refused; when accepted, the same derived
+/// events, the same state (as serde writes it) and the same points.
+async fn the_tablets_laws_decide_as_the_ledgers(client: &Client) {
+    let (corpus, n_steps, n_refused) = laws_corpus(60);
+    let script = "const corpus = arguments[0]; const wrong = []; let checked = 0;
+        const sorted = v => Array.isArray(v) ? v.map(sorted) : (v && typeof v === 'object')
+          ? Object.keys(v).sort().reduce((o, k) => { o[k] = sorted(v[k]); return o; }, {}) : v;
+        for (const steps of corpus) {
+          let state = AndesRules.initial();
+          for (const step of steps) {
+            checked += 1;
+            const refusal = AndesRules.decide(state, step.event);
+            if (step.refused) {
+              if (!refusal || refusal.kind !== step.refused.kind || refusal.article !== step.refused.article
+                  || refusal.message !== step.refused.message) {
+                wrong.push({event: step.event, ledger: step.refused, tablet: refusal});
+              }
+            } else if (refusal) {
+              wrong.push({event: step.event, ledger: 'accepted', tablet: refusal});
+            } else {
+              const derived = AndesRules.derived(state, step.event);
+              const next = AndesRules.record(state, step.event).state;
+              const points = next.game ? ['sol', 'luna'].map(s => AndesRules.points(next.game.position, s)) : [];
+              if (JSON.stringify(sorted(derived)) !== JSON.stringify(sorted(step.derived))) {
+                wrong.push({event: step.event, ledger_derived: step.derived, tablet_derived: derived});
+              } else if (JSON.stringify(next) !== step.state) {
+                wrong.push({event: step.event, ledger_state: step.state, tablet_state: JSON.stringify(next)});
+              } else if (JSON.stringify(points) !== JSON.stringify(step.points)) {
+                wrong.push({event: step.event, ledger_points: step.points, tablet_points: points});
+              }
+            }
+            if (step.advance) { state = step.state ? JSON.parse(step.state) : state; }
+            if (wrong.length >= 5) { return {checked: checked, wrong: wrong}; }
+          }
+        }
+        return {checked: checked, wrong: wrong};";
+    let answer = client.execute(script, vec![Value::Array(corpus)]).await.unwrap();
+    assert_eq!(answer["wrong"], json!([]), "the tablet's laws and the ledger's differ");
+    assert_eq!(answer["checked"].as_u64(), Some(n_steps as u64));
+    eprintln!("andes laws: {n_steps} steps decided alike by the tablet and the ledger ({n_refused} refused)");
+    assert!(n_refused > n_steps / 5 && n_refused < n_steps * 9 / 10, "a corpus of mostly one answer: {n_refused} of {n_steps}");
+}
+
+// ---- 2. a whole match by taps -------------------------------------------------------------------
+
+/// A seeded match whose first game ends by the laws (a derived `game_ended`) within `most` moves,
+/// and its moves of game 1.
+fn first_game(most: usize) -> (Vec<AndesEvent>, Vec<Move>) {
+    for seed in 0..400 {
+        let stream = seeded_match(seed, 400);
+        let end = stream.iter().position(|e| matches!(e, AndesEvent::GameEnded { .. } | AndesEvent::FlagFell { .. } | AndesEvent::Resigned { .. }));
+        let Some(end) = end else { continue };
+        if !matches!(stream[end], AndesEvent::GameEnded { .. }) {
+            continue;
+        }
+        let game: Vec<AndesEvent> = stream[2..=end].to_vec();
+        let moves: Vec<Move> = game.iter().filter_map(|e| e.parsed_move().unwrap()).map(|w| w.mv).collect();
+        let struck = game.iter().any(|e| matches!(e, AndesEvent::PieceCaptured { .. } | AndesEvent::PieceAttacked { .. }));
+        if moves.len() <= most && moves.len() >= 12 && struck {
+            return (game, moves);
+        }
+    }
+    panic!("no seeded match ends its first game within {most} moves");
+}
+
+/// Taps one move: the piece (on the board, or its type in the reserve), then the square.
+async fn tap_move(client: &Client, mv: Move) {
+    match mv {
+        Move::Place { kind, square } => {
+            click(client, &format!("#reserve-{}", kind.digit())).await;
+            click(client, &format!("#record-board button[data-square='{square}']")).await;
+        }
+        Move::Shift { from, to, .. } => {
+            click(client, &format!("#record-board button[data-square='{from}']")).await;
+            click(client, &format!("#record-board button[data-square='{to}']")).await;
+        }
+    }
+}
+
+/// Taps `moves`: each legal, so the tablet's laws take each (no refusal shown).
+async fn tap_moves(client: &Client, moves: &[Move]) {
+    for mv in moves {
+        tap_move(client, *mv).await;
+        let notice = js(client, "const n = document.getElementById('notice'); return n.hidden ? null : n.textContent;").await;
+        assert_eq!(notice, Value::Null, "the tablet refused the legal move {mv}");
+    }
+}
+
+/// The log once it holds `count` events.
+async fn log_holds(hall: &Hall, count: usize) -> Vec<Value> {
+    eventually(&format!("the log to hold {count} events"), Duration::from_secs(30), || async {
+        let log = hall.log().await;
+        (log.len() >= count).then_some(log)
+    })
+    .await
+}
+
+/// Each logged event as the ledger's type and what the laws care about (no table times).
+fn shape(event: &Value) -> Value {
+    let mut event = event.clone();
+    if let Some(fields) = event.as_object_mut() {
+        fields.remove("at_ms");
+        if let Some(notation) = fields.get("notation").and_then(Value::as_str) {
+            let mv = Move::parse(notation).unwrap();
+            fields.insert("notation".into(), json!(mv.to_string()));
+        }
+    }
+    event
+}
+
+async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
+    eventually("the service worker to control the page", Duration::from_secs(20), || async {
+        (js(tablet, "return !!(navigator.serviceWorker && navigator.serviceWorker.controller);").await == json!(true))
+            .then_some(())
+    })
+    .await;
+    let (game_one, moves) = first_game(90);
+    click(tablet, "#start-game").await;
+    let log = log_holds(hall, 2).await;
+    assert_eq!(log[1], json!({"type": "game_started", "game": 1, "at_ms": log[1]["at_ms"]}));
+    assert!(log[1]["at_ms"].as_u64().unwrap() < 2_000, "the match's table clock starts at 0: {}", log[1]);
+
+    // An illegal first move is refused on the tablet, with its article, and queued nowhere.
+    click(tablet, "#reserve-2").await;
+    click(tablet, "#record-board button[data-square='d3']").await;
+    let notice = text_of(tablet, "#notice").await.unwrap_or_default();
+    assert_eq!(notice, "Article 3.4: Sol's first move places a persona, not a militar");
+    assert_eq!(sync(tablet).await.1, 0, "a refused tap was queued");
+
+    // The first third online, the next stretch with the network cut and a reload, the rest online.
+    let third = moves.len() / 3;
+    tap_moves(tablet, &moves[..third]).await;
+    eventually("all recorded", Duration::from_secs(20), || async { (sync(tablet).await.0 == "recorded").then_some(()) })
+        .await;
+    let online = hall.log().await.len();
+    network(tablet, false).await;
+    let cut = (third + 8).min(moves.len() - 2);
+    tap_moves(tablet, &moves[third..cut]).await;
+    assert_eq!(sync(tablet).await.0, "offline");
+    // Kept on the tablet (IndexedDB's strict writes done) before the page goes.
+    eventually("the waiting moves to be kept", Duration::from_secs(20), || async {
+        (js(tablet, "return andesApp.rows.length > 0 && andesApp.rows.every(r => r.kept);").await == json!(true)).then_some(())
+    })
+    .await;
+    tablet.refresh().await.unwrap();
+    ready(tablet).await;
+    network(tablet, false).await;
+    assert_eq!(sync(tablet).await.1 as usize, cut - third, "the waiting moves did not survive the reload");
+    screenshot(tablet, "andes-record-offline").await;
+    assert_eq!(hall.log().await.len(), online, "the log grew while the network was cut");
+    network(tablet, true).await;
+    tap_moves(tablet, &moves[cut..]).await;
+
+    // Game 1 is in the log exactly: every move once, in order, with what the ledger derived.
+    let log = log_holds(hall, 2 + game_one.len()).await;
+    let expected: Vec<Value> =
+        game_one.iter().map(|e| shape(&ledger::event::to_canonical_json(&Event::Andes(e.clone())))).collect();
+    let stored: Vec<Value> = log[2..].iter().map(shape).collect();
+    assert_eq!(stored, expected, "game 1 as the ledger holds it");
+    let times: Vec<u64> = log.iter().filter_map(|e| e["at_ms"].as_u64()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "table times go forward: {times:?}");
+    eventually("all recorded", Duration::from_secs(20), || async { (sync(tablet).await.0 == "recorded").then_some(()) })
+        .await;
+
+    // Game 2, sides swapped: in Spanish now, a refused tap, two moves, then Sol resigns.
+    click(tablet, "#lang-switch").await;
+    eventually("the page in Spanish", Duration::from_secs(10), || async {
+        (text_of(tablet, "#start-game").await.as_deref() == Some("Empezar la partida 2")).then_some(())
+    })
+    .await;
+    click(tablet, "#start-game").await;
+    click(tablet, "#reserve-0").await;
+    click(tablet, "#record-board button[data-square='a0']").await;
+    let notice = text_of(tablet, "#notice").await.unwrap_or_default();
+    assert_eq!(
+        notice,
+        "Artículo 3.4: la primera jugada de Sol coloca una persona en el continente, y a0 es una isla"
+    );
+    let second = [Move::parse("0d3").unwrap(), Move::parse("0a2").unwrap()];
+    tap_moves(tablet, &second).await;
+    click(tablet, "#resign").await;
+    let total = 2 + game_one.len() + 4;
+    let log = log_holds(hall, total).await;
+    assert_eq!(log.len(), total, "an event was stored twice: {log:?}");
+    let tail: Vec<Value> = log[2 + game_one.len()..].iter().map(shape).collect();
+    assert_eq!(
+        tail,
+        [
+            json!({"type": "game_started", "game": 2}),
+            json!({"type": "move_played", "notation": "0d3"}),
+            json!({"type": "move_played", "notation": "0a2"}),
+            json!({"type": "resigned", "side": "sol"}),
+        ]
+    );
+    // Who played: the table's token, for the moves and for what the ledger derived after them.
+    let mut grpc = hall.daemon.connect().await;
+    let mut request = tonic::Request::new(pb::ReadRequest { stream: format!("andes/{MATCH}"), from_seq: 1, limit: None, ..Default::default() });
+    request.metadata_mut().insert("authorization", format!("Bearer {JURY_TOKEN}").parse().unwrap());
+    use tokio_stream::StreamExt;
+    let records: Vec<pb::RecordedEvent> = grpc.read(request).await.unwrap().into_inner().map(Result::unwrap).collect().await;
+    assert!(records[1..].iter().all(|r| r.envelope.as_ref().unwrap().actor == "table-7"));
+    eventually("the tablet to show the resignation", Duration::from_secs(10), || async {
+        (text_of(tablet, "#phase").await.as_deref() == Some("el encuentro ha terminado")).then_some(())
+    })
+    .await;
+    screenshot(tablet, "andes-record").await;
+}
