@@ -10,6 +10,7 @@ mod cli;
 mod daemon;
 mod fanout;
 mod grpc;
+mod paper;
 mod projections;
 mod languages;
 mod roundtrip;

@@ -6,8 +6,8 @@
 
 use crate::daemon::Daemon;
 use crate::support::{append, events, run_ledgerctl};
-use crate::table::DevTools;
-use crate::web::{browser_binaries, eventually, js, screenshot, Driver};
+use crate::table::{skip_without_browser, DevTools};
+use crate::web::{eventually, js, screenshot, Driver};
 use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -177,18 +177,6 @@ async fn table_tokens_are_admitted_on_sighup_and_follow_their_table_from_game_to
     assert_eq!(get(&hall.web, "/paper/open26/pairings/1", &table1).await.0, 403);
 }
 
-/// The browser and its driver, or a loud skip (a failure under CI=true).
-fn browser() -> Option<(PathBuf, PathBuf)> {
-    let found = browser_binaries();
-    if found.is_none() {
-        let message = "\n\n*** paper browser test SKIPPED: no chromium/chromedriver (apt-get install chromium \
-                       chromium-driver, or set CHROMIUM and CHROMEDRIVER) ***\n";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true the browser is required");
-        eprintln!("{message}");
-    }
-    found
-}
-
 /// Draws every QR code of the page 8 screen pixels a module, so that a screenshot holds whole
 /// modules (a phone's camera copes with the uneven ones of a small window; the decoder here less).
 async fn enlarge_codes(client: &Client) {
@@ -235,7 +223,7 @@ async fn wait_for(client: &Client, css: &'static str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tablet_signs_in_through_the_printed_qr_code_and_the_day_s_paper_prints() {
-    let Some((chromium, chromedriver)) = browser() else { return };
+    let Some((chromium, chromedriver)) = skip_without_browser() else { return };
     let hall = Hall::open().await;
     let sheet_path = hall.print_tables().await;
     let sheet = std::fs::read_to_string(&sheet_path).unwrap();

@@ -22,9 +22,9 @@ const GAME: &str = "hall-1";
 
 /// A DevTools command through chromedriver (`POST /session/{id}/goog/cdp/execute`).
 #[derive(Debug)]
-struct DevTools {
-    cmd: &'static str,
-    params: Value,
+pub(crate) struct DevTools {
+    pub(crate) cmd: &'static str,
+    pub(crate) params: Value,
 }
 
 impl fantoccini::wd::WebDriverCompatibleCommand for DevTools {
