@@ -24,8 +24,8 @@ mod layout;
 mod paper;
 mod pwa;
 mod queue;
-mod sse;
 mod refusal;
+mod sse;
 mod table;
 mod tables;
 
@@ -97,13 +97,13 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/paper/{tournament}/pairings/{round}", get(paper::pairings))
         .route("/paper/{tournament}/sheets/{round}", get(paper::sheets))
         .route("/paper/{tournament}/standings", get(paper::standings))
+        .layer(axum::middleware::from_fn(refusal::localize))
         .layer(axum::middleware::map_response(security_headers))
         .with_state(state)
 }
 
 /// Scripts and styles only from this site, no framing, no sniffing.
 async fn security_headers(mut response: Response) -> Response {
-        .layer(axum::middleware::from_fn(refusal::localize))
     use axum::http::header::{self, HeaderValue};
     let headers = response.headers_mut();
     headers.insert(
@@ -141,15 +141,15 @@ async fn blocking<T: Send + 'static>(
 #[derive(Debug, Clone)]
 pub(crate) struct PageError {
     status: StatusCode,
+    /// `CODE: the ledger's sentence`, as `ledgerctl` prints it.
     message: String,
+    say: refusal::Say,
 }
 
 impl PageError {
     fn internal(message: String) -> Self {
         PageError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
-    /// `CODE: the ledger's sentence`, as `ledgerctl` prints it.
     }
-    say: refusal::Say,
 
     fn bad_request(message: impl Into<String>) -> Self {
         PageError::new(StatusCode::BAD_REQUEST, message.into())
@@ -200,11 +200,11 @@ impl From<ledger_store::StoreError> for PageError {
 }
 
 impl IntoResponse for PageError {
+    /// In English here; [`refusal::localize`] writes it again in the reader's language.
     fn into_response(self) -> Response {
         let mut response = refusal::page(i18n::Lang::En, "/", &self);
         response.extensions_mut().insert(self);
         response
-    /// In English here; [`refusal::localize`] writes it again in the reader's language.
     }
 }
 
