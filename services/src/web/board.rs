@@ -139,6 +139,36 @@ fn tie_breaker_name(lang: Lang, name: &str) -> String {
     lang.t(&format!("tiebreak-{name}"))
 }
 
+/// A tie-breaker's value as `replay` shows it (`13.1 (elisabeth 6.7 + maria_theresa 6.4)`,
+/// `0.654 (game q3-t1)`, `σ 1.2 (variance 3/2, game q1-t1)`, `drawn 3`) in `lang`: its few words
+/// and the roles it names from the catalogues, its decimals as `lang` writes them. Ids and
+/// pseudonyms are capitalised or carry digits, and are left alone.
+fn tie_breaker_value(lang: Lang, display: &str) -> String {
+    let word = |w: &str| match w {
+        "frederick" | "elisabeth" | "maria_theresa" | "pompadour" => Some(lang.t(&format!("role-{w}"))),
+        "game" | "variance" | "drawn" => Some(lang.t(&format!("board-tb-{w}"))),
+        _ => None,
+    };
+    let mut out = String::with_capacity(display.len());
+    let mut rest = display;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_lowercase()) {
+        let (before, from) = rest.split_at(start);
+        out.push_str(before);
+        let end = from.find(|c: char| !(c.is_ascii_lowercase() || c == '_')).unwrap_or(from.len());
+        let (w, after) = from.split_at(end);
+        // A word inside an id (`q3-t1`, `open26`) is part of the id.
+        let inside = out.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '-')
+            || after.starts_with(|c: char| c.is_alphanumeric() || c == '-');
+        match word(w).filter(|_| !inside) {
+            Some(said) => out.push_str(&said),
+            None => out.push_str(w),
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    lang.decimal(&out)
+}
+
 const ROLES: [&str; 4] = ["frederick", "elisabeth", "maria_theresa", "pompadour"];
 
 fn board_html(lang: Lang, standings: &Value, running: &[Running]) -> String {
@@ -174,7 +204,7 @@ fn board_html(lang: Lang, standings: &Value, running: &[Running]) -> String {
                 format!(
                     "<span class=\"tiebreak\">{} {}</span>",
                     esc(&tie_breaker_name(lang, &text(&tb["name"]))),
-                    esc(&lang.decimal(&text(&tb["display"])))
+                    esc(&tie_breaker_value(lang, &text(&tb["display"])))
                 )
             })
             .collect();
@@ -327,4 +357,21 @@ pub(crate) async fn live(
             }
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tie_breakers_value_reads_in_each_language() {
+        let sum = "13.1 (elisabeth 6.7 + maria_theresa 6.4)";
+        assert_eq!(tie_breaker_value(Lang::En, sum), "13.1 (Elisabeth 6.7 + Maria Theresa 6.4)");
+        assert_eq!(tie_breaker_value(Lang::Es, sum), "13,1 (Isabel 6,7 + María Teresa 6,4)");
+        let spread = "σ 1.25 (variance 25/16, game q3-t1)";
+        assert_eq!(tie_breaker_value(Lang::Es, spread), "σ 1,25 (varianza 25/16, partida q3-t1)");
+        assert_eq!(tie_breaker_value(Lang::Es, "drawn 3"), "n.º 3");
+        // Pseudonyms and ids are not words.
+        assert_eq!(tie_breaker_value(Lang::Es, "91.2 (Otter, Fox, game-q1)"), "91,2 (Otter, Fox, game-q1)");
+    }
 }

@@ -225,6 +225,7 @@ async fn every_page_speaks_spanish_and_english() {
     assert_eq!(first_text(&es, "num total"), total.replace('.', ","));
     // Tie-breakers are named in the language, decided rows say why.
     assert!(en.contains("by total") && es.contains("por total"), "{es}");
+    assert!(en.contains("(Elisabeth ") && es.contains("(Isabel ") && !es.contains("maria_theresa"), "{es}");
     says(
         &site,
         "/jury/q1-t1?at=40&diff=39",

@@ -104,6 +104,10 @@ board-turn = turn { NUMBER($turn, useGrouping: 0) }
 board-no-clock = no clock yet
 board-final = The final
 board-winner = Winner
+# The words of a tie-breaker's value (13.1 (elisabeth 6.7 + …), 0.654 (game q3-t1), drawn 3).
+board-tb-game = game
+board-tb-variance = variance
+board-tb-drawn = drawn
 
 tiebreak-second_best_sum = second best sum
 tiebreak-stcc = sTCC

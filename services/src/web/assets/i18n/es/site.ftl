@@ -109,6 +109,10 @@ board-turn = turno { NUMBER($turn, useGrouping: 0) }
 board-no-clock = aún sin reloj
 board-final = La final
 board-winner = Ganador
+# Las palabras del valor de un desempate.
+board-tb-game = partida
+board-tb-variance = varianza
+board-tb-drawn = n.º
 
 tiebreak-second_best_sum = suma de segundos mejores
 tiebreak-stcc = sTCC
