@@ -47,15 +47,19 @@ impl Hall {
         Hall { daemon, web: format!("http://{listen}"), _dir: dir }
     }
 
-    async fn create_match(&self, first_sol: &str, first_luna: &str) {
-        let created = AndesEvent::MatchCreated { first_sol: first_sol.into(), first_luna: first_luna.into(), clock_ms: 720_000 };
-        let mut request = tonic::Request::new(crate::support::append(&format!("andes/{MATCH}"), &[Event::Andes(created)], "create-", None));
+    async fn create_match(&self, id: &str, clock_ms: u64) {
+        let created = AndesEvent::MatchCreated { first_sol: "ana".into(), first_luna: "bea".into(), clock_ms };
+        let mut request = tonic::Request::new(crate::support::append(&format!("andes/{id}"), &[Event::Andes(created)], &format!("create-{id}-"), None));
         request.metadata_mut().insert("authorization", format!("Bearer {ORGANISER_TOKEN}").parse().unwrap());
         self.daemon.connect().await.append(request).await.unwrap();
     }
 
     async fn log(&self) -> Vec<Value> {
-        events_of(&mut self.daemon.connect().await, &format!("andes/{MATCH}")).await
+        self.log_of(MATCH).await
+    }
+
+    async fn log_of(&self, id: &str) -> Vec<Value> {
+        events_of(&mut self.daemon.connect().await, &format!("andes/{id}")).await
     }
 }
 
@@ -64,7 +68,7 @@ async fn a_match_is_recorded_by_taps_offline_and_online_with_the_laws_on_the_tab
     let Some((chromium, chromedriver)) = skip_without_browser() else { return };
     let driver = Driver::start(chromium, &chromedriver);
     let hall = Hall::open();
-    hall.create_match("ana", "bea").await;
+    hall.create_match(MATCH, 720_000).await;
     let tablet = driver.browser(1100, 1000).await;
     tablet.goto(&format!("{}/signin?next=/andes/{MATCH}/record", hall.web)).await.unwrap();
     let field = eventually("the token field", Duration::from_secs(10), || async {
@@ -77,6 +81,7 @@ async fn a_match_is_recorded_by_taps_offline_and_online_with_the_laws_on_the_tab
 
     the_tablets_laws_decide_as_the_ledgers(&tablet).await;
     a_whole_match_is_played_by_taps(&tablet, &hall).await;
+    a_fallen_flag_is_offered_at_zero_and_recorded(&tablet, &hall).await;
     tablet.close().await.unwrap();
 }
 
@@ -406,4 +411,36 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     })
     .await;
     screenshot(tablet, "andes-record").await;
+}
+
+/// A match with 2.5 s a side (the page still in Spanish): the mover's clock runs down on the
+/// tablet, the flag is offered only once it shows zero, and one tap records it.
+async fn a_fallen_flag_is_offered_at_zero_and_recorded(tablet: &Client, hall: &Hall) {
+    hall.create_match("blitz", 2_500).await;
+    tablet.goto(&format!("{}/andes/blitz/record", hall.web)).await.unwrap();
+    ready(tablet).await;
+    click(tablet, "#start-game").await;
+    assert_eq!(text_of(tablet, "#flag-fell").await, None, "the flag is offered while time is left");
+    let shown = eventually("the flag to be offered", Duration::from_secs(15), || async {
+        text_of(tablet, "#flag-fell").await
+    })
+    .await;
+    assert_eq!(shown, "Cayó la bandera de Sol: registrarla");
+    assert_eq!(text_of(tablet, "#clock-sol").await.as_deref(), Some("0:00"));
+    // A move now is late: refused on the tablet with article 8.3.
+    click(tablet, "#reserve-0").await;
+    click(tablet, "#record-board button[data-square='d3']").await;
+    let notice = text_of(tablet, "#notice").await.unwrap_or_default();
+    assert_eq!(notice, "Artículo 8.3: a Sol se le acabó el tiempo: registre la caída de bandera");
+    click(tablet, "#flag-fell").await;
+    let log = eventually("the flag in the log", Duration::from_secs(20), || async {
+        let log = hall.log_of("blitz").await;
+        (log.len() >= 3).then_some(log)
+    })
+    .await;
+    assert_eq!(log.len(), 3, "{log:?}");
+    assert_eq!(log[2]["type"], "flag_fell");
+    assert_eq!(log[2]["side"], "sol");
+    let ran = log[2]["at_ms"].as_u64().unwrap() - log[1]["at_ms"].as_u64().unwrap();
+    assert!(ran >= 2_500, "the flag fell {ran} ms into a 2 500 ms clock");
 }
