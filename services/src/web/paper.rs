@@ -66,7 +66,7 @@ fn round_label(lang: Lang, round: u32, games: &[&ScheduledGame]) -> String {
 }
 
 /// The games of `round`, or the page saying there are none.
-fn round_games<'a>(facts: &'a TournamentFacts, lang: Lang, round: u32) -> Result<Vec<&'a ScheduledGame>, PageError> {
+fn round_games(facts: &TournamentFacts, lang: Lang, round: u32) -> Result<Vec<&ScheduledGame>, PageError> {
     rounds(facts)
         .remove(&round)
         .ok_or_else(|| tonic::Status::not_found(lang.t_args("paper-no-round", &[("round", round.into())])).into())
@@ -193,13 +193,12 @@ pub(crate) async fn sheets(
 ) -> Result<Html<String>, PageError> {
     let (_, facts) = load(&state, &viewer, lang, &tournament).await?;
     let games = round_games(&facts, lang, round)?;
+    let title = format!("{} · {}", lang.t("paper-sheets"), round_label(lang, round, &games));
     let site = origin(&headers);
     let mut content = String::new();
     for game in games {
         content.push_str(&sheet(lang, &facts, game, &site)?);
     }
-    let title =
-        format!("{} · {}", lang.t("paper-sheets"), round_label(lang, round, &round_games(&facts, lang, round)?));
     Ok(page(lang, &viewer, &title, &content))
 }
 
