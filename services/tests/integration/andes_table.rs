@@ -352,7 +352,7 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     tablet.refresh().await.unwrap();
     ready(tablet).await;
     network(tablet, false).await;
-    assert_eq!(sync(tablet).await.1 as usize, cut - third, "the waiting moves did not survive the reload");
+    assert_eq!(sync(tablet).await.1, (cut - third) as u64, "the waiting moves did not survive the reload");
     screenshot(tablet, "andes-record-offline").await;
     assert_eq!(hall.log().await.len(), online, "the log grew while the network was cut");
     network(tablet, true).await;
