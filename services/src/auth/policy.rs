@@ -168,6 +168,12 @@ mod tests {
     }
 
     #[test]
+    fn only_the_organiser_and_the_jury_print_the_paper() {
+        let printers: Vec<Role> = Role::ALL.into_iter().filter(|r| r.may(Access::Paper)).collect();
+        assert_eq!(printers, [Role::Organiser, Role::Jury]);
+    }
+
+    #[test]
     fn refusals_say_who_may() {
         let table = Identity { actor: "table-4".into(), role: Role::Table };
         let status = denied(&table, Access::ReadStream(StreamKind::Tournament));

@@ -141,6 +141,7 @@ pub(crate) fn clearance_name(lang: Lang, role: Role) -> String {
 
 pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer, lang: Lang) -> Result<Html<String>, PageError> {
     let may_list = state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok();
+    let may_print = state.auth.authorize(&viewer.metadata, Access::Paper).is_ok();
     let streams = if may_list {
         let log = std::sync::Arc::clone(&state.log);
         blocking(move || Ok(log.streams()?)).await?
@@ -167,7 +168,12 @@ pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer, lang: L
     if may_list {
         body.push_str(&format!("<h2>{}</h2>", t("index-tournaments")));
         body.push_str(&list(StreamKind::Tournament, &|id| {
-            format!("<a href=\"/board/{0}\">{0}</a> — {1}", esc(id), t("index-board"))
+            let paper = if may_print {
+                format!(" · <a href=\"/paper/{}\">{}</a>", esc(id), t("paper-index-link"))
+            } else {
+                String::new()
+            };
+            format!("<a href=\"/board/{0}\">{0}</a> — {1}{paper}", esc(id), t("index-board"))
         }));
         body.push_str(&format!("<h2>{}</h2>", t("index-games")));
         body.push_str(&list(StreamKind::Game, &|id| {

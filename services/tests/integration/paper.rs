@@ -136,6 +136,21 @@ async fn current_game(hall: &Hall, table: u32, token: &str) -> (u16, String) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table_tokens_are_admitted_on_sighup_and_follow_their_table_from_game_to_game() {
     let hall = Hall::open().await;
+    // A tournament without a draw has no tables: refused, the auth file untouched, no sheet.
+    let created =
+        hall.ledgerctl(&["tournament", "create", "--id", "empty26", "--name", "Empty", "--ruleset", "cafe2023"]).await;
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let before = std::fs::read_to_string(&hall.auth_file).unwrap();
+    let empty = hall.dir.path().join("empty.html");
+    let args = ["tournament", "tables", "--tournament", "empty26", "--url", "http://127.0.0.1:1", "--auth-file"];
+    let mut args = args.to_vec();
+    args.extend([hall.auth_file.to_str().unwrap(), "--out", empty.to_str().unwrap()]);
+    let refused = hall.ledgerctl(&args).await;
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("draw the qualifying rounds first"));
+    assert_eq!(std::fs::read_to_string(&hall.auth_file).unwrap(), before);
+    assert!(!empty.exists());
+
     let sheet = std::fs::read_to_string(hall.print_tables().await).unwrap();
     let links = links(&sheet);
     assert_eq!(links.iter().map(|(t, _)| *t).collect::<Vec<_>>(), [1, 2], "one block per table of the draw");
@@ -277,6 +292,8 @@ async fn a_tablet_signs_in_through_the_printed_qr_code_and_the_day_s_paper_print
         (!url.path().starts_with("/signin")).then_some(())
     })
     .await;
+    // The index offers the organiser the tournament's paper.
+    wait_for(&organiser, "a[href=\"/paper/open26\"]").await;
     for round in 1..=4 {
         organiser.goto(&format!("http://{}/paper/open26/pairings/{round}", hall.web)).await.unwrap();
         wait_for(&organiser, "#pairings").await;

@@ -11,6 +11,7 @@ paper-table-actor = signs in as { $actor }
 ## The day's paper (served by ledgerd)
 paper-index-title = Paper for { $tournament }
 paper-index-lead = Print each page from the browser (A4). The pages are made from the ledger as it stands now.
+paper-index-link = paper to print
 paper-round = Round { $round }
 paper-final = Final
 paper-pairings = Pairings

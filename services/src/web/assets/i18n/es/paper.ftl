@@ -11,6 +11,7 @@ paper-table-actor = entra como { $actor }
 ## El papel del día (lo sirve ledgerd)
 paper-index-title = Papel de { $tournament }
 paper-index-lead = Imprime cada página desde el navegador (A4). Las páginas salen del libro de registro tal como está ahora.
+paper-index-link = papel para imprimir
 paper-round = Ronda { $round }
 paper-final = Final
 paper-pairings = Emparejamientos
