@@ -381,7 +381,7 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     let notice = text_of(tablet, "#notice").await.unwrap_or_default();
     assert_eq!(
         notice,
-        "Artículo 3.4: la primera jugada de Sol coloca una persona en el continente, y a0 es una isla"
+        "Artículo 3.4: la primera jugada de Sol coloca una pieza tipo persona en el continente, y a0 es una isla"
     );
     let second = [Move::parse("0d3").unwrap(), Move::parse("0a2").unwrap()];
     tap_moves(tablet, &second).await;

@@ -225,7 +225,7 @@
     const trip = path(kind, from, to);
     if (!trip) {
       return { refusal: precondition(article(kind), DESCRIBE[kind] + "; " + from + " to " + to + " is not such a move",
-        "law-path", { kind: kind, from: from, to: to }) };
+        "law-path", { kind: kind, piece: kind, from: from, to: to }) };
     }
     for (let step = 1; step < trip.steps; step += 1) {
       const between = offset(from, trip.unit[0] * step, trip.unit[1] * step);

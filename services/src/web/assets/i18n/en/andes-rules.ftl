@@ -1,6 +1,6 @@
 # The Andes laws' refusals on the recording tablet (andes-rules.js), each naming its article.
 # Squares are named from the side the board is seen from; sides and piece types come worded
-# from andes-table.ftl.
+# from andes-table.ftl (`$piece` is the piece type as the notation names it, for choosing).
 
 law-notation-shape = Article { $article }: `{ $text }` is not a move: the piece's digit and a square to place it (`0d3`), or a digit and two squares to move it (`2c3c5`)
 law-notation-digit = Article { $article }: `{ $text }` does not start with a piece digit: 0 persona, 1 estatal-left, 2 militar, 3 estatal-right
@@ -16,10 +16,11 @@ law-place-light = Article { $article }: { $square } is a light border square: on
 law-no-piece = Article { $article }: there is no piece on { $square } to move
 law-not-yours = Article { $article }: { $square } holds { $owner }'s { $kind }: { $side } moves only their own pieces
 law-keeps-type = Article { $article }: the piece on { $square } is a { $kind }, not a { $claimed }: a piece keeps its type
-law-path = { $kind ->
+law-path = { $piece ->
     [persona] Article { $article }: a persona moves one square in any direction; { $from } to { $to } is not such a move
     [militar] Article { $article }: a militar moves at most 2 squares along a row or a column; { $from } to { $to } is not such a move
-   *[other] Article { $article }: an estatal moves at most 2 squares along its diagonal; { $from } to { $to } is not such a move
+    [estatal_left] Article { $article }: an estatal-left moves at most 2 squares along an a0–g6 diagonal; { $from } to { $to } is not such a move
+   *[estatal_right] Article { $article }: an estatal-right moves at most 2 squares along an a6–g0 diagonal; { $from } to { $to } is not such a move
 }
 law-jump = Article { $article }: pieces move over free squares and do not jump: { $between }, between { $from } and { $to }, holds { $owner }'s { $kind }
 law-own-colour = Article { $article }: { $square } holds your own { $kind }: a piece never moves onto its own colour
