@@ -342,11 +342,10 @@ pub(crate) async fn standings(
         serde_json::from_str(&json).map_err(|e| PageError::internal(format!("standings JSON: {e}")))?;
     let th = |class: &str, label: String| format!("<th class=\"{class}\">{}</th>", esc(&label));
     let tie_breakers = standings.rows.first().map(|row| row.tie_breakers.as_slice()).unwrap_or_default();
-    let head: String = Role::ALL
-        .iter()
-        .map(|r| th("num", lang.t(&format!("role-{r}"))))
-        .chain(tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.name)))))
-        .collect();
+    // The columns in the board's order: role scores, games, total, every tie-breaker, the decider.
+    let roles_head: String = Role::ALL.iter().map(|r| th("num", lang.t(&format!("role-{r}")))).collect();
+    let tbs_head: String =
+        tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.name)))).collect();
     let body: String = standings
         .rows
         .iter()
@@ -393,7 +392,7 @@ pub(crate) async fn standings(
     });
     let content = format!(
         "<h1>{title_h}</h1><p class=\"lead\">{ruleset}</p>{provisional}\
-         <table class=\"print\" id=\"standings\"><thead><tr>{rank}{player_h}{head}{games}{total}{decided_h}</tr></thead>\
+         <table class=\"print\" id=\"standings\"><thead><tr>{rank}{player_h}{roles_head}{games}{total}{tbs_head}{decided_h}</tr></thead>\
          <tbody>{body}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{final_part}",
         title_h = esc(&title),
         ruleset = esc(&standings.ruleset),

@@ -324,7 +324,25 @@ async fn a_tablet_signs_in_through_the_printed_qr_code_and_the_day_s_paper_print
     let headers =
         js(&organiser, "return [...document.querySelectorAll('#standings th.tb')].map(h => h.textContent);").await;
     assert_eq!(headers, json!(["second best sum", "sTCC", "opponents' quality", "lot"]));
+    // Each column under its heading: the totals are those of `ledgerctl standings`, in order, and
+    // every sTCC cell is a value or why it is unavailable.
+    let column = |heading: &str| {
+        format!(
+            "const i = [...document.querySelectorAll('#standings thead th')].findIndex(h => h.textContent === {});
+             return [...document.querySelectorAll('#standings tbody tr')].map(r => r.children[i].textContent);",
+            json!(heading)
+        )
+    };
+    let standings = hall.ledgerctl(&["--json", "standings", "--tournament", "open26"]).await;
+    let standings: Value = serde_json::from_slice(&standings.stdout).unwrap();
+    let totals: Vec<String> = standings["rows"].as_array().unwrap().iter().map(|r| r["total"].to_string()).collect();
+    assert_eq!(js(&organiser, &column("Total")).await, json!(totals));
+    for cell in js(&organiser, &column("sTCC")).await.as_array().unwrap() {
+        let cell = cell.as_str().unwrap();
+        assert!(cell.contains('→') || cell.starts_with("unavailable"), "{cell}");
+    }
     assert!(print_pages(&organiser).await >= 1);
+    screenshot(&organiser, "paper-standings").await;
     // In Spanish.
     organiser.goto(&format!("http://{}/lang?to=es&next=/paper/open26/pairings/1", hall.web)).await.unwrap();
     organiser.goto(&format!("http://{}/paper/open26/pairings/1", hall.web)).await.unwrap();
