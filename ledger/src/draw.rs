@@ -17,7 +17,14 @@
 //!   participants" (wm2015);
 //! - the same players in the same registration order and the same seed give the same draw on
 //!   every machine: the only randomness is `draw::lots` (ChaCha8 from the seed), and the only
-//!   collections are vectors walked in order.
+//!   collections are vectors walked in order;
+//! - stand-ins (issue 24): when the players are not a multiple of 4, the draw seats the first
+//!   1, 2 or 3 registered stand-ins (`stand_in_registered`, in their registration order) as
+//!   players, so every table has four. A stand-in plays one game a round and each role once like
+//!   anyone, the guarantees above hold for the whole field, and no two stand-ins ever share a
+//!   table: they sit in one row of the design's grid (see `draw::schedule`), which puts one
+//!   member of each row at each table, and the search never moves them. Without stand-ins the
+//!   draw is exactly what it always was (the stored draws verify).
 //!
 //! How: a design seats the players so that no pair repeats (see `draw::schedule`); for the few field
 //! sizes the design cannot serve (16, 24 and 36 players among those of 16 and more) a seeded
@@ -53,6 +60,9 @@ pub struct RepeatedPair {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct QualifyingDraw {
     pub seed: u64,
+    /// The stand-ins the draw seats (0 to 3), in registration order: as many as the players
+    /// lack of a multiple of 4.
+    pub stand_ins: Vec<PlayerId>,
     /// By round, then table.
     pub games: Vec<DrawnGame>,
     /// The repeats the draw could not avoid; empty from 16 players on.
@@ -76,8 +86,18 @@ impl QualifyingDraw {
 pub enum DrawError {
     #[error("a qualifying draw needs players: none are registered")]
     NoPlayers,
-    #[error("a qualifying draw needs a multiple of 4 players, got {0}")]
-    NotMultipleOfFour(usize),
+    #[error(
+        "a qualifying draw of {players} players needs {needed} stand-in{} to fill its tables, but {registered} {} registered",
+        if *needed == 1 { "" } else { "s" },
+        if *registered == 1 { "is" } else { "are" }
+    )]
+    StandInsMissing { players: usize, needed: usize, registered: usize },
+    #[error(
+        "a qualifying draw of {players} players would need {needed} stand-ins at {tables} table{}: \
+         register more players (stand-ins never share a table)",
+        if *tables == 1 { "" } else { "s" }
+    )]
+    TooFewTables { players: usize, needed: usize, tables: usize },
     #[error("player {0} is listed twice for the qualifying draw")]
     ListedTwice(PlayerId),
 }
@@ -97,17 +117,38 @@ pub fn game_id(round: u32, table: u32) -> String {
     format!("q{round}-t{table}")
 }
 
+/// How many stand-ins a field of `players` needs: what it lacks of a multiple of 4.
+pub fn stand_ins_needed(players: usize) -> usize {
+    (SEATS - players % SEATS) % SEATS
+}
+
 /// Draws the qualifying round for `players` (the registered players in registration order)
-/// from `seed`.
+/// from `seed`, without stand-ins.
 ///
 /// # Errors
-/// No players, a number of players that is not a multiple of 4, or a player listed twice.
+/// See [`draw_with_stand_ins`].
 pub fn draw_qualifying(players: &[PlayerId], seed: u64) -> Result<QualifyingDraw, DrawError> {
-    check_players(players)?;
+    draw_with_stand_ins(players, &[], seed)
+}
+
+/// Draws the qualifying round for `players` from `seed`, seating the first stand-ins of
+/// `stand_ins` (registration order) when the players are not a multiple of 4.
+///
+/// # Errors
+/// No players, too few stand-ins registered, too few tables to keep stand-ins apart, or a
+/// player listed twice.
+pub fn draw_with_stand_ins(
+    players: &[PlayerId],
+    stand_ins: &[PlayerId],
+    seed: u64,
+) -> Result<QualifyingDraw, DrawError> {
+    let needed = stand_ins_needed(players.len());
+    let field = check_players(players, stand_ins, needed)?;
+    let players = field.as_slice();
     let n = players.len();
     let m = n / SEATS;
     let mut lots = Lots::new(seed);
-    let mut schedule = Schedule::designed(n, &mut lots);
+    let mut schedule = Schedule::designed(n, n - needed, &mut lots);
     schedule.improve(&mut lots);
     let roles = roles::assign(n, schedule.members());
     let mut role_of_number = Role::ALL.to_vec();
@@ -150,17 +191,31 @@ pub fn draw_qualifying(players: &[PlayerId], seed: u64) -> Result<QualifyingDraw
         })
         .collect();
     debug_assert_eq!(games.len(), ROUNDS * m);
-    Ok(QualifyingDraw { seed, games, repeats })
+    Ok(QualifyingDraw { seed, stand_ins: players[n - needed..].to_vec(), games, repeats })
 }
 
 /// Checks a recorded draw (e.g. the games of a `qualifying_drawn`) against the draw that
 /// `seed` gives for `players` (registration order), game by game whatever their order.
 ///
 /// # Errors
+/// See [`verify_with_stand_ins`].
+pub fn verify_draw(players: &[PlayerId], seed: u64, games: &[DrawnGame]) -> Result<(), String> {
+    verify_with_stand_ins(players, &[], seed, games)
+}
+
+/// Checks a recorded draw against the draw that `seed` gives for `players` and the registered
+/// `stand_ins`, game by game whatever their order.
+///
+/// # Errors
 /// A sentence naming the first difference: a game missing, added or seated differently, or
 /// why no draw can be made for these players.
-pub fn verify_draw(players: &[PlayerId], seed: u64, games: &[DrawnGame]) -> Result<(), String> {
-    let expected = draw_qualifying(players, seed).map_err(|e| e.to_string())?;
+pub fn verify_with_stand_ins(
+    players: &[PlayerId],
+    stand_ins: &[PlayerId],
+    seed: u64,
+    games: &[DrawnGame],
+) -> Result<(), String> {
+    let expected = draw_with_stand_ins(players, stand_ins, seed).map_err(|e| e.to_string())?;
     let mut recorded: BTreeMap<&str, &DrawnGame> = BTreeMap::new();
     for game in games {
         if recorded.insert(&game.game, game).is_some() {
@@ -198,18 +253,24 @@ fn describe(game: &DrawnGame) -> String {
     format!("round {} table {}: {}", game.round, game.table, seats.join(", "))
 }
 
-fn check_players(players: &[PlayerId]) -> Result<(), DrawError> {
+/// The whole field: the players, then the `needed` first stand-ins.
+fn check_players(players: &[PlayerId], stand_ins: &[PlayerId], needed: usize) -> Result<Vec<PlayerId>, DrawError> {
     if players.is_empty() {
         return Err(DrawError::NoPlayers);
     }
-    if !players.len().is_multiple_of(SEATS) {
-        return Err(DrawError::NotMultipleOfFour(players.len()));
+    if stand_ins.len() < needed {
+        return Err(DrawError::StandInsMissing { players: players.len(), needed, registered: stand_ins.len() });
     }
+    let tables = (players.len() + needed) / SEATS;
+    if tables < needed {
+        return Err(DrawError::TooFewTables { players: players.len(), needed, tables });
+    }
+    let field: Vec<PlayerId> = players.iter().chain(&stand_ins[..needed]).cloned().collect();
     let mut seen = std::collections::BTreeSet::new();
-    for p in players {
+    for p in &field {
         if !seen.insert(p) {
             return Err(DrawError::ListedTwice(p.clone()));
         }
     }
-    Ok(())
+    Ok(field)
 }

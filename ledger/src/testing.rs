@@ -376,6 +376,30 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
                 json!({"type": "lot_drawn", "purpose": "3rd place", "seed": 1, "order": ["p1", "p\u{85}2"]}), Malformed,
                 "lot_drawn.order[1] must not contain control characters: found U+0085 at character 2")
         },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a stand-in under a player's id", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"})],
+                json!({"type": "stand_in_registered", "player": "p1", "name": "Richard"}), Precondition,
+                "player p1 is already registered as Ann")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a player under a stand-in's id", vec![tournament.clone(), json!({"type": "stand_in_registered", "player": "designer", "name": "Richard"})],
+                json!({"type": "player_registered", "player": "designer", "name": "Ann"}), Precondition,
+                "designer is already registered as a stand-in (Richard)")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a stand-in chooses a final role", vec![tournament.clone(), json!({"type": "stand_in_registered", "player": "designer", "name": "Richard"})],
+                json!({"type": "final_role_chosen", "player": "designer", "role": "pompadour"}), Precondition,
+                "designer is a stand-in: stand-ins are not ranked and never reach the final")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("blank stand-in name", vec![tournament.clone()],
+                json!({"type": "stand_in_registered", "player": "designer", "name": " "}), Malformed,
+                "stand_in_registered.name must not be blank")
+        },
         // Andes (docs/ANDES.md): every refusal names its article.
         RefusalCase {
             stream: "andes/refusal",

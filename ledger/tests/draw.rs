@@ -3,7 +3,10 @@
 //! repeats below that reported exactly, the same draw for the same seed — and pinned, because a
 //! recorded draw must still verify after any change to the code.
 
-use ledger::draw::{draw_qualifying, verify_draw, DrawError, QualifyingDraw, RepeatedPair};
+use ledger::draw::{
+    draw_qualifying, draw_with_stand_ins, stand_ins_needed, verify_draw, verify_with_stand_ins, DrawError,
+    QualifyingDraw, RepeatedPair,
+};
 use ledger::event::{DrawnGame, PlayerId};
 use ledger::Role;
 use std::collections::BTreeMap;
@@ -112,10 +115,26 @@ fn the_same_seed_gives_the_same_draw_and_another_seed_another() {
 }
 
 #[test]
-fn the_number_of_players_must_be_a_multiple_of_4() {
+fn a_field_that_is_not_a_multiple_of_4_needs_its_stand_ins_registered() {
     let err = draw_qualifying(&players(18), 1).unwrap_err();
-    assert_eq!(err, DrawError::NotMultipleOfFour(18));
-    assert_eq!(err.to_string(), "a qualifying draw needs a multiple of 4 players, got 18");
+    assert_eq!(err, DrawError::StandInsMissing { players: 18, needed: 2, registered: 0 });
+    assert_eq!(
+        err.to_string(),
+        "a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 0 are registered"
+    );
+    let one = draw_with_stand_ins(&players(17), &stand_ins(1), 1).unwrap_err();
+    assert_eq!(
+        one.to_string(),
+        "a qualifying draw of 17 players needs 3 stand-ins to fill its tables, but 1 is registered"
+    );
+    // Five players would need three stand-ins at two tables: two would meet.
+    assert_eq!(
+        draw_with_stand_ins(&players(5), &stand_ins(3), 1).unwrap_err().to_string(),
+        "a qualifying draw of 5 players would need 3 stand-ins at 2 tables: register more players (stand-ins never share a table)"
+    );
+    let mut clash = stand_ins(2);
+    clash[1] = "p03".into();
+    assert_eq!(draw_with_stand_ins(&players(18), &clash, 1).unwrap_err(), DrawError::ListedTwice("p03".into()));
     assert_eq!(draw_qualifying(&[], 1).unwrap_err(), DrawError::NoPlayers);
     let mut twice = players(8);
     twice[5] = "p01".into();
@@ -158,7 +177,7 @@ fn verify_accepts_the_seeds_draw_in_any_order_and_names_a_difference() {
     assert_eq!(verify_draw(&players, 77, &doubled).unwrap_err(), "the recorded draw lists game q1-t1 twice");
     assert_eq!(
         verify_draw(&players[..18], 77, &draw.games).unwrap_err(),
-        "a qualifying draw needs a multiple of 4 players, got 18"
+        "a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 0 are registered"
     );
 }
 
@@ -167,6 +186,83 @@ fn the_draw_is_recorded_as_qualifying_drawn() {
     let draw = draw_qualifying(&players(16), 5).unwrap();
     let ledger::Event::QualifyingDrawn { seed, games } = draw.to_event() else { panic!("not a qualifying_drawn") };
     assert_eq!((seed, games), (5, draw.games));
+}
+
+fn stand_ins(n: usize) -> Vec<PlayerId> {
+    (1..=n).map(|i| format!("stand-in-{i}")).collect()
+}
+
+/// The line-up a tournament stream holds after its players, stand-ins and this draw are
+/// recorded and replayed through the ledger's rules (which verify the draw from its seed).
+fn replayed_line_up(players: &[PlayerId], stand_ins: &[PlayerId], draw: &QualifyingDraw) -> Vec<DrawnGame> {
+    use ledger::rules::Rules;
+    use ledger::{Event, StreamId, StreamState};
+    let stream = StreamId::tournament("open").unwrap();
+    let mut events = vec![Event::TournamentCreated {
+        name: "Open".into(),
+        ruleset: ledger::Ruleset::Cafe2023,
+        clock_ms_per_side: None,
+    }];
+    events.extend(players.iter().map(|p| Event::PlayerRegistered {
+        player: p.clone(),
+        name: format!("Player {p}"),
+        pseudonym: None,
+    }));
+    events.extend(
+        stand_ins.iter().map(|p| Event::StandInRegistered { player: p.clone(), name: format!("Stand-in {p}") }),
+    );
+    events.push(draw.to_event());
+    let mut state = StreamState::new(&stream, None);
+    for event in &events {
+        state.apply(event).unwrap_or_else(|r| panic!("{}: {}", event.type_name(), r.message));
+    }
+    let Rules::Tournament(tournament) = state.rules() else { panic!("a tournament stream") };
+    let mut games: Vec<DrawnGame> = tournament
+        .games
+        .iter()
+        .map(|(game, slot)| DrawnGame {
+            game: game.clone(),
+            round: slot.round,
+            table: slot.table,
+            seats: slot.seats.clone(),
+        })
+        .collect();
+    games.sort_by_key(|g| (g.round, g.table));
+    games
+}
+
+/// Issue 24: every field of 16 to 64 players is drawn, with the stand-ins it needs (0 to 3) from
+/// a pool of three registered: the draw seats exactly the first ones needed, every guarantee
+/// holds for the whole field (4 rounds, once a round, each role once, no repeated opponent),
+/// no two stand-ins share a table, the draw verifies, and the same seed gives the same line-up.
+#[test]
+fn fields_of_16_to_64_are_filled_with_stand_ins_and_keep_every_guarantee() {
+    let pool = stand_ins(3);
+    for n in 16..=64 {
+        for seed in [0, 2026] {
+            let players = players(n);
+            let draw = draw_with_stand_ins(&players, &pool, seed).unwrap();
+            let needed = stand_ins_needed(n);
+            assert_eq!(draw.stand_ins, pool[..needed], "{n} players");
+            let field: Vec<PlayerId> = players.iter().chain(&draw.stand_ins).cloned().collect();
+            assert_eq!(field.len() % 4, 0);
+            check_structure(&field, &draw);
+            assert!(draw.repeats.is_empty(), "{n} players, seed {seed}: {:?}", draw.repeats);
+            for game in &draw.games {
+                let at_table = game.seats.iter().filter(|(_, p)| draw.stand_ins.contains(p)).count();
+                assert!(at_table <= 1, "{n} players, seed {seed}: two stand-ins at {}", game.game);
+            }
+            assert_eq!(verify_with_stand_ins(&players, &pool, seed, &draw.games), Ok(()), "{n} players");
+            assert_eq!(draw, draw_with_stand_ins(&players, &pool, seed).unwrap(), "{n} players: the same seed");
+            assert_eq!(replayed_line_up(&players, &pool, &draw), draw.games, "{n} players: the replay's line-up");
+            if needed == 0 {
+                assert_eq!(draw, draw_qualifying(&players, seed).unwrap(), "{n} players: stand-ins unused, as before");
+            } else {
+                let err = verify_draw(&players, seed, &draw.games).unwrap_err();
+                assert!(err.contains("stand-in"), "{err}");
+            }
+        }
+    }
 }
 
 /// A recorded draw must verify forever: this pins the draw of 8 players with seed 1 and the

@@ -408,6 +408,13 @@ fn goldens() -> Vec<Golden> {
             r#"{"type":"resigned","side":"luna","at_ms":300000}"#,
             "5181d4327614f4f74bc9687209e77a3767931368951b3d0614cd2bff21cca06d",
         ),
+        // --- tournament stream, later additions ---
+        golden(
+            "stand_in_registered",
+            Event::StandInRegistered { player: "designer".into(), name: "Richard Sivél".into() },
+            r#"{"type":"stand_in_registered","player":"designer","name":"Richard Sivél"}"#,
+            "06fd4b2f5f2a34524141bd2f652c6c6958c4d94f59e68cd5e194b2043283474a",
+        ),
     ]
 }
 

@@ -192,22 +192,38 @@ pub fn clock(
 /// The same tournament with every player known only by a pseudonym: ids, names, seats, lots
 /// and role choices are all rewritten, so that standings computed from it name nobody (the WM
 /// rules publish standings this way). A player without a pseudonym becomes `player N`
-/// (registration order); two players who chose the same pseudonym get `#2`, `#3` after it.
+/// (registration order); two players who chose the same pseudonym get `#2`, `#3` after it. A
+/// stand-in (never ranked) is shown as `stand-in N`, in its registration order.
 pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
     use ledger::event::Seats;
     let mut alias: BTreeMap<String, String> = BTreeMap::new();
     let mut taken: BTreeMap<String, u32> = BTreeMap::new();
+    let mut unique = |base: String| {
+        let count = taken.entry(base.clone()).or_insert(0);
+        *count += 1;
+        if *count == 1 {
+            base
+        } else {
+            format!("{base} #{count}")
+        }
+    };
     for (_, event) in events {
         if let Event::PlayerRegistered { player, pseudonym, .. } = event {
             let base = pseudonym
                 .clone()
                 .filter(|p| !p.trim().is_empty())
                 .unwrap_or_else(|| format!("player {}", alias.len() + 1));
-            let count = taken.entry(base.clone()).or_insert(0);
-            *count += 1;
-            let name = if *count == 1 { base } else { format!("{base} #{count}") };
+            let name = unique(base);
             alias.entry(player.clone()).or_insert(name);
         }
+    }
+    let stand_ins = events.iter().filter_map(|(_, e)| match e {
+        Event::StandInRegistered { player, .. } => Some(player),
+        _ => None,
+    });
+    for (n, player) in (1..).zip(stand_ins) {
+        let name = unique(format!("stand-in {n}"));
+        alias.entry(player.clone()).or_insert(name);
     }
     let hide = |player: &String| alias.get(player).cloned().unwrap_or_else(|| "unregistered player".to_owned());
     let seats = |s: &Seats| Seats {
@@ -240,6 +256,10 @@ pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
                 Event::FinalRoleChosen { player, role } => Event::FinalRoleChosen { player: hide(&player), role },
                 Event::LotDrawn { purpose, seed, order } => {
                     Event::LotDrawn { purpose, seed, order: order.iter().map(hide).collect() }
+                }
+                Event::StandInRegistered { player, .. } => {
+                    let shown = hide(&player);
+                    Event::StandInRegistered { player: shown.clone(), name: shown }
                 }
                 other => other,
             };

@@ -80,6 +80,7 @@ impl Schedule {
             | Event::PlayerRegistered { .. }
             | Event::FinalRoleChosen { .. }
             | Event::LotDrawn { .. }
+            | Event::StandInRegistered { .. }
             | ledger::game_events!()
             | ledger::jury_events!()
             | Event::Andes(_) => Vec::new(),

@@ -10,6 +10,10 @@
 //! best swap for a player with a repeated opponent (ties and starting points by lot, recent swaps
 //! kept from being undone), until no pair repeats or the best possible count is reached.
 //!
+//! Stand-ins (the players from `fixed_from` on, at most 3) are dealt to row 0, columns 0, 1, 2:
+//! row 0 sits at table `t` = its column in every round, so they are at different tables in every
+//! round; the search never moves them, so they stay apart. Without stand-ins nothing changes.
+//!
 //! The search's cost is Σ over pairs of `(c − 1)²` for pairs that meet `c ≥ 1` times: 0 without
 //! repeats, and below 16 players it prefers several pairs meeting twice to one pair meeting in
 //! every round.
@@ -38,21 +42,28 @@ pub(super) struct Schedule {
     meetings: Vec<u8>,
     /// Σ over pairs of [`weight`] of their meetings: 0 when no pair meets twice.
     cost: u64,
+    /// Players from this index on are stand-ins: the search leaves them where the design put them.
+    fixed_from: usize,
 }
 
 impl Schedule {
-    /// The design of the module docs, for `n` (a multiple of 4, at least 4) players dealt by lot.
-    pub(super) fn designed(n: usize, lots: &mut Lots) -> Self {
+    /// The design of the module docs, for `n` (a multiple of 4, at least 4) players dealt by lot,
+    /// the players from `fixed_from` on (stand-ins, fewer than 4 and than the tables) in row 0.
+    pub(super) fn designed(n: usize, fixed_from: usize, lots: &mut Lots) -> Self {
         let m = n / SEATS;
         let mut grid: Vec<usize> = (0..n).collect();
         lots.shuffle(&mut grid);
+        for (column, stand_in) in (fixed_from..n).enumerate() {
+            let at = grid.iter().position(|&p| p == stand_in).expect("every player is in the grid");
+            grid.swap(column, at);
+        }
         let members: Vec<Vec<[usize; SEATS]>> = (0..ROUNDS)
             .map(|r| (0..m).map(|t| std::array::from_fn(|k| grid[k * m + (t + r * k) % m])).collect())
             .collect();
-        Self::from_members(n, members)
+        Self::from_members(n, fixed_from, members)
     }
 
-    fn from_members(n: usize, members: Vec<Vec<[usize; SEATS]>>) -> Self {
+    fn from_members(n: usize, fixed_from: usize, members: Vec<Vec<[usize; SEATS]>>) -> Self {
         let m = n / SEATS;
         let mut table_of = vec![vec![0; n]; ROUNDS];
         let mut meetings = vec![0u8; n * n];
@@ -69,7 +80,7 @@ impl Schedule {
                 }
             }
         }
-        Schedule { n, m, table_of, members, meetings, cost }
+        Schedule { n, m, table_of, members, meetings, cost, fixed_from }
     }
 
     /// The players at each table, by round.
@@ -136,14 +147,15 @@ impl Schedule {
         *self = best;
     }
 
-    /// Every (round, player) where the player sits with someone met in another round too.
+    /// Every (round, player) where the player sits with someone met in another round too;
+    /// stand-ins left out (they are not moved).
     fn conflicts(&self) -> Vec<(usize, usize)> {
         let n = self.n;
         let mut out = Vec::new();
         for (r, tables) in self.members.iter().enumerate() {
             for seated in tables {
                 for &p in seated {
-                    if seated.iter().any(|&q| q != p && self.meetings[p * n + q] > 1) {
+                    if p < self.fixed_from && seated.iter().any(|&q| q != p && self.meetings[p * n + q] > 1) {
                         out.push((r, p));
                     }
                 }
@@ -166,7 +178,7 @@ impl Schedule {
         let p_tabu = tabu[r * self.n + p] > step;
         let mut chosen: Option<(i64, usize)> = None;
         let mut n_tied = 0;
-        for q in 0..self.n {
+        for q in 0..self.fixed_from {
             if self.table_of[r][q] == self.table_of[r][p] {
                 continue;
             }

@@ -192,6 +192,15 @@ pub enum Event {
     /// flat object (`{"type":"move_played","notation":"2c3c5","at_ms":61250}`); postcard stores
     /// it by position through [`crate::andes::stored`], after every variant above.
     Andes(#[serde(with = "crate::andes::stored")] AndesEvent),
+
+    // --- tournament stream, later additions (postcard encodes by position: they go last) ---
+    /// A stand-in (issue 24): seated by the qualifying draw when the players are not a multiple
+    /// of 4; its games count for the real players at its tables, it is never ranked and never
+    /// reaches the final.
+    StandInRegistered {
+        player: PlayerId,
+        name: String,
+    },
 }
 
 /// Patterns naming every event of one family, for the matches that must decide about every
@@ -207,6 +216,7 @@ macro_rules! tournament_events {
             | $crate::Event::GameScheduled { .. }
             | $crate::Event::FinalRoleChosen { .. }
             | $crate::Event::LotDrawn { .. }
+            | $crate::Event::StandInRegistered { .. }
     };
 }
 
@@ -264,6 +274,7 @@ impl Event {
             Event::GameScheduled { .. } => "game_scheduled",
             Event::FinalRoleChosen { .. } => "final_role_chosen",
             Event::LotDrawn { .. } => "lot_drawn",
+            Event::StandInRegistered { .. } => "stand_in_registered",
             Event::GameStarted { .. } => "game_started",
             Event::TurnStarted { .. } => "turn_started",
             Event::TcDealt { .. } => "tc_dealt",

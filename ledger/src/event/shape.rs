@@ -161,6 +161,10 @@ fn each_string<'a>(
             }
             Ok(())
         }
+        Event::StandInRegistered { player, name: full_name } => {
+            check(name("stand_in_registered.player", player, true))?;
+            check(name("stand_in_registered.name", full_name, true))
+        }
         Event::GameStarted { at_ms: _, ruleset: _, tournament } => {
             tournament.as_deref().map_or(Ok(()), |t| check(name("game_started.tournament", t, false)))
         }

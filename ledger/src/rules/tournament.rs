@@ -1,5 +1,5 @@
-//! The tournament stream's rules: creation, registration, the draw, scheduled games, the
-//! final's role choices and recorded lots.
+//! The tournament stream's rules: creation, registration (of players and of stand-ins), the
+//! draw, scheduled games, the final's role choices and recorded lots.
 
 use crate::event::{DrawnGame, Event, PlayerId, Seats};
 use crate::names::{Role, Ruleset, Stage};
@@ -25,6 +25,9 @@ pub struct TournamentState {
     pub players: BTreeMap<PlayerId, String>,
     /// Player ids in the order they registered: the qualifying draw deals from this list.
     pub registration_order: Vec<PlayerId>,
+    /// Stand-ins (id, name) in the order they registered: the draw seats the first it needs.
+    /// They sit at tables, but are not players: never ranked, never in a lot or the final.
+    pub stand_ins: Vec<(PlayerId, String)>,
     pub drawn: bool,
     pub games: BTreeMap<String, ScheduledGame>,
     pub final_roles: BTreeMap<Role, PlayerId>,
@@ -59,26 +62,31 @@ impl TournamentState {
                 }
                 None => Ok(()),
             },
-            Event::PlayerRegistered { player, .. } => match self.players.get(player) {
-                Some(name) => Err(Rejection::precondition(format!("player {player} is already registered as {name}"))),
-                None => Ok(()),
-            },
+            Event::PlayerRegistered { player, .. } | Event::StandInRegistered { player, .. } => {
+                self.check_new_id(player)
+            }
             Event::QualifyingDrawn { seed, games } => {
                 if self.drawn {
                     return Err(Rejection::precondition("the qualifying draw was already recorded"));
                 }
                 games.iter().try_for_each(|g| self.check_new_game(g))?;
-                crate::draw::verify_draw(&self.registration_order, *seed, games).map_err(|difference| {
-                    Rejection::precondition(format!(
-                        "this is not the draw of seed {seed} for the {} registered players: {difference}",
-                        self.registration_order.len()
-                    ))
-                })
+                let stand_ins = self.stand_in_ids();
+                crate::draw::verify_with_stand_ins(&self.registration_order, &stand_ins, *seed, games).map_err(
+                    |difference| {
+                        Rejection::precondition(format!(
+                            "this is not the draw of seed {seed} for the {} registered players: {difference}",
+                            self.registration_order.len()
+                        ))
+                    },
+                )
             }
             Event::GameScheduled { game, stage, round, table, seats } => {
                 let drawn = DrawnGame { game: game.clone(), round: *round, table: *table, seats: seats.clone() };
                 if *stage == Stage::Final {
                     self.check_new_game(&drawn).map_err(|r| r.context("final"))?;
+                    for (role, player) in seats.iter() {
+                        self.check_player(player).map_err(|r| r.context(format!("final {role}")))?;
+                    }
                     return self.check_final_seats(seats);
                 }
                 self.check_new_game(&drawn)
@@ -149,6 +157,7 @@ impl TournamentState {
                 self.final_roles.insert(*role, player.clone());
             }
             Event::LotDrawn { purpose, .. } => self.lots.push(purpose.clone()),
+            Event::StandInRegistered { player, name } => self.stand_ins.push((player.clone(), name.clone())),
             // Another family's event never reaches a tournament's rules (`Folded::decide`).
             crate::game_events!() | crate::jury_events!() | Event::Andes(_) => {}
         }
@@ -177,11 +186,45 @@ impl TournamentState {
         Ok(())
     }
 
+    /// The stand-ins' ids, in registration order.
+    pub fn stand_in_ids(&self) -> Vec<PlayerId> {
+        self.stand_ins.iter().map(|(id, _)| id.clone()).collect()
+    }
+
+    fn stand_in_name(&self, id: &str) -> Option<&String> {
+        self.stand_ins.iter().find(|(p, _)| p == id).map(|(_, name)| name)
+    }
+
+    /// A registration's id is neither a player's nor a stand-in's yet.
+    fn check_new_id(&self, id: &str) -> Result<(), Rejection> {
+        if let Some(name) = self.players.get(id) {
+            return Err(Rejection::precondition(format!("player {id} is already registered as {name}")));
+        }
+        match self.stand_in_name(id) {
+            Some(name) => Err(Rejection::precondition(format!("{id} is already registered as a stand-in ({name})"))),
+            None => Ok(()),
+        }
+    }
+
+    /// A registered player (not a stand-in: stand-ins are not ranked, so they choose no final
+    /// role, take part in no lot and sit in no final).
     fn check_player(&self, player: &str) -> Result<(), Rejection> {
         if self.players.contains_key(player) {
             Ok(())
+        } else if self.stand_in_name(player).is_some() {
+            Err(Rejection::precondition(format!(
+                "{player} is a stand-in: stand-ins are not ranked and never reach the final"
+            )))
         } else {
             Err(Rejection::precondition(format!("player {player} is not registered")))
+        }
+    }
+
+    /// A player or a stand-in: who may sit at a qualifying table.
+    fn check_seated(&self, player: &str) -> Result<(), Rejection> {
+        match self.stand_in_name(player) {
+            Some(_) => Ok(()),
+            None => self.check_player(player),
         }
     }
 
@@ -192,7 +235,7 @@ impl TournamentState {
         }
         let mut seen: Vec<&PlayerId> = Vec::new();
         for (role, player) in game.seats.iter() {
-            self.check_player(player).map_err(|r| r.context(format!("game {} {role}", game.game)))?;
+            self.check_seated(player).map_err(|r| r.context(format!("game {} {role}", game.game)))?;
             if seen.contains(&player) {
                 return Err(Rejection::precondition(format!("game {}: {player} sits in two roles", game.game)));
             }

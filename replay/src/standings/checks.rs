@@ -40,7 +40,10 @@ pub fn check<E>(
         }
         Event::GameScheduled { game, .. } => not_started_elsewhere(tournament, game, events_of),
         // Decided by the tournament stream alone.
-        Event::TournamentCreated { .. } | Event::PlayerRegistered { .. } | Event::LotDrawn { .. } => Ok(Ok(())),
+        Event::TournamentCreated { .. }
+        | Event::PlayerRegistered { .. }
+        | Event::StandInRegistered { .. }
+        | Event::LotDrawn { .. } => Ok(Ok(())),
         ledger::game_events!() | ledger::jury_events!() | Event::Andes(_) => Ok(Ok(())),
     }
 }

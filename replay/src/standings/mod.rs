@@ -66,6 +66,8 @@ pub struct TournamentFacts {
     pub ruleset: Option<Ruleset>,
     /// Player id and name, in registration order.
     pub players: Vec<(PlayerId, String)>,
+    /// Stand-ins (id and name), in registration order: seated by the draw, never ranked.
+    pub stand_ins: Vec<(PlayerId, String)>,
     /// In scheduling order.
     pub games: Vec<ScheduledGame>,
     pub lots: Vec<Lot>,
@@ -102,6 +104,7 @@ impl TournamentFacts {
                 Event::LotDrawn { purpose, seed, order } => {
                     facts.lots.push(Lot { purpose: purpose.clone(), seed: *seed, order: order.clone() })
                 }
+                Event::StandInRegistered { player, name } => facts.stand_ins.push((player.clone(), name.clone())),
                 // Voids are applied above; calls, rulings and other streams' events change nothing.
                 ledger::game_events!() | ledger::jury_events!() | Event::Andes(_) => {}
             }

@@ -244,9 +244,13 @@ fn value_of(
     }
 }
 
-/// Ranks every registered player (and anyone seated in a qualifying game).
+/// Ranks every registered player (and anyone seated in a qualifying game) but the stand-ins.
+/// A stand-in's games count for the real players at its tables like any game; its own total
+/// enters the opponents' quality of those who met it (docs/DECISIONS.md, "Stand-ins"), but it
+/// has no row.
 pub(super) fn rank(ruleset: Ruleset, facts: &TournamentFacts, qualifying: &[&PlayedGame]) -> Vec<StandingRow> {
     let mut players: Vec<(PlayerId, String)> = facts.players.clone();
+    players.extend(facts.stand_ins.iter().cloned());
     let mut by_player: BTreeMap<PlayerId, PlayerGames<'_>> = BTreeMap::new();
     let mut scores: BTreeMap<PlayerId, BTreeMap<Role, Rational>> = BTreeMap::new();
     let mut counted: BTreeMap<PlayerId, u32> = BTreeMap::new();
@@ -276,6 +280,7 @@ pub(super) fn rank(ruleset: Ruleset, facts: &TournamentFacts, qualifying: &[&Pla
             (p.clone(), total)
         })
         .collect();
+    players.retain(|(p, _)| !facts.stand_ins.iter().any(|(s, _)| s == p));
     let empty = PlayerGames { by_role: BTreeMap::new() };
     let tie_breakers = TieBreaker::for_ruleset(ruleset);
     let values: Vec<Vec<TieBreakValue>> = players

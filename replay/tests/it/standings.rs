@@ -296,3 +296,51 @@ fn standings_render_as_json_and_text() {
     let text = s.to_string();
     assert!(text.contains("by tie-breaker 4 (lot)"), "{text}");
 }
+
+/// Issue 24: eight seats, p7 and p8 stand-ins. Their games count for the real players at their
+/// tables, they have no row (so they are never finalists), and a stand-in's own total enters the
+/// opponents' quality of whoever met it as any opponent's would: p5's (Frederick in r1 against
+/// p6, p7, p8) is the same as when p7 and p8 are registered players, and it is their totals.
+#[test]
+fn stand_ins_are_not_ranked_but_their_games_count_and_their_totals_enter_opponents_quality() {
+    let build = |stand_ins: usize| {
+        let mut t = Tourney::new(Ruleset::Cafe2023, 8);
+        // p8 plays Maria Theresa in r2 at table 2: a total of its own.
+        t.change("r2-t2", |g| g.held(Nation::Austria, 11));
+        t.stand_ins = stand_ins;
+        t
+    };
+    let with_stand_ins = build(2).standings();
+    let all_players = build(0).standings();
+    let ranked: Vec<&str> = with_stand_ins.rows.iter().map(|r| r.player.as_str()).collect();
+    assert_eq!(ranked.len(), 6, "{ranked:?}");
+    assert!(!ranked.contains(&"p7") && !ranked.contains(&"p8"), "stand-ins are not ranked: {ranked:?}");
+    assert!(with_stand_ins.finalists.iter().all(|f| f != "p7" && f != "p8"));
+    for p in ["p5", "p6"] {
+        assert_eq!(row(&with_stand_ins, p).games_counted, 4, "{p}'s games with stand-ins count");
+        assert_eq!(row(&with_stand_ins, p).total, row(&all_players, p).total, "{p}");
+    }
+    let total = |p: &str| row(&all_players, p).total;
+    assert_ne!(total("p8"), total("p6"), "the stand-in's total differs: the test can tell it apart");
+    let quality = value(&with_stand_ins, "p5", TieBreaker::OpponentsQuality);
+    assert_eq!(quality, value(&all_players, "p5", TieBreaker::OpponentsQuality));
+    assert_eq!(quality, Some(total("p6") + total("p7") + total("p8")));
+
+    // A stand-in chooses no final role and sits in no final.
+    let stream = ledger::StreamId::tournament("t").unwrap();
+    let mut state = ledger::StreamState::new(&stream, None);
+    for (_, event) in build(2).tournament_events() {
+        state.apply(&event).unwrap();
+    }
+    let choose = ledger::Event::FinalRoleChosen { player: "p8".into(), role: Role::Pompadour };
+    assert_eq!(
+        state.decide(&choose).unwrap_err().message,
+        "p8 is a stand-in: stand-ins are not ranked and never reach the final"
+    );
+    let mut seats = crate::tourney::seats(0, 1);
+    seats.pompadour = "p8".into();
+    let final_game =
+        ledger::Event::GameScheduled { game: "final".into(), stage: ledger::Stage::Final, round: 5, table: 1, seats };
+    let refused = state.decide(&final_game).unwrap_err().message;
+    assert!(refused.ends_with("p8 is a stand-in: stand-ins are not ranked and never reach the final"), "{refused}");
+}

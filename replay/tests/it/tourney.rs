@@ -94,6 +94,8 @@ pub struct Tourney {
     pub games: BTreeMap<String, GameSpec>,
     pub final_game: Option<GameSpec>,
     pub lots: Vec<(&'static str, Vec<usize>)>,
+    /// The last this many of the `n_players` seated are stand-ins (`stand_in_registered`).
+    pub stand_ins: usize,
 }
 
 pub fn seats(table: usize, round: usize) -> Seats {
@@ -113,7 +115,7 @@ impl Tourney {
                 games.insert(game_id(round, table), GameSpec::template());
             }
         }
-        Tourney { ruleset, n_players, games, final_game: None, lots: Vec::new() }
+        Tourney { ruleset, n_players, games, final_game: None, lots: Vec::new(), stand_ins: 0 }
     }
 
     pub fn change(&mut self, game: &str, how: impl FnOnce(GameSpec) -> GameSpec) -> &mut Self {
@@ -126,7 +128,11 @@ impl Tourney {
         let mut events =
             vec![Event::TournamentCreated { name: "Test Open".into(), ruleset: self.ruleset, clock_ms_per_side: None }];
         for n in 1..=self.n_players {
-            events.push(Event::PlayerRegistered { player: player(n), name: format!("Player {n}"), pseudonym: None });
+            events.push(if n > self.n_players - self.stand_ins {
+                Event::StandInRegistered { player: player(n), name: format!("Stand-in {n}") }
+            } else {
+                Event::PlayerRegistered { player: player(n), name: format!("Player {n}"), pseudonym: None }
+            });
         }
         // A line-up entered by hand (`game_scheduled`): a `qualifying_drawn` must follow from
         // its seed, and these tests choose their seatings.

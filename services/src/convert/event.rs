@@ -82,6 +82,9 @@ impl ToProto for Event {
                 Body::FinalRoleChosen(pb::FinalRoleChosen { player, role: role.to_proto() })
             }
             Event::LotDrawn { purpose, seed, order } => Body::LotDrawn(pb::LotDrawn { purpose, seed, order }),
+            Event::StandInRegistered { player, name } => {
+                Body::StandInRegistered(pb::StandInRegistered { player, name })
+            }
             Event::GameStarted { at_ms, ruleset, tournament } => Body::GameStarted(pb::GameStarted {
                 at_ms,
                 ruleset: ruleset.map_or(pb::Ruleset::Unspecified as i32, |r| r.to_proto()),
@@ -203,6 +206,7 @@ impl FromProto<pb::Event> for Event {
             },
             Body::FinalRoleChosen(m) => Event::FinalRoleChosen { player: m.player, role: Role::from_proto(m.role)? },
             Body::LotDrawn(m) => Event::LotDrawn { purpose: m.purpose, seed: m.seed, order: m.order },
+            Body::StandInRegistered(m) => Event::StandInRegistered { player: m.player, name: m.name },
             Body::GameStarted(m) => Event::GameStarted {
                 at_ms: m.at_ms,
                 ruleset: match m.ruleset {

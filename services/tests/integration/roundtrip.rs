@@ -38,3 +38,9 @@ proptest! {
         }
     }
 }
+
+/// The events added after the Andes ones (issue 24) survive every encoding too.
+#[test]
+fn later_tournament_events_round_trip() {
+    round_trip(&Event::StandInRegistered { player: "designer".into(), name: "Richard Sivél".into() });
+}

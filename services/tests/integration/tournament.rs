@@ -41,7 +41,7 @@ async fn create_register_draw_and_verify() {
             ctl.ok(&["tournament", "register", "--tournament", "wm26", "--player", &player, "--name", &name]);
         }
         let odd = ctl.refused(&["tournament", "draw", "--tournament", "wm26", "--seed", "42"]);
-        assert_eq!(odd, "a qualifying draw needs a multiple of 4 players, got 18");
+        assert_eq!(odd, "a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 0 are registered");
         for n in 19..=20 {
             let (player, name) = (format!("p{n}"), format!("Player {n}"));
             ctl.ok(&["tournament", "register", "--tournament", "wm26", "--player", &player, "--name", &name]);
@@ -60,6 +60,96 @@ async fn create_register_draw_and_verify() {
             .starts_with("ok: the recorded draw is the draw of seed 42 for the 20 registered players (20 games)"));
         let again = ctl.refused(&["tournament", "draw", "--tournament", "wm26", "--seed", "43"]);
         assert!(again.ends_with("the qualifying draw was already recorded"), "{again}");
+    })
+    .await
+    .unwrap();
+    server.stop().await;
+}
+
+/// Issue 24: 18 players and the stand-ins registered as such (`register --stand-in`): the draw
+/// says how many it needs and seats them, `draw verify` recomputes it online and from an
+/// export, and a stand-in cannot choose a final role.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eighteen_players_are_drawn_with_two_stand_ins_and_the_draw_verifies() {
+    let server = TestServer::start().await;
+    let ctl = Ctl { url: format!("http://{}", server.addr) };
+    tokio::task::spawn_blocking(move || {
+        ctl.ok(&["tournament", "create", "--id", "open", "--name", "Open", "--ruleset", "cafe2023"]);
+        for n in 1..=18 {
+            let (player, name) = (format!("p{n}"), format!("Player {n}"));
+            ctl.ok(&["tournament", "register", "--tournament", "open", "--player", &player, "--name", &name]);
+        }
+        let register_stand_in = |id: &str| {
+            ctl.ok(&[
+                "tournament",
+                "register",
+                "--tournament",
+                "open",
+                "--stand-in",
+                "--player",
+                id,
+                "--name",
+                "Richard",
+            ])
+        };
+        register_stand_in("designer");
+        let short = ctl.refused(&["tournament", "draw", "--tournament", "open", "--seed", "7"]);
+        assert_eq!(short, "a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 1 is registered");
+        let twice =
+            ctl.refused(&["tournament", "register", "--tournament", "open", "--player", "designer", "--name", "R"]);
+        assert!(
+            twice.ends_with("FAILED_PRECONDITION: designer is already registered as a stand-in (Richard)"),
+            "{twice}"
+        );
+        register_stand_in("stand-in-2");
+        register_stand_in("stand-in-3");
+        let shown = ctl.ok(&["tournament", "draw", "--tournament", "open", "--seed", "7"]);
+        assert!(shown.contains("2 stand-ins needed to fill the tables: designer, stand-in-2"), "{shown}");
+        assert!(shown.contains("no two players share a table twice"), "{shown}");
+        assert!(!shown.contains("stand-in-3"), "only the stand-ins needed are seated: {shown}");
+        let verified = ctl.ok(&["draw", "verify", "--tournament", "open"]);
+        assert!(
+            verified.starts_with(
+                "ok: the recorded draw is the draw of seed 7 for the 18 registered players and 2 stand-ins (20 games)"
+            ),
+            "{verified}"
+        );
+        let export = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(export.path(), ctl.ok(&["export"])).unwrap();
+        let offline = ctl.ok(&["draw", "verify", "--tournament", "open", "--file", export.path().to_str().unwrap()]);
+        assert_eq!(offline, verified, "offline from the export as online");
+        let json = ctl.ok(&["--json", "draw", "verify", "--tournament", "open"]);
+        let json: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
+        assert_eq!(json["stand_ins"], serde_json::json!(["designer", "stand-in-2"]));
+        // Nobody ranks a stand-in, under their ids or under pseudonyms.
+        for args in [
+            &["--json", "standings", "--tournament", "open"][..],
+            &["--json", "standings", "--tournament", "open", "--public"],
+        ] {
+            let standings: serde_json::Value = serde_json::from_str(ctl.ok(args).trim()).unwrap();
+            let rows: Vec<&str> =
+                standings["rows"].as_array().unwrap().iter().map(|r| r["player"].as_str().unwrap()).collect();
+            assert_eq!(rows.len(), 18, "{args:?}: {rows:?}");
+            assert!(
+                rows.iter().all(|p| !p.contains("stand-in") && *p != "designer" && !p.contains("unregistered")),
+                "{rows:?}"
+            );
+        }
+        let chosen = ctl.refused(&[
+            "tournament",
+            "final",
+            "choose",
+            "--tournament",
+            "open",
+            "--player",
+            "designer",
+            "--role",
+            "pompadour",
+        ]);
+        assert!(
+            chosen.ends_with("designer is a stand-in: stand-ins are not ranked and never reach the final"),
+            "{chosen}"
+        );
     })
     .await
     .unwrap();

@@ -1,11 +1,11 @@
-//! `ledgerctl tournament draw`: the four qualifying rounds drawn from a seed, shown, and
-//! recorded unless `--dry-run`.
+//! `ledgerctl tournament draw`: the four qualifying rounds drawn from a seed, with the
+//! stand-ins the field needs, shown, and recorded unless `--dry-run`.
 
 use super::tournament_state;
 use crate::cli::appending::append_events;
 use crate::cli::common::CliError;
 use crate::cli::{values, Cli};
-use ledger::draw::{draw_qualifying, QualifyingDraw};
+use ledger::draw::{draw_with_stand_ins, QualifyingDraw};
 use ledger::StreamId;
 use serde_json::json;
 
@@ -23,7 +23,8 @@ pub struct DrawArgs {
 pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
     let id = &args.tournament;
     let state = tournament_state(cli, id).await?;
-    let draw = draw_qualifying(&state.registration_order, args.seed).map_err(|e| CliError::Refused(e.to_string()))?;
+    let draw = draw_with_stand_ins(&state.registration_order, &state.stand_in_ids(), args.seed)
+        .map_err(|e| CliError::Refused(e.to_string()))?;
     print_draw(cli, &draw);
     if args.dry_run {
         return Ok(());
@@ -35,8 +36,17 @@ fn print_draw(cli: &Cli, draw: &QualifyingDraw) {
     if cli.json {
         let repeats: Vec<_> =
             draw.repeats.iter().map(|r| json!({"players": r.players, "times_met": r.times_met})).collect();
-        say!("{}", json!({"event": ledger::event::to_canonical_json(&draw.to_event()), "repeats": repeats}));
+        let event = ledger::event::to_canonical_json(&draw.to_event());
+        say!("{}", json!({"event": event, "stand_ins": draw.stand_ins, "repeats": repeats}));
         return;
+    }
+    match draw.stand_ins.len() {
+        0 => say!("no stand-ins needed"),
+        n => say!(
+            "{n} stand-in{} needed to fill the tables: {}",
+            if n == 1 { "" } else { "s" },
+            draw.stand_ins.join(", ")
+        ),
     }
     let mut round = 0;
     for g in &draw.games {

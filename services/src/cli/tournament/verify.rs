@@ -7,7 +7,7 @@ use crate::cli::connection::{connect, read_stream};
 use crate::cli::{values, Cli};
 use clap::Subcommand;
 use ledger::check::{check_stream, parse_lines};
-use ledger::draw::verify_draw;
+use ledger::draw::verify_with_stand_ins;
 use ledger::rules::Rules;
 use ledger::{Event, StreamId};
 use serde_json::json;
@@ -61,14 +61,23 @@ pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
     }) else {
         return Err(CliError::Refused(format!("{id} has no recorded qualifying draw")));
     };
-    verify_draw(&state.registration_order, seed, &games).map_err(|difference| {
+    let stand_ins = state.stand_in_ids();
+    verify_with_stand_ins(&state.registration_order, &stand_ins, seed, &games).map_err(|difference| {
         CliError::Refused(format!("the recorded draw is not the draw of seed {seed}: {difference}"))
     })?;
     if cli.json {
-        say!("{}", json!({"ok": true, "seed": seed, "games": games.len(), "players": state.registration_order.len()}));
-    } else {
+        let seated = ledger::draw::stand_ins_needed(state.registration_order.len());
         say!(
-            "ok: the recorded draw is the draw of seed {seed} for the {} registered players ({} games)",
+            "{}",
+            json!({"ok": true, "seed": seed, "games": games.len(), "players": state.registration_order.len(), "stand_ins": &stand_ins[..seated]})
+        );
+    } else {
+        let stand_ins = match ledger::draw::stand_ins_needed(state.registration_order.len()) {
+            0 => String::new(),
+            n => format!(" and {n} stand-in{}", if n == 1 { "" } else { "s" }),
+        };
+        say!(
+            "ok: the recorded draw is the draw of seed {seed} for the {} registered players{stand_ins} ({} games)",
             state.registration_order.len(),
             games.len()
         );
