@@ -82,6 +82,7 @@ async fn a_match_is_recorded_by_taps_offline_and_online_with_the_laws_on_the_tab
     the_tablets_laws_decide_as_the_ledgers(&tablet).await;
     a_whole_match_is_played_by_taps(&tablet, &hall).await;
     a_fallen_flag_is_offered_at_zero_and_recorded(&tablet, &hall).await;
+    a_second_device_is_decided_again_and_refusals_go_to_the_jury(&tablet, &hall).await;
     tablet.close().await.unwrap();
 }
 
@@ -443,4 +444,51 @@ async fn a_fallen_flag_is_offered_at_zero_and_recorded(tablet: &Client, hall: &H
     assert_eq!(log[2]["side"], "sol");
     let ran = log[2]["at_ms"].as_u64().unwrap() - log[1]["at_ms"].as_u64().unwrap();
     assert!(ran >= 2_500, "the flag fell {ran} ms into a 2 500 ms clock");
+}
+
+/// While the tablet is cut off, another device records Luna's resignation: the move the tablet
+/// kept meanwhile is decided again on the new state, refused with its article (1.7), kept on
+/// the tablet, and handed to the jury in a `jury_called` naming it; nothing is lost or doubled.
+async fn a_second_device_is_decided_again_and_refusals_go_to_the_jury(tablet: &Client, hall: &Hall) {
+    hall.create_match("second", 720_000).await;
+    tablet.goto(&format!("{}/andes/second/record", hall.web)).await.unwrap();
+    ready(tablet).await;
+    click(tablet, "#start-game").await;
+    tap_moves(tablet, &[Move::parse("0d3").unwrap()]).await;
+    let log = eventually("the first move in the log", Duration::from_secs(20), || async {
+        let log = hall.log_of("second").await;
+        (log.len() == 3).then_some(log)
+    })
+    .await;
+    network(tablet, false).await;
+    tap_moves(tablet, &[Move::parse("0a2").unwrap()]).await;
+    let kept = js(tablet, "return andesApp.rows.map(r => r.event_id);").await;
+    let resigned = AndesEvent::Resigned { side: Side::Luna, at_ms: log[2]["at_ms"].as_u64().unwrap() + 1 };
+    let mut request =
+        tonic::Request::new(crate::support::append("andes/second", &[Event::Andes(resigned)], "other-device-", None));
+    request.metadata_mut().insert("authorization", format!("Bearer {TABLE_TOKEN}").parse().unwrap());
+    hall.daemon.connect().await.append(request).await.unwrap();
+    network(tablet, true).await;
+    eventually("the kept move to be refused", Duration::from_secs(20), || async {
+        let now = sync(tablet).await;
+        (now.1 == 0 && now.2 == 1).then_some(())
+    })
+    .await;
+    let reason = text_of(tablet, "#refused-list li .reason").await.unwrap_or_default();
+    assert!(reason.starts_with("Artículo 1.7: la partida 1 ha terminado"), "{reason}");
+    click(tablet, "#hand-to-jury").await;
+    let log = eventually("the jury call in the log", Duration::from_secs(20), || async {
+        let log = hall.log_of("second").await;
+        (log.len() >= 5).then_some(log)
+    })
+    .await;
+    assert_eq!(log.len(), 5, "{log:?}");
+    assert_eq!(log[3]["type"], "resigned");
+    assert_eq!(log[4]["type"], "jury_called");
+    let id = kept[0].as_str().unwrap();
+    assert!(log[4]["reason"].as_str().unwrap().contains(id), "{} does not name {id}", log[4]);
+    eventually("nothing refused left on the tablet", Duration::from_secs(10), || async {
+        (sync(tablet).await == ("recorded".to_owned(), 0, 0)).then_some(())
+    })
+    .await;
 }

@@ -449,8 +449,14 @@
     return null;
   }
 
-  // `decide`: the refusal of `event` given `state`, or null when the laws accept it.
+  // `decide`: the refusal of `event` given `state`, or null when the laws accept it. A
+  // `jury_called` (the tablet hands refused taps to the jury in one) needs only the match
+  // (`Rules::decide_jury`); it changes nothing the laws fold, and its reason is the tablet's own.
   function decide(state, event) {
+    if (event.type === "jury_called") {
+      return state.setup ? null : { kind: "precondition", article: null, id: "law-jury-no-match", args: {},
+        message: "the match has not been created: match_created comes before jury_called" };
+    }
     const shape = checkShape(event);
     if (shape) { return shape; }
     if (event.type === "match_created") {

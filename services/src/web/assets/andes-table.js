@@ -147,18 +147,8 @@
     renderLists();
   }
 
-  function renderRefused() {
-    const box = byId("refused");
-    const rows = sync.refusedRows();
-    box.hidden = rows.length === 0;
-    box.replaceChildren();
-    if (rows.length === 0) { return; }
-    box.appendChild(el("h2", { text: t("refused-title") }));
-    box.appendChild(el("ul", { id: "refused-list" }, rows.map(function (row) {
-      return el("li", { dataset: { eventId: row.event_id } }, [el("code", { text: eventLine(row.event) }),
-        document.createTextNode(" — "), el("span", { "class": "reason", text: refusalText(row.refusal) })]);
-    })));
-  }
+  // Set once the queue is attached (start).
+  let renderRefused = function () {};
 
   // Start, flag fall, resignation, and whose side the board is seen from.
   function controls(rules) {
@@ -321,6 +311,9 @@
       // Game 1 started here starts the match's table clock at 0.
       startsAtZero: function (event, now) { return event.type === "game_started" && now.rules.last_at_ms === null; },
       render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
+    });
+    renderRefused = TablePage.refusedBox(app, sync, {
+      t: t, refusalText: refusalText, stream: app.key, redraw: render
     });
     await sync.start();
     setInterval(tick, 200);

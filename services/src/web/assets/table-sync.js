@@ -479,8 +479,61 @@
     };
   }
 
+  // The `#refused` box: the taps the ledger (or the rules, on a state another device moved on)
+  // refused, kept on the tablet with why, until they are handed to the jury — in a jury call
+  // of their own that goes through the queue like any tap and is kept first — or exported as
+  // JSON Lines. `stream` names the stream in the export (`game/hall-1`, `andes/m1`).
+  function refusedBox(app, sync, options) {
+    const t = options.t;
+    function handToJury() {
+      const rows = sync.refusedRows();
+      if (rows.length === 0) { return; }
+      const actions = rows.map(function (row) {
+        return eventLine(row.event) + " [" + row.event_id + "] (" + options.refusalText(row.refusal) + ")";
+      }).join("; ");
+      let reason = t("refused-jury-text", { actor: app.actor || "?", actions: actions });
+      if (reason.length > 2000) { reason = reason.slice(0, 1999) + "…"; }
+      // Forgotten only once the call that carries them is kept on the tablet.
+      sync.act({ type: "jury_called", reason: reason }, null).then(function (call) {
+        if (!call) { return; }
+        return sync.forget(rows.map(function (row) { return row.n; })).then(options.redraw);
+      });
+    }
+    function exportRefused() {
+      const rows = sync.refusedRows();
+      const blob = new Blob([rows.map(function (row) {
+        return JSON.stringify({ stream: options.stream, event_id: row.event_id, event: row.event,
+          refusal: row.refusal, tapped_wall_ms: row.tapped_wall_ms });
+      }).join("\n") + "\n"], { type: "application/jsonl" });
+      const link = el("a", { href: URL.createObjectURL(blob), download: options.stream.replace("/", "-") + "-refused.jsonl" });
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+    }
+    return function () {
+      const box = byId("refused");
+      const rows = sync.refusedRows();
+      box.hidden = rows.length === 0;
+      box.replaceChildren();
+      if (rows.length === 0) { return; }
+      box.appendChild(el("h2", { text: t("refused-title") }));
+      box.appendChild(el("ul", { id: "refused-list" }, rows.map(function (row) {
+        return el("li", { dataset: { eventId: row.event_id } }, [
+          el("code", { text: eventLine(row.event) }), document.createTextNode(" — "),
+          el("span", { "class": "reason", text: options.refusalText(row.refusal) })
+        ]);
+      })));
+      if (app.mayRecord) {
+        box.appendChild(el("button", { type: "button", id: "hand-to-jury", text: t("refused-hand-to-jury"),
+          on: { click: handToJury } }));
+      }
+      box.appendChild(el("button", { type: "button", id: "export-refused", text: t("refused-export"),
+        on: { click: exportRefused } }));
+    };
+  }
+
   globalThis.TablePage = {
     el: el, byId: byId, words: words, notice: notice, statusLine: statusLine, eventLine: eventLine,
-    languageSwitch: languageSwitch
+    languageSwitch: languageSwitch, refusedBox: refusedBox
   };
 })();

@@ -16,7 +16,6 @@
   globalThis.tableApp = app;
   let sync = null;
   function waiting() { return sync.waiting(); }
-  function refusedRows() { return sync.refusedRows(); }
   function local() { return sync.local(); }
   function tableNow() { return sync.tableNow(); }
   function act(event, domEvent) { return sync.act(event, domEvent); }
@@ -91,57 +90,8 @@
     renderLists();
   }
 
-  function renderRefused() {
-    const box = byId("refused");
-    const rows = refusedRows();
-    box.hidden = rows.length === 0;
-    box.replaceChildren();
-    if (rows.length === 0) { return; }
-    box.appendChild(el("h2", { text: t("refused-title") }));
-    const list = el("ul", { id: "refused-list" });
-    rows.forEach(function (row) {
-      list.appendChild(el("li", { dataset: { eventId: row.event_id } }, [
-        el("code", { text: eventLine(row.event) }), document.createTextNode(" — "),
-        el("span", { "class": "reason", text: refusalText(row.refusal) })
-      ]));
-    });
-    box.appendChild(list);
-    if (app.mayRecord) {
-      box.appendChild(el("button", { type: "button", id: "hand-to-jury", text: t("refused-hand-to-jury"),
-        on: { click: handToJury } }));
-    }
-    box.appendChild(el("button", { type: "button", id: "export-refused", text: t("refused-export"),
-      on: { click: exportRefused } }));
-  }
-
-  // The refused actions, in a jury call of their own: the jury sees them in the log, and the
-  // tablet forgets them only once the call is stored (it goes through the queue like any tap).
-  function handToJury() {
-    const rows = refusedRows();
-    if (rows.length === 0) { return; }
-    const actions = rows.map(function (row) {
-      return eventLine(row.event) + " [" + row.event_id + "] (" + refusalText(row.refusal) + ")";
-    }).join("; ");
-    let reason = t("refused-jury-text", { actor: app.actor || "?", actions: actions });
-    if (reason.length > 2000) { reason = reason.slice(0, 1999) + "…"; }
-    // Forgotten only once the call that carries them is kept on the tablet.
-    act({ type: "jury_called", reason: reason }, null).then(function (call) {
-      if (!call) { return; }
-      return sync.forget(rows.map(function (row) { return row.n; })).then(render);
-    });
-  }
-
-  function exportRefused() {
-    const rows = refusedRows();
-    const blob = new Blob([rows.map(function (row) {
-      return JSON.stringify({ stream: "game/" + app.game, event_id: row.event_id, event: row.event,
-        refusal: row.refusal, tapped_wall_ms: row.tapped_wall_ms });
-    }).join("\n") + "\n"], { type: "application/jsonl" });
-    const link = el("a", { href: URL.createObjectURL(blob), download: app.game + "-refused.jsonl" });
-    document.body.appendChild(link);
-    link.click();
-    link.remove();
-  }
+  // Set once the queue is attached (start).
+  let renderRefused = function () {};
 
   function button(id, label, onClick, attrs) {
     const options = Object.assign({ type: "button", id: id, on: { click: onClick } }, attrs || {});
@@ -474,6 +424,9 @@
       // A game started here starts its table clock at 0.
       startsAtZero: function (event) { return event.type === "game_started" && app.view.version === 0; },
       render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
+    });
+    renderRefused = TablePage.refusedBox(app, sync, {
+      t: t, refusalText: refusalText, stream: "game/" + app.game, redraw: render
     });
     await sync.start();
     setInterval(tick, 200);

@@ -44,3 +44,4 @@ law-clock = Article { $article }: each player's time must be more than 0 ms
 law-match-exists = Article { $article }: the match was already created: one stream holds one match
 law-no-match = Article { $article }: the match has not been created: an organiser creates it first
 law-game-number = Article { $article }: a match has games 1 and 2, not game { $game }
+law-jury-no-match = The match has not been created: there is no match to call the jury to

@@ -45,3 +45,4 @@ law-clock = Artículo { $article }: el tiempo de cada jugador debe ser mayor que
 law-match-exists = Artículo { $article }: el encuentro ya se creó: un flujo contiene un solo encuentro
 law-no-match = Artículo { $article }: el encuentro no se ha creado: primero lo crea un organizador
 law-game-number = Artículo { $article }: un encuentro tiene las partidas 1 y 2, no la partida { $game }
+law-jury-no-match = El encuentro no se ha creado: no hay encuentro al que llamar al jurado
