@@ -9,6 +9,10 @@
 //!    until a resignation. The log holds exactly the moves, in order, each once, with the events
 //!    the ledger derived in their places; illegal taps are refused on the tablet with their
 //!    article, in English and in Spanish, and never reach the log.
+//! 3. A 2.5 s clock runs down on the tablet: the fallen flag is offered only at zero, a late
+//!    move is refused (8.3), and one tap records the flag.
+//! 4. Another device records while the tablet is cut off: the tablet's kept move is decided
+//!    again, refused with its article, and handed to the jury.
 
 use crate::daemon::Daemon;
 use crate::table::{network, skip_without_browser, sync};
@@ -296,8 +300,13 @@ async fn tap_moves(client: &Client, moves: &[Move]) {
 
 /// The log once it holds `count` events.
 async fn log_holds(hall: &Hall, count: usize) -> Vec<Value> {
-    eventually(&format!("the log to hold {count} events"), Duration::from_secs(30), || async {
-        let log = hall.log().await;
+    log_of_holds(hall, MATCH, count).await
+}
+
+/// The log of match `id` once it holds `count` events.
+async fn log_of_holds(hall: &Hall, id: &str, count: usize) -> Vec<Value> {
+    eventually(&format!("the log of {id} to hold {count} events"), Duration::from_secs(30), || async {
+        let log = hall.log_of(id).await;
         (log.len() >= count).then_some(log)
     })
     .await
@@ -434,11 +443,7 @@ async fn a_fallen_flag_is_offered_at_zero_and_recorded(tablet: &Client, hall: &H
     let notice = text_of(tablet, "#notice").await.unwrap_or_default();
     assert_eq!(notice, "Artículo 8.3: a Sol se le acabó el tiempo: registre la caída de bandera");
     click(tablet, "#flag-fell").await;
-    let log = eventually("the flag in the log", Duration::from_secs(20), || async {
-        let log = hall.log_of("blitz").await;
-        (log.len() >= 3).then_some(log)
-    })
-    .await;
+    let log = log_of_holds(hall, "blitz", 3).await;
     assert_eq!(log.len(), 3, "{log:?}");
     assert_eq!(log[2]["type"], "flag_fell");
     assert_eq!(log[2]["side"], "sol");
@@ -455,11 +460,7 @@ async fn a_second_device_is_decided_again_and_refusals_go_to_the_jury(tablet: &C
     ready(tablet).await;
     click(tablet, "#start-game").await;
     tap_moves(tablet, &[Move::parse("0d3").unwrap()]).await;
-    let log = eventually("the first move in the log", Duration::from_secs(20), || async {
-        let log = hall.log_of("second").await;
-        (log.len() == 3).then_some(log)
-    })
-    .await;
+    let log = log_of_holds(hall, "second", 3).await;
     network(tablet, false).await;
     tap_moves(tablet, &[Move::parse("0a2").unwrap()]).await;
     let kept = js(tablet, "return andesApp.rows.map(r => r.event_id);").await;
@@ -477,11 +478,7 @@ async fn a_second_device_is_decided_again_and_refusals_go_to_the_jury(tablet: &C
     let reason = text_of(tablet, "#refused-list li .reason").await.unwrap_or_default();
     assert!(reason.starts_with("Artículo 1.7: la partida 1 ha terminado"), "{reason}");
     click(tablet, "#hand-to-jury").await;
-    let log = eventually("the jury call in the log", Duration::from_secs(20), || async {
-        let log = hall.log_of("second").await;
-        (log.len() >= 5).then_some(log)
-    })
-    .await;
+    let log = log_of_holds(hall, "second", 5).await;
     assert_eq!(log.len(), 5, "{log:?}");
     assert_eq!(log[3]["type"], "resigned");
     assert_eq!(log[4]["type"], "jury_called");
