@@ -87,7 +87,11 @@ mod tests {
     fn the_view_holds_the_laws_state_and_carries_the_table_time_on() {
         let id = StreamId::parse("andes/v1").unwrap();
         let records = vec![
-            recorded(1, AndesEvent::MatchCreated { first_sol: "ana".into(), first_luna: "bea".into(), clock_ms: 720_000 }, 1_000),
+            recorded(
+                1,
+                AndesEvent::MatchCreated { first_sol: "ana".into(), first_luna: "bea".into(), clock_ms: 720_000 },
+                1_000,
+            ),
             recorded(2, AndesEvent::GameStarted { game: 1, at_ms: 0 }, 2_000),
             recorded(3, AndesEvent::MovePlayed { notation: "0d3".into(), at_ms: 4_000 }, 6_000),
         ];

@@ -71,7 +71,13 @@ impl Outcome {
     }
 
     fn refused(event_id: &str, kind: RejectionKind, message: String) -> Outcome {
-        Outcome { event_id: event_id.to_owned(), status: "refused", seq: None, refusal: Some(kind.as_str()), message: Some(message) }
+        Outcome {
+            event_id: event_id.to_owned(),
+            status: "refused",
+            seq: None,
+            refusal: Some(kind.as_str()),
+            message: Some(message),
+        }
     }
 }
 
@@ -170,8 +176,11 @@ pub(crate) async fn append(
             let refused = rejection.event.map_or(0, |n| (n as usize).saturating_sub(1)).min(batch.len() - 1);
             if refused > 0 {
                 let before = &batch[..refused];
-                let appended =
-                    state.log.append(request(before)).await.map_err(|e| PageError::from(crate::status::from_append(e)))?;
+                let appended = state
+                    .log
+                    .append(request(before))
+                    .await
+                    .map_err(|e| PageError::from(crate::status::from_append(e)))?;
                 acknowledged(&mut results, before, appended.first_seq, appended.duplicate);
             }
             let message = strip_event_prefix(&rejection.message, rejection.event);
@@ -199,7 +208,11 @@ fn versions_taken(fold: &mut StreamState, event: &ledger::Event) -> u64 {
 /// tablet shows it beside the one action it is about.
 fn strip_event_prefix(message: &str, event: Option<u32>) -> String {
     match event {
-        Some(_) => message.split_once(": ").filter(|(head, _)| head.starts_with("event ")).map_or(message, |(_, rest)| rest).to_owned(),
+        Some(_) => message
+            .split_once(": ")
+            .filter(|(head, _)| head.starts_with("event "))
+            .map_or(message, |(_, rest)| rest)
+            .to_owned(),
         None => message.to_owned(),
     }
 }
@@ -234,7 +247,10 @@ mod tests {
 
     #[test]
     fn a_refusal_inside_a_batch_reads_as_about_its_one_event() {
-        assert_eq!(strip_event_prefix("event 2 of 5: no clock is running to press", Some(2)), "no clock is running to press");
+        assert_eq!(
+            strip_event_prefix("event 2 of 5: no clock is running to press", Some(2)),
+            "no clock is running to press"
+        );
         assert_eq!(strip_event_prefix("no clock is running to press", None), "no clock is running to press");
     }
 

@@ -57,9 +57,18 @@ pub(crate) async fn page(
         },
         noscript = esc(&lang.t("table-noscript")),
     );
-    let head = Head { manifest: true, scripts: &["fluent-bundle.js", "table-rules.js", "table-queue.js", "table-sync.js", "table.js"] };
-    Ok(Html(shell_in(lang, &lang.t_args("table-title", &[("game", id.id().to_owned().into())]), Some(&viewer), &body, &head))
-        .into_response())
+    let head = Head {
+        manifest: true,
+        scripts: &["fluent-bundle.js", "table-rules.js", "table-queue.js", "table-sync.js", "table.js"],
+    };
+    Ok(Html(shell_in(
+        lang,
+        &lang.t_args("table-title", &[("game", id.id().to_owned().into())]),
+        Some(&viewer),
+        &body,
+        &head,
+    ))
+    .into_response())
 }
 
 /// What a tablet gets: its stream's view (a game's [`TableView`], an Andes match's), and

@@ -16,7 +16,7 @@
 
 use crate::daemon::Daemon;
 use crate::table::{network, skip_without_browser, sync};
-use crate::web::{click, eventually, events_of, free_port, js, screenshot, text_of, Driver, JURY_TOKEN, TABLE_TOKEN};
+use crate::web::{click, events_of, eventually, free_port, js, screenshot, text_of, Driver, JURY_TOKEN, TABLE_TOKEN};
 use fantoccini::Client;
 use ledger::andes::testing::seeded_match;
 use ledger::andes::{decide, derived_events, AndesEvent, AndesState, Move, Side};
@@ -47,13 +47,19 @@ impl Hall {
         let http_port = free_port();
         let listen = format!("127.0.0.1:{http_port}");
         let data: PathBuf = dir.path().join("data");
-        let daemon = Daemon::spawn_with(&data, &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", listen.as_str()]);
+        let daemon =
+            Daemon::spawn_with(&data, &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", listen.as_str()]);
         Hall { daemon, web: format!("http://{listen}"), _dir: dir }
     }
 
     async fn create_match(&self, id: &str, clock_ms: u64) {
         let created = AndesEvent::MatchCreated { first_sol: "ana".into(), first_luna: "bea".into(), clock_ms };
-        let mut request = tonic::Request::new(crate::support::append(&format!("andes/{id}"), &[Event::Andes(created)], &format!("create-{id}-"), None));
+        let mut request = tonic::Request::new(crate::support::append(
+            &format!("andes/{id}"),
+            &[Event::Andes(created)],
+            &format!("create-{id}-"),
+            None,
+        ));
         request.metadata_mut().insert("authorization", format!("Bearer {ORGANISER_TOKEN}").parse().unwrap());
         self.daemon.connect().await.append(request).await.unwrap();
     }
@@ -131,7 +137,13 @@ fn attempts(state: &AndesState, draw: &mut Draw) -> Vec<AndesEvent> {
                 let own: Vec<String> = state
                     .game
                     .as_ref()
-                    .map(|g| g.position.pieces().filter(|(_, p)| p.side == g.position.to_move()).map(|(s, _)| s.sol_name()).collect())
+                    .map(|g| {
+                        g.position
+                            .pieces()
+                            .filter(|(_, p)| p.side == g.position.to_move())
+                            .map(|(s, _)| s.sol_name())
+                            .collect()
+                    })
                     .unwrap_or_default();
                 let from = if own.is_empty() || draw.below(4) == 0 {
                     square(draw)
@@ -140,7 +152,9 @@ fn attempts(state: &AndesState, draw: &mut Draw) -> Vec<AndesEvent> {
                 };
                 format!("{digit}{from}{}", square(draw))
             }
-            8 => ["0d", "5d3", "0h3", "2c3C5", "1a1a1", "0D3", "3x"][usize::try_from(draw.below(7)).unwrap()].to_owned(),
+            8 => {
+                ["0d", "5d3", "0h3", "2c3C5", "1a1a1", "0D3", "3x"][usize::try_from(draw.below(7)).unwrap()].to_owned()
+            }
             _ => {
                 let luna = |name: String| Move::parse(&format!("0{name}")).unwrap().destination().luna_name();
                 format!("{digit}{}{}", luna(square(draw)), luna(square(draw)))
@@ -168,7 +182,8 @@ fn step(state: &AndesState, event: &AndesEvent, advance: bool) -> Value {
         Err(refusal) => json!({"event": json, "advance": advance, "refused": {
             "kind": refusal.kind.as_str(), "article": refusal.article, "message": refusal.to_string()}}),
         Ok(()) => {
-            let derived: Vec<Value> = derived_events(state, event).unwrap().iter().map(|d| serde_json::to_value(d).unwrap()).collect();
+            let derived: Vec<Value> =
+                derived_events(state, event).unwrap().iter().map(|d| serde_json::to_value(d).unwrap()).collect();
             let mut next = state.clone();
             next.record(event.clone()).unwrap();
             let points: Vec<u32> = next.game.as_ref().map_or(Vec::new(), |g| {
@@ -250,7 +265,10 @@ async fn the_tablets_laws_decide_as_the_ledgers(client: &Client) {
     assert_eq!(answer["wrong"], json!([]), "the tablet's laws and the ledger's differ");
     assert_eq!(answer["checked"].as_u64(), Some(n_steps as u64));
     eprintln!("andes laws: {n_steps} steps decided alike by the tablet and the ledger ({n_refused} refused)");
-    assert!(n_refused > n_steps / 5 && n_refused < n_steps * 9 / 10, "a corpus of mostly one answer: {n_refused} of {n_steps}");
+    assert!(
+        n_refused > n_steps / 5 && n_refused < n_steps * 9 / 10,
+        "a corpus of mostly one answer: {n_refused} of {n_steps}"
+    );
 }
 
 // ---- 2. a whole match by taps -------------------------------------------------------------------
@@ -260,14 +278,17 @@ async fn the_tablets_laws_decide_as_the_ledgers(client: &Client) {
 fn first_game(most: usize) -> (Vec<AndesEvent>, Vec<Move>) {
     for seed in 0..400 {
         let stream = seeded_match(seed, 400);
-        let end = stream.iter().position(|e| matches!(e, AndesEvent::GameEnded { .. } | AndesEvent::FlagFell { .. } | AndesEvent::Resigned { .. }));
+        let end = stream.iter().position(|e| {
+            matches!(e, AndesEvent::GameEnded { .. } | AndesEvent::FlagFell { .. } | AndesEvent::Resigned { .. })
+        });
         let Some(end) = end else { continue };
         if !matches!(stream[end], AndesEvent::GameEnded { .. }) {
             continue;
         }
         let game: Vec<AndesEvent> = stream[2..=end].to_vec();
         let moves: Vec<Move> = game.iter().filter_map(|e| e.parsed_move().unwrap()).map(|w| w.mv).collect();
-        let struck = game.iter().any(|e| matches!(e, AndesEvent::PieceCaptured { .. } | AndesEvent::PieceAttacked { .. }));
+        let struck =
+            game.iter().any(|e| matches!(e, AndesEvent::PieceCaptured { .. } | AndesEvent::PieceAttacked { .. }));
         if moves.len() <= most && moves.len() >= 12 && struck {
             return (game, moves);
         }
@@ -293,7 +314,8 @@ async fn tap_move(client: &Client, mv: Move) {
 async fn tap_moves(client: &Client, moves: &[Move]) {
     for mv in moves {
         tap_move(client, *mv).await;
-        let notice = js(client, "const n = document.getElementById('notice'); return n.hidden ? null : n.textContent;").await;
+        let notice =
+            js(client, "const n = document.getElementById('notice'); return n.hidden ? null : n.textContent;").await;
         assert_eq!(notice, Value::Null, "the tablet refused the legal move {mv}");
     }
 }
@@ -347,8 +369,10 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     // The first third online, the next stretch with the network cut and a reload, the rest online.
     let third = moves.len() / 3;
     tap_moves(tablet, &moves[..third]).await;
-    eventually("all recorded", Duration::from_secs(20), || async { (sync(tablet).await.0 == "recorded").then_some(()) })
-        .await;
+    eventually("all recorded", Duration::from_secs(20), || async {
+        (sync(tablet).await.0 == "recorded").then_some(())
+    })
+    .await;
     let online = hall.log().await.len();
     network(tablet, false).await;
     let cut = (third + 8).min(moves.len() - 2);
@@ -356,7 +380,8 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     assert_eq!(sync(tablet).await.0, "offline");
     // Kept on the tablet (IndexedDB's strict writes done) before the page goes.
     eventually("the waiting moves to be kept", Duration::from_secs(20), || async {
-        (js(tablet, "return andesApp.rows.length > 0 && andesApp.rows.every(r => r.kept);").await == json!(true)).then_some(())
+        (js(tablet, "return andesApp.rows.length > 0 && andesApp.rows.every(r => r.kept);").await == json!(true))
+            .then_some(())
     })
     .await;
     tablet.refresh().await.unwrap();
@@ -376,8 +401,10 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     assert_eq!(stored, expected, "game 1 as the ledger holds it");
     let times: Vec<u64> = log.iter().filter_map(|e| e["at_ms"].as_u64()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "table times go forward: {times:?}");
-    eventually("all recorded", Duration::from_secs(20), || async { (sync(tablet).await.0 == "recorded").then_some(()) })
-        .await;
+    eventually("all recorded", Duration::from_secs(20), || async {
+        (sync(tablet).await.0 == "recorded").then_some(())
+    })
+    .await;
 
     // Game 2, sides swapped: in Spanish now, a refused tap, two moves, then Sol resigns.
     click(tablet, "#lang-switch").await;
@@ -411,10 +438,16 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     );
     // Who played: the table's token, for the moves and for what the ledger derived after them.
     let mut grpc = hall.daemon.connect().await;
-    let mut request = tonic::Request::new(pb::ReadRequest { stream: format!("andes/{MATCH}"), from_seq: 1, limit: None, ..Default::default() });
+    let mut request = tonic::Request::new(pb::ReadRequest {
+        stream: format!("andes/{MATCH}"),
+        from_seq: 1,
+        limit: None,
+        ..Default::default()
+    });
     request.metadata_mut().insert("authorization", format!("Bearer {JURY_TOKEN}").parse().unwrap());
     use tokio_stream::StreamExt;
-    let records: Vec<pb::RecordedEvent> = grpc.read(request).await.unwrap().into_inner().map(Result::unwrap).collect().await;
+    let records: Vec<pb::RecordedEvent> =
+        grpc.read(request).await.unwrap().into_inner().map(Result::unwrap).collect().await;
     assert!(records[1..].iter().all(|r| r.envelope.as_ref().unwrap().actor == "table-7"));
     eventually("the tablet to show the resignation", Duration::from_secs(10), || async {
         (text_of(tablet, "#phase").await.as_deref() == Some("el encuentro ha terminado")).then_some(())
@@ -431,10 +464,9 @@ async fn a_fallen_flag_is_offered_at_zero_and_recorded(tablet: &Client, hall: &H
     ready(tablet).await;
     click(tablet, "#start-game").await;
     assert_eq!(text_of(tablet, "#flag-fell").await, None, "the flag is offered while time is left");
-    let shown = eventually("the flag to be offered", Duration::from_secs(15), || async {
-        text_of(tablet, "#flag-fell").await
-    })
-    .await;
+    let shown =
+        eventually("the flag to be offered", Duration::from_secs(15), || async { text_of(tablet, "#flag-fell").await })
+            .await;
     assert_eq!(shown, "Cayó la bandera de Sol: registrarla");
     assert_eq!(text_of(tablet, "#clock-sol").await.as_deref(), Some("0:00"));
     // A move now is late: refused on the tablet with article 8.3.
