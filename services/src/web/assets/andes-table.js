@@ -116,7 +116,7 @@
   }
 
   // ---- drawing -----------------------------------------------------------------------------
-  const el = TablePage.el, byId = TablePage.byId, eventLine = TablePage.eventLine;
+  const el = TablePage.el, byId = TablePage.byId;
   const showNotice = TablePage.notice(app);
   const renderSync = TablePage.statusLine(app, t);
 
@@ -149,6 +149,7 @@
 
   // Set once the queue is attached (start).
   let renderRefused = function () {};
+  let renderLists = function () {};
 
   // Start, flag fall, resignation, and whose side the board is seen from.
   function controls(rules) {
@@ -265,23 +266,6 @@
     return box;
   }
 
-  function renderLists() {
-    const waitingList = byId("waiting");
-    const waitingTitle = byId("waiting-title");
-    waitingTitle.textContent = t("table-waiting-events");
-    waitingList.replaceChildren.apply(waitingList, waiting().slice().reverse().slice(0, 12).map(function (row) {
-      return el("li", { dataset: { eventId: row.event_id } }, [el("code", { text: eventLine(row.event) })]);
-    }));
-    waitingList.hidden = waitingTitle.hidden = waiting().length === 0;
-    const events = byId("events");
-    byId("events-title").textContent = t("table-last-events");
-    byId("events-title").hidden = app.view.recent.length === 0;
-    events.replaceChildren.apply(events, app.view.recent.map(function (r) {
-      return el("li", { value: String(r.seq) }, [el("code", { text: r.text }), document.createTextNode(" "),
-        el("span", { "class": "muted", text: r.actor })]);
-    }));
-  }
-
   // Between taps only the clocks move; the flag button appears when the mover's time is up.
   function tick() {
     if (!app.view || !running()) { return; }
@@ -315,6 +299,7 @@
     renderRefused = TablePage.refusedBox(app, sync, {
       t: t, refusalText: refusalText, stream: app.key, redraw: render
     });
+    renderLists = TablePage.eventLists(app, sync, t);
     await sync.start();
     setInterval(tick, 200);
   }

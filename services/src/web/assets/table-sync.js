@@ -532,8 +532,30 @@
     };
   }
 
+  // The taps waiting on this tablet (`#waiting`, newest first) and the stream's last events
+  // as ledgerd last sent them (`#events`).
+  function eventLists(app, sync, t) {
+    return function () {
+      const waiting = sync.waiting();
+      const waitingList = byId("waiting");
+      const waitingTitle = byId("waiting-title");
+      waitingTitle.textContent = t("table-waiting-events");
+      waitingList.replaceChildren.apply(waitingList, waiting.slice().reverse().slice(0, 12).map(function (row) {
+        return el("li", { dataset: { eventId: row.event_id } }, [el("code", { text: eventLine(row.event) })]);
+      }));
+      waitingList.hidden = waitingTitle.hidden = waiting.length === 0;
+      const events = byId("events");
+      byId("events-title").textContent = t("table-last-events");
+      byId("events-title").hidden = app.view.recent.length === 0 && app.recorded.length + waiting.length === 0;
+      events.replaceChildren.apply(events, app.view.recent.map(function (r) {
+        return el("li", { value: String(r.seq) }, [el("code", { text: r.text }), document.createTextNode(" "),
+          el("span", { "class": "muted", text: r.actor })]);
+      }));
+    };
+  }
+
   globalThis.TablePage = {
     el: el, byId: byId, words: words, notice: notice, statusLine: statusLine, eventLine: eventLine,
-    languageSwitch: languageSwitch, refusedBox: refusedBox
+    languageSwitch: languageSwitch, refusedBox: refusedBox, eventLists: eventLists
   };
 })();

@@ -62,7 +62,7 @@
   }
 
   // ---- drawing -------------------------------------------------------------------------------
-  const el = TablePage.el, byId = TablePage.byId, eventLine = TablePage.eventLine;
+  const el = TablePage.el, byId = TablePage.byId;
   const showNotice = TablePage.notice(app);
   const renderSync = TablePage.statusLine(app, t);
 
@@ -92,6 +92,7 @@
 
   // Set once the queue is attached (start).
   let renderRefused = function () {};
+  let eventLists = function () {};
 
   function button(id, label, onClick, attrs) {
     const options = Object.assign({ type: "button", id: id, on: { click: onClick } }, attrs || {});
@@ -377,21 +378,7 @@
     sheetTitle.textContent = t("table-score-sheet");
     sheet.textContent = app.view.sheet ? app.view.sheet.trimEnd() : "";
     sheet.hidden = sheetTitle.hidden = !app.view.sheet;
-    const mine = app.recorded.concat(waiting());
-    const waitingList = byId("waiting");
-    const waitingTitle = byId("waiting-title");
-    waitingTitle.textContent = t("table-waiting-events");
-    waitingList.replaceChildren.apply(waitingList, waiting().slice().reverse().slice(0, 12).map(function (row) {
-      return el("li", { dataset: { eventId: row.event_id } }, [el("code", { text: eventLine(row.event) })]);
-    }));
-    waitingList.hidden = waitingTitle.hidden = waiting().length === 0;
-    const events = byId("events");
-    byId("events-title").textContent = t("table-last-events");
-    byId("events-title").hidden = app.view.recent.length === 0 && mine.length === 0;
-    events.replaceChildren.apply(events, app.view.recent.map(function (r) {
-      return el("li", { value: String(r.seq) }, [el("code", { text: r.text }), document.createTextNode(" "),
-        el("span", { "class": "muted", text: r.actor })]);
-    }));
+    eventLists();
   }
 
   // Between taps only the clocks move.
@@ -428,6 +415,7 @@
     renderRefused = TablePage.refusedBox(app, sync, {
       t: t, refusalText: refusalText, stream: "game/" + app.game, redraw: render
     });
+    eventLists = TablePage.eventLists(app, sync, t);
     await sync.start();
     setInterval(tick, 200);
   }
