@@ -400,6 +400,32 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
                 json!({"type": "stand_in_registered", "player": "designer", "name": " "}), Malformed,
                 "stand_in_registered.name must not be blank")
         },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a stand-in withdraws", vec![tournament.clone(), json!({"type": "stand_in_registered", "player": "designer", "name": "Richard"})],
+                json!({"type": "player_withdrew", "player": "designer", "from_round": 2}), Precondition,
+                "designer is a stand-in: stand-ins are not ranked and never reach the final")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a withdrawal from round 0", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"})],
+                json!({"type": "player_withdrew", "player": "p1", "from_round": 0}), Malformed,
+                "player_withdrew.from_round starts at 1")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a second withdrawal", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"}),
+                    json!({"type": "player_withdrew", "player": "p1", "from_round": 5})],
+                json!({"type": "player_withdrew", "player": "p1", "from_round": 3}), Precondition,
+                "p1 already withdrew (from round 5)")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a withdrawal naming a stand-in with no seat to take", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"}),
+                    json!({"type": "stand_in_registered", "player": "designer", "name": "Richard"})],
+                json!({"type": "player_withdrew", "player": "p1", "from_round": 2, "stand_in": "designer"}), Precondition,
+                "p1 has no qualifying game from round 2 on: no stand-in takes a seat")
+        },
         // Andes (docs/ANDES.md): every refusal names its article.
         RefusalCase {
             stream: "andes/refusal",

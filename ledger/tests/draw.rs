@@ -195,40 +195,7 @@ fn stand_ins(n: usize) -> Vec<PlayerId> {
 /// The line-up a tournament stream holds after its players, stand-ins and this draw are
 /// recorded and replayed through the ledger's rules (which verify the draw from its seed).
 fn replayed_line_up(players: &[PlayerId], stand_ins: &[PlayerId], draw: &QualifyingDraw) -> Vec<DrawnGame> {
-    use ledger::rules::Rules;
-    use ledger::{Event, StreamId, StreamState};
-    let stream = StreamId::tournament("open").unwrap();
-    let mut events = vec![Event::TournamentCreated {
-        name: "Open".into(),
-        ruleset: ledger::Ruleset::Cafe2023,
-        clock_ms_per_side: None,
-    }];
-    events.extend(players.iter().map(|p| Event::PlayerRegistered {
-        player: p.clone(),
-        name: format!("Player {p}"),
-        pseudonym: None,
-    }));
-    events.extend(
-        stand_ins.iter().map(|p| Event::StandInRegistered { player: p.clone(), name: format!("Stand-in {p}") }),
-    );
-    events.push(draw.to_event());
-    let mut state = StreamState::new(&stream, None);
-    for event in &events {
-        state.apply(event).unwrap_or_else(|r| panic!("{}: {}", event.type_name(), r.message));
-    }
-    let Rules::Tournament(tournament) = state.rules() else { panic!("a tournament stream") };
-    let mut games: Vec<DrawnGame> = tournament
-        .games
-        .iter()
-        .map(|(game, slot)| DrawnGame {
-            game: game.clone(),
-            round: slot.round,
-            table: slot.table,
-            seats: slot.seats.clone(),
-        })
-        .collect();
-    games.sort_by_key(|g| (g.round, g.table));
-    games
+    line_up(&tournament_events(players, stand_ins, draw, &[]))
 }
 
 /// Issue 24: every field of 16 to 64 players is drawn, with the stand-ins it needs (0 to 3) from
@@ -260,6 +227,103 @@ fn fields_of_16_to_64_are_filled_with_stand_ins_and_keep_every_guarantee() {
             } else {
                 let err = verify_draw(&players, seed, &draw.games).unwrap_err();
                 assert!(err.contains("stand-in"), "{err}");
+            }
+        }
+    }
+}
+
+/// The events of a tournament with `players`, the stand-ins `pool` and `draw`, then `more`.
+fn tournament_events(
+    players: &[PlayerId],
+    pool: &[PlayerId],
+    draw: &QualifyingDraw,
+    more: &[ledger::Event],
+) -> Vec<ledger::Event> {
+    use ledger::Event;
+    let mut events = vec![Event::TournamentCreated {
+        name: "Open".into(),
+        ruleset: ledger::Ruleset::Cafe2023,
+        clock_ms_per_side: None,
+    }];
+    events.extend(players.iter().map(|p| Event::PlayerRegistered {
+        player: p.clone(),
+        name: format!("Player {p}"),
+        pseudonym: None,
+    }));
+    events.extend(pool.iter().map(|p| Event::StandInRegistered { player: p.clone(), name: format!("Stand-in {p}") }));
+    events.push(draw.to_event());
+    events.extend(more.iter().cloned());
+    events
+}
+
+/// The qualifying line-up a tournament stream holds after `events`, replayed through the rules.
+fn line_up(events: &[ledger::Event]) -> Vec<DrawnGame> {
+    use ledger::rules::Rules;
+    let stream = ledger::StreamId::tournament("open").unwrap();
+    let mut state = ledger::StreamState::new(&stream, None);
+    for event in events {
+        state.apply(event).unwrap_or_else(|r| panic!("{}: {}", event.type_name(), r.message));
+    }
+    let Rules::Tournament(tournament) = state.rules() else { panic!("a tournament stream") };
+    let mut games: Vec<DrawnGame> = tournament
+        .games
+        .iter()
+        .map(|(game, slot)| DrawnGame {
+            game: game.clone(),
+            round: slot.round,
+            table: slot.table,
+            seats: slot.seats.clone(),
+        })
+        .collect();
+    games.sort_by_key(|g| (g.round, g.table));
+    games
+}
+
+/// Issue 24: in every field of 16 to 64 players, a player withdraws after each round in turn
+/// (from round 2, 3, 4, and after the qualifying): the withdrawal names a spare stand-in, the
+/// rules re-seat exactly the player's later games with it in the same roles, the recorded draw
+/// still verifies, nobody meets anyone twice, everyone else still plays each role once, and a
+/// replay of the stream gives the same line-up.
+#[test]
+fn a_withdrawal_after_each_round_reseats_a_stand_in_and_keeps_the_guarantees() {
+    for n in 16..=64 {
+        let players = players(n);
+        let needed = stand_ins_needed(n);
+        let pool = stand_ins(needed + 1);
+        let spare = pool[needed].clone();
+        let draw = draw_with_stand_ins(&players, &pool, 2026).unwrap();
+        let before = line_up(&tournament_events(&players, &pool, &draw, &[]));
+        let leaver = &players[n / 2];
+        for from_round in 2..=5u32 {
+            let has_games = from_round <= 4;
+            let withdrew = ledger::Event::PlayerWithdrew {
+                player: leaver.clone(),
+                from_round,
+                stand_in: has_games.then(|| spare.clone()),
+            };
+            let events = tournament_events(&players, &pool, &draw, &[withdrew]);
+            let after = line_up(&events);
+            assert_eq!(after, line_up(&events), "{n} players: the replay gives the same line-up");
+            assert_eq!(verify_with_stand_ins(&players, &pool, 2026, &draw.games), Ok(()));
+            for (was, is) in before.iter().zip(&after) {
+                let mut expected = was.seats.clone();
+                if was.round >= from_round {
+                    expected.replace(leaver, &spare);
+                }
+                assert_eq!(is.seats, expected, "{n} players, from round {from_round}: {}", was.game);
+            }
+            assert!(repeats_in(&after).is_empty(), "{n} players, from round {from_round}: {:?}", repeats_in(&after));
+            let mut roles: BTreeMap<&str, Vec<Role>> = BTreeMap::new();
+            for game in &after {
+                for (role, player) in game.seats.iter() {
+                    // The leaver's seats and the spare's together are one player's four games.
+                    let who = if player == &spare { leaver.as_str() } else { player.as_str() };
+                    roles.entry(who).or_default().push(role);
+                }
+            }
+            for (player, mut played) in roles {
+                played.sort();
+                assert_eq!(played, Role::ALL.to_vec(), "{n} players, from round {from_round}: {player}");
             }
         }
     }

@@ -415,6 +415,18 @@ fn goldens() -> Vec<Golden> {
             r#"{"type":"stand_in_registered","player":"designer","name":"Richard Sivél"}"#,
             "06fd4b2f5f2a34524141bd2f652c6c6958c4d94f59e68cd5e194b2043283474a",
         ),
+        golden(
+            "player_withdrew",
+            Event::PlayerWithdrew { player: "p07".into(), from_round: 3, stand_in: Some("designer".into()) },
+            r#"{"type":"player_withdrew","player":"p07","from_round":3,"stand_in":"designer"}"#,
+            "e3f96cdad26c1f6c9f851ed04463723afa0ef815a95e155265005e742796180d",
+        ),
+        golden(
+            "player_withdrew before the final",
+            Event::PlayerWithdrew { player: "p02".into(), from_round: 5, stand_in: None },
+            r#"{"type":"player_withdrew","player":"p02","from_round":5}"#,
+            "2500eeee3de806354969d9a71e2a8f46bdd62029c69e3cd47d9a41c46895a53f",
+        ),
     ]
 }
 

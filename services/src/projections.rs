@@ -261,6 +261,9 @@ pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
                     let shown = hide(&player);
                     Event::StandInRegistered { player: shown.clone(), name: shown }
                 }
+                Event::PlayerWithdrew { player, from_round, stand_in } => {
+                    Event::PlayerWithdrew { player: hide(&player), from_round, stand_in: stand_in.as_ref().map(hide) }
+                }
                 other => other,
             };
             (*seq, public)

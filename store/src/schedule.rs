@@ -81,6 +81,7 @@ impl Schedule {
             | Event::FinalRoleChosen { .. }
             | Event::LotDrawn { .. }
             | Event::StandInRegistered { .. }
+            | Event::PlayerWithdrew { .. }
             | ledger::game_events!()
             | ledger::jury_events!()
             | Event::Andes(_) => Vec::new(),

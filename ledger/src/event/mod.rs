@@ -43,6 +43,25 @@ impl Seats {
     pub fn iter(&self) -> impl Iterator<Item = (Role, &PlayerId)> {
         Role::ALL.iter().map(move |&role| (role, self.player(role)))
     }
+
+    /// Seats `to` where `from` sat (a withdrawal's re-seating); whether `from` sat here.
+    pub fn replace(&mut self, from: &str, to: &str) -> bool {
+        let seat = [&mut self.frederick, &mut self.elisabeth, &mut self.maria_theresa, &mut self.pompadour]
+            .into_iter()
+            .find(|seat| seat.as_str() == from);
+        match seat {
+            Some(seat) => {
+                to.clone_into(seat);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether `player` sits here.
+    pub fn seats(&self, player: &str) -> bool {
+        self.iter().any(|(_, p)| p == player)
+    }
 }
 
 /// One game of a recorded qualifying draw.
@@ -201,6 +220,14 @@ pub enum Event {
         player: PlayerId,
         name: String,
     },
+    /// A player leaves (issue 24): the games played keep counting; their qualifying games from
+    /// `from_round` on seat `stand_in` in their place; they are shown withdrawn and never
+    /// reach the final (the next in rank does).
+    PlayerWithdrew {
+        player: PlayerId,
+        from_round: u32,
+        stand_in: Option<PlayerId>,
+    },
 }
 
 /// Patterns naming every event of one family, for the matches that must decide about every
@@ -217,6 +244,7 @@ macro_rules! tournament_events {
             | $crate::Event::FinalRoleChosen { .. }
             | $crate::Event::LotDrawn { .. }
             | $crate::Event::StandInRegistered { .. }
+            | $crate::Event::PlayerWithdrew { .. }
     };
 }
 
@@ -275,6 +303,7 @@ impl Event {
             Event::FinalRoleChosen { .. } => "final_role_chosen",
             Event::LotDrawn { .. } => "lot_drawn",
             Event::StandInRegistered { .. } => "stand_in_registered",
+            Event::PlayerWithdrew { .. } => "player_withdrew",
             Event::GameStarted { .. } => "game_started",
             Event::TurnStarted { .. } => "turn_started",
             Event::TcDealt { .. } => "tc_dealt",

@@ -165,6 +165,10 @@ fn each_string<'a>(
             check(name("stand_in_registered.player", player, true))?;
             check(name("stand_in_registered.name", full_name, true))
         }
+        Event::PlayerWithdrew { player, from_round: _, stand_in } => {
+            check(name("player_withdrew.player", player, true))?;
+            stand_in.as_deref().map_or(Ok(()), |s| check(name("player_withdrew.stand_in", s, true)))
+        }
         Event::GameStarted { at_ms: _, ruleset: _, tournament } => {
             tournament.as_deref().map_or(Ok(()), |t| check(name("game_started.tournament", t, false)))
         }

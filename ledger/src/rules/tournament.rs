@@ -28,6 +28,8 @@ pub struct TournamentState {
     /// Stand-ins (id, name) in the order they registered: the draw seats the first it needs.
     /// They sit at tables, but are not players: never ranked, never in a lot or the final.
     pub stand_ins: Vec<(PlayerId, String)>,
+    /// Players who withdrew, with the round from which a stand-in took their seats.
+    pub withdrawn: BTreeMap<PlayerId, u32>,
     pub drawn: bool,
     pub games: BTreeMap<String, ScheduledGame>,
     pub final_roles: BTreeMap<Role, PlayerId>,
@@ -85,14 +87,14 @@ impl TournamentState {
                 if *stage == Stage::Final {
                     self.check_new_game(&drawn).map_err(|r| r.context("final"))?;
                     for (role, player) in seats.iter() {
-                        self.check_player(player).map_err(|r| r.context(format!("final {role}")))?;
+                        self.check_finalist(player).map_err(|r| r.context(format!("final {role}")))?;
                     }
                     return self.check_final_seats(seats);
                 }
                 self.check_new_game(&drawn)
             }
             Event::FinalRoleChosen { player, role } => {
-                self.check_player(player)?;
+                self.check_finalist(player)?;
                 if let Some(taken_by) = self.final_roles.get(role) {
                     return Err(Rejection::precondition(format!("{role} was already chosen by {taken_by}")));
                 }
@@ -119,6 +121,9 @@ impl TournamentState {
                     )));
                 }
                 Ok(())
+            }
+            Event::PlayerWithdrew { player, from_round, stand_in } => {
+                self.check_withdrawal(player, *from_round, stand_in.as_deref())
             }
             other @ (crate::game_events!() | crate::jury_events!() | Event::Andes(_)) => {
                 Err(Rejection::malformed(format!("{} does not belong in a tournament stream", other.type_name())))
@@ -158,6 +163,14 @@ impl TournamentState {
             }
             Event::LotDrawn { purpose, .. } => self.lots.push(purpose.clone()),
             Event::StandInRegistered { player, name } => self.stand_ins.push((player.clone(), name.clone())),
+            Event::PlayerWithdrew { player, from_round, stand_in } => {
+                for game in self.reseated(player, *from_round) {
+                    let slot = self.games.get_mut(&game).expect("a scheduled game");
+                    slot.seats.replace(player, stand_in.as_deref().unwrap_or_default());
+                }
+                self.final_roles.retain(|_, p| p != player);
+                self.withdrawn.insert(player.clone(), *from_round);
+            }
             // Another family's event never reaches a tournament's rules (`Folded::decide`).
             crate::game_events!() | crate::jury_events!() | Event::Andes(_) => {}
         }
@@ -217,6 +230,80 @@ impl TournamentState {
             )))
         } else {
             Err(Rejection::precondition(format!("player {player} is not registered")))
+        }
+    }
+
+    /// The qualifying games from `from_round` on that seat `player`: those a withdrawal re-seats.
+    pub fn reseated(&self, player: &str, from_round: u32) -> Vec<String> {
+        self.games
+            .iter()
+            .filter(|(_, g)| g.stage == Stage::Qualifying && g.round >= from_round && g.seats.seats(player))
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+
+    /// The first registered stand-in free in every round where `player`'s games from
+    /// `from_round` on need one (`ledgerctl tournament withdraw` without `--stand-in`).
+    pub fn free_stand_in(&self, player: &str, from_round: u32) -> Option<PlayerId> {
+        let rounds: Vec<u32> = self.reseated(player, from_round).iter().map(|g| self.games[g].round).collect();
+        self.stand_ins
+            .iter()
+            .map(|(id, _)| id)
+            .find(|id| !self.games.values().any(|g| rounds.contains(&g.round) && g.seats.seats(id)))
+            .cloned()
+    }
+
+    /// A withdrawal: a player still in, a round, and a free stand-in for the games it re-seats.
+    fn check_withdrawal(&self, player: &str, from_round: u32, stand_in: Option<&str>) -> Result<(), Rejection> {
+        if from_round == 0 {
+            return Err(Rejection::malformed("player_withdrew.from_round starts at 1"));
+        }
+        self.check_player(player)?;
+        if let Some(round) = self.withdrawn.get(player) {
+            return Err(Rejection::precondition(format!("{player} already withdrew (from round {round})")));
+        }
+        if let Some((game, _)) = self.games.iter().find(|(_, g)| g.stage == Stage::Final && g.seats.seats(player)) {
+            return Err(Rejection::precondition(format!(
+                "the final {game} seats {player}: the jury voids its game_scheduled before {player} withdraws"
+            )));
+        }
+        let games = self.reseated(player, from_round);
+        let Some(stand_in) = stand_in else {
+            if games.is_empty() {
+                return Ok(());
+            }
+            return Err(Rejection::precondition(format!(
+                "{player} still has qualifying games from round {from_round} on ({}): name the stand-in who takes the seat",
+                games.join(", ")
+            )));
+        };
+        if self.stand_in_name(stand_in).is_none() {
+            return Err(Rejection::precondition(format!("{stand_in} is not a registered stand-in")));
+        }
+        if games.is_empty() {
+            return Err(Rejection::precondition(format!(
+                "{player} has no qualifying game from round {from_round} on: no stand-in takes a seat"
+            )));
+        }
+        for game in &games {
+            let round = self.games[game].round;
+            if let Some((busy, _)) = self.games.iter().find(|(_, g)| g.round == round && g.seats.seats(stand_in)) {
+                return Err(Rejection::precondition(format!(
+                    "{stand_in} already plays in round {round} (game {busy}), where {player}'s game {game} needs a stand-in"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// A registered player who has not withdrawn: who may choose a role and sit in the final.
+    fn check_finalist(&self, player: &str) -> Result<(), Rejection> {
+        self.check_player(player)?;
+        match self.withdrawn.get(player) {
+            Some(round) => Err(Rejection::precondition(format!(
+                "{player} withdrew (from round {round}): the next in rank takes the place in the final"
+            ))),
+            None => Ok(()),
         }
     }
 

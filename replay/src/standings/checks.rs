@@ -39,6 +39,7 @@ pub fn check<E>(
             Ok(Ok(()))
         }
         Event::GameScheduled { game, .. } => not_started_elsewhere(tournament, game, events_of),
+        Event::PlayerWithdrew { player, from_round, .. } => not_started(tournament, player, *from_round, events_of),
         // Decided by the tournament stream alone.
         Event::TournamentCreated { .. }
         | Event::PlayerRegistered { .. }
@@ -63,6 +64,25 @@ fn not_started_elsewhere<E>(
         ))),
         _ => Ok(()),
     })
+}
+
+/// A withdrawal re-seats only games not started: a game in progress is played out (or ruled
+/// on by the jury), never handed to a stand-in half-way.
+fn not_started<E>(
+    tournament: &TournamentState,
+    player: &str,
+    from_round: u32,
+    events_of: &mut EventsOf<'_, E>,
+) -> Result<Result<(), Rejection>, E> {
+    for game in tournament.reseated(player, from_round) {
+        let Ok(id) = StreamId::game(&game) else { continue };
+        if !events_of(&id)?.is_empty() {
+            return Ok(Err(Rejection::precondition(format!(
+                "game {game} has already started: a withdrawal re-seats only games not started; withdraw {player} from a later round"
+            ))));
+        }
+    }
+    Ok(Ok(()))
 }
 
 /// Refuses a `final_role_chosen` by anyone but the next finalist in rank order.

@@ -68,6 +68,8 @@ pub struct TournamentFacts {
     pub players: Vec<(PlayerId, String)>,
     /// Stand-ins (id and name), in registration order: seated by the draw, never ranked.
     pub stand_ins: Vec<(PlayerId, String)>,
+    /// Players who withdrew, with the round from which a stand-in took their seats.
+    pub withdrawn: Vec<(PlayerId, u32)>,
     /// In scheduling order.
     pub games: Vec<ScheduledGame>,
     pub lots: Vec<Lot>,
@@ -105,6 +107,17 @@ impl TournamentFacts {
                     facts.lots.push(Lot { purpose: purpose.clone(), seed: *seed, order: order.clone() })
                 }
                 Event::StandInRegistered { player, name } => facts.stand_ins.push((player.clone(), name.clone())),
+                Event::PlayerWithdrew { player, from_round, stand_in } => {
+                    // The re-seating the ledger's rules made (`TournamentState::reseated`).
+                    let reseated = facts.games.iter_mut().filter(|g| {
+                        g.slot.stage == Stage::Qualifying && g.slot.round >= *from_round && g.slot.seats.seats(player)
+                    });
+                    for game in reseated {
+                        game.slot.seats.replace(player, stand_in.as_deref().unwrap_or_default());
+                    }
+                    facts.final_roles.retain(|(p, _)| p != player);
+                    facts.withdrawn.push((player.clone(), *from_round));
+                }
                 // Voids are applied above; calls, rulings and other streams' events change nothing.
                 ledger::game_events!() | ledger::jury_events!() | Event::Andes(_) => {}
             }
@@ -129,6 +142,8 @@ pub struct StandingRow {
     pub tie_breakers: Vec<TieBreakValue>,
     /// What put this row below the one above; `None` for the first row.
     pub decided_by: Option<Decider>,
+    /// The round from which the player withdrew: ranked on the games played, never a finalist.
+    pub withdrawn: Option<u32>,
 }
 
 /// The standings of one tournament.
@@ -197,9 +212,14 @@ pub fn standings(
     });
     let qualifying: Vec<&PlayedGame> = played.iter().filter(|g| g.scheduled.slot.stage == Stage::Qualifying).collect();
     let rows = tiebreak::rank(ruleset, &facts, &qualifying);
-    let finalists: Vec<PlayerId> = rows.iter().take(4).map(|r| r.player.clone()).collect();
+    // A withdrawn player keeps a row but not a place in the final: the next in rank takes it.
+    let eligible: Vec<&StandingRow> = rows.iter().filter(|r| r.withdrawn.is_none()).collect();
+    let finalists: Vec<PlayerId> = eligible.iter().take(4).map(|r| r.player.clone()).collect();
     let qualifying_pending = facts.games.iter().any(|g| g.slot.stage == Stage::Qualifying && pending.contains(&g.game));
-    let fifth_tied = rows.get(4).is_some_and(|row| row.decided_by == Some(Decider::Unresolved));
+    let fifth_tied = match (eligible.get(3), eligible.get(4)) {
+        (Some(fourth), Some(fifth)) => fourth.rank == fifth.rank,
+        _ => false,
+    };
     let final_result = final_game::final_result(ruleset, &facts, &played, &qualifying);
     Ok(Standings {
         tournament: facts.name.clone(),

@@ -35,6 +35,9 @@ pub struct RowJson {
     pub scores: BTreeMap<Role, Number>,
     pub tie_breakers: Vec<TieBreakJson>,
     pub decided_by: Option<Decider>,
+    /// The round from which the player withdrew; absent for everyone else.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withdrawn: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -83,6 +86,7 @@ impl Standings {
                         })
                         .collect(),
                     decided_by: row.decided_by,
+                    withdrawn: row.withdrawn,
                 })
                 .collect(),
             finalists: self.finalists.clone(),
@@ -121,9 +125,10 @@ impl fmt::Display for Standings {
         for row in &self.rows {
             let tie_breakers: Vec<String> =
                 row.tie_breakers.iter().map(|tb| format!("{} {}", tb.tie_breaker.as_str(), tb.display)).collect();
+            let withdrawn = row.withdrawn.map_or(String::new(), |round| format!("  withdrawn from round {round}"));
             writeln!(
                 f,
-                "{:>3}. {:<12} {:>7}  {}  [{}]",
+                "{:>3}. {:<12} {:>7}  {}  [{}]{withdrawn}",
                 row.rank,
                 row.player,
                 row.total.to_fixed(places),

@@ -311,6 +311,7 @@ pub(super) fn rank(ruleset: Ruleset, facts: &TournamentFacts, qualifying: &[&Pla
             scores: scores.get(player).cloned().unwrap_or_default(),
             tie_breakers: values[idx].clone(),
             decided_by,
+            withdrawn: facts.withdrawn.iter().find(|(p, _)| p == player).map(|(_, round)| *round),
         });
     }
     rows

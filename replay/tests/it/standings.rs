@@ -344,3 +344,71 @@ fn stand_ins_are_not_ranked_but_their_games_count_and_their_totals_enter_opponen
     let refused = state.decide(&final_game).unwrap_err().message;
     assert!(refused.ends_with("p8 is a stand-in: stand-ins are not ranked and never reach the final"), "{refused}");
 }
+
+/// Issue 24: p1 withdraws after round 2 and spare stand-in p9 takes its two later games. p1's
+/// two games played count (for p1 and for its opponents), its row says withdrawn, it is no
+/// finalist; the stand-in's games count for the players at its tables, unchanged.
+#[test]
+fn a_withdrawn_player_keeps_the_games_played_and_is_never_a_finalist() {
+    let build = |withdraw: bool| {
+        let mut t = Tourney::new(Ruleset::Cafe2023, 8);
+        t.change("r1-t1", |g| g.held(Nation::France, 14));
+        t.change("r4-t2", |g| g.held(Nation::Austria, 11));
+        if withdraw {
+            t.withdrawals.push((1, 3, Some(9)));
+        }
+        t
+    };
+    let (before, after) = (build(false).standings(), build(true).standings());
+    let p1 = row(&after, "p1");
+    assert_eq!((p1.withdrawn, p1.games_counted), (Some(3), 2));
+    assert!(order(&after).iter().all(|p| *p != "p9"), "the stand-in is not ranked");
+    for p in ["p2", "p3", "p4", "p5", "p6", "p7", "p8"] {
+        assert_eq!(row(&after, p).total, row(&before, p).total, "{p}: every game still counts for the others");
+        assert_eq!(row(&after, p).games_counted, 4, "{p}");
+    }
+    let eligible: Vec<&str> = order(&after).into_iter().filter(|p| *p != "p1").take(4).collect();
+    assert_eq!(after.finalists, eligible, "the next in rank takes the withdrawn player's place");
+    assert!(after.to_json_string().contains("\"withdrawn\":3"), "{}", after.to_json_string());
+    assert!(after.to_string().contains("withdrawn from round 3"), "{after}");
+    assert!(!before.to_json_string().contains("withdrawn"), "nobody else's JSON changes");
+}
+
+/// Issue 24: a finalist who withdraws after the qualifying (from round 5) gives its place to
+/// the next in rank, and a role it had chosen is free again for the finalists in rank order.
+#[test]
+fn a_finalist_who_withdraws_before_the_final_is_replaced_by_the_next_in_rank() {
+    let mut t = Tourney::new(Ruleset::Cafe2023, 8);
+    t.change("r1-t1", |g| g.held(Nation::France, 14));
+    t.change("r4-t2", |g| g.held(Nation::Austria, 11));
+    let before = t.standings();
+    let first = before.finalists[0].clone();
+    let leaver: usize = first[1..].parse().unwrap();
+    t.withdrawals.push((leaver, 5, None));
+    let after = t.standings();
+    let next_in_rank: Vec<String> =
+        before.rows.iter().map(|r| r.player.clone()).filter(|p| *p != first).take(4).collect();
+    assert_eq!(after.finalists, next_in_rank);
+    assert_eq!(row(&after, &first).withdrawn, Some(5));
+    assert_eq!(row(&after, &first).total, row(&before, &first).total, "its games all count");
+
+    // In the tournament stream: its chosen role is freed, and it may not choose again.
+    let stream = ledger::StreamId::tournament("t").unwrap();
+    let mut state = ledger::StreamState::new(&stream, None);
+    let events = t.tournament_events();
+    let (withdrawal, rest) = events.split_last().unwrap();
+    for (_, event) in rest {
+        state.apply(event).unwrap();
+    }
+    state.apply(&ledger::Event::FinalRoleChosen { player: first.clone(), role: Role::Frederick }).unwrap();
+    state.apply(&withdrawal.1).unwrap();
+    let refused = state.decide(&ledger::Event::FinalRoleChosen { player: first.clone(), role: Role::Elisabeth });
+    assert_eq!(
+        refused.unwrap_err().message,
+        format!("{first} withdrew (from round 5): the next in rank takes the place in the final")
+    );
+    let next = after.finalists[3].clone();
+    state
+        .apply(&ledger::Event::FinalRoleChosen { player: next, role: Role::Frederick })
+        .expect("frederick is free again");
+}

@@ -96,6 +96,9 @@ pub struct Tourney {
     pub lots: Vec<(&'static str, Vec<usize>)>,
     /// The last this many of the `n_players` seated are stand-ins (`stand_in_registered`).
     pub stand_ins: usize,
+    /// Withdrawals, recorded after the line-up and the lots: player, first round missed, and
+    /// the stand-in taking the seats, a spare one registered after the seated players.
+    pub withdrawals: Vec<(usize, u32, Option<usize>)>,
 }
 
 pub fn seats(table: usize, round: usize) -> Seats {
@@ -115,7 +118,7 @@ impl Tourney {
                 games.insert(game_id(round, table), GameSpec::template());
             }
         }
-        Tourney { ruleset, n_players, games, final_game: None, lots: Vec::new(), stand_ins: 0 }
+        Tourney { ruleset, n_players, games, final_game: None, lots: Vec::new(), stand_ins: 0, withdrawals: Vec::new() }
     }
 
     pub fn change(&mut self, game: &str, how: impl FnOnce(GameSpec) -> GameSpec) -> &mut Self {
@@ -161,6 +164,12 @@ impl Tourney {
             let order: Vec<String> = order.iter().map(|&n| player(n)).collect();
             let seed = (0..10_000).find(|&s| ledger::draw::lot_order(&order, s) == order).expect("some seed gives it");
             events.push(Event::LotDrawn { purpose: (*purpose).into(), seed, order });
+        }
+        for &(who, from_round, stand_in) in &self.withdrawals {
+            if let Some(spare) = stand_in.filter(|&s| s > self.n_players) {
+                events.push(Event::StandInRegistered { player: player(spare), name: format!("Stand-in {spare}") });
+            }
+            events.push(Event::PlayerWithdrew { player: player(who), from_round, stand_in: stand_in.map(player) });
         }
         checked("tournament/t", None, events)
     }

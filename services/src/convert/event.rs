@@ -85,6 +85,9 @@ impl ToProto for Event {
             Event::StandInRegistered { player, name } => {
                 Body::StandInRegistered(pb::StandInRegistered { player, name })
             }
+            Event::PlayerWithdrew { player, from_round, stand_in } => {
+                Body::PlayerWithdrew(pb::PlayerWithdrew { player, from_round: from_round.into(), stand_in })
+            }
             Event::GameStarted { at_ms, ruleset, tournament } => Body::GameStarted(pb::GameStarted {
                 at_ms,
                 ruleset: ruleset.map_or(pb::Ruleset::Unspecified as i32, |r| r.to_proto()),
@@ -207,6 +210,11 @@ impl FromProto<pb::Event> for Event {
             Body::FinalRoleChosen(m) => Event::FinalRoleChosen { player: m.player, role: Role::from_proto(m.role)? },
             Body::LotDrawn(m) => Event::LotDrawn { purpose: m.purpose, seed: m.seed, order: m.order },
             Body::StandInRegistered(m) => Event::StandInRegistered { player: m.player, name: m.name },
+            Body::PlayerWithdrew(m) => Event::PlayerWithdrew {
+                player: m.player,
+                from_round: narrow("player_withdrew.from_round", m.from_round)?,
+                stand_in: m.stand_in,
+            },
             Body::GameStarted(m) => Event::GameStarted {
                 at_ms: m.at_ms,
                 ruleset: match m.ruleset {

@@ -43,4 +43,6 @@ proptest! {
 #[test]
 fn later_tournament_events_round_trip() {
     round_trip(&Event::StandInRegistered { player: "designer".into(), name: "Richard Sivél".into() });
+    round_trip(&Event::PlayerWithdrew { player: "p07".into(), from_round: 3, stand_in: Some("designer".into()) });
+    round_trip(&Event::PlayerWithdrew { player: "p02".into(), from_round: 5, stand_in: None });
 }

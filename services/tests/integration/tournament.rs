@@ -121,6 +121,27 @@ async fn eighteen_players_are_drawn_with_two_stand_ins_and_the_draw_verifies() {
         let json = ctl.ok(&["--json", "draw", "verify", "--tournament", "open"]);
         let json: serde_json::Value = serde_json::from_str(json.trim()).unwrap();
         assert_eq!(json["stand_ins"], serde_json::json!(["designer", "stand-in-2"]));
+        // p1 leaves after round 2: the one stand-in free in rounds 3 and 4 takes its seats.
+        let withdrew =
+            ctl.ok(&["tournament", "withdraw", "--tournament", "open", "--player", "p1", "--from-round", "3"]);
+        assert!(withdrew.starts_with("stand-in-3 takes p1's seat in q3-t"), "{withdrew}");
+        assert!(
+            ctl.ok(&["draw", "verify", "--tournament", "open"]).starts_with("ok: "),
+            "the recorded draw still verifies"
+        );
+        let busy = ctl.refused(&[
+            "tournament",
+            "withdraw",
+            "--tournament",
+            "open",
+            "--player",
+            "p2",
+            "--from-round",
+            "4",
+            "--stand-in",
+            "designer",
+        ]);
+        assert!(busy.contains("designer already plays in round 4"), "{busy}");
         // Nobody ranks a stand-in, under their ids or under pseudonyms.
         for args in [
             &["--json", "standings", "--tournament", "open"][..],
@@ -150,6 +171,87 @@ async fn eighteen_players_are_drawn_with_two_stand_ins_and_the_draw_verifies() {
             chosen.ends_with("designer is a stand-in: stand-ins are not ranked and never reach the final"),
             "{chosen}"
         );
+    })
+    .await
+    .unwrap();
+    server.stop().await;
+}
+
+/// Issue 24: in the played Open 2026, a withdrawal cannot hand a started game to a stand-in;
+/// cai, first finalist, chooses a role and then withdraws before the final: its row says so,
+/// its games still count, the fifth in rank becomes a finalist, its role is free again, and the
+/// standings online and offline from the export are byte-identical.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_finalist_withdraws_and_the_next_in_rank_takes_the_place_online_and_offline_alike() {
+    let server = TestServer::start().await;
+    let ctl = Ctl { url: format!("http://{}", server.addr) };
+    tokio::task::spawn_blocking(move || {
+        ctl.ok(&["import", "--file", TOURNAMENT]);
+        let standings_json = |extra: &[&str]| -> serde_json::Value {
+            let mut args = vec!["--json", "standings", "--tournament", "open26"];
+            args.extend_from_slice(extra);
+            serde_json::from_str(ctl.ok(&args).trim()).unwrap()
+        };
+        let before = standings_json(&[]);
+        assert_eq!(before["finalists"], serde_json::json!(["cai", "hal", "eli", "ana"]));
+        let fifth = before["rows"][4]["player"].as_str().unwrap().to_owned();
+        ctl.ok(&[
+            "tournament",
+            "register",
+            "--tournament",
+            "open26",
+            "--stand-in",
+            "--player",
+            "designer",
+            "--name",
+            "Richard",
+        ]);
+        let started =
+            ctl.refused(&["tournament", "withdraw", "--tournament", "open26", "--player", "cai", "--from-round", "3"]);
+        assert!(started.contains("game q3-t1 has already started"), "{started}");
+        let choose = |player: &str, role: &str| {
+            ctl.run(&["tournament", "final", "choose", "--tournament", "open26", "--player", player, "--role", role])
+        };
+        assert!(choose("cai", "pompadour").status.success());
+        ctl.ok(&["tournament", "withdraw", "--tournament", "open26", "--player", "cai", "--from-round", "5"]);
+        let after = standings_json(&[]);
+        assert_eq!(after["finalists"], serde_json::json!(["hal", "eli", "ana", fifth]));
+        let cai = after["rows"].as_array().unwrap().iter().find(|r| r["player"] == "cai").unwrap();
+        assert_eq!((cai["withdrawn"].as_u64(), cai["games_counted"].as_u64()), (Some(5), Some(4)));
+        assert_eq!(cai["total_exact"], before["rows"][0]["total_exact"], "its games all count");
+        let again = ctl.refused(&[
+            "tournament",
+            "final",
+            "choose",
+            "--tournament",
+            "open26",
+            "--player",
+            "cai",
+            "--role",
+            "frederick",
+        ]);
+        assert!(
+            again.ends_with("cai withdrew (from round 5): the next in rank takes the place in the final"),
+            "{again}"
+        );
+        // Pompadour is free again, and hal (now first) chooses first.
+        assert!(
+            choose("hal", "pompadour").status.success(),
+            "{}",
+            String::from_utf8_lossy(&choose("hal", "pompadour").stderr)
+        );
+        let export = tempfile::NamedTempFile::new().unwrap();
+        std::fs::write(export.path(), ctl.ok(&["export"])).unwrap();
+        let file = export.path().to_str().unwrap();
+        for extra in [&[][..], &["--json"], &["--public"], &["--json", "--public"]] {
+            let mut online = vec!["standings", "--tournament", "open26"];
+            online.extend_from_slice(extra);
+            let mut offline = online.clone();
+            offline.extend_from_slice(&["--file", file]);
+            let (online, offline) = (ctl.ok(&online), ctl.ok(&offline));
+            assert_eq!(online, offline, "{extra:?}: online and offline alike");
+            assert!(online.contains("withdrawn"), "{extra:?}: {online}");
+        }
     })
     .await
     .unwrap();

@@ -11,6 +11,7 @@ mod register;
 mod schedule;
 mod tables;
 pub mod verify;
+mod withdraw;
 
 use super::common::{from_status, CliError};
 use super::connection::{connect, read_stream};
@@ -42,6 +43,8 @@ enum TournamentCommand {
     /// The tablets' sign-in sheet: a fresh table token per table, added to the auth file, and
     /// a printable page with a QR code per table (then SIGHUP ledgerd to admit the tokens).
     Tables(tables::TablesArgs),
+    /// A player leaves: a stand-in takes their remaining qualifying games; never a finalist.
+    Withdraw(withdraw::WithdrawArgs),
 }
 
 pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
@@ -53,6 +56,7 @@ pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
         TournamentCommand::Lot(args) => lot::run(cli, args).await,
         TournamentCommand::Final(args) => finals::run(cli, args).await,
         TournamentCommand::Tables(args) => tables::run(cli, args).await,
+        TournamentCommand::Withdraw(args) => withdraw::run(cli, args).await,
     }
 }
 
