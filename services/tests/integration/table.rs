@@ -138,13 +138,33 @@ pub(crate) async fn sync(client: &Client) -> (String, u64, u64) {
     (line[0].as_str().unwrap_or_default().to_owned(), number(&line[1]), number(&line[2]))
 }
 
-/// Hands the clock over `n` times, `gap` apart, noting when each tap happened.
-async fn play(client: &Client, n: usize, gap: Duration, taps: &mut Vec<Instant>) {
+/// Hands the clock over `n` times, `gap` apart, noting when each tap happened: the browser's
+/// own clock (`timeOrigin + now()`, comparable across reloads and tabs) read in the page right
+/// before the click, so the check measures the tablet, not WebDriver's round trips on a busy
+/// machine.
+async fn play(client: &Client, n: usize, gap: Duration, taps: &mut Vec<f64>) {
+    const TAP: &str = "const b = document.querySelector('#chess-clock button.running'); \
+                       if (!b || b.disabled) { return null; } \
+                       const at = performance.timeOrigin + performance.now(); b.click(); return at;";
     for _ in 0..n {
-        click(client, "#chess-clock button.running").await;
-        taps.push(Instant::now());
+        let at = eventually("the running clock to be tappable", Duration::from_secs(10), || async {
+            js(client, TAP).await.as_f64()
+        })
+        .await;
+        taps.push(at);
         tokio::time::sleep(gap).await;
     }
+}
+
+/// Waits until the page says every one of its `n` waiting taps is kept in IndexedDB: a tab
+/// closed after that loses none of them (one closed mid-write loses the taps not yet written,
+/// which the page never showed as kept).
+async fn kept(client: &Client, n: u64) {
+    eventually("the taps to be kept on the tablet", Duration::from_secs(10), || async {
+        let kept = js(client, "const s = document.getElementById('sync'); return s ? s.dataset.kept : null;").await;
+        (kept.as_str().and_then(|k| k.parse::<u64>().ok()) == Some(n)).then_some(())
+    })
+    .await;
 }
 
 /// The game's events once the log holds `count` of them (bounded wait), and how long that took.
@@ -165,12 +185,12 @@ async fn log_holds(hall: &Hall, count: usize, limit: Duration) -> (Vec<Value>, D
 
 /// Every tap is in the log once, in order, with the table time of the tap: the recorded table
 /// times step as the taps did (within 50 ms), not as the resends did.
-fn assert_taps_recorded(events: &[Value], first: usize, taps: &[Instant]) {
+fn assert_taps_recorded(events: &[Value], first: usize, taps: &[f64]) {
     let presses = &events[first..first + taps.len()];
     assert!(presses.iter().all(|e| e["type"] == "clock_pressed"), "{presses:?}");
     for (idx, pair) in presses.windows(2).enumerate() {
         let recorded = pair[1]["at_ms"].as_u64().unwrap() as i64 - pair[0]["at_ms"].as_u64().unwrap() as i64;
-        let tapped = taps[idx + 1].duration_since(taps[idx]).as_millis() as i64;
+        let tapped = (taps[idx + 1] - taps[idx]).round() as i64;
         assert!(
             (recorded - tapped).abs() <= 50,
             "tap {} was recorded {recorded} ms after the one before, but tapped {tapped} ms after it",
@@ -217,6 +237,7 @@ async fn the_table_keeps_every_tap_when_the_network_does_not() {
     play(&table, 50, Duration::from_millis(40), &mut taps).await;
     let (state, waiting, _) = sync(&table).await;
     assert_eq!(waiting, 50, "{state}");
+    kept(&table, 50).await;
     table.refresh().await.unwrap();
     ready(&table).await;
     network(&table, false).await;
@@ -240,9 +261,11 @@ async fn the_table_keeps_every_tap_when_the_network_does_not() {
     let mut taps = Vec::new();
     hall.kill();
     play(&table, 40, Duration::from_millis(40), &mut taps).await;
+    kept(&table, 40).await;
     table.refresh().await.unwrap();
     ready(&table).await;
     play(&table, 30, Duration::from_millis(40), &mut taps).await;
+    kept(&table, 70).await;
     // The tab closed, a new one opened on the table page: the service worker serves the kept
     // page, IndexedDB the game.
     let tab = table.new_window(true).await.unwrap();

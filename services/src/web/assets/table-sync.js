@@ -42,11 +42,13 @@
       });
       return last;
     }
-    // The table time now: the anchor carried on by the monotonic clock, never before the last
-    // table time this stream recorded.
-    function tableNow() {
+    // The table time now (or at the monotonic instant `at`, e.g. a tap's `timeStamp`): the
+    // anchor carried on by the monotonic clock, never before the last table time this stream
+    // recorded.
+    function tableNow(at) {
       if (!app.anchor) { return lastAtMs(); }
-      return Math.max(lastAtMs(), Math.floor(app.anchor.table_ms + (performance.now() - app.anchor.perf)));
+      const instant = typeof at === "number" ? at : performance.now();
+      return Math.max(lastAtMs(), Math.floor(app.anchor.table_ms + (instant - app.anchor.perf)));
     }
     function setAnchor(tableMs) {
       app.anchor = { table_ms: tableMs, perf: performance.now() };
@@ -86,7 +88,8 @@
       if (rules.TIMED.indexOf(event.type) >= 0) {
         // The tap that starts the stream's first game may start its table clock at 0.
         if (event.type === "game_started" && waiting().length === 0 && options.startsAtZero(event, local())) { setAnchor(0); }
-        event.at_ms = tableNow();
+        // The time of the tap itself, not of this handler: a busy page may run it later.
+        event.at_ms = tableNow(tappedAt);
       }
       const now = local();
       const refusal = rules.decide(now.rules, event);
@@ -446,6 +449,8 @@
       line.textContent = text;
       line.dataset.state = state;
       line.dataset.waiting = String(n);
+      // Of those, the ones IndexedDB has confirmed: they survive a closed tab from now on.
+      line.dataset.kept = String(app.rows.filter(function (row) { return row.status === "waiting" && row.kept; }).length);
       line.dataset.refused = String(refused);
       app.section.dataset.version = String(app.view.version);
       app.section.dataset.online = String(app.online);
