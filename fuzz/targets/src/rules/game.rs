@@ -103,7 +103,11 @@ pub fn next_event(c: &mut Choices<'_>, game: &GameState, scheduled: Option<Rules
         },
         18 => jury_event(c, n_events),
         19 => game_started(c, scheduled, last),
-        20 => Event::PlayerRegistered { player: "p1".into(), name: "Ann".into(), pseudonym: None },
+        20 => match c.below(3) {
+            0 => Event::PlayerRegistered { player: "p1".into(), name: "Ann".into(), pseudonym: None },
+            1 => Event::StandInRegistered { player: "s1".into(), name: "Richard".into() },
+            _ => Event::PlayerWithdrew { player: "p1".into(), from_round: 2, stand_in: Some("s1".into()) },
+        },
         21 => correction(c, game),
         _ => anything(c),
     }

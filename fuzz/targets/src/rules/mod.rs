@@ -219,3 +219,56 @@ impl Run {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tournament generator reaches the events of issue 24 and gets them accepted: stand-ins
+    /// registered, a draw that seats one, a withdrawal that hands a stand-in the player's seats.
+    #[test]
+    fn tournaments_get_stand_ins_drawn_and_withdrawals_accepted() {
+        let (mut stand_ins, mut drawn_with_one, mut reseated) = (0, 0, 0);
+        let mut state = 0x2024_u64;
+        for _ in 0..40 {
+            let mut data = vec![6u8];
+            data.extend((0..1_500).map(|_| {
+                state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                state.to_be_bytes()[0]
+            }));
+            let mut c = Choices::new(&data);
+            let (stream, scheduled) = setup(&mut c);
+            assert_eq!(stream.kind(), StreamKind::Tournament);
+            let mut run = Run::new(stream, scheduled);
+            while !c.is_empty() && run.accepted.len() + run.n_refused < MAX_EVENTS {
+                let Rules::Tournament(state) = run.offline.rules() else { unreachable!() };
+                let event = tournament::next_event(&mut c, state, run.offline.version());
+                run.append(event);
+            }
+            let registered: Vec<&str> = run
+                .accepted
+                .iter()
+                .filter_map(
+                    |e| if let Event::StandInRegistered { player, .. } = e { Some(player.as_str()) } else { None },
+                )
+                .collect();
+            stand_ins += registered.len();
+            for event in &run.accepted {
+                match event {
+                    Event::QualifyingDrawn { games, .. }
+                        if games.iter().any(|g| registered.iter().any(|s| g.seats.seats(s))) =>
+                    {
+                        drawn_with_one += 1;
+                    }
+                    Event::PlayerWithdrew { stand_in: Some(_), .. } => reseated += 1,
+                    _ => {}
+                }
+            }
+            run.finish();
+        }
+        eprintln!(
+            "accepted: {stand_ins} stand-ins, {drawn_with_one} draws seating one, {reseated} withdrawals re-seating"
+        );
+        assert!(stand_ins > 0 && drawn_with_one > 0 && reseated > 0, "{stand_ins} {drawn_with_one} {reseated}");
+    }
+}

@@ -1,10 +1,11 @@
 //! The next event of a tournament stream: mostly what an organiser would record next (the
-//! creation, the next player, the draw the seed really gives, a final seated as the finalists
-//! chose, a lot in the order its seed gives), now and then something subtly wrong.
+//! creation, the next player or stand-in, the draw the seed really gives, a withdrawal with a
+//! free stand-in, a final seated as the finalists chose, a lot in the order its seed gives), now
+//! and then something subtly wrong.
 
 use super::values::{jury_event, name};
 use crate::choices::Choices;
-use ledger::draw::{draw_qualifying, game_id, lot_order};
+use ledger::draw::{draw_with_stand_ins, game_id, lot_order, stand_ins_needed};
 use ledger::event::{PlayerId, Seats};
 use ledger::rules::TournamentState;
 use ledger::{Event, Role, Ruleset, Stage};
@@ -12,7 +13,7 @@ use ledger::{Event, Role, Ruleset, Stage};
 /// At most this many players register, so that the draw stays cheap to compute.
 const MAX_PLAYERS: usize = 16;
 
-const WEIGHTS: [u8; 8] = [
+const WEIGHTS: [u8; 10] = [
     2,  // tournament_created
     10, // player_registered
     3,  // qualifying_drawn
@@ -21,6 +22,8 @@ const WEIGHTS: [u8; 8] = [
     3,  // lot_drawn
     3,  // jury_called, jury_ruling, event_voided
     1,  // a game's event, in the wrong stream
+    3,  // stand_in_registered
+    2,  // player_withdrew
 ];
 
 /// The next event for `tournament`, a stream of `n_events` events so far.
@@ -51,8 +54,46 @@ pub fn next_event(c: &mut Choices<'_>, tournament: &TournamentState, n_events: u
         }
         5 => lot_drawn(c, players),
         6 => jury_event(c, n_events),
-        _ => Event::TurnStarted { turn: 1, at_ms: None },
+        7 => Event::TurnStarted { turn: 1, at_ms: None },
+        8 => stand_in_registered(c, tournament),
+        _ => player_withdrew(c, tournament),
     }
+}
+
+/// The next stand-in (`s1`, `s2`, …), now and then under a player's id or a blank name.
+fn stand_in_registered(c: &mut Choices<'_>, tournament: &TournamentState) -> Event {
+    let players = &tournament.registration_order;
+    let player = match c.below(8) {
+        6 if !players.is_empty() => c.pick(players),
+        7 if !tournament.stand_ins.is_empty() => c.pick(&tournament.stand_in_ids()),
+        _ => format!("s{}", tournament.stand_ins.len() % 4 + 1),
+    };
+    let name = if c.one_in(8) { name(c, &[" "]) } else { format!("Stand-in {player}") };
+    Event::StandInRegistered { player, name }
+}
+
+/// A player leaves from a round with the first stand-in free for its games (as `ledgerctl
+/// tournament withdraw` names it); now and then a stand-in, round 0, a second withdrawal or a
+/// stand-in already seated in those rounds.
+fn player_withdrew(c: &mut Choices<'_>, tournament: &TournamentState) -> Event {
+    let players = &tournament.registration_order;
+    let stand_ins = tournament.stand_in_ids();
+    let player = match c.below(8) {
+        6 if !stand_ins.is_empty() => c.pick(&stand_ins),
+        7 => "nobody".to_owned(),
+        _ if !players.is_empty() => c.pick(players),
+        _ => "p1".to_owned(),
+    };
+    let from_round = match c.below(8) {
+        7 => u32::from(c.byte() % 7),
+        _ => 1 + u32::from(c.byte() % 5),
+    };
+    let stand_in = match c.below(8) {
+        6 => None,
+        7 if !stand_ins.is_empty() => Some(c.pick(&stand_ins)),
+        _ => tournament.free_stand_in(&player, from_round),
+    };
+    Event::PlayerWithdrew { player, from_round, stand_in }
 }
 
 fn created(c: &mut Choices<'_>) -> Event {
@@ -73,10 +114,11 @@ fn created(c: &mut Choices<'_>) -> Event {
 fn qualifying_drawn(c: &mut Choices<'_>, tournament: &TournamentState) -> Event {
     let seed = u64::from(c.byte());
     let players = &tournament.registration_order;
-    let mut games = if tournament.drawn || !players.len().is_multiple_of(4) {
+    let stand_ins = tournament.stand_in_ids();
+    let mut games = if tournament.drawn || players.is_empty() || stand_ins_needed(players.len()) > stand_ins.len() {
         Vec::new()
     } else {
-        draw_qualifying(players, seed).map(|draw| draw.games).unwrap_or_default()
+        draw_with_stand_ins(players, &stand_ins, seed).map(|draw| draw.games).unwrap_or_default()
     };
     let mut recorded_seed = seed;
     match c.below(16) {
