@@ -8,6 +8,7 @@ mod audit;
 mod backends;
 mod cli;
 mod daemon;
+mod descriptors;
 mod fanout;
 mod grpc;
 mod languages;

@@ -1,0 +1,20 @@
+//! The Tournament Ledger's proofs: a Merkle tree over the whole log (RFC 9162, Certificate
+//! Transparency v2), inclusion and consistency proofs, and checkpoints in the C2SP
+//! `tlog-checkpoint` format signed as C2SP `signed-note`s with Ed25519, so that a player, the jury
+//! or a witness can check offline, trusting only a public key, that an event is in the log and
+//! that the log only ever grew.
+//!
+//! Architecture Invariant: this crate does no I/O and draws no randomness; it knows nothing of
+//! the store, gRPC or NATS. The writer keeps a [`Frontier`] per group commit, a store serves
+//! [`LeafHashes`] (see `source.rs` for the O(log n) layout), and the services sign and publish
+//! [`Checkpoint`]s: that wiring is built on this API in a later change (docs/PROOFS.md).
+
+pub mod frontier;
+pub mod hash;
+pub mod source;
+pub mod verify;
+
+pub use frontier::{Frontier, FrontierShape, Subtree};
+pub use hash::{empty_root, leaf_hash, node_hash, root_of, Hash};
+pub use source::{consistency_proof, inclusion_proof, tree_root, LeafHashes, MemoryTree, ProveError};
+pub use verify::{root_from_inclusion, verify_consistency, verify_inclusion, VerifyError};
