@@ -3,7 +3,7 @@
 use clap::Parser;
 use ledger_services::config::{Backend, Config, JetStreamConfig};
 use ledger_services::nats::NatsOptions;
-use ledger_services::server::{run, Limits, TlsFiles};
+use ledger_services::server::{descriptors, run, Limits, TlsFiles};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -63,6 +63,7 @@ enum BackendArg {
 #[derive(Debug, clap::Args)]
 struct LimitArgs {
     /// Open connections at most; more are closed on arrival (and counted in the metrics).
+    /// Lowered at start to the open-file soft limit (raised to the hard one) less 256.
     #[arg(long, env = "LEDGER_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
     max_connections: usize,
     /// Close a connection whose peer sends nothing (not even a keepalive answer) for this many
@@ -177,6 +178,8 @@ async fn main() -> anyhow::Result<()> {
             ..JetStreamConfig::default()
         }),
     };
+    let mut limits = args.limits.limits()?;
+    limits.max_connections = descriptors::fit_connections(limits.max_connections).max_connections;
     let config = Config {
         backend,
         data_dir: args.data_dir,
@@ -186,7 +189,7 @@ async fn main() -> anyhow::Result<()> {
         metrics_listen: args.metrics_listen,
         http_listen: args.http_listen,
         nats: args.nats.options(),
-        limits: args.limits.limits()?,
+        limits,
         tls: args.tls.files(),
     };
     run(config, shutdown_signal()?).await?;

@@ -10,8 +10,9 @@ use std::time::Duration;
 /// How much the daemon lets its callers hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
-    /// Open connections; more are accepted and closed at once (shed). Keep it below the
-    /// process's file-descriptor limit (deploy/ sets `LimitNOFILE=65536`).
+    /// Open connections; more are accepted and closed at once (shed). ledgerd fits it below
+    /// the process's open-file limit at start (see `descriptors`; deploy/ sets
+    /// `LimitNOFILE=65536`).
     pub max_connections: usize,
     /// A connection that sends nothing for this long is closed. Live HTTP/2 clients answer the
     /// server's keepalive pings (every third of this), so only dead or silent peers hit it.

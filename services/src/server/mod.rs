@@ -6,6 +6,7 @@
 
 mod connections;
 mod ledger_service;
+pub mod descriptors;
 pub mod limits;
 mod projections_service;
 pub mod tls;
