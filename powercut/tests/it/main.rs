@@ -1,0 +1,342 @@
+//! The power-cut file system against its model, through a real FUSE mount: random writes,
+//! truncations, creates, renames, unlinks and syncs of files and directories, then a cut;
+//! after a remount the directory holds exactly what the model says was synced. Also a torn
+//! write, a seeded subset of unsynced writes, and injected `EIO` and `ENOSPC`.
+//!
+//! Outside CI a machine without FUSE skips these loudly; under `CI=true` it fails them.
+
+use ledger_powercut::{unavailable, Cut, Faults, PowerCut};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::FileExt;
+use std::path::{Path, PathBuf};
+
+/// `true` when FUSE can be mounted here; otherwise skips loudly (fails under `CI=true`).
+fn fuse_available() -> bool {
+    let Some(why) = unavailable() else { return true };
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true and the power-cut file system cannot mount: {why}");
+    eprintln!("\n************************************************************");
+    eprintln!("SKIPPED: power-cut file system tests: {why}");
+    eprintln!("************************************************************\n");
+    false
+}
+
+/// A backing directory and a mount point, both temporary.
+struct Mounted {
+    fs: PowerCut,
+    backing: tempfile::TempDir,
+    _mountpoint: tempfile::TempDir,
+}
+
+fn mount(prepare: impl FnOnce(&Path)) -> Mounted {
+    let backing = tempfile::tempdir().unwrap();
+    prepare(backing.path());
+    let mountpoint = tempfile::tempdir().unwrap();
+    let fs = PowerCut::mount(backing.path(), mountpoint.path()).unwrap();
+    Mounted { fs, backing, _mountpoint: mountpoint }
+}
+
+impl Mounted {
+    fn path(&self, relative: &str) -> PathBuf {
+        self.fs.mountpoint().join(relative)
+    }
+
+    /// Cut, then boot again on what is left.
+    fn cut_and_remount(&mut self, cut: Cut) -> ledger_powercut::CutReport {
+        let report = self.fs.cut(cut).unwrap();
+        self.fs.remount().unwrap();
+        report
+    }
+}
+
+/// Every file and directory under `root`: relative path → contents (`None`: a directory).
+fn tree(root: &Path) -> BTreeMap<String, Option<Vec<u8>>> {
+    let mut out = BTreeMap::new();
+    let mut todo = vec![root.to_owned()];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            let relative = entry.path().strip_prefix(root).unwrap().to_str().unwrap().to_owned();
+            if entry.file_type().unwrap().is_dir() {
+                out.insert(relative, None);
+                todo.push(entry.path());
+            } else {
+                out.insert(relative, Some(std::fs::read(entry.path()).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The model: inodes with their data and their synced data; two directories with their entries
+// and their synced entries. A file sync copies its data, a directory sync its entries.
+
+#[derive(Debug, Clone)]
+enum Op {
+    Create(usize),
+    Write { file: usize, offset: u64, len: usize, byte: u8 },
+    Truncate { file: usize, len: u64 },
+    SyncFile(usize),
+    Rename { from: usize, to: usize },
+    Unlink(usize),
+    SyncDir(usize),
+}
+
+/// The names the operations use: three in the root, three in `d/`.
+const NAMES: [&str; 6] = ["a", "b", "c", "d/a", "d/b", "d/c"];
+const DIRS: [&str; 2] = ["", "d"];
+
+fn split(name: &str) -> (usize, &str) {
+    match name.strip_prefix("d/") {
+        Some(rest) => (1, rest),
+        None => (0, name),
+    }
+}
+
+#[derive(Debug, Default)]
+struct Model {
+    /// inode → (data, synced data)
+    inodes: Vec<(Vec<u8>, Vec<u8>)>,
+    /// directory → (entries, synced entries), names → inode
+    dirs: [(BTreeMap<String, usize>, BTreeMap<String, usize>); 2],
+}
+
+impl Model {
+    fn inode(&self, name: &str) -> Option<usize> {
+        let (dir, base) = split(name);
+        self.dirs[dir].0.get(base).copied()
+    }
+
+    /// Applies `op` to the model and to the mounted file system alike.
+    fn apply(&mut self, op: &Op, mount: &Mounted) {
+        match *op {
+            Op::Create(file) => {
+                let name = NAMES[file];
+                if self.inode(name).is_none() {
+                    OpenOptions::new().write(true).create(true).truncate(false).open(mount.path(name)).unwrap();
+                    self.inodes.push((Vec::new(), Vec::new()));
+                    let (dir, base) = split(name);
+                    self.dirs[dir].0.insert(base.to_owned(), self.inodes.len() - 1);
+                }
+            }
+            Op::Write { file, offset, len, byte } => {
+                if let Some(ino) = self.inode(NAMES[file]) {
+                    let bytes = vec![byte; len];
+                    OpenOptions::new()
+                        .write(true)
+                        .open(mount.path(NAMES[file]))
+                        .unwrap()
+                        .write_all_at(&bytes, offset)
+                        .unwrap();
+                    let data = &mut self.inodes[ino].0;
+                    let end = usize::try_from(offset).unwrap() + len;
+                    if data.len() < end {
+                        data.resize(end, 0);
+                    }
+                    data[usize::try_from(offset).unwrap()..end].copy_from_slice(&bytes);
+                }
+            }
+            Op::Truncate { file, len } => {
+                if let Some(ino) = self.inode(NAMES[file]) {
+                    OpenOptions::new().write(true).open(mount.path(NAMES[file])).unwrap().set_len(len).unwrap();
+                    self.inodes[ino].0.resize(usize::try_from(len).unwrap(), 0);
+                }
+            }
+            Op::SyncFile(file) => {
+                if let Some(ino) = self.inode(NAMES[file]) {
+                    File::open(mount.path(NAMES[file])).unwrap().sync_data().unwrap();
+                    self.inodes[ino].1 = self.inodes[ino].0.clone();
+                }
+            }
+            Op::Rename { from, to } => {
+                if let Some(ino) = self.inode(NAMES[from]) {
+                    std::fs::rename(mount.path(NAMES[from]), mount.path(NAMES[to])).unwrap();
+                    let (from_dir, from_base) = split(NAMES[from]);
+                    let (to_dir, to_base) = split(NAMES[to]);
+                    self.dirs[from_dir].0.remove(from_base);
+                    self.dirs[to_dir].0.insert(to_base.to_owned(), ino);
+                }
+            }
+            Op::Unlink(file) => {
+                if self.inode(NAMES[file]).is_some() {
+                    std::fs::remove_file(mount.path(NAMES[file])).unwrap();
+                    let (dir, base) = split(NAMES[file]);
+                    self.dirs[dir].0.remove(base);
+                }
+            }
+            Op::SyncDir(dir) => {
+                File::open(mount.path(DIRS[dir])).unwrap().sync_all().unwrap();
+                self.dirs[dir].1 = self.dirs[dir].0.clone();
+            }
+        }
+    }
+
+    /// What programs see now (`synced: false`) or what survives a cut (`synced: true`).
+    fn tree(&self, synced: bool) -> BTreeMap<String, Option<Vec<u8>>> {
+        let mut out = BTreeMap::from([("d".to_owned(), None)]);
+        for (dir, prefix) in [(0, ""), (1, "d/")] {
+            let entries = if synced { &self.dirs[dir].1 } else { &self.dirs[dir].0 };
+            for (name, &ino) in entries {
+                let (data, synced_data) = &self.inodes[ino];
+                out.insert(format!("{prefix}{name}"), Some(if synced { synced_data } else { data }.clone()));
+            }
+        }
+        out
+    }
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let file = 0..NAMES.len();
+    prop_oneof![
+        2 => file.clone().prop_map(Op::Create),
+        4 => (file.clone(), 0..96u64, 1..48usize, 1..=255u8)
+            .prop_map(|(file, offset, len, byte)| Op::Write { file, offset, len, byte }),
+        1 => (file.clone(), 0..128u64).prop_map(|(file, len)| Op::Truncate { file, len }),
+        2 => file.clone().prop_map(Op::SyncFile),
+        1 => (file.clone(), file.clone()).prop_map(|(from, to)| Op::Rename { from, to }),
+        1 => file.prop_map(Op::Unlink),
+        2 => (0..DIRS.len()).prop_map(Op::SyncDir),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// What survives a cut of everything unsynced is exactly what the model synced.
+    #[test]
+    fn a_cut_leaves_exactly_what_was_synced(ops in proptest::collection::vec(op(), 1..40)) {
+        if !fuse_available() {
+            return Ok(());
+        }
+        // `d/` exists on the disk before the mount.
+        let mut mount = mount(|backing| std::fs::create_dir(backing.join("d")).unwrap());
+        let mut model = Model::default();
+        for op in &ops {
+            model.apply(op, &mount);
+        }
+        prop_assert_eq!(tree(mount.fs.mountpoint()), model.tree(false), "the live view before the cut");
+        mount.cut_and_remount(Cut::All);
+        prop_assert_eq!(tree(mount.backing.path()), model.tree(true), "the backing directory after the cut");
+        prop_assert_eq!(tree(mount.fs.mountpoint()), model.tree(true), "the remounted view after the cut");
+    }
+}
+
+/// A file written, synced, then appended to without a sync.
+fn synced_then_appended(mount: &Mounted, synced: &[u8], appended: &[u8]) {
+    let mut file = File::create(mount.path("log")).unwrap();
+    std::io::Write::write_all(&mut file, synced).unwrap();
+    file.sync_all().unwrap();
+    File::open(mount.fs.mountpoint()).unwrap().sync_all().unwrap();
+    std::io::Write::write_all(&mut file, appended).unwrap();
+}
+
+#[test]
+fn a_torn_write_keeps_a_byte_prefix_of_it_and_nothing_else_unsynced() {
+    if !fuse_available() {
+        return;
+    }
+    let synced: Vec<u8> = (0..500u32).map(|i| u8::try_from(i % 251).unwrap()).collect();
+    let appended = vec![0xAB; 1000];
+    let mut kept_lengths = std::collections::BTreeSet::new();
+    for seed in 0..8 {
+        let mut mount = mount(|_| ());
+        synced_then_appended(&mount, &synced, &appended);
+        File::create(mount.path("never-synced")).unwrap();
+        let report = mount.cut_and_remount(Cut::Torn { seed });
+        let (_, offset, kept, of) = report.torn.expect("a write was torn");
+        assert_eq!((offset, of), (500, 1000));
+        assert!((1..1000).contains(&kept), "a torn write keeps some bytes, never all: {kept}");
+        let mut expected = synced.clone();
+        expected.extend_from_slice(&appended[..kept]);
+        assert_eq!(std::fs::read(mount.path("log")).unwrap(), expected, "seed {seed}");
+        assert!(!mount.path("never-synced").exists(), "an unsynced create is gone");
+        kept_lengths.insert(kept);
+    }
+    assert!(kept_lengths.len() > 1, "the tear point depends on the seed: {kept_lengths:?}");
+}
+
+#[test]
+fn a_subset_cut_keeps_whole_unsynced_writes_or_drops_them() {
+    if !fuse_available() {
+        return;
+    }
+    let blocks = 16usize;
+    let mut outcomes = std::collections::BTreeSet::new();
+    for seed in 0..6 {
+        let mut mount = mount(|_| ());
+        synced_then_appended(&mount, b"synced!", b"");
+        let file = OpenOptions::new().write(true).open(mount.path("log")).unwrap();
+        for block in 0..blocks {
+            file.write_all_at(&[u8::try_from(block + 1).unwrap(); 100], 7 + 100 * block as u64).unwrap();
+        }
+        drop(file);
+        let report = mount.cut_and_remount(Cut::Subset { seed });
+        assert_eq!(report.data_changes_kept + report.data_changes_lost, blocks);
+        let data = std::fs::read(mount.path("log")).unwrap();
+        assert_eq!(&data[..7], b"synced!");
+        let mut kept = 0;
+        for block in 0..blocks {
+            let region = data.get(7 + 100 * block..7 + 100 * (block + 1));
+            match region {
+                Some(r) if r.iter().all(|&b| b == u8::try_from(block + 1).unwrap()) => kept += 1,
+                Some(r) => assert!(r.iter().all(|&b| b == 0), "block {block} is whole or absent"),
+                None => assert!(data.len() <= 7 + 100 * block, "nothing after a missing tail"),
+            }
+        }
+        assert_eq!(kept, report.data_changes_kept, "seed {seed}");
+        outcomes.insert(kept);
+    }
+    assert!(outcomes.len() > 1, "the subset depends on the seed: {outcomes:?}");
+}
+
+#[test]
+fn injected_eio_and_a_full_disk_fail_the_calls_and_lose_only_the_unsynced() {
+    if !fuse_available() {
+        return;
+    }
+    let mut mount = mount(|_| ());
+    synced_then_appended(&mount, b"kept", b"");
+    let file = OpenOptions::new().write(true).open(mount.path("log")).unwrap();
+
+    mount.fs.set_faults(Faults { eio_on_write: true, ..Faults::default() });
+    let error = file.write_all_at(b"x", 4).unwrap_err();
+    assert_eq!(error.raw_os_error(), Some(5), "EIO on write: {error}");
+
+    mount.fs.set_faults(Faults { eio_on_fsync: true, ..Faults::default() });
+    file.write_all_at(b" and written", 4).unwrap();
+    let error = file.sync_data().unwrap_err();
+    assert_eq!(error.raw_os_error(), Some(5), "EIO on fdatasync: {error}");
+
+    mount.fs.set_faults(Faults { capacity: Some(4096), ..Faults::default() });
+    let error = file.write_all_at(&[7; 8192], 0).unwrap_err();
+    assert_eq!(error.raw_os_error(), Some(28), "ENOSPC: {error}");
+    file.write_all_at(b"!", 16).unwrap();
+
+    drop(file);
+    mount.fs.set_faults(Faults::default());
+    mount.cut_and_remount(Cut::All);
+    assert_eq!(std::fs::read(mount.path("log")).unwrap(), b"kept", "only the synced bytes survive");
+}
+
+#[test]
+fn after_a_cut_every_call_fails_until_the_remount_and_an_orderly_unmount_keeps_everything() {
+    if !fuse_available() {
+        return;
+    }
+    let mut mount = mount(|_| ());
+    std::fs::write(mount.path("unsynced"), b"lost").unwrap();
+    mount.fs.cut(Cut::All).unwrap();
+    let error = std::fs::read(mount.path("unsynced")).unwrap_err();
+    assert_eq!(error.raw_os_error(), Some(5), "EIO without power: {error}");
+    mount.fs.remount().unwrap();
+    assert!(!mount.path("unsynced").exists());
+
+    // An orderly shutdown syncs everything, as unmounting does.
+    std::fs::create_dir(mount.path("dir")).unwrap();
+    std::fs::write(mount.path("dir/kept"), b"kept").unwrap();
+    let Mounted { fs, backing, _mountpoint } = mount;
+    drop(fs);
+    assert_eq!(std::fs::read(backing.path().join("dir/kept")).unwrap(), b"kept");
+}
