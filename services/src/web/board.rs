@@ -1,8 +1,10 @@
 //! The public standings board of a tournament: pseudonyms only (the Projections service's
 //! public standings, the same JSON as `ledgerctl standings --public --json`), each player's
 //! role scores as they are fixed, totals, every tie-breaker, the games still running with their
-//! turn and chess clocks, and the final. It follows the log: every commit to the tournament or
-//! one of its games re-renders the board, pushed as a server-sent event within the second.
+//! turn, players and chess clocks, and the final. A withdrawn player's row stays, marked; stand-ins
+//! are not ranked and are labelled as stand-ins wherever a game names its players. It follows the
+//! log: every commit to the tournament or one of its games re-renders the board, pushed as a
+//! server-sent event within the second.
 
 use super::auth::Viewer;
 use super::game::table_now_ms;
@@ -15,6 +17,7 @@ use ledger::{Event, Recorded, StreamId, StreamKind};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::projections_server::Projections;
 use replay::clock::ClockView;
+use replay::standings::TournamentFacts;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -30,6 +33,8 @@ struct Running {
     game: String,
     turn: u32,
     clock: Option<ClockView>,
+    /// The players by role (pseudonyms), as seated now: a withdrawal's stand-in included.
+    seats: Option<ledger::event::Seats>,
 }
 
 /// The turn of a game (voided `turn_started` left out) and its table time now.
@@ -62,7 +67,7 @@ async fn render(
     let standings: Value = serde_json::from_str(&answer.into_inner().json)
         .map_err(|e| PageError::internal(format!("standings JSON: {e}")))?;
     let pending: Vec<String> = strings(&standings["pending_games"]);
-    let mut games = scheduled_games(state, tournament).await?;
+    let (mut games, facts) = scheduled_games(state, tournament).await?;
     games.extend(pending.iter().cloned());
     if let Some(final_game) = standings["final"]["game"].as_str() {
         games.insert(final_game.to_owned());
@@ -84,20 +89,40 @@ async fn render(
             Ok(answer) => serde_json::from_str(&answer.into_inner().json).ok(),
             Err(_) => None,
         };
-        running.push(Running { game: game.clone(), turn, clock });
+        let seats = facts.games.iter().find(|g| g.game == *game).map(|g| g.slot.seats.clone());
+        running.push(Running { game: game.clone(), turn, clock, seats });
     }
-    Ok((board_html(lang, &standings, &running), games))
+    Ok((board_html(lang, &standings, &facts, &running), games))
 }
 
 /// Every game the tournament schedules (drawn, scheduled one by one, the final), whether it has
 /// started, runs or has ended: the board follows them all, since a game starts without its
-/// tournament changing, and the jury may void or correct the end of a game that has ended. Only
-/// the ids are read here, to choose what to follow; what the board shows is the standings'.
-async fn scheduled_games(state: &WebState, tournament: &StreamId) -> Result<BTreeSet<String>, PageError> {
+/// tournament changing, and the jury may void or correct the end of a game that has ended. With
+/// them, the tournament under pseudonyms (as the public standings name everyone): who sits at
+/// each game and who is a stand-in. The scores and ranks the board shows are the standings'.
+async fn scheduled_games(
+    state: &WebState,
+    tournament: &StreamId,
+) -> Result<(BTreeSet<String>, TournamentFacts), PageError> {
     let (log, id) = (Arc::clone(&state.log), tournament.clone());
     let records = blocking(move || Ok(log.read_stream(&id, 1, usize::MAX)?)).await?;
     let events: Vec<(u64, Event)> = records.into_iter().map(|r| (r.envelope.seq, r.event)).collect();
-    Ok(crate::projections::tournament_games(&events).into_iter().collect())
+    let facts = TournamentFacts::fold(&crate::projections::pseudonymize(&events));
+    Ok((crate::projections::tournament_games(&events).into_iter().collect(), facts))
+}
+
+/// A pseudonym as the board shows it: a stand-in (`stand-in 2` in the public standings) by its
+/// number in the page's language, marked as a stand-in.
+fn shown_player(lang: Lang, facts: &TournamentFacts, player: &str) -> String {
+    match facts.stand_ins.iter().position(|(p, _)| p == player) {
+        Some(n) => format!("<span class=\"stand-in\">{}</span>", esc(&stand_in_label(lang, n + 1))),
+        None => esc(player),
+    }
+}
+
+/// The `n`th stand-in (from 1, registration order) in `lang`.
+fn stand_in_label(lang: Lang, n: usize) -> String {
+    lang.t_args("board-stand-in", &[("n", n.into())])
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -171,7 +196,7 @@ fn tie_breaker_value(lang: Lang, display: &str) -> String {
 
 const ROLES: [&str; 4] = ["frederick", "elisabeth", "maria_theresa", "pompadour"];
 
-fn board_html(lang: Lang, standings: &Value, running: &[Running]) -> String {
+fn board_html(lang: Lang, standings: &Value, facts: &TournamentFacts, running: &[Running]) -> String {
     let t = |id: &str| esc(&lang.t(id));
     let ruleset = text(&standings["ruleset"]);
     let mut out = format!(
@@ -210,10 +235,18 @@ fn board_html(lang: Lang, standings: &Value, running: &[Running]) -> String {
             .collect();
         let by = decided(lang, &row["decided_by"]);
         let by = if by.is_empty() { String::new() } else { format!("<span class=\"decided\">{}</span>", esc(&by)) };
+        // A withdrawn player keeps its row, marked; it is never among the finalists.
+        let (class, left) = match row["withdrawn"].as_u64() {
+            Some(from_round) => {
+                let after = lang.t_args("board-withdrawn", &[("after", from_round.saturating_sub(1).into())]);
+                ("withdrawn", format!(" <span class=\"withdrawn-note\">{}</span>", esc(&after)))
+            }
+            None if finalists.contains(&player) => ("finalist", String::new()),
+            None => ("", String::new()),
+        };
         out.push_str(&format!(
-            "<tr class=\"{finalist}\" data-player=\"{p}\"><td class=\"num\">{rank}</td><td class=\"player\">{p}</td>{scores}\
+            "<tr class=\"{class}\" data-player=\"{p}\"><td class=\"num\">{rank}</td><td class=\"player\"><span class=\"name\">{p}</span>{left}</td>{scores}\
              <td class=\"num\">{games}</td><td class=\"num total\">{total}</td><td class=\"tb\">{by}{tie_breakers}</td></tr>",
-            finalist = if finalists.contains(&player) { "finalist" } else { "" },
             p = esc(&player),
             rank = text(&row["rank"]),
             games = text(&row["games_counted"]),
@@ -230,22 +263,25 @@ fn board_html(lang: Lang, standings: &Value, running: &[Running]) -> String {
         let line = lang.t_args(settled, &[("players", finalists.join(", ").into())]);
         out.push_str(&format!("<p class=\"finalists\" id=\"finalists\">{}</p>", esc(&line)));
     }
+    if !facts.stand_ins.is_empty() {
+        let named: Vec<String> = (1..=facts.stand_ins.len()).map(|n| stand_in_label(lang, n)).collect();
+        let line = lang.t_args("board-stand-ins", &[("players", named.join(", ").into())]);
+        out.push_str(&format!("<p class=\"muted\" id=\"stand-ins\">{}</p>", esc(&line)));
+    }
     out.push_str(&format!("<h2>{}</h2>", t("board-running")));
     if running.is_empty() {
         out.push_str(&format!("<p class=\"muted\" id=\"no-running\">{}</p>", t("board-none")));
     }
     out.push_str("<div class=\"running\" id=\"running\">");
     for game in running {
-        out.push_str(&running_html(lang, game));
+        out.push_str(&running_html(lang, facts, game));
     }
     out.push_str("</div>");
     let final_game = &standings["final"];
     if !final_game.is_null() {
         let seats: String = ROLES
             .iter()
-            .map(|role| {
-                format!("<li>{}: {}</li>", t(&format!("role-{role}")), esc(&text(&final_game["seats"][*role])))
-            })
+            .map(|role| format!("<li>{}: {}</li>", t(&format!("role-{role}")), esc(&text(&final_game["seats"][*role]))))
             .collect();
         let how = t(&format!("final-decided-{}", text(&final_game["decided_by"])));
         let winner = match final_game["winner"].as_str() {
@@ -265,7 +301,7 @@ fn board_html(lang: Lang, standings: &Value, running: &[Running]) -> String {
     out
 }
 
-fn running_html(lang: Lang, game: &Running) -> String {
+fn running_html(lang: Lang, facts: &TournamentFacts, game: &Running) -> String {
     let clocks: String = match &game.clock {
         Some(clock) => [ledger::ClockSide::Prussia, ledger::ClockSide::Attackers]
             .iter()
@@ -286,9 +322,22 @@ fn running_html(lang: Lang, game: &Running) -> String {
         None => format!("<span class=\"muted\">{}</span>", esc(&lang.t("board-no-clock"))),
     };
     let running = game.clock.as_ref().and_then(|c| c.running).map_or("none", |side| side.as_str());
+    let players: String = match &game.seats {
+        Some(seats) => {
+            let named: Vec<String> = ledger::Role::ALL
+                .iter()
+                .map(|role| {
+                    let who = shown_player(lang, facts, seats.player(*role));
+                    format!("{}: {who}", esc(&lang.t(&format!("role-{role}"))))
+                })
+                .collect();
+            format!(" <span class=\"players\">{}</span>", named.join(" · "))
+        }
+        None => String::new(),
+    };
     format!(
         "<div class=\"game\" data-game=\"{g}\" data-running=\"{running}\"><span class=\"game-id\">{g}</span> \
-         <span class=\"turn\">{turn}</span> {clocks}</div>",
+         <span class=\"turn\">{turn}</span>{players} {clocks}</div>",
         g = esc(&game.game),
         turn = esc(&lang.t_args("board-turn", &[("turn", game.turn.into())])),
     )
@@ -373,5 +422,40 @@ mod tests {
         assert_eq!(tie_breaker_value(Lang::Es, "drawn 3"), "n.º 3");
         // Pseudonyms and ids are not words.
         assert_eq!(tie_breaker_value(Lang::Es, "91.2 (Otter, Fox, game-q1)"), "91,2 (Otter, Fox, game-q1)");
+    }
+
+    #[test]
+    fn a_withdrawal_and_a_stand_in_are_marked_in_each_language() {
+        let row = |player: &str, withdrawn: Option<u32>| {
+            serde_json::json!({"rank": 1, "player": player, "total": "0", "games_counted": 1, "scores": {},
+                "tie_breakers": [], "decided_by": null, "withdrawn": withdrawn})
+        };
+        let standings = serde_json::json!({"tournament": "relief", "ruleset": "cafe2023",
+            "rows": [row("Otter", Some(3)), row("Heron", None), row("Lynx", Some(1))], "finalists": ["Heron"],
+            "finalists_settled": false, "pending_games": ["q3-t1"], "final": null});
+        let facts = TournamentFacts {
+            stand_ins: vec![("stand-in 1".into(), "stand-in 1".into()), ("stand-in 2".into(), "stand-in 2".into())],
+            ..TournamentFacts::default()
+        };
+        let seats = ledger::event::Seats {
+            frederick: "Heron".into(),
+            elisabeth: "stand-in 2".into(),
+            maria_theresa: "Wren".into(),
+            pompadour: "stand-in 1".into(),
+        };
+        let running = [Running { game: "q3-t1".into(), turn: 2, clock: None, seats: Some(seats) }];
+        let es = board_html(Lang::Es, &standings, &facts, &running);
+        assert!(es.contains("<tr class=\"withdrawn\" data-player=\"Otter\">"), "{es}");
+        assert!(es.contains("<span class=\"withdrawn-note\">se retiró tras la ronda 2</span>"), "{es}");
+        assert!(es.contains("se retiró antes de la ronda 1"), "{es}");
+        assert!(es.contains("<tr class=\"finalist\" data-player=\"Heron\">"), "{es}");
+        assert!(es.contains("Isabel: <span class=\"stand-in\">suplente 2</span>"), "{es}");
+        assert!(
+            es.contains("suplentes, sin clasificar: suplente 1, suplente 2") && !es.contains("stand-in 1<"),
+            "{es}"
+        );
+        let en = board_html(Lang::En, &standings, &facts, &running);
+        assert!(en.contains("withdrew after round 2") && en.contains("withdrew before round 1"), "{en}");
+        assert!(en.contains("Pompadour: <span class=\"stand-in\">stand-in 1</span>"), "{en}");
     }
 }

@@ -86,12 +86,27 @@ fn name_of(facts: &TournamentFacts, id: &str) -> String {
     facts.players.iter().find(|(p, _)| p == id).map_or_else(|| id.to_owned(), |(_, name)| name.clone())
 }
 
-/// A player as the paper names them: full name, then the id in small print.
-fn player(facts: &TournamentFacts, id: &str) -> String {
+/// A player as the paper names them: full name, then the id in small print; a stand-in
+/// (never ranked) also says so, numbered in registration order: `Richard s1 (stand-in 1)`.
+fn player(lang: Lang, facts: &TournamentFacts, id: &str) -> String {
+    if let Some(n) = facts.stand_ins.iter().position(|(p, _)| p == id) {
+        let label = lang.t_args("paper-stand-in", &[("n", (n + 1).into())]);
+        let name = esc(&facts.stand_ins[n].1);
+        return format!(
+            "{name} <span class=\"note\">{}</span> <span class=\"stand-in\">({})</span>",
+            esc(id),
+            esc(&label)
+        );
+    }
     match facts.players.iter().find(|(p, _)| p == id) {
         Some((_, name)) => format!("{} <span class=\"note\">{}</span>", esc(name), esc(id)),
         None => esc(id),
     }
+}
+
+/// The mark of a player who withdrew from round `from_round` on: the last round played.
+fn withdrawn(lang: Lang, from_round: u32) -> String {
+    lang.t_args("paper-withdrawn", &[("after", from_round.saturating_sub(1).into())])
 }
 
 fn page(lang: Lang, viewer: &Viewer, title: &str, content: &str) -> Html<String> {
@@ -145,8 +160,10 @@ pub(crate) async fn pairings(
     let rows: String = games
         .iter()
         .map(|g| {
-            let players: String =
-                Role::ALL.iter().map(|r| format!("<td>{}</td>", player(&facts, seat(&g.slot.seats, *r)))).collect();
+            let players: String = Role::ALL
+                .iter()
+                .map(|r| format!("<td>{}</td>", player(lang, &facts, seat(&g.slot.seats, *r))))
+                .collect();
             format!(
                 "<tr data-table=\"{n}\" data-game=\"{game}\"><td class=\"num\">{n}</td><td>{game}</td>{players}</tr>",
                 n = g.slot.table,
@@ -214,7 +231,7 @@ fn sheet(lang: Lang, facts: &TournamentFacts, game: &ScheduledGame, site: &str) 
             format!(
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"write\"></td></tr>",
                 esc(&lang.t(&format!("role-{role}"))),
-                player(facts, seat(&game.slot.seats, *role)),
+                player(lang, facts, seat(&game.slot.seats, *role)),
                 esc(&nations.join(", ")),
             )
         })
@@ -296,6 +313,9 @@ struct RowPrint {
     scores: BTreeMap<String, serde_json::Number>,
     tie_breakers: Vec<TieBreakPrint>,
     decided_by: Value,
+    /// The round from which the player withdrew (absent for everyone else).
+    #[serde(default)]
+    withdrawn: Option<u32>,
 }
 
 #[derive(serde::Deserialize)]
@@ -354,12 +374,19 @@ pub(crate) async fn standings(
             let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
             let tbs: String =
                 row.tie_breakers.iter().map(|tb| format!("<td class=\"num tb\">{}</td>", esc(&tb.display))).collect();
+            // A withdrawn player keeps its place, marked; the finalists are counted without it.
+            let (class, left) = match row.withdrawn {
+                Some(from_round) => {
+                    (" class=\"withdrawn\"", format!(" <em class=\"withdrawn\">{}</em>", esc(&withdrawn(lang, from_round))))
+                }
+                None => ("", String::new()),
+            };
             format!(
-                "<tr data-player=\"{p}\"><td class=\"num\">{rank}</td><td>{name}</td>{scores}<td class=\"num\">{games}</td>\
+                "<tr data-player=\"{p}\"{class}><td class=\"num\">{rank}</td><td>{name}{left}</td>{scores}<td class=\"num\">{games}</td>\
                  <td class=\"num\">{total}</td>{tbs}<td class=\"tb\">{by}</td></tr>",
                 p = esc(&row.player),
                 rank = row.rank,
-                name = player(&facts, &row.player),
+                name = player(lang, &facts, &row.player),
                 games = row.games_counted,
                 total = row.total,
                 by = esc(&decided(lang, &row.decided_by)),
@@ -375,7 +402,13 @@ pub(crate) async fn standings(
         let text = lang.t_args("paper-standings-provisional", &[("count", count.into()), ("games", games.into())]);
         format!("<p class=\"secret\" id=\"provisional\">{}</p>", esc(&text))
     };
-    let finalists: Vec<String> = standings.finalists.iter().map(|p| player(&facts, p)).collect();
+    let finalists: Vec<String> = standings.finalists.iter().map(|p| player(lang, &facts, p)).collect();
+    let stand_ins = if facts.stand_ins.is_empty() {
+        String::new()
+    } else {
+        let named: Vec<String> = facts.stand_ins.iter().map(|(id, _)| player(lang, &facts, id)).collect();
+        format!("<p id=\"stand-ins\"><strong>{}</strong>: {}</p>", esc(&lang.t("paper-stand-ins")), named.join(", "))
+    };
     let final_part = standings.final_game.map_or_else(String::new, |final_game| {
         let result = match &final_game.winner {
             Some(winner) => {
@@ -393,7 +426,7 @@ pub(crate) async fn standings(
     let content = format!(
         "<h1>{title_h}</h1><p class=\"lead\">{ruleset}</p>{provisional}\
          <table class=\"print\" id=\"standings\"><thead><tr>{rank}{player_h}{roles_head}{games}{total}{tbs_head}{decided_h}</tr></thead>\
-         <tbody>{body}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{final_part}",
+         <tbody>{body}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
         title_h = esc(&title),
         ruleset = esc(&standings.ruleset),
         rank = th("num", lang.t("paper-col-rank")),

@@ -1,7 +1,9 @@
 //! Every page in Spanish and in English, against a real `ledgerd --http-listen` with an auth
 //! file: plain HTTP requests choose the language by `Accept-Language` or by the `ledger_lang`
 //! cookie (which wins), and each page must say its own words in that language, refusals
-//! included, while JSON routes keep their machine code. In Chromium, the standings board is
+//! included, while JSON routes keep their machine code; a tournament with stand-ins and a
+//! withdrawal shows both, marked in each language, on the board and on the printed paper. In
+//! Chromium, the standings board is
 //! switched to Spanish with its switch and then, open since before any game started, shows each
 //! game its tournament drew within a second of the game's start, without a reload; and a game
 //! that had ended runs again on the board within a second of the jury voiding its end.
@@ -318,6 +320,124 @@ async fn refusals_are_sentences_in_the_readers_language() {
         let body: Value = serde_json::from_str(&answer.body).unwrap();
         assert_eq!(body["error"], "UNAUTHENTICATED: unknown token", "{body}");
     }
+}
+
+/// The game of the printed pairings' row that names `who`.
+fn game_naming(pairings: &str, who: &str) -> String {
+    let row = pairings
+        .split("<tr data-table=")
+        .skip(1)
+        .map(|row| row.split("</tr>").next().unwrap_or_default())
+        .find(|row| row.contains(who))
+        .unwrap_or_else(|| panic!("no table seats {who}: {pairings}"));
+    row.split("data-game=\"").nth(1).and_then(|rest| rest.split('"').next()).unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_either_language() {
+    let mut site = Site::open().await;
+    let organiser = |args: &[&str]| {
+        let mut all = vec!["tournament"];
+        all.extend_from_slice(args);
+        all.iter().map(|s| (*s).to_owned()).collect::<Vec<String>>()
+    };
+    let run = |args: Vec<String>| {
+        let site = &site;
+        async move { site.ledgerctl(ORGANISER_TOKEN, &args.iter().map(String::as_str).collect::<Vec<_>>()).await }
+    };
+    run(organiser(&["create", "--id", "relief", "--name", "Relief 26", "--ruleset", "cafe2023"])).await;
+    // Seven players and two stand-ins: the draw seats the first stand-in once a round.
+    let pseudonyms = ["Otter", "Heron", "Lynx", "Wren", "Stoat", "Crane", "Marten"];
+    for (n, pseudonym) in (1..).zip(pseudonyms) {
+        let (player, name) = (format!("p{n}"), format!("Player {n}"));
+        let args = ["register", "--tournament", "relief", "--player", &player, "--name", &name, "--pseudonym", pseudonym];
+        run(organiser(&args)).await;
+    }
+    for (id, name) in [("s1", "Richard"), ("s2", "Rosa")] {
+        run(organiser(&["register", "--tournament", "relief", "--stand-in", "--player", id, "--name", name])).await;
+    }
+    run(organiser(&["draw", "--tournament", "relief", "--seed", "7"])).await;
+    let pairings = |round: u32| {
+        let site = &site;
+        async move {
+            let path = format!("/paper/relief/pairings/{round}");
+            http(site, "GET", &path, &Ask::Cookie("en").headers(Some(ORGANISER_TOKEN)), "").await.body
+        }
+    };
+    let before = pairings(2).await;
+    let reseated = game_naming(&before, "Player 1 <");
+    assert!(!before.contains(">s2<"), "the draw seated the second stand-in: {before}");
+    // p1 leaves after round 1: the one stand-in free in rounds 2 to 4 takes its seats.
+    let said = run(organiser(&["withdraw", "--tournament", "relief", "--player", "p1", "--from-round", "2"])).await;
+    assert!(said.contains("s2 takes p1's seat"), "{said}");
+    let after = pairings(2).await;
+    assert_eq!(game_naming(&after, ">s2<"), reseated, "{after}");
+    assert!(!after.contains("Player 1 <"), "p1 is still seated in round 2: {after}");
+    let with_s1 = game_naming(&pairings(1).await, ">s1<");
+    // The re-seated game starts: the board names its players, the stand-in as a stand-in.
+    let started = [json!({"type": "game_started", "at_ms": 0}), json!({"type": "turn_started", "turn": 1})];
+    site.append(&format!("game/{reseated}"), TABLE_TOKEN, &started, "reseated-start-").await;
+
+    let (en, es) = says(
+        &site,
+        "/board/relief",
+        None,
+        200,
+        &["withdrew after round 1", "stand-ins, not ranked: stand-in 1, stand-in 2", "<span class=\"stand-in\">stand-in 2</span>"],
+        &["se retiró tras la ronda 1", "suplentes, sin clasificar: suplente 1, suplente 2", "<span class=\"stand-in\">suplente 2</span>"],
+    )
+    .await;
+    for page in [&en, &es] {
+        // Otter (p1) keeps its row, marked, and is not a finalist; stand-ins have no row.
+        assert!(page.contains("<tr class=\"withdrawn\" data-player=\"Otter\">"), "{page}");
+        assert_eq!(page.matches("class=\"withdrawn\"").count(), 1, "{page}");
+        assert!(!page.contains("data-player=\"stand-in"), "a stand-in is ranked: {page}");
+        let finalists = first_text(page, "finalists");
+        assert!(!finalists.contains("Otter") && finalists.matches(", ").count() == 3, "{finalists}");
+        let running = page.split(&format!("data-game=\"{reseated}\"")).nth(1).unwrap().split("</div>").next().unwrap();
+        assert!(running.contains("class=\"stand-in\"") && !running.contains("Otter"), "{running}");
+    }
+
+    // The paper: every stand-in named as one, the withdrawal on the printed standings.
+    let (en, es) = says(
+        &site,
+        "/paper/relief/pairings/1",
+        Some(ORGANISER_TOKEN),
+        200,
+        &["Richard <span class=\"note\">s1</span> <span class=\"stand-in\">(stand-in 1)</span>"],
+        &["Richard <span class=\"note\">s1</span> <span class=\"stand-in\">(suplente 1)</span>"],
+    )
+    .await;
+    // Round 1 was printed as drawn: p1 still plays it.
+    assert!(en.contains("Player 1 <") && es.contains("Player 1 <"), "{es}");
+    says(
+        &site,
+        "/paper/relief/sheets/2",
+        Some(ORGANISER_TOKEN),
+        200,
+        &["Rosa <span class=\"note\">s2</span> <span class=\"stand-in\">(stand-in 2)</span>"],
+        &["Rosa <span class=\"note\">s2</span> <span class=\"stand-in\">(suplente 2)</span>"],
+    )
+    .await;
+    let (en, es) = says(
+        &site,
+        "/paper/relief/standings",
+        Some(ORGANISER_TOKEN),
+        200,
+        &["<em class=\"withdrawn\">withdrew after round 1</em>", "<strong>Stand-ins (not ranked)</strong>: Richard"],
+        &["<em class=\"withdrawn\">se retiró tras la ronda 1</em>", "<strong>Suplentes (sin clasificar)</strong>: Richard"],
+    )
+    .await;
+    for page in [&en, &es] {
+        assert!(page.contains("<tr data-player=\"p1\" class=\"withdrawn\">"), "{page}");
+        assert!(!page.contains("<tr data-player=\"s1\"") && !page.contains("<tr data-player=\"s2\""), "{page}");
+        let finalists = page.split("</strong>: ").nth(1).unwrap().split("</p>").next().unwrap();
+        assert!(!finalists.contains(">p1<") && finalists.matches("class=\"note\"").count() == 4, "{finalists}");
+    }
+    // The sheet of a round-1 game seats the first stand-in where the draw put it.
+    let sheets = http(&site, "GET", "/paper/relief/sheets/1", &Ask::Cookie("es").headers(Some(ORGANISER_TOKEN)), "").await;
+    let sheet = sheets.body.split(&format!("data-game=\"{with_s1}\"")).nth(1).unwrap().split("</section>").next().unwrap();
+    assert!(sheet.contains("Richard <span class=\"note\">s1</span> <span class=\"stand-in\">(suplente 1)</span>"), "{sheet}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -47,6 +47,12 @@ paper-sheet-rule = Pompadour notes down the players' names, the start time and l
 paper-standings-title = Final standings: { $tournament }
 paper-standings-provisional = Provisional: { $count } games have not ended ({ $games }).
 paper-finalists = Finalists
+paper-withdrawn = { $after ->
+    [0] withdrew before round 1
+   *[other] withdrew after round { $after }
+}
+paper-stand-in = stand-in { $n }
+paper-stand-ins = Stand-ins (not ranked)
 paper-winner = Winner: { $player }
 paper-final-pending = The final has not been decided yet.
 paper-decided-total = total

@@ -97,6 +97,15 @@ board-decided-unresolved = tied: no lot drawn yet
 board-finalists = finalists: { $players }
 # $players (String)
 board-finalists-so-far = finalists so far: { $players }
+# $after (Number) - the last round the player played before leaving, 0 before the first
+board-withdrawn = { $after ->
+    [0] withdrew before round 1
+   *[other] withdrew after round { NUMBER($after, useGrouping: 0) }
+}
+# $n (Number) - the stand-in's place in registration order
+board-stand-in = stand-in { NUMBER($n, useGrouping: 0) }
+# $players (String) - joined by ", "
+board-stand-ins = stand-ins, not ranked: { $players }
 board-running = Games running
 board-none = none
 # $turn (Number)

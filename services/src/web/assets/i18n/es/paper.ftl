@@ -47,6 +47,12 @@ paper-sheet-rule = Pompadour anota los nombres de los jugadores, la hora de inic
 paper-standings-title = Clasificación final: { $tournament }
 paper-standings-provisional = Provisional: { $count } partidas no han terminado ({ $games }).
 paper-finalists = Finalistas
+paper-withdrawn = { $after ->
+    [0] se retiró antes de la ronda 1
+   *[other] se retiró tras la ronda { $after }
+}
+paper-stand-in = suplente { $n }
+paper-stand-ins = Suplentes (sin clasificar)
 paper-winner = Ganador: { $player }
 paper-final-pending = La final aún no está decidida.
 paper-decided-total = total

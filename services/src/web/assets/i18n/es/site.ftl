@@ -102,6 +102,15 @@ board-decided-unresolved = empatados: aún sin sorteo
 board-finalists = finalistas: { $players }
 # $players (String)
 board-finalists-so-far = finalistas por ahora: { $players }
+# $after (Number) - la última ronda que jugó antes de retirarse, 0 antes de la primera
+board-withdrawn = { $after ->
+    [0] se retiró antes de la ronda 1
+   *[other] se retiró tras la ronda { NUMBER($after, useGrouping: 0) }
+}
+# $n (Number) - el orden de inscripción del suplente
+board-stand-in = suplente { NUMBER($n, useGrouping: 0) }
+# $players (String)
+board-stand-ins = suplentes, sin clasificar: { $players }
 board-running = Partidas en juego
 board-none = ninguna
 # $turn (Number)
