@@ -69,8 +69,19 @@
       });
       return { rules: state, version: version };
     }
-    // After the view, the stored taps and the waiting ones.
-    function local() { return fold(app.recorded.concat(waiting())); }
+    // After the view, the stored taps and the waiting ones. A redraw asks for it many times and
+    // an outage's worth of taps makes each fold long, so the last fold is kept until the view
+    // or the rows folded change (rows are replaced, never edited, once folded).
+    let folded = null;
+    function local() {
+      const rows = app.recorded.concat(waiting());
+      const same = folded && folded.view === app.view && folded.rows.length === rows.length &&
+        folded.rows.every(function (row, idx) { return row === rows[idx] && row.event === folded.events[idx]; });
+      if (!same) {
+        folded = { view: app.view, rows: rows, events: rows.map(function (row) { return row.event; }), value: fold(rows) };
+      }
+      return folded.value;
+    }
 
     function uuid() {
       if (globalThis.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
