@@ -119,13 +119,7 @@ fn range_root<S: LeafHashes + ?Sized>(source: &S, start: u64, len: u64) -> Resul
 }
 
 /// RFC 9162's PATH(m, D[start : start + n]), appended leaf-side first.
-fn path<S: LeafHashes + ?Sized>(
-    source: &S,
-    m: u64,
-    start: u64,
-    n: u64,
-    out: &mut Vec<Hash>,
-) -> Result<(), S::Error> {
+fn path<S: LeafHashes + ?Sized>(source: &S, m: u64, start: u64, n: u64, out: &mut Vec<Hash>) -> Result<(), S::Error> {
     if n == 1 {
         return Ok(());
     }
