@@ -9,12 +9,16 @@
 //! [`LeafHashes`] (see `source.rs` for the O(log n) layout), and the services sign and publish
 //! [`Checkpoint`]s: that wiring is built on this API in a later change (docs/PROOFS.md).
 
+pub mod checkpoint;
 pub mod frontier;
 pub mod hash;
+pub mod note;
 pub mod source;
 pub mod verify;
 
+pub use checkpoint::{Checkpoint, CheckpointError, Opened};
 pub use frontier::{Frontier, FrontierShape, Subtree};
 pub use hash::{empty_root, leaf_hash, node_hash, root_of, Hash};
+pub use note::{key_id, Note, NoteError, Signature, SigningKey, VerifierKey, MAX_SIGNATURES};
 pub use source::{consistency_proof, inclusion_proof, tree_root, LeafHashes, MemoryTree, ProveError};
 pub use verify::{root_from_inclusion, verify_consistency, verify_inclusion, VerifyError};
