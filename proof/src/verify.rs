@@ -5,6 +5,11 @@
 //! part, the new root recomputed but not the old one, or hashes left over. Here every hash of a
 //! proof is consumed, a proof with a hash too many or too few fails, and both the old and the new
 //! roots must come out of the same hashes.
+//!
+//! The tree size is part of the claim, not of the proof: the proof of leaf 0 in a 3-leaf tree has
+//! the shape of one in a 4-leaf tree too. A size and a root are therefore always taken together
+//! from one signed checkpoint, never a root alone (a root is the head of one size only, since leaf
+//! and node hashes are domain-separated).
 
 use crate::hash::{empty_root, node_hash, Hash};
 use thiserror::Error;

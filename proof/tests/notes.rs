@@ -263,3 +263,24 @@ fn a_player_checks_an_event_and_the_logs_growth_offline() {
     let edited_proof = inclusion_proof(&forked, 7, 60).unwrap();
     assert!(verify_inclusion(7, round.size, &rewritten[7], &edited_proof, &round.root).is_err());
 }
+
+/// A checkpoint computed independently, with Python's `cryptography` (pyca, OpenSSL's Ed25519) and
+/// `hashlib`, from the seed `[7; 32]`: the key ID, the verifier key and the signed note of the
+/// RFC 6962 test tree of 8 leaves (its root `5dc9da79…` from tests/vectors.rs). The same example
+/// stands in docs/PROOFS.md.
+#[test]
+fn an_independently_computed_checkpoint_is_reproduced() {
+    const VKEY: &str = "ledger.example/open26+05b8b39b+AepKbGPinFIKvvVQexMuxfmVR3auvr57kkIe6mkURtIs";
+    const SIGNED: &str = "ledger.example/open26\n8\nXcnaeacGWamtVZy3Ad7ZoqudgjqtL0lgz+Nw7/RgQyg=\n\n\
+        — ledger.example/open26 Bbizm0PjJtQAEnFHIeEhWE+yERY5ke8g/Tdmq/nJ5MCUkEnaH2Z1O5usODrtfnIOOLTMpPfz86C1x3xlLYT/2PPcmwc=\n";
+    let log = log_key();
+    assert_eq!(log.verifier().to_string(), VKEY);
+    let leaves: Vec<Hash> =
+        ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"]
+            .iter()
+            .map(|leaf| leaf_hash(&hex::decode(leaf).unwrap()))
+            .collect();
+    let checkpoint = Checkpoint::new(log.name(), 8, root_of(&leaves));
+    assert_eq!(checkpoint.sign(&log).unwrap().to_string(), SIGNED);
+    assert_eq!(Checkpoint::open(SIGNED, &key(VKEY), &[]).unwrap().checkpoint, checkpoint);
+}
