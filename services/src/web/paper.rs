@@ -2,7 +2,9 @@
 //! pairings, each table's game report sheet prefilled from the draw, and the final standings
 //! with every tie-breaker. Served by ledgerd so that every page is the ledger as it stands
 //! when it is printed; behind the organiser's (or the jury's) clearance, since the pages name
-//! the players ([`Access::Paper`]).
+//! the players ([`Access::Paper`]). Stand-ins are labelled wherever a page names a player and
+//! are listed apart from the standings (never ranked); a withdrawn player's row is kept, marked
+//! with the last round it played; a round printed after a withdrawal seats its stand-in.
 //!
 //! The report sheet is the one the CAFE rules give Pompadour (section F): the players' names,
 //! then blanks for the start time and the first Card of Fate, and for the scores the jury notes
