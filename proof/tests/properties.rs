@@ -18,11 +18,31 @@ fn tree_of(leaves: &[Hash]) -> MemoryTree {
     tree
 }
 
-fn flip(proof: &[Hash], which: Index, byte: usize, bit: u8) -> Vec<Hash> {
-    let mut flipped = proof.to_vec();
-    let at = which.index(flipped.len());
-    flipped[at][byte] ^= 1 << bit;
-    flipped
+/// One bit to flip: in which hash of a proof, at which byte, which bit.
+#[derive(Clone, Debug)]
+struct Flip {
+    which: Index,
+    byte: usize,
+    bit: u8,
+}
+
+fn flips() -> impl Strategy<Value = Flip> {
+    (any::<Index>(), 0usize..32, 0u8..8).prop_map(|(which, byte, bit)| Flip { which, byte, bit })
+}
+
+impl Flip {
+    fn hash(&self, hash: &Hash) -> Hash {
+        let mut flipped = *hash;
+        flipped[self.byte] ^= 1 << self.bit;
+        flipped
+    }
+
+    fn proof(&self, proof: &[Hash]) -> Vec<Hash> {
+        let mut flipped = proof.to_vec();
+        let at = self.which.index(flipped.len());
+        flipped[at] = self.hash(&flipped[at]);
+        flipped
+    }
 }
 
 fn at(index: u64) -> usize {
@@ -42,9 +62,7 @@ proptest! {
         n in 1u64..1500,
         pick in any::<Index>(),
         other in any::<Index>(),
-        which in any::<Index>(),
-        byte in 0usize..32,
-        bit in 0u8..8,
+        flip in flips(),
     ) {
         let leaves = leaves(n, 0);
         let tree = tree_of(&leaves);
@@ -57,17 +75,13 @@ proptest! {
         prop_assert_eq!(verify_inclusion(i, n, &leaves[at(i)], &proof, &root), Ok(()));
 
         if !proof.is_empty() {
-            let flipped = flip(&proof, which, byte, bit);
+            let flipped = flip.proof(&proof);
             prop_assert!(verify_inclusion(i, n, &leaves[at(i)], &flipped, &root).is_err());
             prop_assert!(verify_inclusion(i, n, &leaves[at(i)], &proof[1..], &root).is_err());
         }
         prop_assert!(verify_inclusion(i, n, &leaves[at(i)], &[&proof[..], &[root]].concat(), &root).is_err());
-        let mut root_flipped = root;
-        root_flipped[byte] ^= 1 << bit;
-        prop_assert!(verify_inclusion(i, n, &leaves[at(i)], &proof, &root_flipped).is_err());
-        let mut leaf_flipped = leaves[at(i)];
-        leaf_flipped[byte] ^= 1 << bit;
-        prop_assert!(verify_inclusion(i, n, &leaf_flipped, &proof, &root).is_err());
+        prop_assert!(verify_inclusion(i, n, &leaves[at(i)], &proof, &flip.hash(&root)).is_err());
+        prop_assert!(verify_inclusion(i, n, &flip.hash(&leaves[at(i)]), &proof, &root).is_err());
 
         // Another index of the same tree, or the same index in a tree of another size (with that
         // tree's own root): never.
@@ -87,9 +101,7 @@ proptest! {
         n in 1u64..1500,
         pick in any::<Index>(),
         other in any::<Index>(),
-        which in any::<Index>(),
-        byte in 0usize..32,
-        bit in 0u8..8,
+        flip in flips(),
     ) {
         let leaves = leaves(n, 0);
         let tree = tree_of(&leaves);
@@ -100,20 +112,16 @@ proptest! {
         prop_assert_eq!(verify_consistency(m, n, &old_root, &new_root, &proof), Ok(()));
 
         if !proof.is_empty() {
-            let flipped = flip(&proof, which, byte, bit);
+            let flipped = flip.proof(&proof);
             prop_assert!(verify_consistency(m, n, &old_root, &new_root, &flipped).is_err());
             prop_assert!(verify_consistency(m, n, &old_root, &new_root, &proof[..proof.len() - 1]).is_err());
             prop_assert!(verify_consistency(m, n, &old_root, &new_root, &proof[1..]).is_err());
         }
         prop_assert!(verify_consistency(m, n, &old_root, &new_root, &[&proof[..], &[new_root]].concat()).is_err());
-        let mut flipped_old = old_root;
-        flipped_old[byte] ^= 1 << bit;
-        prop_assert!(verify_consistency(m, n, &flipped_old, &new_root, &proof).is_err());
+        prop_assert!(verify_consistency(m, n, &flip.hash(&old_root), &new_root, &proof).is_err());
         // The empty tree is a prefix of every tree: from size 0 the new root is not at stake.
         if m > 0 {
-            let mut flipped_new = new_root;
-            flipped_new[byte] ^= 1 << bit;
-            prop_assert!(verify_consistency(m, n, &old_root, &flipped_new, &proof).is_err());
+            prop_assert!(verify_consistency(m, n, &old_root, &flip.hash(&new_root), &proof).is_err());
         }
 
         // The same old root claimed for another old size, or the proof offered for another new

@@ -356,3 +356,15 @@ fn inclusion_edge_cases() {
     assert_eq!(verify_inclusion(0, 1, &single, &[], &some), Err(VerifyError::RootMismatch));
     assert_eq!(verify_inclusion(0, 1, &single, &[single], &single), Err(VerifyError::TooLong));
 }
+
+/// Proofs are asked only for leaves and sizes the log holds.
+#[test]
+fn proofs_outside_the_log_are_refused() {
+    let leaves = leaf_hashes();
+    assert_eq!(inclusion_proof(&leaves[..], 8, 8), Err(ProveError::IndexOutOfRange { index: 8, size: 8 }));
+    assert_eq!(inclusion_proof(&leaves[..], 0, 9), Err(ProveError::BeyondLog { size: 9, available: 8 }));
+    assert_eq!(consistency_proof(&leaves[..], 5, 4), Err(ProveError::SizesReversed { old: 5, new: 4 }));
+    assert_eq!(consistency_proof(&leaves[..], 4, 9), Err(ProveError::BeyondLog { size: 9, available: 8 }));
+    assert_eq!(tree_root(&leaves[..], 9), Err(ProveError::BeyondLog { size: 9, available: 8 }));
+    assert_eq!(consistency_proof(&leaves[..], 0, 8), Ok(vec![]));
+}
