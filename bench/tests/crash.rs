@@ -1,7 +1,9 @@
 //! The crash-consistency program in miniature, as CI runs it: three `kill -9` cycles of a real
 //! ledgerd (this package's `bench-ledgerd`, ledgerd's own `main` built from the code under
 //! test) under unary and pipelined appends, each followed by a restart and the full checks.
-//! The long run is `ledger-crash --cycles 100` (docs/RELIABILITY.md).
+//! The long run is `ledger-crash --cycles 100` (docs/RELIABILITY.md). The same with power cuts:
+//! the data directory on the power-cut file system, each kill followed by a seeded cut that
+//! drops what no fsync covered (`ledger-crash --power-cut`).
 
 use clap::Parser;
 use ledger_bench::crash::{run, CrashArgs};
@@ -51,6 +53,61 @@ async fn kill_9_under_load_loses_and_doubles_no_acknowledged_event() {
     assert_eq!(report.cycles_survived(), 3);
     // The pipelined writer always has appends in flight when the daemon dies.
     assert!(report.resolved().total() > 0, "no append was in flight at any kill");
+    assert_eq!(report.final_exit.as_deref(), Some("exit status: 0"));
+    assert_eq!(report.events_stored, report.cycles.last().unwrap().read.events);
+}
+
+/// `true` when FUSE can be mounted here; otherwise skips loudly (fails under `CI=true`).
+fn fuse_available() -> bool {
+    let Some(why) = ledger_powercut::unavailable() else { return true };
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true and the power-cut file system cannot mount: {why}");
+    eprintln!("\n************************************************************");
+    eprintln!("SKIPPED: power-cut crash cycles: {why}");
+    eprintln!("************************************************************\n");
+    false
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn power_cuts_under_load_lose_no_acknowledged_event() {
+    if !fuse_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let seed = std::env::var("LEDGER_CRASH_SEED").ok().map(|s| s.parse::<u64>().expect("LEDGER_CRASH_SEED"));
+    let mut flags = vec![
+        "ledger-crash".to_owned(),
+        format!("--ledgerd={}", env!("CARGO_BIN_EXE_bench-ledgerd")),
+        format!("--work-dir={}", dir.path().display()),
+        "--power-cut".into(),
+        "--cycles=4".into(),
+        "--unary-writers=4".into(),
+        "--pipelined-writers=1".into(),
+        "--in-flight=32".into(),
+        "--streams-per-writer=2".into(),
+        "--shared-streams=2".into(),
+        "--kill-after-ms=300..1200".into(),
+    ];
+    flags.extend(seed.map(|s| format!("--seed={s}")));
+    let report = run(CrashArgs::parse_from(flags)).await.unwrap();
+    println!("{}", report.summary());
+    if !report.passed() {
+        let kept = dir.keep();
+        panic!(
+            "seed {} (rerun: LEDGER_CRASH_SEED={} cargo test -p ledger-bench --test crash -- power_cuts), data in {}:\n{:#?}",
+            report.seed,
+            report.seed,
+            kept.display(),
+            report.failures
+        );
+    }
+    assert_eq!(report.cycles_survived(), 4);
+    for cycle in &report.cycles {
+        assert!(cycle.power_cut.is_some(), "cycle {}: the power was cut", cycle.cycle);
+        assert!(cycle.events > 0 && cycle.read.events > 0, "cycle {}: nothing acknowledged or checked", cycle.cycle);
+    }
+    assert_eq!(report.lost(), 0);
+    assert_eq!(report.duplicates(), 0);
+    assert_eq!(report.unexpected(), 0);
     assert_eq!(report.final_exit.as_deref(), Some("exit status: 0"));
     assert_eq!(report.events_stored, report.cycles.last().unwrap().read.events);
 }

@@ -15,7 +15,7 @@
 mod fs;
 mod state;
 
-pub use state::{Cut, CutReport, Faults, State};
+pub use state::{Cut, CutReport, Faults, State, TornWrite};
 
 use fuser::{BackgroundSession, Config, MountOption};
 use std::ffi::OsString;

@@ -69,8 +69,23 @@ pub struct CutReport {
     pub data_changes_kept: usize,
     /// Unsynced directory entry changes that were lost.
     pub entry_changes_lost: usize,
-    /// The torn write: inode, offset, bytes kept, bytes written.
-    pub torn: Option<(u64, u64, usize, usize)>,
+    /// The torn write, if any.
+    pub torn: Option<TornWrite>,
+    /// The files that had unsynced data changes, as programs saw their paths before the cut.
+    pub files: Vec<String>,
+}
+
+/// The one write a [`Cut::Torn`] tore.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TornWrite {
+    /// The file's path from the mount's root as programs saw it before the cut (`?` for a file
+    /// no directory named).
+    pub path: String,
+    pub offset: u64,
+    /// The bytes of it that reached the disk.
+    pub kept: usize,
+    /// The bytes written.
+    pub of: usize,
 }
 
 /// Faults to inject; each stays until cleared.
@@ -330,6 +345,7 @@ impl State {
             Cut::Subset { seed } | Cut::Torn { seed } => seed,
         };
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let paths = self.paths();
         let mut inodes: Vec<u64> = self.nodes.keys().copied().collect();
         inodes.sort_unstable();
         let torn = match cut {
@@ -353,6 +369,9 @@ impl State {
             let Some(node) = self.nodes.get_mut(&ino) else { continue };
             match node {
                 Node::File(file) => {
+                    if !file.pending.is_empty() {
+                        report.files.push(paths.get(&ino).cloned().unwrap_or_else(|| "?".into()));
+                    }
                     for (i, change) in file.pending.drain(..).enumerate() {
                         let keep = match cut {
                             Cut::All => false,
@@ -363,7 +382,12 @@ impl State {
                                         let kept = 1 + pick(&mut rng, bytes.len() - 1).unwrap_or(0);
                                         let part = DataChange::Write { offset: *offset, bytes: bytes[..kept].to_vec() };
                                         apply(&mut file.durable, &part);
-                                        report.torn = Some((ino, *offset, kept, bytes.len()));
+                                        report.torn = Some(TornWrite {
+                                            path: paths.get(&ino).cloned().unwrap_or_else(|| "?".into()),
+                                            offset: *offset,
+                                            kept,
+                                            of: bytes.len(),
+                                        });
                                     }
                                 }
                                 false
@@ -400,6 +424,24 @@ impl State {
         self.dead = true;
         self.forget_unreachable();
         report
+    }
+
+    /// Every named inode's path as programs see it (the first name found).
+    fn paths(&self) -> HashMap<u64, String> {
+        let mut paths = HashMap::new();
+        let mut todo = vec![(ROOT, String::new())];
+        while let Some((ino, path)) = todo.pop() {
+            if let Some(Node::Dir(dir)) = self.nodes.get(&ino) {
+                for (name, &child) in &dir.entries {
+                    let child_path = format!("{path}/{}", name.to_string_lossy());
+                    if let std::collections::hash_map::Entry::Vacant(entry) = paths.entry(child) {
+                        entry.insert(child_path.clone());
+                        todo.push((child, child_path));
+                    }
+                }
+            }
+        }
+        paths
     }
 
     /// Drops inodes no directory on the disk names (their data went with the cut).

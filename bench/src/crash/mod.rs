@@ -14,6 +14,11 @@
 //!    and must come back `duplicate` or be stored once ([`check::resolve`]);
 //! 5. every stream is read back and must be exactly what was acknowledged ([`check::read_back`]).
 //!
+//! With `--power-cut` the data directory is on the power-cut file system (`ledger-powercut`),
+//! and each kill is also a power cut: after the SIGKILL a cut drawn from the seed drops what
+//! no `fsync` covered (all of it, a seeded subset, or all but one torn write), and ledgerd
+//! restarts on what the "disk" kept ([`PowerCutDisk`]).
+//!
 //! After the last cycle the daemon is stopped with SIGTERM, must exit cleanly, and its data
 //! must verify with exactly the acknowledged events. Every random choice comes from one seed,
 //! printed first; the timing of a kill against the load cannot be replayed exactly, so a seed
@@ -90,6 +95,25 @@ pub struct CrashArgs {
     /// Also write the figures as JSON here.
     #[arg(long)]
     pub json_out: Option<PathBuf>,
+    /// Put the data directory on the power-cut file system (FUSE: needs /dev/fuse, and
+    /// fusermount3 when not root) and cut the power at each kill: what no fsync covered is
+    /// lost (all of it, a seeded subset, or a torn write, drawn from the seed).
+    #[arg(long)]
+    pub power_cut: bool,
+    /// The kinds of cut `--power-cut` draws from.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "all,subset,torn")]
+    pub cuts: Vec<CutKind>,
+}
+
+/// What a power cut drops of the changes no fsync covered (see `ledger_powercut::Cut`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CutKind {
+    /// All of them.
+    All,
+    /// A seeded subset of the data changes and a prefix of each directory's entry changes.
+    Subset,
+    /// All of them but a byte prefix of one write.
+    Torn,
 }
 
 /// A range of milliseconds, `MIN..MAX` (or one number).
@@ -121,6 +145,9 @@ impl CrashArgs {
         }
         if self.unary_writers + self.pipelined_writers == 0 {
             bail!("no writers: give --unary-writers or --pipelined-writers");
+        }
+        if self.cuts.is_empty() {
+            bail!("--cuts needs at least one of all, subset, torn");
         }
         if !(1..=100).contains(&self.max_batch) {
             bail!("--max-batch must be 1 to 100");
@@ -165,10 +192,14 @@ pub async fn run(args: CrashArgs) -> Result<CrashReport> {
         cycles_planned: args.cycles,
         ..CrashReport::default()
     };
-    let mut crash = Crash { args: &args, seed, binary, dir: work.path().to_owned(), model: Model::default(), report };
+    let power = if args.power_cut { Some(PowerCutDisk::mount(work.path())?) } else { None };
+    let mut crash =
+        Crash { args: &args, seed, binary, dir: work.path().to_owned(), model: Model::default(), report, power };
     if let Err(e) = crash.cycles().await {
         crash.report.failures.push(format!("{e:#}"));
     }
+    // An orderly unmount: the backing directory keeps the data (when the run keeps it).
+    drop(crash.power.take());
     let mut report = crash.report;
     report.wall_secs = started.elapsed().as_secs_f64();
     if !report.passed() || args.keep {
@@ -199,6 +230,56 @@ struct Crash<'a> {
     dir: PathBuf,
     model: Model,
     report: CrashReport,
+    /// `--power-cut`: the file system `data/` is mounted from.
+    power: Option<PowerCutDisk>,
+}
+
+/// `--power-cut`: `data/` is the power-cut file system over `disk/`.
+struct PowerCutDisk {
+    fs: ledger_powercut::PowerCut,
+}
+
+impl PowerCutDisk {
+    fn mount(work: &Path) -> Result<PowerCutDisk> {
+        if let Some(why) = ledger_powercut::unavailable() {
+            bail!("--power-cut needs FUSE: {why}");
+        }
+        let (disk, data) = (work.join("disk"), work.join("data"));
+        std::fs::create_dir_all(&disk)?;
+        std::fs::create_dir_all(&data)?;
+        let fs = ledger_powercut::PowerCut::mount(&disk, &data)
+            .with_context(|| format!("mounting the power-cut file system at {}", data.display()))?;
+        Ok(PowerCutDisk { fs })
+    }
+
+    /// Cuts the power with a cut drawn from `rng`, then boots on what the disk kept.
+    fn cut(&mut self, kinds: &[CutKind], rng: &mut Rng) -> Result<String> {
+        let seed = rng.next_u64();
+        let last = u64::try_from(kinds.len()).unwrap_or(1).saturating_sub(1);
+        let kind = usize::try_from(rng.between(0, last)).ok().and_then(|k| kinds.get(k)).copied();
+        let cut = match kind.unwrap_or(CutKind::All) {
+            CutKind::All => ledger_powercut::Cut::All,
+            CutKind::Subset => ledger_powercut::Cut::Subset { seed },
+            CutKind::Torn => ledger_powercut::Cut::Torn { seed },
+        };
+        let done = self.fs.cut(cut).context("cutting the power")?;
+        self.fs.remount().context("mounting the power-cut file system again")?;
+        let kind = match cut {
+            ledger_powercut::Cut::All => "all unsynced lost",
+            ledger_powercut::Cut::Subset { .. } => "a subset kept",
+            ledger_powercut::Cut::Torn { .. } => "one write torn",
+        };
+        Ok(format!(
+            "{kind}: {} data changes{} lost, {} kept, {} entry changes lost{}",
+            done.data_changes_lost,
+            if done.files.is_empty() { String::new() } else { format!(" (in {})", done.files.join(" ")) },
+            done.data_changes_kept,
+            done.entry_changes_lost,
+            done.torn
+                .map(|t| format!(", {} of {} bytes of a write at {} in {} kept", t.kept, t.of, t.offset, t.path))
+                .unwrap_or_default()
+        ))
+    }
 }
 
 impl Crash<'_> {
@@ -232,6 +313,10 @@ impl Crash<'_> {
         let (outcomes, killed) = self.load_and_kill(daemon, report).await?;
         report.killed_running = killed.was_running;
         report.kill_signal = killed.signal;
+        if let Some(power) = &mut self.power {
+            let mut rng = Rng::derive(self.seed, &[u64::from(report.cycle), 3]);
+            report.power_cut = Some(power.cut(&self.args.cuts, &mut rng)?);
+        }
         if !killed.was_running {
             bail!("ledgerd had exited before the kill; its log:\n{}", tail(&self.log(report.cycle - 1)));
         }

@@ -20,6 +20,8 @@ pub struct CycleReport {
     pub races_lost: u64,
     pub killed_running: bool,
     pub kill_signal: Option<i32>,
+    /// `--power-cut`: what the cut after the kill dropped.
+    pub power_cut: Option<String>,
     /// Appends sent and never answered when the daemon died.
     pub in_flight: u64,
     pub disk: DiskCheck,
@@ -35,7 +37,7 @@ pub struct CycleReport {
 impl CycleReport {
     pub fn line(&self) -> String {
         let r = &self.resolved;
-        format!(
+        let line = format!(
             "cycle {:>3}: kill -9 after {:>5} ms ({}), {:>6} events in {:>6} appends acknowledged, {:>4} in flight \
              → {} stored before the crash, {} appended by the retry, {} superseded; restart {} ms; \
              {} events read back, lost {}, duplicates {}, chains ok: {} (checks {} ms)",
@@ -57,7 +59,11 @@ impl CycleReport {
             self.read.duplicates,
             self.disk.broken == 0 && self.read.broken_chains == 0,
             self.checks_ms,
-        )
+        );
+        match &self.power_cut {
+            Some(cut) => format!("{line}; power cut: {cut}"),
+            None => line,
+        }
     }
 }
 

@@ -245,8 +245,9 @@ fn a_torn_write_keeps_a_byte_prefix_of_it_and_nothing_else_unsynced() {
         synced_then_appended(&mount, &synced, &appended);
         File::create(mount.path("never-synced")).unwrap();
         let report = mount.cut_and_remount(Cut::Torn { seed });
-        let (_, offset, kept, of) = report.torn.expect("a write was torn");
-        assert_eq!((offset, of), (500, 1000));
+        let torn = report.torn.expect("a write was torn");
+        let (offset, kept, of) = (torn.offset, torn.kept, torn.of);
+        assert_eq!((torn.path.as_str(), offset, of), ("/log", 500, 1000));
         assert!((1..1000).contains(&kept), "a torn write keeps some bytes, never all: {kept}");
         let mut expected = synced.clone();
         expected.extend_from_slice(&appended[..kept]);

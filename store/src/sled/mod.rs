@@ -72,9 +72,23 @@ fn open_sled(dir: &Path) -> Result<sled::Db, StoreError> {
             {
                 std::thread::sleep(std::time::Duration::from_millis(10));
             }
-            other => return Ok(other?),
+            other => {
+                let db = other?;
+                sync_sled_conf(dir)?;
+                return Ok(db);
+            }
         }
     }
+}
+
+/// sled writes its `conf` file (its settings and a checksum, in two writes) at every open and
+/// never syncs it; a power cut that keeps one write of the two (`ledger-crash --power-cut`
+/// found it) leaves a file sled refuses to open. Synced here, and its directory entry too, it
+/// is on the disk from the first start on, and the later rewrites put the same bytes again.
+fn sync_sled_conf(dir: &Path) -> Result<(), StoreError> {
+    File::open(dir.join("conf"))?.sync_all()?;
+    File::open(dir)?.sync_all()?;
+    Ok(())
 }
 
 /// How a log is opened.
