@@ -6,40 +6,46 @@
 //! drops what no fsync covered (`ledger-crash --power-cut`).
 
 use clap::Parser;
+use ledger_bench::crash::report::CrashReport;
 use ledger_bench::crash::{run, CrashArgs};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kill_9_under_load_loses_and_doubles_no_acknowledged_event() {
+/// Runs the miniature (4 unary and 1 pipelined writers, kills after 300..1200 ms) with `extra`
+/// flags; a failed run keeps its data and ledgerd's logs for the post-mortem and panics with the
+/// line that reruns it (`test`: the test's name).
+async fn miniature(extra: &[&str], test: &str) -> CrashReport {
     let dir = tempfile::tempdir().unwrap();
     let seed = std::env::var("LEDGER_CRASH_SEED").ok().map(|s| s.parse::<u64>().expect("LEDGER_CRASH_SEED"));
     let mut flags = vec![
         "ledger-crash".to_owned(),
         format!("--ledgerd={}", env!("CARGO_BIN_EXE_bench-ledgerd")),
         format!("--work-dir={}", dir.path().display()),
-        "--cycles=3".into(),
         "--unary-writers=4".into(),
         "--pipelined-writers=1".into(),
         "--in-flight=32".into(),
         "--streams-per-writer=2".into(),
         "--shared-streams=2".into(),
-        "--shared-one-in=2".into(),
         "--kill-after-ms=300..1200".into(),
     ];
+    flags.extend(extra.iter().map(|&flag| flag.to_owned()));
     flags.extend(seed.map(|s| format!("--seed={s}")));
     let report = run(CrashArgs::parse_from(flags)).await.unwrap();
     println!("{}", report.summary());
-
     if !report.passed() {
-        // The data and ledgerd's logs outlive the test, for the post-mortem.
         let kept = dir.keep();
         panic!(
-            "seed {} (rerun: LEDGER_CRASH_SEED={} cargo test -p ledger-bench --test crash), data in {}:\n{:#?}",
+            "seed {} (rerun: LEDGER_CRASH_SEED={} cargo test -p ledger-bench --test crash -- {test}), data in {}:\n{:#?}",
             report.seed,
             report.seed,
             kept.display(),
             report.failures
         );
     }
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_9_under_load_loses_and_doubles_no_acknowledged_event() {
+    let report = miniature(&["--cycles=3", "--shared-one-in=2"], "kill_9").await;
     assert_eq!(report.cycles.len(), 3);
     for cycle in &report.cycles {
         assert!(cycle.killed_running, "cycle {}: the kill must hit a running daemon", cycle.cycle);
@@ -57,49 +63,12 @@ async fn kill_9_under_load_loses_and_doubles_no_acknowledged_event() {
     assert_eq!(report.events_stored, report.cycles.last().unwrap().read.events);
 }
 
-/// `true` when FUSE can be mounted here; otherwise skips loudly (fails under `CI=true`).
-fn fuse_available() -> bool {
-    let Some(why) = ledger_powercut::unavailable() else { return true };
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true and the power-cut file system cannot mount: {why}");
-    eprintln!("\n************************************************************");
-    eprintln!("SKIPPED: power-cut crash cycles: {why}");
-    eprintln!("************************************************************\n");
-    false
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn power_cuts_under_load_lose_no_acknowledged_event() {
-    if !fuse_available() {
+    if !ledger_powercut::available_or_skip("power-cut crash cycles") {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let seed = std::env::var("LEDGER_CRASH_SEED").ok().map(|s| s.parse::<u64>().expect("LEDGER_CRASH_SEED"));
-    let mut flags = vec![
-        "ledger-crash".to_owned(),
-        format!("--ledgerd={}", env!("CARGO_BIN_EXE_bench-ledgerd")),
-        format!("--work-dir={}", dir.path().display()),
-        "--power-cut".into(),
-        "--cycles=4".into(),
-        "--unary-writers=4".into(),
-        "--pipelined-writers=1".into(),
-        "--in-flight=32".into(),
-        "--streams-per-writer=2".into(),
-        "--shared-streams=2".into(),
-        "--kill-after-ms=300..1200".into(),
-    ];
-    flags.extend(seed.map(|s| format!("--seed={s}")));
-    let report = run(CrashArgs::parse_from(flags)).await.unwrap();
-    println!("{}", report.summary());
-    if !report.passed() {
-        let kept = dir.keep();
-        panic!(
-            "seed {} (rerun: LEDGER_CRASH_SEED={} cargo test -p ledger-bench --test crash -- power_cuts), data in {}:\n{:#?}",
-            report.seed,
-            report.seed,
-            kept.display(),
-            report.failures
-        );
-    }
+    let report = miniature(&["--cycles=4", "--power-cut"], "power_cuts").await;
     assert_eq!(report.cycles_survived(), 4);
     for cycle in &report.cycles {
         assert!(cycle.power_cut.is_some(), "cycle {}: the power was cut", cycle.cycle);

@@ -39,6 +39,20 @@ pub fn unavailable() -> Option<String> {
     None
 }
 
+/// For tests: `true` when the file system can be mounted here; otherwise says loudly that
+/// `what` is skipped and returns `false`, or fails under `CI=true`, where FUSE must work.
+///
+/// # Panics
+/// Under `CI=true` when it cannot be mounted.
+pub fn available_or_skip(what: &str) -> bool {
+    let Some(why) = unavailable() else { return true };
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true and the power-cut file system cannot mount: {why}");
+    eprintln!("\n************************************************************");
+    eprintln!("SKIPPED: {what}: {why}");
+    eprintln!("************************************************************\n");
+    false
+}
+
 /// A mounted power-cut file system over `backing`, seen at `mountpoint`.
 pub struct PowerCut {
     state: Arc<Mutex<State>>,

@@ -5,7 +5,7 @@
 //!
 //! Outside CI a machine without FUSE skips these loudly; under `CI=true` it fails them.
 
-use ledger_powercut::{unavailable, Cut, Faults, PowerCut};
+use ledger_powercut::{Cut, Faults, PowerCut};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -14,12 +14,7 @@ use std::path::{Path, PathBuf};
 
 /// `true` when FUSE can be mounted here; otherwise skips loudly (fails under `CI=true`).
 fn fuse_available() -> bool {
-    let Some(why) = unavailable() else { return true };
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true and the power-cut file system cannot mount: {why}");
-    eprintln!("\n************************************************************");
-    eprintln!("SKIPPED: power-cut file system tests: {why}");
-    eprintln!("************************************************************\n");
-    false
+    ledger_powercut::available_or_skip("power-cut file system tests")
 }
 
 /// A backing directory and a mount point, both temporary.
