@@ -36,7 +36,7 @@ mod wm2015;
 pub use render::SheetJson;
 pub use tc::scaled_tcc;
 pub use types::{
-    display_places, population_variance, Coefficient, FixedBy, GameStatus, NationScore, OffensiveScore, RoleScore,
+    display_places, population_variance, Coefficient, FixedBy, GameStatus, NationScore, NoStcc, OffensiveScore, RoleScore,
     ScoreError, ScoreSheet, TcCount,
 };
 

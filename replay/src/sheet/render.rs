@@ -166,7 +166,7 @@ impl ScoreSheet {
                 tcc_exact: self.tcc.map(|v| v.to_string()),
                 stcc_exact: self.stcc.value().map(|v| v.to_string()),
                 stcc_unavailable: match &self.stcc {
-                    Coefficient::Unavailable(why) if self.ruleset == Ruleset::Cafe2023 => Some(why.clone()),
+                    Coefficient::Unavailable(why) if self.ruleset == Ruleset::Cafe2023 => Some(why.to_string()),
                     _ => None,
                 },
                 fate_horizon: self.fate_horizon,

@@ -6,7 +6,7 @@
 //! tournament that reads the lost formula differently replaces one function.
 
 use super::facts::Facts;
-use super::types::{Coefficient, TcCount};
+use super::types::{Coefficient, NoStcc, TcCount};
 use crate::exact::Rational;
 use ledger::{Nation, Outcome, Ruleset};
 
@@ -83,18 +83,16 @@ fn horizon(facts: &Facts) -> Option<u32> {
 
 fn stcc(ruleset: Ruleset, facts: &Facts, tcc: Option<Rational>) -> Coefficient {
     if ruleset != Ruleset::Cafe2023 {
-        return Coefficient::Unavailable(format!("{ruleset} uses no sTCC"));
+        return Coefficient::Unavailable(NoStcc::NotInRuleset(ruleset));
     }
     let Some(ended) = facts.ended.as_ref() else {
-        return Coefficient::Unavailable("the game has not ended".into());
+        return Coefficient::Unavailable(NoStcc::NotEnded);
     };
     let Some(tcc) = tcc else {
-        return Coefficient::Unavailable("there is no TCC".into());
+        return Coefficient::Unavailable(NoStcc::NoTcc);
     };
     match horizon(facts) {
         Some(n) => Coefficient::Available(scaled_tcc(tcc, n, ended.turn)),
-        None => Coefficient::Unavailable(
-            "no fate_horizon_recorded after a game that did not end in a prussian defensive victory".into(),
-        ),
+        None => Coefficient::Unavailable(NoStcc::NoFateHorizon),
     }
 }

@@ -99,7 +99,26 @@ pub struct OffensiveScore {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Coefficient {
     Available(Rational),
-    Unavailable(String),
+    Unavailable(NoStcc),
+}
+
+/// Why a game has no sTCC. Its text (`Display`) is what the sheet and the standings print;
+/// the web words the variant in the reader's language instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum NoStcc {
+    #[error("{0} uses no sTCC")]
+    NotInRuleset(Ruleset),
+    #[error("the game has not ended")]
+    NotEnded,
+    #[error("there is no TCC")]
+    NoTcc,
+    #[error("no fate_horizon_recorded after a game that did not end in a prussian defensive victory")]
+    NoFateHorizon,
+}
+
+impl NoStcc {
+    /// Every reason but [`NoStcc::NotInRuleset`], which names a ruleset.
+    pub const FIXED: [NoStcc; 3] = [NoStcc::NotEnded, NoStcc::NoTcc, NoStcc::NoFateHorizon];
 }
 
 impl Coefficient {

@@ -11,10 +11,12 @@ pub mod checks;
 mod final_game;
 mod render;
 mod tiebreak;
+mod unavailable;
 
 pub use final_game::{FinalContender, FinalDecider, FinalResult};
 pub use render::StandingsJson;
 pub use tiebreak::{Decider, TieBreakValue, TieBreaker};
+pub use unavailable::{NotScorable, Unavailable};
 
 use crate::exact::Rational;
 use crate::sheet::{score_game, voided_seqs, ScoreError, ScoreSheet};

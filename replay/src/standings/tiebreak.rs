@@ -6,6 +6,7 @@
 //! next one decides; for two players that is exactly "unavailable → the next decides", and
 //! for more it keeps the order transitive. Players nothing separates share a rank.
 
+use super::unavailable::{NotScorable, Unavailable};
 use super::{PlayedGame, StandingRow, TournamentFacts};
 use crate::exact::{fixed_text, round_sum_with_root, Rational};
 use crate::sheet::display_places;
@@ -93,12 +94,15 @@ pub enum Decider {
     Unresolved,
 }
 
-/// A player's value for one tie-breaker; `value` is `None` when unavailable.
+/// A player's value for one tie-breaker; `value` is `None` when unavailable, and `unavailable`
+/// then says why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TieBreakValue {
     pub tie_breaker: TieBreaker,
     pub value: Option<Rational>,
-    /// The value as shown, or why it is unavailable.
+    /// Why there is no value (`None` when there is one).
+    pub unavailable: Option<Unavailable>,
+    /// The value as shown, or why it is unavailable (`unavailable: …`, [`Unavailable::display`]).
     pub display: String,
 }
 
@@ -120,8 +124,8 @@ impl PlayerGames<'_> {
     }
 }
 
-fn unavailable(tie_breaker: TieBreaker, why: &str) -> TieBreakValue {
-    TieBreakValue { tie_breaker, value: None, display: format!("unavailable: {why}") }
+fn unavailable(tie_breaker: TieBreaker, why: Unavailable) -> TieBreakValue {
+    TieBreakValue { tie_breaker, value: None, display: why.display(), unavailable: Some(why) }
 }
 
 fn coefficient_text(value: Rational) -> String {
@@ -147,7 +151,12 @@ fn value_of(
     facts: &TournamentFacts,
 ) -> TieBreakValue {
     let places = display_places(ruleset);
-    let number = |value: Rational, display: String| TieBreakValue { tie_breaker, value: Some(value), display };
+    let number = |value: Rational, display: String| TieBreakValue {
+        tie_breaker,
+        value: Some(value),
+        unavailable: None,
+        display,
+    };
     let attacking_games = [Role::Elisabeth, Role::MariaTheresa];
     let frederick = games.first(Role::Frederick);
     match tie_breaker {
@@ -166,7 +175,7 @@ fn value_of(
                 })
                 .collect();
             if parts.is_empty() {
-                return unavailable(tie_breaker, "no elisabeth or maria_theresa game has ended");
+                return unavailable(tie_breaker, Unavailable::NoElisabethOrMariaTheresaGameEnded);
             }
             let sum: Rational = parts.iter().filter_map(|(_, v)| *v).sum();
             let terms: Vec<String> = parts
@@ -177,24 +186,26 @@ fn value_of(
         }
         TieBreaker::ScaledTcc | TieBreaker::Tcc => {
             let Some(game) = frederick else {
-                return unavailable(tie_breaker, "no frederick game has ended");
+                return unavailable(tie_breaker, Unavailable::NoFrederickGameEnded);
             };
             let value = if tie_breaker == TieBreaker::ScaledTcc {
-                game.sheet.stcc.value().ok_or_else(|| match &game.sheet.stcc {
-                    crate::sheet::Coefficient::Unavailable(why) => why.clone(),
-                    crate::sheet::Coefficient::Available(_) => String::new(),
-                })
+                match &game.sheet.stcc {
+                    crate::sheet::Coefficient::Available(v) => Ok(*v),
+                    crate::sheet::Coefficient::Unavailable(why) => Err(NotScorable::Stcc(*why)),
+                }
             } else {
-                game.sheet.tcc.ok_or_else(|| "no tactical card was dealt to an attacking nation".into())
+                game.sheet.tcc.ok_or(NotScorable::NoTacticalCard)
             };
             match value {
                 Ok(v) => number(v, format!("{} (game {})", coefficient_text(v), game.scheduled.game)),
-                Err(why) => unavailable(tie_breaker, &format!("game {}: {why}", game.scheduled.game)),
+                Err(why) => {
+                    unavailable(tie_breaker, Unavailable::GameNotScorable { game: game.scheduled.game.clone(), why })
+                }
             }
         }
         TieBreaker::OpponentsQuality => {
             let Some(game) = frederick else {
-                return unavailable(tie_breaker, "no frederick game has ended");
+                return unavailable(tie_breaker, Unavailable::NoFrederickGameEnded);
             };
             let opponents: Vec<&PlayerId> =
                 game.scheduled.slot.seats.iter().filter(|(role, _)| *role != Role::Frederick).map(|(_, p)| p).collect();
@@ -204,7 +215,7 @@ fn value_of(
         }
         TieBreaker::AttackerSpread => {
             let Some(game) = frederick else {
-                return unavailable(tie_breaker, "no frederick game has ended");
+                return unavailable(tie_breaker, Unavailable::NoFrederickGameEnded);
             };
             match game.sheet.attacker_variance() {
                 Some(variance) => {
@@ -219,7 +230,7 @@ fn value_of(
                         ),
                     )
                 }
-                None => unavailable(tie_breaker, "the frederick game has no attacker scores"),
+                None => unavailable(tie_breaker, Unavailable::NoAttackerScores),
             }
         }
         TieBreaker::FrederickPoints => {
@@ -229,7 +240,7 @@ fn value_of(
                 .filter_map(|(_, g)| g.sheet.role_score(Role::Frederick))
                 .collect();
             if points.is_empty() {
-                return unavailable(tie_breaker, "no frederick game has ended");
+                return unavailable(tie_breaker, Unavailable::NoFrederickGameEnded);
             }
             let sum: Rational = points.into_iter().sum();
             number(sum, sum.to_fixed(places))
@@ -239,7 +250,7 @@ fn value_of(
                 let position = positions[0] + 1;
                 number(Rational::int(i64::try_from(position).unwrap_or(i64::MAX)), format!("drawn {position}"))
             }
-            None => unavailable(tie_breaker, "no lot drawn"),
+            None => unavailable(tie_breaker, Unavailable::NoLotDrawn),
         },
     }
 }

@@ -4,7 +4,8 @@
 
 use crate::tourney::{final_role, GameSpec, Tourney};
 use ledger::{Nation, Outcome, Role, Ruleset};
-use replay::standings::{Decider, FinalDecider, TieBreaker};
+use replay::sheet::NoStcc;
+use replay::standings::{Decider, FinalDecider, NotScorable, TieBreaker, Unavailable};
 use replay::{Rational, Standings};
 
 fn order(standings: &Standings) -> Vec<&str> {
@@ -92,6 +93,18 @@ fn cafe2023_2_unavailable_scaled_tcc_passes_to_the_next_tie_breaker() {
     t.change("r2-t1", |g| GameSpec { fate_horizon: None, ..g });
     let s = t.standings();
     assert_eq!(value(&s, "p2", TieBreaker::ScaledTcc), None);
+    // Why, typed, and the text replay always printed for it.
+    let stcc = row(&s, "p2").tie_breakers.iter().find(|tb| tb.tie_breaker == TieBreaker::ScaledTcc).unwrap();
+    let why = stcc.unavailable.clone().expect("a reason");
+    assert!(
+        matches!(&why, Unavailable::GameNotScorable { game, why: NotScorable::Stcc(NoStcc::NoFateHorizon) } if game == "r2-t1"),
+        "{why:?}"
+    );
+    assert_eq!(
+        stcc.display,
+        "unavailable: game r2-t1: no fate_horizon_recorded after a game that did not end in a prussian defensive victory"
+    );
+    assert_eq!(Unavailable::parse(&stcc.display), Some(why));
     // With four players the opponents are the same three: tie-breaker 3 is level, and no
     // lot was drawn: p1 and p2 share third place.
     assert_eq!(row(&s, "p2").decided_by, Some(Decider::Unresolved));

@@ -28,6 +28,7 @@ mod refusal;
 mod sse;
 mod table;
 mod tables;
+mod unavailable;
 
 use crate::auth::Auth;
 use crate::server::ProjectionsService;

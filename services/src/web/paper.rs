@@ -374,8 +374,14 @@ pub(crate) async fn standings(
         .map(|row| {
             let score = |r: &Role| row.scores.get(r.as_str()).map(ToString::to_string).unwrap_or_default();
             let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
-            let tbs: String =
-                row.tie_breakers.iter().map(|tb| format!("<td class=\"num tb\">{}</td>", esc(&tb.display))).collect();
+            let tbs: String = row
+                .tie_breakers
+                .iter()
+                .map(|tb| {
+                    let shown = super::unavailable::reason(lang, &tb.display);
+                    format!("<td class=\"num tb\">{}</td>", esc(shown.as_deref().unwrap_or(&tb.display)))
+                })
+                .collect();
             // A withdrawn player keeps its place, marked; the finalists are counted without it.
             let (class, left) = match row.withdrawn {
                 Some(from_round) => {

@@ -397,6 +397,8 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
         let running = page.split(&format!("data-game=\"{reseated}\"")).nth(1).unwrap().split("</div>").next().unwrap();
         assert!(running.contains("class=\"stand-in\"") && !running.contains("Otter"), "{running}");
     }
+    // No game has ended: the board shows no tie-breaker without a value, in neither language.
+    assert!(!en.contains("class=\"tiebreak\"") && !es.contains("unavailable"), "{es}");
 
     // The paper: every stand-in named as one, the withdrawal on the printed standings.
     let (en, es) = says(
@@ -434,6 +436,14 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
         let finalists = page.split("</strong>: ").nth(1).unwrap().split("</p>").next().unwrap();
         assert!(!finalists.contains(">p1<") && finalists.matches("class=\"note\"").count() == 4, "{finalists}");
     }
+    // The paper prints every tie-breaker: an unavailable one says why, in the page's language.
+    assert!(en.contains("unavailable: no Elisabeth or Maria Theresa game has ended"), "{en}");
+    assert!(en.contains("unavailable: no Frederick game has ended"), "{en}");
+    assert!(es.contains("no disponible: ninguna partida de Isabel o María Teresa ha terminado"), "{es}");
+    assert!(
+        es.contains("no disponible: ninguna partida de Federico ha terminado") && !es.contains("unavailable"),
+        "{es}"
+    );
     // The sheet of a round-1 game seats the first stand-in where the draw put it.
     let sheets = http(&site, "GET", "/paper/relief/sheets/1", &Ask::Cookie("es").headers(Some(ORGANISER_TOKEN)), "").await;
     let sheet = sheets.body.split(&format!("data-game=\"{with_s1}\"")).nth(1).unwrap().split("</section>").next().unwrap();
