@@ -17,6 +17,23 @@ pub type Hash = [u8; 32];
 /// The hash a stream's first event points back to.
 pub const GENESIS: Hash = [0; 32];
 
+/// The longest event id an append may carry, in bytes (UTF-8), not characters.
+pub const MAX_EVENT_ID_BYTES: usize = 128;
+
+/// Bounds an event id (at most [`MAX_EVENT_ID_BYTES`], no control characters) before anything
+/// else looks at it: the gRPC edge checks it first, the writer again. The message quotes only
+/// the id's start.
+pub fn check_event_id(id: &str) -> Result<(), crate::rejection::Rejection> {
+    if id.len() > MAX_EVENT_ID_BYTES || id.chars().any(char::is_control) {
+        return Err(crate::rejection::Rejection::malformed(format!(
+            "event id `{}` ({} bytes) must be at most {MAX_EVENT_ID_BYTES} bytes of printable characters",
+            crate::rejection::quote(id),
+            id.len()
+        )));
+    }
+    Ok(())
+}
+
 /// Everything the ledger adds to an event when it stores it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Envelope {

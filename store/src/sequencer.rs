@@ -693,12 +693,7 @@ fn check_ids(request: &AppendRequest) -> Result<(), Rejection> {
     let mut seen = std::collections::HashSet::new();
     for proposed in &request.events {
         let id = &proposed.event_id;
-        if id.len() > 128 || id.chars().any(char::is_control) {
-            return Err(Rejection::malformed(format!(
-                "event id `{}` must be at most 128 printable characters",
-                ledger::rejection::quote(id)
-            )));
-        }
+        ledger::envelope::check_event_id(id)?;
         if id.starts_with(AUTO_ID_PREFIX) {
             return Err(Rejection::malformed(format!(
                 "event id `{}`: ids starting with `{AUTO_ID_PREFIX}` are the ledger's own",

@@ -85,24 +85,9 @@ pub fn proposed_from_proto(proto: pb::ProposedEvent, index: usize, of: usize) ->
             r
         }
     };
-    check_event_id(&proto.event_id).map_err(context)?;
+    ledger::envelope::check_event_id(&proto.event_id).map_err(context)?;
     let event = proto.event.ok_or_else(|| context(Rejection::malformed("the event is missing")))?;
     Ok(ProposedEvent { event_id: proto.event_id, event: Event::from_proto(event).map_err(context)? })
-}
-
-/// The longest event id a request may carry, in bytes (the writer checks it too).
-pub const MAX_EVENT_ID_BYTES: usize = 128;
-
-/// Bounds an event id before anything else looks at it; the message quotes only its start.
-fn check_event_id(id: &str) -> Result<(), Rejection> {
-    if id.len() > MAX_EVENT_ID_BYTES || id.chars().any(char::is_control) {
-        return Err(Rejection::malformed(format!(
-            "event id `{}` ({} bytes) must be at most {MAX_EVENT_ID_BYTES} bytes of printable characters",
-            ledger::rejection::quote(id),
-            id.len()
-        )));
-    }
-    Ok(())
 }
 
 pub fn appended_to_proto(a: &Appended) -> pb::AppendResponse {

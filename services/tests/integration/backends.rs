@@ -9,7 +9,7 @@
 
 use crate::daemon::{read_all, Daemon};
 use crate::fanout::{nats_server_binary, NatsServer};
-use crate::support::{append, events, TestServer};
+use crate::support::{append, events, eventually, TestServer};
 use ledger::envelope::verify_chain;
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1 as pb;
@@ -72,9 +72,13 @@ async fn a_restarted_ledgerd_on_jetstream_continues_the_chain_and_knows_every_id
 
     let mut first = TestServer::start_on_jetstream(&nats.url(), config.clone()).await;
     let stored = first.client.append(append("game/g", &game, "g-", None)).await.unwrap().into_inner();
+    assert!(jetstream_remembers(&nats.url(), "g-0").await, "JetStream knows the id just stored");
     first.stop().await;
     // Past JetStream's own duplicate window: only the ledger's id index can tell a retry now.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    eventually("JetStream to forget the stored ids", Duration::from_secs(10), || async {
+        (!jetstream_remembers(&nats.url(), "g-0").await).then_some(())
+    })
+    .await;
 
     let mut second = TestServer::start_on_jetstream(&nats.url(), config).await;
     let retry = second.client.append(append("game/g", &game, "g-", None)).await.unwrap().into_inner();
@@ -95,6 +99,40 @@ async fn a_restarted_ledgerd_on_jetstream_continues_the_chain_and_knows_every_id
         .collect();
     assert_one_chain(&records);
     second.stop().await;
+}
+
+/// Whether JetStream still holds `event_id` in its duplicate window. The probe is an atomic
+/// batch that can never be stored: its first message carries the id, its commit expects a last
+/// sequence its subject does not have. JetStream refuses it for the duplicate id while it
+/// remembers the id, and for the wrong last sequence once it has forgotten it (nats-server 2.15
+/// checks a lone message's expected sequence before its id, so a single publish cannot tell).
+async fn jetstream_remembers(url: &str, event_id: &str) -> bool {
+    use async_nats::header::{
+        NATS_BATCH_COMMIT, NATS_BATCH_COMMIT_FINAL, NATS_BATCH_ID, NATS_BATCH_SEQUENCE,
+        NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, NATS_MESSAGE_ID,
+    };
+    let client = async_nats::connect(url).await.unwrap();
+    let subject = ledger_store::jetstream::subject(&ledger::StreamId::parse("game/duplicate-window-probe").unwrap());
+    let batch = client.new_inbox();
+    let mut first = async_nats::HeaderMap::new();
+    first.insert(NATS_MESSAGE_ID, event_id);
+    first.insert(NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, "0");
+    first.insert(NATS_BATCH_ID, batch.as_str());
+    first.insert(NATS_BATCH_SEQUENCE, "1");
+    client.publish_with_headers(subject.clone(), first, "probe".into()).await.unwrap();
+    let mut commit = async_nats::HeaderMap::new();
+    commit.insert(NATS_EXPECTED_LAST_SUBJECT_SEQUENCE, u32::MAX.to_string().as_str());
+    commit.insert(NATS_BATCH_ID, batch.as_str());
+    commit.insert(NATS_BATCH_SEQUENCE, "2");
+    commit.insert(NATS_BATCH_COMMIT, NATS_BATCH_COMMIT_FINAL);
+    let js = async_nats::jetstream::new(client);
+    let ack = js.publish_with_headers(subject, commit, "probe".into()).await.unwrap().await;
+    match ack {
+        Ok(ack) => panic!("the probe was stored at {}", ack.sequence),
+        Err(e) if e.to_string().contains("duplicate message id") => true,
+        Err(e) if e.to_string().contains("wrong last sequence") => false,
+        Err(e) => panic!("the probe of JetStream's duplicate window failed: {e}"),
+    }
 }
 
 /// The turn a game stream expects next: its version (after `game_started`, turn 1 at version 1).
@@ -237,16 +275,10 @@ async fn a_ledgerd_that_wrote_nothing_projects_the_games_another_ledgerd_schedul
     assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
     let written = projections_of(writer.addr()).await.expect("the writer projects what it wrote");
     assert!(written[0].contains("\"ruleset\":\"cafe2023\""), "the game takes its tournament's ruleset");
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    loop {
-        match projections_of(reader.addr()).await {
-            Ok(read) if read == written => break,
-            other if std::time::Instant::now() > deadline => {
-                panic!("the reader never caught up with the writer's tournament: {other:?}")
-            }
-            _ => tokio::time::sleep(Duration::from_millis(50)).await,
-        }
-    }
+    eventually("the reader to catch up with the writer's tournament", Duration::from_secs(20), || async {
+        projections_of(reader.addr()).await.ok().filter(|read| *read == written)
+    })
+    .await;
 }
 
 /// `deploy/nats-cluster/cluster.sh` run by a test: its own data directory and free ports; the

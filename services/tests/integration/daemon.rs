@@ -1,7 +1,7 @@
 //! The real `ledgerd` binary: `kill -9` in the middle of appends loses no acknowledged event
 //! and leaves no half-written one; SIGTERM shuts down cleanly.
 
-use crate::support::append;
+use crate::support::{append, eventually};
 use ledger::envelope::verify_chain;
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1 as pb;
@@ -73,18 +73,13 @@ impl Daemon {
 
     /// Connects once the daemon answers its health check (bounded: 20 s).
     pub(crate) async fn connect(&self) -> LedgerClient<Channel> {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            if let Ok(channel) = Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await {
-                let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
-                let request = tonic_health::pb::HealthCheckRequest { service: String::new() };
-                if health.check(request).await.is_ok() {
-                    return LedgerClient::new(channel);
-                }
-            }
-            assert!(Instant::now() < deadline, "ledgerd did not come up at {}", self.addr);
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        eventually(&format!("ledgerd to come up at {}", self.addr), Duration::from_secs(20), || async {
+            let channel = Channel::from_shared(format!("http://{}", self.addr)).unwrap().connect().await.ok()?;
+            let mut health = tonic_health::pb::health_client::HealthClient::new(channel.clone());
+            let request = tonic_health::pb::HealthCheckRequest { service: String::new() };
+            health.check(request).await.ok().map(|_| LedgerClient::new(channel))
+        })
+        .await
     }
 }
 
@@ -189,14 +184,10 @@ async fn sigterm_stops_the_daemon_cleanly_even_with_a_live_subscription_and_an_o
     assert!(answers.next().await.unwrap().is_ok());
     let pid = daemon.child.id().to_string();
     assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = daemon.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "ledgerd did not stop within 10 s of SIGTERM");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    };
+    let status = eventually("ledgerd to stop after SIGTERM", Duration::from_secs(10), || {
+        std::future::ready(daemon.child.try_wait().unwrap())
+    })
+    .await;
     assert!(status.success(), "{status}");
     drop(tablet);
 }
@@ -263,14 +254,10 @@ async fn a_failed_write_makes_ledgerd_exit_with_an_error_so_it_is_restarted() {
     };
     assert!(failed.message().contains("storage failed") || failed.message().contains("stopped"), "{failed:?}");
     // The daemon goes down on its own, with an error status.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let status = loop {
-        if let Some(status) = daemon.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "ledgerd kept running after its log stopped");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let status = eventually("ledgerd to exit after its log stopped", Duration::from_secs(20), || {
+        std::future::ready(daemon.child.try_wait().unwrap())
+    })
+    .await;
     assert!(!status.success(), "ledgerd must exit with an error, got {status}");
     // Restarted (without the limit), it holds every acknowledged event, and nothing half-written.
     let daemon = Daemon::spawn(dir.path());

@@ -4,7 +4,7 @@
 
 use crate::daemon::{read_all, Daemon};
 use crate::support::append;
-use crate::web::eventually;
+use crate::support::eventually;
 use ledger::{Event, Ruleset};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};

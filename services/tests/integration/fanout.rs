@@ -7,7 +7,7 @@
 //! they fail.
 
 use crate::daemon::{read_all, Daemon};
-use crate::support::append;
+use crate::support::{append, eventually};
 use async_nats::jetstream;
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1::ledger_client::LedgerClient;
@@ -185,11 +185,10 @@ async fn fanout_health(daemon: &Daemon) -> i32 {
 
 /// Waits (bounded) until the fan-out's health is `status` (1 SERVING, 2 NOT_SERVING).
 async fn until_health(daemon: &Daemon, status: i32) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while fanout_health(daemon).await != status {
-        assert!(Instant::now() < deadline, "the fan-out's health did not turn {status}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    eventually(&format!("the fan-out's health to turn {status}"), Duration::from_secs(30), || async {
+        (fanout_health(daemon).await == status).then_some(())
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

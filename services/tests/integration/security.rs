@@ -1,7 +1,7 @@
 //! Who may read what, and the bounds that keep ledgerd serving its tables: connections,
 //! subscribers, stalled readers, TLS.
 
-use crate::support::{append, TestServer};
+use crate::support::{append, eventually, TestServer};
 use ledger::testing::simulate_game;
 use ledger::{Event, Ruleset};
 use ledger_proto::v1 as pb;
@@ -199,19 +199,12 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
     server.stop().await;
 }
 
+/// How long a bound the server keeps may take to show in its stats.
+const WAIT: Duration = Duration::from_secs(10);
+
 fn limited(limits: Limits) -> (ServeOptions, Arc<ServerStats>) {
     let stats = Arc::new(ServerStats::default());
     (ServeOptions { limits, stats: Arc::clone(&stats), ..ServeOptions::default() }, stats)
-}
-
-async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
-    for _ in 0..200 {
-        if check() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("not within 10 s: {what}");
 }
 
 /// Connections beyond the limit are closed on arrival and counted; silent ones are closed after
@@ -220,6 +213,7 @@ async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
 #[tokio::test]
 async fn connections_are_limited_shed_and_idle_ones_closed() {
     let limits = Limits { max_connections: 4, idle_timeout: Duration::from_secs(3), ..Limits::default() };
+    let idle_timeout = limits.idle_timeout;
     let (options, stats) = limited(limits);
     let mut server = TestServer::start_with_options(Auth::Open, options).await;
     let get = |counter: fn(&ServerStats) -> &std::sync::atomic::AtomicU64| ServerStats::get(counter(&stats));
@@ -227,18 +221,25 @@ async fn connections_are_limited_shed_and_idle_ones_closed() {
     for _ in 0..3 {
         silent.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
     }
-    eventually("four connections open", || get(|s| &s.connections_open) == 4).await;
+    eventually("four connections open", WAIT, || async { (get(|s| &s.connections_open) == 4).then_some(()) }).await;
     // The fifth is closed at once.
     let mut fifth = tokio::net::TcpStream::connect(server.addr).await.unwrap();
     let mut byte = [0u8; 1];
     let closed = tokio::time::timeout(Duration::from_secs(2), fifth.read(&mut byte)).await.expect("closed at once");
     assert!(matches!(closed, Ok(0) | Err(_)), "{closed:?}");
     assert_eq!(get(|s| &s.connections_shed), 1);
-    // The existing client is served meanwhile.
+    // The existing client is served meanwhile: from here on it sends no request.
     server.client.list_streams(pb::ListStreamsRequest::default()).await.unwrap();
-    // The silent ones are closed after the idle timeout; the real client, idle as long, is not.
-    // (Time itself is under test here: the real client must stay idle past the 3 s timeout.)
-    tokio::time::sleep(Duration::from_secs(5)).await;
+    let last_request = tokio::time::Instant::now();
+    // The silent ones are closed after the idle timeout (one to two of them).
+    eventually("the three silent connections closed as idle", WAIT, || async {
+        (get(|s| &s.connections_idle_closed) == 3).then_some(())
+    })
+    .await;
+    // The real client, idle as long, is not. Its absence of a close is what is under test, so
+    // time itself must pass: two idle timeouts after its last request (the server's timer closes a
+    // silent peer after one to two), plus its timer's round to close it.
+    tokio::time::sleep_until(last_request + idle_timeout * 2 + Duration::from_millis(500)).await;
     for mut connection in silent {
         // What the server sent (its HTTP/2 settings), then the end.
         let mut sent = Vec::new();
@@ -267,7 +268,10 @@ async fn subscriptions_are_limited_and_a_closed_one_frees_its_slot() {
     assert!(refused.message().contains("--max-subscribers"), "{}", refused.message());
     assert_eq!(ServerStats::get(&stats.subscribers_refused), 1);
     drop(first);
-    eventually("the closed subscription's slot is free", || ServerStats::get(&stats.subscribers_open) == 1).await;
+    eventually("the closed subscription's slot is free", WAIT, || async {
+        (ServerStats::get(&stats.subscribers_open) == 1).then_some(())
+    })
+    .await;
     server.client.subscribe(subscribe()).await.unwrap();
     server.stop().await;
 }
@@ -288,7 +292,10 @@ async fn a_stalled_subscriber_is_cut_off_with_a_clear_status() {
         let events = vec![call.clone(); 1_000];
         server.client.append(append("game/s", &events, &format!("b{batch}-"), None)).await.unwrap();
     }
-    eventually("the stalled subscriber is cut off", || ServerStats::get(&stats.subscribers_cut_off) == 1).await;
+    eventually("the stalled subscriber is cut off", WAIT, || async {
+        (ServerStats::get(&stats.subscribers_cut_off) == 1).then_some(())
+    })
+    .await;
     let mut received = 0;
     let status = loop {
         match stalled.next().await {
@@ -300,7 +307,8 @@ async fn a_stalled_subscriber_is_cut_off_with_a_clear_status() {
     assert_eq!(status.code(), Code::ResourceExhausted);
     assert!(status.message().starts_with("subscription cut off: it took no event for 1 s"), "{}", status.message());
     assert!(received < 1 + n_batches * 1_000, "{received} events arrived: nothing was cut off");
-    eventually("its slot is free", || ServerStats::get(&stats.subscribers_open) == 0).await;
+    eventually("its slot is free", WAIT, || async { (ServerStats::get(&stats.subscribers_open) == 0).then_some(()) })
+        .await;
     server.stop().await;
 }
 

@@ -137,3 +137,20 @@ pub fn run_ledgerctl(args: &[&str], stdin: &str) -> std::process::Output {
     child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// Polls `probe` until it gives a value, failing after `limit`: the one way the tests wait for
+/// something to happen (never a fixed sleep).
+pub(crate) async fn eventually<T, F, Fut>(what: &str, limit: std::time::Duration, mut probe: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if let Some(value) = probe().await {
+            return value;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out after {limit:?} waiting for {what}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}

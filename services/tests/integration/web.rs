@@ -91,21 +91,8 @@ impl Driver {
     }
 }
 
-/// Polls `probe` until it gives a value, failing after `limit`.
-pub(crate) async fn eventually<T, F, Fut>(what: &str, limit: Duration, mut probe: F) -> T
-where
-    F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
-{
-    let deadline = Instant::now() + limit;
-    loop {
-        if let Some(value) = probe().await {
-            return value;
-        }
-        assert!(Instant::now() < deadline, "timed out after {limit:?} waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
+/// The one polling helper lives in `support`; re-exported for the browser tests' imports.
+pub(crate) use crate::support::eventually;
 
 /// Runs `script` in the page (its `return` value as JSON).
 pub(crate) async fn js(client: &Client, script: &str) -> Value {
