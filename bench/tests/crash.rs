@@ -3,11 +3,19 @@
 //! test) under unary and pipelined appends, each followed by a restart and the full checks.
 //! The long run is `ledger-crash --cycles 100` (docs/RELIABILITY.md). The same with power cuts:
 //! the data directory on the power-cut file system, each kill followed by a seeded cut that
-//! drops what no fsync covered (`ledger-crash --power-cut`).
+//! drops what no fsync covered (`ledger-crash --power-cut`). And disk errors on that file
+//! system (`EIO` on write or fsync, a full disk): ledgerd stops acknowledging and loses nothing.
 
 use clap::Parser;
+use ledger::envelope::verify_chain;
+use ledger_bench::crash::check::read_stream;
+use ledger_bench::crash::daemon::Daemon;
+use ledger_bench::crash::events::{acks_of, event_at, own_event_id, with_identity, Attempt};
 use ledger_bench::crash::report::CrashReport;
 use ledger_bench::crash::{run, CrashArgs};
+use ledger_powercut::{Cut, Faults, PowerCut};
+use std::path::Path;
+use std::time::{Duration, Instant};
 
 /// Runs the miniature (4 unary and 1 pipelined writers, kills after 300..1200 ms) with `extra`
 /// flags; a failed run keeps its data and ledgerd's logs for the post-mortem and panics with the
@@ -79,4 +87,121 @@ async fn power_cuts_under_load_lose_no_acknowledged_event() {
     assert_eq!(report.unexpected(), 0);
     assert_eq!(report.final_exit.as_deref(), Some("exit status: 0"));
     assert_eq!(report.events_stored, report.cycles.last().unwrap().read.events);
+}
+
+/// How ledgerd quotes the errors the faults raise.
+const EIO: &str = "Input/output error (os error 5)";
+const ENOSPC: &str = "No space left on device (os error 28)";
+
+/// Bytes of file data under `dir`, as the power-cut file system counts its use.
+fn used_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                used_bytes(&entry.path())
+            } else {
+                entry.metadata().unwrap().len()
+            }
+        })
+        .sum()
+}
+
+/// ledgerd on the power-cut file system: ten acknowledged appends, then `fault` (the data
+/// directory in, the faults out) and one more append, which must be refused; ledgerd must exit
+/// with an error saying why. The power is then cut (every unsynced change lost), the disk
+/// boots without faults, and a restarted ledgerd must hold every acknowledged event exactly
+/// once, not the refused one, on a chain that verifies, and go on appending.
+async fn a_disk_fault_stops_acknowledging(fault: impl Fn(&Path) -> Faults, errno: &str) {
+    let started = Instant::now();
+    let dir = tempfile::tempdir().unwrap();
+    let (disk, mount) = (dir.path().join("disk"), dir.path().join("data"));
+    std::fs::create_dir_all(&disk).unwrap();
+    std::fs::create_dir_all(&mount).unwrap();
+    let mut fs = PowerCut::mount(&disk, &mount).unwrap();
+    // The mount's root, as in the power-cut cycles. (A data directory that ledgerd creates
+    // inside it would be lost in the cut: its entry in the root is never synced.)
+    let data = mount.clone();
+    let binary = Path::new(env!("CARGO_BIN_EXE_bench-ledgerd"));
+    let daemon = Daemon::start(binary, &data, dir.path().join("ledgerd-1.log")).await.unwrap();
+    let mut client = daemon.client().await.unwrap();
+    let stream = "game/crash-fault-0".to_owned();
+    let attempt = |first_seq: u64| Attempt {
+        stream: stream.clone(),
+        first_seq,
+        event_ids: (first_seq..first_seq + 3).map(|seq| own_event_id(&stream, seq)).collect(),
+        expected_version: None,
+    };
+    let mut acked = Vec::new();
+    for k in 0..10 {
+        let sent = attempt(1 + 3 * k);
+        let answer = client.append(with_identity(sent.request(), "fault")).await.unwrap().into_inner();
+        acked.extend(acks_of(&sent, &answer, false).unwrap());
+    }
+    fs.set_faults(fault(&data));
+    let refused = attempt(31);
+    let status = client.append(with_identity(refused.request(), "fault")).await.unwrap_err();
+    assert!(
+        status.message().contains("the log stopped after a failed write") && status.message().contains(errno),
+        "the refused append must say the log stopped, and why ({errno}): {status:?}"
+    );
+    // ledgerd stops by itself, with an error status and the reason in its log.
+    let (exit, log) = daemon.exited(Duration::from_secs(30)).await.unwrap();
+    assert!(!exit.success(), "ledgerd must exit with an error after a failed write, got {exit}");
+    let why = "a write to the log failed, so the log stopped; restart ledgerd to reload what is on disk";
+    assert!(log.contains(why) && log.contains(errno), "ledgerd's log does not say why it stopped:\n{log}");
+    // Power cut: only what an fsync covered survives; the machine boots without the fault.
+    fs.cut(Cut::All).unwrap();
+    fs.set_faults(Faults::default());
+    fs.remount().unwrap();
+    let daemon = Daemon::start(binary, &data, dir.path().join("ledgerd-2.log")).await.unwrap();
+    let mut client = daemon.client().await.unwrap();
+    let records = read_stream(&mut client, &stream).await.unwrap();
+    let stored: Vec<(u64, &str, u64)> =
+        records.iter().map(|r| (r.envelope.seq, r.envelope.event_id.as_str(), r.envelope.position)).collect();
+    let expected: Vec<(u64, &str, u64)> = acked.iter().map(|a| (a.seq, a.event_id.as_str(), a.position)).collect();
+    assert_eq!(stored, expected, "every acknowledged event exactly once, in order, and nothing else");
+    for record in &records {
+        assert_eq!(record.event, event_at(record.envelope.seq), "seq {} holds another event", record.envelope.seq);
+    }
+    verify_chain(&records).unwrap();
+    // The refused append was not stored, so it is accepted now, as new.
+    let answer = client.append(with_identity(refused.request(), "fault")).await.unwrap().into_inner();
+    acks_of(&refused, &answer, false).unwrap();
+    assert!(daemon.stop().await.unwrap().success());
+    println!(
+        "disk fault: {} events acknowledged, 0 lost, in {:?}; the refused append: {}; ledgerd's log:\n{log}",
+        acked.len(),
+        started.elapsed(),
+        status.message()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eio_on_fsync_stops_ledgerd_and_loses_nothing_acknowledged() {
+    if !ledger_powercut::available_or_skip("EIO on fsync under ledgerd") {
+        return;
+    }
+    a_disk_fault_stops_acknowledging(|_| Faults { eio_on_fsync: true, ..Faults::default() }, EIO).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_stops_ledgerd_and_loses_nothing_acknowledged() {
+    if !ledger_powercut::available_or_skip("a full disk under ledgerd") {
+        return;
+    }
+    a_disk_fault_stops_acknowledging(
+        |data| Faults { capacity: Some(used_bytes(data) + 1), ..Faults::default() },
+        ENOSPC,
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eio_on_write_stops_ledgerd_and_loses_nothing_acknowledged() {
+    if !ledger_powercut::available_or_skip("EIO on write under ledgerd") {
+        return;
+    }
+    a_disk_fault_stops_acknowledging(|_| Faults { eio_on_write: true, ..Faults::default() }, EIO).await;
 }

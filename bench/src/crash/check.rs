@@ -203,7 +203,11 @@ fn compare_stream(
     }
 }
 
-async fn read_stream(client: &mut LedgerClient<Channel>, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
+/// Every event of `stream`, from seq 1, as the daemon serves them.
+///
+/// # Errors
+/// The read failed, or the daemon sent an event that does not decode.
+pub async fn read_stream(client: &mut LedgerClient<Channel>, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
     let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None, ..Default::default() };
     let mut events = client.read(with_identity(request, "crash-check")).await?.into_inner();
     let mut records = Vec::new();

@@ -105,4 +105,19 @@ impl Daemon {
     pub fn log_tail(&self) -> String {
         self.server.log_tail()
     }
+
+    /// Waits up to `within` for the daemon to exit by itself (as it does once a write to its
+    /// log failed), and returns its exit status and its whole log.
+    ///
+    /// # Errors
+    /// It was still running after `within` (it is then killed).
+    pub async fn exited(mut self, within: Duration) -> Result<(ExitStatus, String)> {
+        match tokio::time::timeout(within, self.server.child.wait()).await {
+            Ok(status) => Ok((status?, std::fs::read_to_string(&self.server.log)?)),
+            Err(_) => {
+                self.server.child.kill().await?;
+                bail!("ledgerd was still running {within:?} later; its log:\n{}", self.server.log_tail())
+            }
+        }
+    }
 }
