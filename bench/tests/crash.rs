@@ -120,9 +120,9 @@ async fn a_disk_fault_stops_acknowledging(fault: impl Fn(&Path) -> Faults, errno
     std::fs::create_dir_all(&disk).unwrap();
     std::fs::create_dir_all(&mount).unwrap();
     let mut fs = PowerCut::mount(&disk, &mount).unwrap();
-    // The mount's root, as in the power-cut cycles. (A data directory that ledgerd creates
-    // inside it would be lost in the cut: its entry in the root is never synced.)
-    let data = mount.clone();
+    // A data directory ledgerd creates itself: its name must survive the cut too (the store
+    // syncs the parent of every directory it creates).
+    let data = mount.join("ledger");
     let binary = Path::new(env!("CARGO_BIN_EXE_bench-ledgerd"));
     let daemon = Daemon::start(binary, &data, dir.path().join("ledgerd-1.log")).await.unwrap();
     let mut client = daemon.client().await.unwrap();
