@@ -36,8 +36,8 @@ mod wm2015;
 pub use render::SheetJson;
 pub use tc::scaled_tcc;
 pub use types::{
-    display_places, population_variance, Coefficient, FixedBy, GameStatus, NationScore, NoStcc, OffensiveScore, RoleScore,
-    ScoreError, ScoreSheet, TcCount,
+    display_places, population_variance, Coefficient, FixedBy, GameStatus, NationScore, NoStcc, OffensiveScore,
+    RoleScore, ScoreError, ScoreSheet, TcCount,
 };
 
 use facts::Facts;

@@ -5,8 +5,8 @@
 //! then close the log so the sequencer commits what it holds.
 
 mod connections;
-mod ledger_service;
 pub mod descriptors;
+mod ledger_service;
 pub mod limits;
 mod projections_service;
 pub mod tls;

@@ -167,12 +167,7 @@ fn rate_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<Strin
 
 /// A chart row's name, right-aligned before the plot that starts at `left`.
 fn row_label(left: u64, y: u64, name: &str) -> String {
-    format!(
-        "<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>",
-        left - 8,
-        y + 15,
-        esc(name)
-    )
+    format!("<text x=\"{}\" y=\"{}\" class=\"label\" text-anchor=\"end\">{}</text>", left - 8, y + 15, esc(name))
 }
 
 /// Average scores as bars (scaled to the largest).
@@ -220,10 +215,17 @@ fn table(lang: Lang, kind: &str, lines: &serde_json::Map<String, Value>) -> Stri
             )
         })
         .collect();
-    let heads: String = [&*format!("analyst-col-{kind}"), "analyst-col-games", "analyst-col-wins", "analyst-col-rate", "analyst-col-interval", "analyst-col-score"]
-        .iter()
-        .map(|id| format!("<th>{}</th>", esc(&lang.t(id))))
-        .collect();
+    let heads: String = [
+        &*format!("analyst-col-{kind}"),
+        "analyst-col-games",
+        "analyst-col-wins",
+        "analyst-col-rate",
+        "analyst-col-interval",
+        "analyst-col-score",
+    ]
+    .iter()
+    .map(|id| format!("<th>{}</th>", esc(&lang.t(id))))
+    .collect();
     format!("<table class=\"stats\" id=\"table-{kind}\"><thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>")
 }
 

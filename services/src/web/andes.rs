@@ -36,7 +36,8 @@ fn match_id(text: &str) -> Result<StreamId, PageError> {
 fn side_of(query: &AndesQuery) -> Result<Side, PageError> {
     crate::projections::andes::parse_side(query.side.as_deref()).map_err(|message| {
         let side = ledger::rejection::quote(query.side.as_deref().unwrap_or_default());
-        PageError::bad_request(format!("INVALID_ARGUMENT: {message}")).saying(Say::new("andes-error-side").arg("side", side))
+        PageError::bad_request(format!("INVALID_ARGUMENT: {message}"))
+            .saying(Say::new("andes-error-side").arg("side", side))
     })
 }
 
@@ -69,11 +70,13 @@ async fn render(
         side: side.as_str().to_owned(),
     });
     *request.metadata_mut() = metadata.clone();
-    let board = state.projections.get_andes_board(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
+    let board =
+        state.projections.get_andes_board(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
     let board = parse(&board.into_inner().json)?;
     let mut request = tonic::Request::new(pb::AndesMatchRequest { match_id: id.to_string(), as_of_seq: at });
     *request.metadata_mut() = metadata.clone();
-    let sheet = state.projections.get_andes_match(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
+    let sheet =
+        state.projections.get_andes_match(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
     let sheet = parse(&sheet.into_inner().json)?;
     Ok(board_html(lang, id, &board, &sheet, side))
 }

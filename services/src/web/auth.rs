@@ -162,7 +162,11 @@ fn signin_html(state: &WebState, viewer: &Viewer, lang: Lang, next: &str, error:
                 .iter()
                 .map(|role| {
                     let selected = if *role == current { " selected" } else { "" };
-                    format!("<option value=\"{}\"{selected}>{}</option>", role.as_str(), esc(&clearance_name(lang, *role)))
+                    format!(
+                        "<option value=\"{}\"{selected}>{}</option>",
+                        role.as_str(),
+                        esc(&clearance_name(lang, *role))
+                    )
                 })
                 .collect();
             let actor = viewer.identity.as_ref().map_or("anonymous", |who| who.actor.as_str());

@@ -134,8 +134,7 @@ impl Lang {
 /// The best of our languages for an `Accept-Language` header (RFC 9110, quality values honoured).
 pub fn negotiate(accept_language: &str) -> Lang {
     let requested = fluent_langneg::accepted_languages::parse(accept_language);
-    let available: Vec<LanguageIdentifier> =
-        Lang::ALL.iter().filter_map(|lang| lang.code().parse().ok()).collect();
+    let available: Vec<LanguageIdentifier> = Lang::ALL.iter().filter_map(|lang| lang.code().parse().ok()).collect();
     let default: LanguageIdentifier = Lang::En.code().parse().expect("`en` is a language tag");
     let chosen = fluent_langneg::negotiate_languages(
         &requested,
@@ -208,7 +207,9 @@ mod tests {
 
     #[test]
     fn both_languages_parse_and_say_the_same_things() {
-        for file in ["pages.ftl", "rules.ftl", "site.ftl", "andes.ftl", "andes-rules.ftl", "andes-table.ftl", "paper.ftl"] {
+        for file in
+            ["pages.ftl", "rules.ftl", "site.ftl", "andes.ftl", "andes-rules.ftl", "andes-table.ftl", "paper.ftl"]
+        {
             let mut en = ids(catalogue("en", file).unwrap());
             let mut es = ids(catalogue("es", file).unwrap());
             en.sort();

@@ -176,8 +176,10 @@ fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result
             (false, true) => "current",
             (false, false) => "",
         };
-        let note =
-            entry.void_mark().map(|m| format!("<span class=\"void-note\" lang=\"en\">{}</span>", esc(&m))).unwrap_or_default();
+        let note = entry
+            .void_mark()
+            .map(|m| format!("<span class=\"void-note\" lang=\"en\">{}</span>", esc(&m)))
+            .unwrap_or_default();
         out.push_str(&format!(
             "<li value=\"{seq}\" class=\"{class}\" id=\"event-{seq}\"><a href=\"/jury/{id}?at={seq}\"><span class=\"event\" lang=\"en\">{text}</span></a> \
              <span class=\"muted\">{recorded} UTC · {actor} · {time}</span>{note}</li>",

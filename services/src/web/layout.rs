@@ -3,10 +3,10 @@
 
 use super::auth::Viewer;
 use super::i18n::{Lang, CATALOGUES};
-use crate::auth::Role;
 use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
+use crate::auth::Role;
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -139,7 +139,11 @@ pub(crate) fn clearance_name(lang: Lang, role: Role) -> String {
     lang.t(&format!("clearance-{}", role.as_str()))
 }
 
-pub(crate) async fn index(State(state): State<WebState>, viewer: Viewer, lang: Lang) -> Result<Html<String>, PageError> {
+pub(crate) async fn index(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    lang: Lang,
+) -> Result<Html<String>, PageError> {
     let may_list = state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok();
     let may_print = state.auth.authorize(&viewer.metadata, Access::Paper).is_ok();
     let streams = if may_list {

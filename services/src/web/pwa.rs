@@ -39,8 +39,10 @@ pub(crate) async fn manifest(lang: Lang) -> Response {
 /// `/assets/i18n/<lang>/<file>.ftl`: the catalogues, for the page's script.
 pub(crate) async fn catalogue(Path((lang, file)): Path<(String, String)>) -> Response {
     match i18n::catalogue(&lang, &file) {
-        Some(text) => ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], text)
-            .into_response(),
+        Some(text) => {
+            ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], text)
+                .into_response()
+        }
         None => (StatusCode::NOT_FOUND, "no such catalogue").into_response(),
     }
 }

@@ -144,8 +144,11 @@ mod tests {
         let digest = hex::encode(crate::auth::token_digest("known"));
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("auth.json");
-        std::fs::write(&file, format!(r#"{{"tokens": [{{"sha256": "{digest}", "actor": "t1", "clearance": "table"}}]}}"#))
-            .unwrap();
+        std::fs::write(
+            &file,
+            format!(r#"{{"tokens": [{{"sha256": "{digest}", "actor": "t1", "clearance": "table"}}]}}"#),
+        )
+        .unwrap();
         let auth = Auth::load(&file).unwrap();
         let mut metadata = MetadataMap::new();
         metadata.insert("authorization", "Bearer unknown".parse().unwrap());
@@ -154,7 +157,10 @@ mod tests {
         assert_eq!(say.text(Lang::Es), "Token desconocido: vuelva a iniciar sesión.");
         assert_eq!(say.text(Lang::En), "Unknown token: sign in again.");
         let error = PageError::from(refused);
-        assert_eq!((error.status, error.message.as_str()), (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED: unknown token"));
+        assert_eq!(
+            (error.status, error.message.as_str()),
+            (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED: unknown token")
+        );
     }
 
     #[test]

@@ -56,9 +56,11 @@ impl Site {
         let args: Vec<String> =
             ["--server", server.as_str(), "--token", token].iter().chain(args).map(|s| (*s).to_owned()).collect();
         let shown = args.join(" ");
-        let out = tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
-            .await
-            .unwrap();
+        let out = tokio::task::spawn_blocking(move || {
+            run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), "")
+        })
+        .await
+        .unwrap();
         assert!(out.status.success(), "{shown}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     }
@@ -106,7 +108,8 @@ async fn http(site: &Site, method: &str, path: &str, headers: &[(&str, String)],
     .unwrap();
     let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
     let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { unchunk(body) } else { body.to_owned() };
+    let body =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { unchunk(body) } else { body.to_owned() };
     Answer { status, head: head.to_owned(), body }
 }
 
@@ -179,7 +182,11 @@ async fn says(site: &Site, path: &str, token: Option<&str>, status: u16, en: &[&
             for text in not {
                 assert!(!page.contains(text), "{path} {ask:?} says {text:?} of the other language: {page}");
             }
-            if code == "es" { shown.1 = page.clone() } else { shown.0 = page.clone() }
+            if code == "es" {
+                shown.1 = page.clone()
+            } else {
+                shown.0 = page.clone()
+            }
         }
     }
     shown
@@ -207,11 +214,33 @@ async fn every_page_speaks_spanish_and_english() {
     ];
     site.append("andes/w1", TABLE_TOKEN, &moves, "w1-moves-").await;
 
-    says(&site, "/", None, 200, &["Open a page", "Table page of game"], &["Abrir una página", "Página de mesa de la partida"]).await;
-    says(&site, "/", Some(ORGANISER_TOKEN), 200, &["Tournaments", "standings board", "ola (organiser)"], &["Torneos", "clasificación", "ola (organizador)"])
-        .await;
-    says(&site, "/signin", None, 200, &["<h1>Sign in</h1>", "The token your organiser gave you"], &["<h1>Iniciar sesión</h1>", "El token que le dio la organización"])
-        .await;
+    says(
+        &site,
+        "/",
+        None,
+        200,
+        &["Open a page", "Table page of game"],
+        &["Abrir una página", "Página de mesa de la partida"],
+    )
+    .await;
+    says(
+        &site,
+        "/",
+        Some(ORGANISER_TOKEN),
+        200,
+        &["Tournaments", "standings board", "ola (organiser)"],
+        &["Torneos", "clasificación", "ola (organizador)"],
+    )
+    .await;
+    says(
+        &site,
+        "/signin",
+        None,
+        200,
+        &["<h1>Sign in</h1>", "The token your organiser gave you"],
+        &["<h1>Iniciar sesión</h1>", "El token que le dio la organización"],
+    )
+    .await;
     let (en, es) = says(
         &site,
         "/board/open26",
@@ -234,7 +263,12 @@ async fn every_page_speaks_spanish_and_english() {
         Some(JURY_TOKEN),
         200,
         &["Jury replay: game q1-t1", "Show the differences", "From event 39 to event 40", "the chain verifies"],
-        &["Repetición del jurado: partida q1-t1", "Mostrar las diferencias", "Del evento 39 al evento 40", "la cadena se verifica"],
+        &[
+            "Repetición del jurado: partida q1-t1",
+            "Mostrar las diferencias",
+            "Del evento 39 al evento 40",
+            "la cadena se verifica",
+        ],
     )
     .await;
     let (en, es) = says(
@@ -285,7 +319,13 @@ async fn refusals_are_sentences_in_the_readers_language() {
     let refusals: [(&str, Option<&str>, u16, &str, &str); 7] = [
         ("/board/nowhere", None, 404, "There is no tournament nowhere.", "No existe el torneo nowhere."),
         ("/jury/q9-t9", Some(JURY_TOKEN), 404, "There is no game q9-t9.", "No existe la partida q9-t9."),
-        ("/andes/none", Some(ANALYST_TOKEN), 404, "There is no Andes match none.", "No existe el encuentro de Andes none."),
+        (
+            "/andes/none",
+            Some(ANALYST_TOKEN),
+            404,
+            "There is no Andes match none.",
+            "No existe el encuentro de Andes none.",
+        ),
         ("/open?page=elsewhere&id=x", None, 404, "There is no such page.", "Esa página no existe."),
         ("/analyst?year=soon", Some(ANALYST_TOKEN), 400, "“soon” is not a year.", "«soon» no es un año."),
         (
@@ -295,7 +335,13 @@ async fn refusals_are_sentences_in_the_readers_language() {
             "The replay viewer is for the jury; table-4 is cleared as table.",
             "El visor de repetición es para el jurado; table-4 tiene autorización de mesa.",
         ),
-        ("/jury/q1-t1", Some("a-token-nobody-gave"), 401, "Unknown token: sign in again.", "Token desconocido: vuelva a iniciar sesión."),
+        (
+            "/jury/q1-t1",
+            Some("a-token-nobody-gave"),
+            401,
+            "Unknown token: sign in again.",
+            "Token desconocido: vuelva a iniciar sesión.",
+        ),
     ];
     for (path, token, status, en, es) in refusals {
         let (en_page, es_page) = says(&site, path, token, status, &[en], &[es]).await;
@@ -307,7 +353,11 @@ async fn refusals_are_sentences_in_the_readers_language() {
     }
     // Who may not see a page is offered to sign in, back to the same page.
     let answer = http(&site, "GET", "/jury/q1-t1", &Ask::Browser("es").headers(Some(TABLE_TOKEN)), "").await;
-    assert!(answer.body.contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un token"), "{}", answer.body);
+    assert!(
+        answer.body.contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un token"),
+        "{}",
+        answer.body
+    );
     // The ledger's own words are quoted where they are the information (a malformed name).
     let answer = http(&site, "GET", "/board/no%20such", &Ask::Browser("es").headers(None), "").await;
     assert_eq!(answer.status, 400, "{}", answer.body);
@@ -350,7 +400,8 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
     let pseudonyms = ["Otter", "Heron", "Lynx", "Wren", "Stoat", "Crane", "Marten"];
     for (n, pseudonym) in (1..).zip(pseudonyms) {
         let (player, name) = (format!("p{n}"), format!("Player {n}"));
-        let args = ["register", "--tournament", "relief", "--player", &player, "--name", &name, "--pseudonym", pseudonym];
+        let args =
+            ["register", "--tournament", "relief", "--player", &player, "--name", &name, "--pseudonym", pseudonym];
         run(organiser(&args)).await;
     }
     for (id, name) in [("s1", "Richard"), ("s2", "Rosa")] {
@@ -383,8 +434,16 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
         "/board/relief",
         None,
         200,
-        &["withdrew after round 1", "stand-ins, not ranked: stand-in 1, stand-in 2", "<span class=\"stand-in\">stand-in 2</span>"],
-        &["se retiró tras la ronda 1", "suplentes, sin clasificar: suplente 1, suplente 2", "<span class=\"stand-in\">suplente 2</span>"],
+        &[
+            "withdrew after round 1",
+            "stand-ins, not ranked: stand-in 1, stand-in 2",
+            "<span class=\"stand-in\">stand-in 2</span>",
+        ],
+        &[
+            "se retiró tras la ronda 1",
+            "suplentes, sin clasificar: suplente 1, suplente 2",
+            "<span class=\"stand-in\">suplente 2</span>",
+        ],
     )
     .await;
     for page in [&en, &es] {
@@ -427,7 +486,10 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
         Some(ORGANISER_TOKEN),
         200,
         &["<em class=\"withdrawn\">withdrew after round 1</em>", "<strong>Stand-ins (not ranked)</strong>: Richard"],
-        &["<em class=\"withdrawn\">se retiró tras la ronda 1</em>", "<strong>Suplentes (sin clasificar)</strong>: Richard"],
+        &[
+            "<em class=\"withdrawn\">se retiró tras la ronda 1</em>",
+            "<strong>Suplentes (sin clasificar)</strong>: Richard",
+        ],
     )
     .await;
     for page in [&en, &es] {
@@ -445,9 +507,14 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
         "{es}"
     );
     // The sheet of a round-1 game seats the first stand-in where the draw put it.
-    let sheets = http(&site, "GET", "/paper/relief/sheets/1", &Ask::Cookie("es").headers(Some(ORGANISER_TOKEN)), "").await;
-    let sheet = sheets.body.split(&format!("data-game=\"{with_s1}\"")).nth(1).unwrap().split("</section>").next().unwrap();
-    assert!(sheet.contains("Richard <span class=\"note\">s1</span> <span class=\"stand-in\">(suplente 1)</span>"), "{sheet}");
+    let sheets =
+        http(&site, "GET", "/paper/relief/sheets/1", &Ask::Cookie("es").headers(Some(ORGANISER_TOKEN)), "").await;
+    let sheet =
+        sheets.body.split(&format!("data-game=\"{with_s1}\"")).nth(1).unwrap().split("</section>").next().unwrap();
+    assert!(
+        sheet.contains("Richard <span class=\"note\">s1</span> <span class=\"stand-in\">(suplente 1)</span>"),
+        "{sheet}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -462,12 +529,18 @@ async fn the_board_follows_every_game_of_its_tournament_in_either_language() {
     let driver = Driver::start(chromium, &chromedriver);
     let mut site = Site::open().await;
     // A tournament drawn as organisers do: nothing played yet.
-    site.ledgerctl(ORGANISER_TOKEN, &["tournament", "create", "--id", "cup", "--name", "Cup 26", "--ruleset", "cafe2023"])
-        .await;
+    site.ledgerctl(
+        ORGANISER_TOKEN,
+        &["tournament", "create", "--id", "cup", "--name", "Cup 26", "--ruleset", "cafe2023"],
+    )
+    .await;
     for n in 1..=8 {
         let (player, name) = (format!("p{n}"), format!("Player {n}"));
-        site.ledgerctl(ORGANISER_TOKEN, &["tournament", "register", "--tournament", "cup", "--player", &player, "--name", &name])
-            .await;
+        site.ledgerctl(
+            ORGANISER_TOKEN,
+            &["tournament", "register", "--tournament", "cup", "--player", &player, "--name", &name],
+        )
+        .await;
     }
     site.ledgerctl(ORGANISER_TOKEN, &["tournament", "draw", "--tournament", "cup", "--seed", "7"]).await;
     let standings: Value =
@@ -515,7 +588,8 @@ async fn the_board_follows_every_game_of_its_tournament_in_either_language() {
         let shown = js(&board, "return document.querySelectorAll('#running .game').length;").await;
         assert_eq!(shown, json!(index + 1));
     }
-    site.append(&format!("game/{}", drawn[0]), TABLE_TOKEN, &[json!({"type": "turn_started", "turn": 2})], "next-").await;
+    site.append(&format!("game/{}", drawn[0]), TABLE_TOKEN, &[json!({"type": "turn_started", "turn": 2})], "next-")
+        .await;
     let turn = format!("#running .game[data-game=\"{}\"] .turn", drawn[0]);
     eventually("turn 2 on the board", Duration::from_secs(1), || async {
         (text_of(&board, &turn).await?.as_str() == "turno 2").then_some(())

@@ -17,6 +17,6 @@ mod projections;
 mod roundtrip;
 mod security;
 mod support;
-mod tournament;
 mod table;
+mod tournament;
 mod web;

@@ -8,8 +8,7 @@
 
 use crate::daemon::Daemon;
 use crate::web::{
-    browser_binaries, click, eventually, events_of, free_port, js, screenshot, text_of, Driver, JURY_TOKEN,
-    TABLE_TOKEN,
+    browser_binaries, click, events_of, eventually, free_port, js, screenshot, text_of, Driver, JURY_TOKEN, TABLE_TOKEN,
 };
 use fantoccini::Client;
 use ledger_proto::v1::ledger_client::LedgerClient;
@@ -299,14 +298,15 @@ async fn the_table_keeps_every_tap_when_the_network_does_not() {
 }
 
 async fn a_second_device_during_an_outage_is_shown_and_nothing_is_lost(table: &Client, hall: &Hall) {
-    eventually("all recorded", Duration::from_secs(10), || async {
-        (sync(table).await.0 == "recorded").then_some(())
-    })
-    .await;
+    eventually("all recorded", Duration::from_secs(10), || async { (sync(table).await.0 == "recorded").then_some(()) })
+        .await;
     let mut grpc = hall.grpc().await;
     let before = events_of(&mut grpc, &format!("game/{GAME}")).await;
     let view = table
-        .execute_async("const done = arguments[0]; fetch('/table/hall-1/view').then(r => r.text()).then(t => done(t.length));", vec![])
+        .execute_async(
+            "const done = arguments[0]; fetch('/table/hall-1/view').then(r => r.text()).then(t => done(t.length));",
+            vec![],
+        )
         .await
         .unwrap();
     eprintln!("table: the view of a game of {} events is {view} bytes", before.len());
@@ -314,7 +314,9 @@ async fn a_second_device_during_an_outage_is_shown_and_nothing_is_lost(table: &C
     // The tablet is cut off and presses on; meanwhile the jury stops the clock from its laptop.
     network(table, false).await;
     play(table, 3, Duration::from_millis(30), &mut Vec::new()).await;
-    let stop = ledger::event::from_canonical_json(&json!({"type": "clock_stopped", "reason": "jury", "at_ms": last_at + 1})).unwrap();
+    let stop =
+        ledger::event::from_canonical_json(&json!({"type": "clock_stopped", "reason": "jury", "at_ms": last_at + 1}))
+            .unwrap();
     let mut request = tonic::Request::new(crate::support::append(&format!("game/{GAME}"), &[stop], "jury-stop-", None));
     request.metadata_mut().insert("authorization", format!("Bearer {JURY_TOKEN}").parse().unwrap());
     grpc.append(request).await.unwrap();
@@ -328,11 +330,10 @@ async fn a_second_device_during_an_outage_is_shown_and_nothing_is_lost(table: &C
     assert_eq!(refused, 3);
     let reason = text_of(table, "#refused-list li .reason").await.unwrap();
     assert_eq!(reason, "no clock is running to press");
-    let ids: Vec<String> = serde_json::from_value(js(
-        table,
-        "return Array.from(document.querySelectorAll('#refused-list li')).map(li => li.dataset.eventId);",
+    let ids: Vec<String> = serde_json::from_value(
+        js(table, "return Array.from(document.querySelectorAll('#refused-list li')).map(li => li.dataset.eventId);")
+            .await,
     )
-    .await)
     .unwrap();
     assert_eq!(events_of(&mut grpc, &format!("game/{GAME}")).await.len(), before.len() + 1);
     // Handed to the jury: one jury_called naming each refused tap.
@@ -389,8 +390,14 @@ fn rules_corpus(seed: u64, games: usize, steps: usize) -> Vec<Value> {
     let mut corpus = Vec::new();
     for _ in 0..games {
         let scheduled = if rng.below(3) == 0 { None } else { Some(*rng.pick(&rulesets)) };
-        let ruleset = scheduled.map(|r| ledger::event::from_canonical_json(&json!({"type": "game_started", "at_ms": 0, "ruleset": r})).unwrap())
-            .and_then(|e| match e { ledger::Event::GameStarted { ruleset, .. } => ruleset, _ => None });
+        let ruleset = scheduled
+            .map(|r| {
+                ledger::event::from_canonical_json(&json!({"type": "game_started", "at_ms": 0, "ruleset": r})).unwrap()
+            })
+            .and_then(|e| match e {
+                ledger::Event::GameStarted { ruleset, .. } => ruleset,
+                _ => None,
+            });
         let mut state = StreamState::new(&id, ruleset);
         let mut at: u64 = 0;
         let mut turn: i64 = 0;
@@ -402,7 +409,9 @@ fn rules_corpus(seed: u64, games: usize, steps: usize) -> Vec<Value> {
             let total = rng.signed_below(12);
             let mut event = match rng.below(18) {
                 0 => json!({"type": "game_started", "at_ms": at}),
-                1 => json!({"type": "turn_started", "turn": if rng.below(4) == 0 { rng.signed_below(4) + turn - 1 } else { turn + 1 }.max(1), "at_ms": at}),
+                1 => {
+                    json!({"type": "turn_started", "turn": if rng.below(4) == 0 { rng.signed_below(4) + turn - 1 } else { turn + 1 }.max(1), "at_ms": at})
+                }
                 2 => json!({"type": "clock_started", "side": *rng.pick(&["prussia", "attackers"]), "at_ms": at}),
                 3 | 4 => json!({"type": "clock_pressed", "at_ms": at}),
                 5 => json!({"type": "clock_stopped", "reason": *rng.pick(&reasons), "at_ms": at}),
@@ -411,8 +420,12 @@ fn rules_corpus(seed: u64, games: usize, steps: usize) -> Vec<Value> {
                 8 => json!({"type": "retreat_started", "length": rng.below(5), "at_ms": at}),
                 9 => json!({"type": "retreat_ended", "at_ms": at}),
                 10 => json!({"type": "tc_dealt", "nation": nation, "count": held}),
-                11 => json!({"type": "nation_dropped_out", "nation": nation, "objectives_held": held, "objectives_total": total}),
-                12 => json!({"type": "imperial_army_switched", "to": *rng.pick(&roles), "objectives_held": held, "objectives_total": total}),
+                11 => {
+                    json!({"type": "nation_dropped_out", "nation": nation, "objectives_held": held, "objectives_total": total})
+                }
+                12 => {
+                    json!({"type": "imperial_army_switched", "to": *rng.pick(&roles), "objectives_held": held, "objectives_total": total})
+                }
                 13 => json!({"type": "offensive_launched", "set_aside_tc": rng.below(15)}),
                 14 => json!({"type": "austria_claimed_objectives", "count": rng.signed_below(6) - 1}),
                 15 => json!({"type": *rng.pick(&["set_aside_tc_picked_up", "jury_called"])}),
@@ -438,7 +451,8 @@ fn rules_corpus(seed: u64, games: usize, steps: usize) -> Vec<Value> {
             if event["type"] == "jury_called" {
                 event["reason"] = json!("the players disagree");
             }
-            let corrected = ["nation_dropped_out", "imperial_army_switched", "offensive_launched", "offensive_called_off"];
+            let corrected =
+                ["nation_dropped_out", "imperial_army_switched", "offensive_launched", "offensive_called_off"];
             if corrected.contains(&event["type"].as_str().unwrap()) && rng.below(4) == 0 {
                 event["turn"] = json!(rng.signed_below(4) + turn - 2);
                 if event["turn"].as_i64() < Some(0) {
@@ -455,7 +469,9 @@ fn rules_corpus(seed: u64, games: usize, steps: usize) -> Vec<Value> {
                     let ledger::rules::Rules::Game(game) = state.rules() else { unreachable!() };
                     out.push(json!({"event": event, "state": serde_json::to_string(game).unwrap()}));
                 }
-                Err(rejection) => out.push(json!({"event": event, "refused": {"kind": rejection.kind.as_str(), "message": rejection.message}})),
+                Err(rejection) => out.push(
+                    json!({"event": event, "refused": {"kind": rejection.kind.as_str(), "message": rejection.message}}),
+                ),
             }
         }
         corpus.push(json!({"scheduled": scheduled, "steps": out}));
@@ -497,7 +513,10 @@ pub(crate) async fn the_tablets_rules_decide_as_the_ledgers(client: &Client) {
     assert_eq!(answer["wrong"], json!([]), "the tablet's rules and the ledger's differ");
     assert_eq!(answer["checked"].as_u64(), Some(n_steps as u64));
     eprintln!("table rules: {n_steps} steps decided alike by the tablet and the ledger ({n_refused} refused)");
-    assert!(n_refused > n_steps / 10 && n_refused < n_steps * 9 / 10, "a corpus of mostly one answer: {n_refused} of {n_steps}");
+    assert!(
+        n_refused > n_steps / 10 && n_refused < n_steps * 9 / 10,
+        "a corpus of mostly one answer: {n_refused} of {n_steps}"
+    );
 }
 
 /// Small draws from proptest's seeded generator.

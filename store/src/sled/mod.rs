@@ -620,7 +620,6 @@ impl Reader for SledStorage {
     }
 }
 
-
 /// Creates `dir` and its missing ancestors so that they survive a power cut: a new directory's
 /// name lives in its parent, which is synced for each directory created. Without it a data
 /// directory ledgerd made itself could vanish in a cut, with every acknowledged event in it.
