@@ -65,9 +65,9 @@ pub fn add_entries(path: &Path, entries: &[Value]) -> Result<(), AuthFileError> 
     Auth::load(temp.path()).map_err(|e| fail(format!("the new file would not load: {}", e.reason)))?;
     temp.persist(path).map_err(|e| fail(e.error.to_string()))?;
     // The rename itself lasts once the directory is synced.
-    if let Ok(dir) = std::fs::File::open(dir) {
-        let _ = dir.sync_all();
-    }
+    std::fs::File::open(dir)
+        .and_then(|dir| dir.sync_all())
+        .map_err(|e| fail(format!("the new file is in place but its folder could not be synced: {e}")))?;
     Ok(())
 }
 

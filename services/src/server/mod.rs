@@ -44,6 +44,8 @@ pub enum ServeError {
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("a write to the log failed, so the log stopped; restart ledgerd to reload what is on disk")]
     LogStopped,
+    #[error("cannot listen for SIGHUP, which reloads the auth file: {0}")]
+    Hangup(std::io::Error),
     #[error(
         "refusing to run open on {0}: without --auth-file anyone who reaches it may claim the jury's clearance; \
          give --auth-file, listen on a loopback address, or pass --insecure-open"
@@ -210,8 +212,7 @@ fn reload_on_hangup(
     mut stop: watch::Receiver<bool>,
 ) -> Result<(), ServeError> {
     use tokio::signal::unix::{signal, SignalKind};
-    let mut hangup = signal(SignalKind::hangup())
-        .map_err(|e| ServeError::Auth(crate::auth::AuthFileError { path: "SIGHUP".into(), reason: e.to_string() }))?;
+    let mut hangup = signal(SignalKind::hangup()).map_err(ServeError::Hangup)?;
     tokio::spawn(async move {
         loop {
             tokio::select! {
