@@ -95,7 +95,7 @@ impl Filesystem for PowerCutFs {
     }
 
     fn getattr(&self, _req: &Request, ino: INodeNo, _fh: Option<FileHandle>, reply: ReplyAttr) {
-        self.attributes(reply, ino.0, |_| Ok(()));
+        self.attributes(reply, ino.0, |state| state.alive());
     }
 
     fn setattr(
@@ -161,8 +161,9 @@ impl Filesystem for PowerCutFs {
     }
 
     fn open(&self, _req: &Request, ino: INodeNo, _flags: OpenFlags, reply: ReplyOpen) {
-        match self.state().node(ino.0) {
-            Ok(_) => reply.opened(FileHandle(0), FopenFlags::FOPEN_DIRECT_IO),
+        let state = self.state();
+        match state.alive().and_then(|()| state.node(ino.0).map(|_| ())) {
+            Ok(()) => reply.opened(FileHandle(0), FopenFlags::FOPEN_DIRECT_IO),
             Err(error) => reply.error(errno(error)),
         }
     }
@@ -213,6 +214,9 @@ impl Filesystem for PowerCutFs {
 
     fn readdir(&self, _req: &Request, ino: INodeNo, _fh: FileHandle, offset: u64, mut reply: ReplyDirectory) {
         let state = self.state();
+        if let Err(error) = state.alive() {
+            return reply.error(errno(error));
+        }
         let Ok(Node::Dir(dir)) = state.node(ino.0) else {
             return reply.error(Errno::ENOTDIR);
         };
@@ -239,7 +243,11 @@ impl Filesystem for PowerCutFs {
     }
 
     fn statfs(&self, _req: &Request, _ino: INodeNo, reply: ReplyStatfs) {
-        let capacity = self.state().faults.capacity.unwrap_or(1 << 40) / 4096;
+        let state = self.state();
+        if let Err(error) = state.alive() {
+            return reply.error(errno(error));
+        }
+        let capacity = state.faults.capacity.unwrap_or(1 << 40) / 4096;
         reply.statfs(capacity, capacity, capacity, 1 << 20, 1 << 20, 4096, 255, 4096);
     }
 

@@ -132,7 +132,7 @@ impl Default for State {
 }
 
 impl State {
-    fn alive(&self) -> Result<(), Error> {
+    pub(crate) fn alive(&self) -> Result<(), Error> {
         if self.dead {
             Err(Error::Io)
         } else {

@@ -326,6 +326,11 @@ fn after_a_cut_every_call_fails_until_the_remount_and_an_orderly_unmount_keeps_e
     mount.fs.cut(Cut::All).unwrap();
     let error = std::fs::read(mount.path("unsynced")).unwrap_err();
     assert_eq!(error.raw_os_error(), Some(5), "EIO without power: {error}");
+    // Looking is a call too: a listing or a file's attributes fail the same way.
+    let listing = std::fs::read_dir(mount.path(".")).and_then(|mut entries| entries.next().transpose());
+    assert_eq!(listing.map(|_| ()).unwrap_err().raw_os_error(), Some(5), "a listing without power");
+    let stat = std::fs::metadata(mount.path("unsynced")).unwrap_err();
+    assert_eq!(stat.raw_os_error(), Some(5), "attributes without power: {stat}");
     mount.fs.remount().unwrap();
     assert!(!mount.path("unsynced").exists());
 
