@@ -165,6 +165,16 @@ pub fn started_game(ruleset: Option<Ruleset>, turns: u32) -> Vec<serde_json::Val
     lines
 }
 
+/// `tournament` (its `tournament_created`), players p1–p4 and their qualifying draw (seed 1).
+fn drawn_four(tournament: &serde_json::Value) -> Vec<serde_json::Value> {
+    let players: Vec<String> = (1..=4).map(|i| format!("p{i}")).collect();
+    let draw = crate::draw::draw_qualifying(&players, 1).expect("four players draw");
+    let mut lines = vec![tournament.clone()];
+    lines.extend(players.iter().map(|p| serde_json::json!({"type": "player_registered", "player": p, "name": p})));
+    lines.push(crate::event::to_canonical_json(&draw.to_event()));
+    lines
+}
+
 /// Every refusal listed in docs/EVENTS.md, plus the ones this project added.
 pub fn refusal_cases() -> Vec<RefusalCase> {
     use serde_json::json;
@@ -414,17 +424,23 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
         },
         RefusalCase {
             stream: "tournament/refusal",
-            ..case("a second withdrawal", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"}),
-                    json!({"type": "player_withdrew", "player": "p1", "from_round": 5})],
+            ..case("a withdrawal before the draw", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"})],
+                json!({"type": "player_withdrew", "player": "p1", "from_round": 1}), Precondition,
+                "p1 cannot withdraw before the qualifying draw, which seats every registered player: \
+                 the jury voids p1's player_registered instead")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a second withdrawal", with(drawn_four(&tournament), &[json!({"type": "player_withdrew", "player": "p1", "from_round": 5})]),
                 json!({"type": "player_withdrew", "player": "p1", "from_round": 3}), Precondition,
                 "p1 already withdrew (from round 5)")
         },
         RefusalCase {
             stream: "tournament/refusal",
-            ..case("a withdrawal naming a stand-in with no seat to take", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"}),
-                    json!({"type": "stand_in_registered", "player": "designer", "name": "Richard"})],
-                json!({"type": "player_withdrew", "player": "p1", "from_round": 2, "stand_in": "designer"}), Precondition,
-                "p1 has no qualifying game from round 2 on: no stand-in takes a seat")
+            ..case("a withdrawal naming a stand-in with no seat to take",
+                with(drawn_four(&tournament), &[json!({"type": "stand_in_registered", "player": "designer", "name": "Richard"})]),
+                json!({"type": "player_withdrew", "player": "p1", "from_round": 5, "stand_in": "designer"}), Precondition,
+                "p1 has no qualifying game from round 5 on: no stand-in takes a seat")
         },
         // Andes (docs/ANDES.md): every refusal names its article.
         RefusalCase {

@@ -329,6 +329,63 @@ fn a_withdrawal_after_each_round_reseats_a_stand_in_and_keeps_the_guarantees() {
     }
 }
 
+/// A withdrawal can seat a second stand-in at a table, and nothing else could take the seat
+/// (docs/DECISIONS.md, "A withdrawal keeps what was played"): in each round every real player
+/// already sits at exactly one table, so the leaver's seat at a table the draw gave a stand-in
+/// goes to another stand-in or to nobody. Moving players between tables instead would change
+/// pairings already announced and could make two players meet twice. In a field of 18 (two
+/// stand-ins drawn), a player who shares a round-2 table with a drawn stand-in withdraws from
+/// round 2: the rules accept it, that table then seats two stand-ins, and still nobody meets
+/// anyone twice and the other tables keep one stand-in at most.
+#[test]
+fn a_withdrawal_at_a_stand_ins_table_seats_a_second_stand_in_there() {
+    let players = players(18);
+    let pool = stand_ins(3);
+    let draw = draw_with_stand_ins(&players, &pool, 2026).unwrap();
+    let spare = pool[2].clone();
+    let at_stand_in_table = |game: &&DrawnGame| game.round == 2 && draw.stand_ins.iter().any(|s| game.seats.seats(s));
+    let table = draw.games.iter().find(at_stand_in_table).expect("round 2 seats a stand-in");
+    let leaver = table.seats.iter().map(|(_, p)| p).find(|p| players.contains(p)).unwrap().clone();
+    // Nobody real is free in round 2: all 18 already sit at its tables.
+    let seated_in_2: usize = draw
+        .games
+        .iter()
+        .filter(|g| g.round == 2)
+        .map(|g| g.seats.iter().filter(|(_, p)| players.contains(p)).count())
+        .sum();
+    assert_eq!(seated_in_2, players.len());
+    let withdrew =
+        ledger::Event::PlayerWithdrew { player: leaver.clone(), from_round: 2, stand_in: Some(spare.clone()) };
+    let after = line_up(&tournament_events(&players, &pool, &draw, &[withdrew]));
+    let stand_ins_at = |game: &DrawnGame| game.seats.iter().filter(|(_, p)| pool.contains(p)).count();
+    let reseated = after.iter().find(|g| g.game == table.game).unwrap();
+    assert_eq!(stand_ins_at(reseated), 2, "{}: {:?}", reseated.game, reseated.seats);
+    assert!(reseated.seats.seats(&spare));
+    for game in after.iter().filter(|g| g.round >= 2 && g.seats.seats(&spare) && g.game != table.game) {
+        assert!(stand_ins_at(game) <= 2, "{}", game.game);
+    }
+    assert!(repeats_in(&after).is_empty(), "{:?}", repeats_in(&after));
+}
+
+/// A withdrawal comes after the draw: before it, the rules refuse it (the draw would still
+/// seat the player) and say how the player leaves instead.
+#[test]
+fn a_withdrawal_before_the_draw_is_refused() {
+    use ledger::Event;
+    let stream = ledger::StreamId::tournament("open").unwrap();
+    let mut state = ledger::StreamState::new(&stream, None);
+    let created =
+        Event::TournamentCreated { name: "Open".into(), ruleset: ledger::Ruleset::Cafe2023, clock_ms_per_side: None };
+    state.apply(&created).unwrap();
+    for p in players(16) {
+        state.apply(&Event::PlayerRegistered { player: p.clone(), name: p, pseudonym: None }).unwrap();
+    }
+    let refusal =
+        state.apply(&Event::PlayerWithdrew { player: "p03".into(), from_round: 1, stand_in: None }).unwrap_err();
+    assert_eq!(refusal.kind, ledger::RejectionKind::Precondition);
+    assert!(refusal.message.contains("before the qualifying draw"), "{}", refusal.message);
+}
+
 /// A recorded draw must verify forever: this pins the draw of 8 players with seed 1 and the
 /// first round of 16 players with seed 2015. If this fails, the change breaks stored draws.
 #[test]

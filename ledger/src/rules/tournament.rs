@@ -253,7 +253,8 @@ impl TournamentState {
             .cloned()
     }
 
-    /// A withdrawal: a player still in, a round, and a free stand-in for the games it re-seats.
+    /// A withdrawal: a player still in, after the draw, a round, and a free stand-in for the
+    /// games it re-seats.
     fn check_withdrawal(&self, player: &str, from_round: u32, stand_in: Option<&str>) -> Result<(), Rejection> {
         if from_round == 0 {
             return Err(Rejection::malformed("player_withdrew.from_round starts at 1"));
@@ -261,6 +262,14 @@ impl TournamentState {
         self.check_player(player)?;
         if let Some(round) = self.withdrawn.get(player) {
             return Err(Rejection::precondition(format!("{player} already withdrew (from round {round})")));
+        }
+        // The draw deals every registered player: one who leaves before it is not registered
+        // (docs/DECISIONS.md, "A withdrawal before the draw").
+        if !self.drawn {
+            return Err(Rejection::precondition(format!(
+                "{player} cannot withdraw before the qualifying draw, which seats every registered player: \
+                 the jury voids {player}'s player_registered instead"
+            )));
         }
         if let Some((game, _)) = self.games.iter().find(|(_, g)| g.stage == Stage::Final && g.seats.seats(player)) {
             return Err(Rejection::precondition(format!(
