@@ -74,6 +74,8 @@ pub fn from_store(error: StoreError) -> Status {
     match error {
         StoreError::Closed => Status::unavailable(message),
         StoreError::Io(_) | StoreError::Corrupt(_) => Status::internal(message),
+        // One record lost its bytes; every other event is still served.
+        StoreError::Damaged(_) => Status::data_loss(message),
     }
 }
 

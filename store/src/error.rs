@@ -1,7 +1,7 @@
 //! Errors of the storage layer. A [`StoreError`] is a fail-stop failure of the disk or the
 //! backend, logged once where it is handled; a refused event is an [`AppendError::Rejected`].
 
-use ledger::Rejection;
+use ledger::{Rejection, StreamId};
 
 /// The backend failed; nothing is acknowledged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -10,6 +10,9 @@ pub enum StoreError {
     Io(String),
     #[error("stored data is damaged: {0}")]
     Corrupt(String),
+    /// One record no longer matches its checksum; the others are served.
+    #[error("stored data is damaged: {0}")]
+    Damaged(Damage),
     #[error("the ledger is shutting down")]
     Closed,
 }
@@ -26,6 +29,33 @@ impl From<::sled::Error> for StoreError {
 impl From<std::io::Error> for StoreError {
     fn from(e: std::io::Error) -> Self {
         StoreError::Io(e.to_string())
+    }
+}
+
+/// A record the log holds but cannot serve, because its bytes no longer match their checksum.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Damage {
+    /// Its global position.
+    pub position: u64,
+    /// Where it lies in the records file (where its frame does, when the record's own place is
+    /// lost with the frame's header or table).
+    pub offset: u64,
+    /// Its stream and seq, when the reader knows them from the index.
+    pub event: Option<(StreamId, u64)>,
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.event {
+            Some((stream, seq)) => write!(f, "event {stream} #{seq} (position {})", self.position)?,
+            None => write!(f, "the event at position {}", self.position)?,
+        }
+        write!(
+            f,
+            " no longer matches its checksum (byte {} of the records file); `ledgerctl repair` takes it back \
+             from a copy",
+            self.offset
+        )
     }
 }
 

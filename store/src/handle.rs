@@ -130,6 +130,12 @@ impl Log {
         self.stats.watch_stopped()
     }
 
+    /// How many stored records are known to be damaged (see [`Reader::damaged`]), for health
+    /// and metrics.
+    pub fn damaged_records(&self) -> u64 {
+        self.reader.damaged()
+    }
+
     /// The backend's name, for logs and metrics.
     pub fn backend(&self) -> &'static str {
         self.backend

@@ -246,6 +246,12 @@ pub trait Reader: Send + Sync + 'static {
     /// The backend failed.
     fn last_position(&self) -> Result<u64, StoreError>;
 
+    /// How many stored records are known to be damaged (they fail their checksums): readers
+    /// get every other event, and a precise error for these.
+    fn damaged(&self) -> u64 {
+        0
+    }
+
     /// Every stream with its version and chain head, in name order.
     ///
     /// # Errors

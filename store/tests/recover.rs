@@ -57,11 +57,11 @@ async fn unindexed_frames_are_indexed_again_and_a_torn_one_is_kept_aside() {
     let file = std::fs::OpenOptions::new().write(true).open(dir.path().join(RECORDS_FILE)).unwrap();
     let mut end = file.metadata().unwrap().len();
     for record in [&fifth, &sixth] {
-        let frame = frames::encode(record.envelope.position, [encode_record(record).as_slice()]);
+        let frame = frames::encode(record.envelope.position, 0, [encode_record(record).as_slice()]);
         file.write_all_at(&frame, end).unwrap();
         end += frame.len() as u64;
     }
-    let torn = &frames::encode(7, [encode_record(&seventh).as_slice()])[..40];
+    let torn = &frames::encode(7, 0, [encode_record(&seventh).as_slice()])[..60];
     file.write_all_at(torn, end).unwrap();
     drop(file);
 

@@ -65,7 +65,8 @@ fn tamper(dir: &Path, change: impl FnOnce(&sled::Tree, &mut Frames)) {
     let mut at = 0;
     while at < bytes.len() {
         let header = frames::Header::parse(&bytes[at..]).unwrap();
-        let body = &bytes[at + frames::HEADER..at + usize::try_from(header.frame_len()).unwrap()];
+        let body_start = at + header.header_len();
+        let body = &bytes[body_start..body_start + header.body_len as usize];
         frames_read.push((header.first_position, layout::records_of(body).map(|r| r.unwrap().to_vec()).collect()));
         at += usize::try_from(header.frame_len()).unwrap();
     }
@@ -74,7 +75,7 @@ fn tamper(dir: &Path, change: impl FnOnce(&sled::Tree, &mut Frames)) {
     change(&tree, &mut frames_read);
     let mut rewritten = Vec::new();
     for (first, records) in frames_read.iter().filter(|(_, records)| !records.is_empty()) {
-        rewritten.extend(frames::encode(*first, records.iter().map(Vec::as_slice)));
+        rewritten.extend(frames::encode(*first, 0, records.iter().map(Vec::as_slice)));
     }
     std::fs::write(&path, &rewritten).unwrap();
     for key in tree.scan_prefix(layout::FRAME_PREFIX).keys() {

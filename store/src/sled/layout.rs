@@ -25,7 +25,7 @@
 //! Public (hidden) so that the tamper tests can damage a log the way an attacker would.
 
 use crate::error::StoreError;
-use ledger::{Hash, StreamId};
+use ledger::{Hash, StreamId, StreamKind};
 
 /// A frame key is written at most every this many bytes of the records file (and a chunk of
 /// the second layout held records up to about this many bytes).
@@ -165,6 +165,17 @@ pub fn records_of(chunk: &[u8]) -> impl Iterator<Item = Result<&[u8], StoreError
 /// Where each record of a chunk starts and ends; a damaged length ends it with an error.
 pub fn spans_of(chunk: &[u8]) -> impl Iterator<Item = Result<(usize, usize), StoreError>> + '_ {
     ledger::envelope::stored_spans(chunk).map(|span| span.map_err(StoreError::Corrupt))
+}
+
+/// The stream (kind and id), seq and position a stored record names, read without decoding the
+/// rest: readers check that the index led them to the record it promised.
+pub fn identity_of(record: &[u8]) -> Option<(StreamKind, &str, u64, u64)> {
+    match record.split_first()? {
+        (&ledger::envelope::STORAGE_VERSION, body) => {
+            postcard::take_from_bytes::<(StreamKind, &str, u64, u64)>(body).ok().map(|(identity, _)| identity)
+        }
+        _ => None,
+    }
 }
 
 /// A head value as the writer loads it (no snapshot when none was stored).

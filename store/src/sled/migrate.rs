@@ -96,8 +96,7 @@ pub(super) fn from_v2(storage: &SledStorage) -> Result<(), StoreError> {
     for item in storage.tree.scan_prefix(layout::CHUNK_PREFIX) {
         let (key, chunk) = item?;
         let first = layout::position_of_chunk_key(&key)?;
-        let count = layout::records_of(&chunk).try_fold(0u32, |n, record| record.map(|_| n + 1))?;
-        let frame = frames::around(first, count, &chunk);
+        let frame = frames::around(first, &chunk)?;
         storage.records.write_all_at(&frame, offset)?;
         if keys.takes(offset) {
             batch.insert(layout::frame(first), &offset.to_be_bytes());

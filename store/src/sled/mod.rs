@@ -14,6 +14,7 @@
 //! flush sealed one of sled's 8 MiB write buffers, which held most of the daemon's memory.
 //! docs/DECISIONS.md has the measurements.
 
+mod damage;
 pub mod frames;
 mod index;
 pub mod layout;
@@ -26,9 +27,9 @@ mod verify;
 pub use frames::FILE as RECORDS_FILE;
 pub use verify::StreamVerdict;
 
-use crate::error::StoreError;
+use crate::error::{Damage, StoreError};
 use crate::storage::{id_hash, Commit, Reader, Storage, StoredHead, StoredPage, StreamInfo, Written};
-use frames::{Found, FrameReader};
+use frames::{Found, FrameReader, Slot};
 use index::FrameKeys;
 use ledger::envelope::decode_record;
 use ledger::{Recorded, StreamId, StreamKind};
@@ -124,6 +125,8 @@ pub struct SledStorage {
     /// is ever seen).
     durable: Arc<AtomicU64>,
     durable_end: Arc<AtomicU64>,
+    /// Records found damaged, by readers and by the scrub at open.
+    damage: Arc<damage::DamageLog>,
     path: PathBuf,
 }
 
@@ -131,23 +134,36 @@ pub struct SledStorage {
 /// no lookup.
 struct Cursor<'a> {
     reader: FrameReader<'a>,
-    current: Option<(Found, Vec<(usize, usize)>)>,
+    current: Option<(Found, Vec<Slot>)>,
 }
+
+/// A record as the cursor found it: its bytes, or the damage that hides them.
+type Fetched<'c> = Result<&'c [u8], Damage>;
 
 impl<'a> Cursor<'a> {
     fn new(storage: &'a SledStorage, end: u64) -> Self {
         Cursor { reader: FrameReader::new(&storage.records, end), current: None }
     }
 
-    fn in_current(&self, position: u64) -> Option<&[u8]> {
-        let (found, spans) = self.current.as_ref()?;
+    fn in_current(&self, position: u64) -> Option<Fetched<'_>> {
+        let (found, slots) = self.current.as_ref()?;
         let index = usize::try_from(position.checked_sub(found.header.first_position)?).ok()?;
-        spans.get(index).map(|&(start, end)| &self.reader.body(found)[start..end])
+        Some(match *slots.get(index)? {
+            Slot::Intact(start, end) => Ok(self.reader.record(found, (start, end))),
+            Slot::Damaged { at } => Err(Damage { position, offset: at, event: None }),
+        })
+    }
+
+    /// The offset of the frame after the current one, when `position` is its first.
+    fn next_after_current(&self, position: u64) -> Option<u64> {
+        let (found, _) = self.current.as_ref()?;
+        (found.header.next_position() == position).then(|| found.next_offset())
     }
 
     /// Makes the frame holding `position` current, walking from `offset` (a frame at or
-    /// before it). `Ok(false)`: no such frame within the readable end.
-    fn load(&mut self, offset: u64, position: u64) -> Result<bool, StoreError> {
+    /// before it). `Ok(false)`: no such frame within the readable end. A frame whose header is
+    /// damaged is stepped over to the next one that checks; a position inside it is damaged.
+    fn load(&mut self, offset: u64, position: u64) -> Result<Result<bool, Damage>, StoreError> {
         let mut at = offset;
         if let Some((found, _)) = &self.current {
             // Walking on from the current frame is shorter when it lies between.
@@ -156,21 +172,32 @@ impl<'a> Cursor<'a> {
             }
         }
         self.current = None;
-        while let Some(found) = self.reader.frame_unchecked(at)? {
+        loop {
+            let found = match self.reader.frame_unchecked(at) {
+                Ok(Some(found)) => found,
+                Ok(None) => return Ok(Ok(false)),
+                Err(StoreError::Corrupt(why)) => match self.reader.next_header_after(at)? {
+                    Some(next) if position < next.header.first_position => {
+                        return Ok(Err(Damage { position, offset: at, event: None }));
+                    }
+                    Some(next) => next,
+                    None => return Err(StoreError::Corrupt(why)),
+                },
+                Err(other) => return Err(other),
+            };
             if position < found.header.next_position() {
                 if position < found.header.first_position {
                     return Err(StoreError::Corrupt(format!(
-                        "the records file is damaged at byte {at}: position {position} is not where it should be"
+                        "the records file is damaged at byte {}: position {position} is not where it should be",
+                        found.offset
                     )));
                 }
-                self.reader.check(&found)?;
-                let spans = layout::spans_of(self.reader.body(&found)).collect::<Result<_, _>>()?;
-                self.current = Some((found, spans));
-                return Ok(true);
+                let slots = self.reader.slots(&found)?;
+                self.current = Some((found, slots));
+                return Ok(Ok(true));
             }
             at = found.next_offset();
         }
-        Ok(false)
     }
 }
 
@@ -203,6 +230,7 @@ impl SledStorage {
             unindexed: Arc::default(),
             durable: Arc::default(),
             durable_end: Arc::default(),
+            damage: Arc::default(),
             path: dir.to_owned(),
         };
         migrate::from_v1(&storage)?;
@@ -212,6 +240,9 @@ impl SledStorage {
         storage.durable.store(storage.next_position()? - 1, Ordering::Release);
         let end = storage.tail().end;
         storage.durable_end.store(end, Ordering::Release);
+        if mode == Mode::Serve {
+            storage.start_scrub(end)?;
+        }
         Ok(storage)
     }
 
@@ -235,6 +266,26 @@ impl SledStorage {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Checks every record of the file up to `end` on a thread of its own, so that damage
+    /// nobody has read yet is reported at once (health, metrics, the log) without delaying
+    /// the start.
+    fn start_scrub(&self, end: u64) -> Result<(), StoreError> {
+        let (records, damage) = (Arc::clone(&self.records), Arc::clone(&self.damage));
+        let last_position = self.durable.load(Ordering::Acquire);
+        std::thread::Builder::new()
+            .name("ledger-scrub".into())
+            .spawn(move || damage.scrub(&records, end, last_position))?;
+        Ok(())
+    }
+
+    /// Every damaged record of the durable records file, found by reading it all now.
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn damaged_records(&self) -> Result<Vec<Damage>, StoreError> {
+        damage::scan(&self.records, self.durable_end.load(Ordering::Acquire), self.durable.load(Ordering::Acquire))
     }
 
     fn tail(&self) -> std::sync::MutexGuard<'_, Tail> {
@@ -261,12 +312,30 @@ impl SledStorage {
         Ok(gathered.max(indexed))
     }
 
-    /// The stored bytes of the record at a global position, through `cursor`.
+    /// The stored bytes of the record at a global position, through `cursor`; `Ok(None)` when
+    /// it is not within the readable end.
+    ///
+    /// # Errors
+    /// The record is damaged ([`StoreError::Damaged`], noted for health), or the file cannot
+    /// be read.
     fn fetch<'c>(&self, position: u64, cursor: &'c mut Cursor<'_>) -> Result<Option<&'c [u8]>, StoreError> {
-        if cursor.in_current(position).is_none() && !cursor.load(self.frame_before(position)?, position)? {
-            return Ok(None);
+        if cursor.in_current(position).is_none() {
+            // Reading on in log order needs no lookup: the next frame follows the current one.
+            let from = match cursor.next_after_current(position) {
+                Some(offset) => offset,
+                None => self.frame_before(position)?,
+            };
+            match cursor.load(from, position)? {
+                Ok(true) => {}
+                Ok(false) => return Ok(None),
+                Err(damage) => return Err(self.damage.noted(damage)),
+            }
         }
-        Ok(cursor.in_current(position))
+        match cursor.in_current(position) {
+            Some(Ok(bytes)) => Ok(Some(bytes)),
+            Some(Err(damage)) => Err(self.damage.noted(damage)),
+            None => Ok(None),
+        }
     }
 
     /// The positions of a stream's indexed events from `from_seq` on, in seq order, at most
@@ -310,6 +379,10 @@ impl SledStorage {
 
     /// Hands `each` the stored bytes and seq of up to `limit` indexed records of a stream from
     /// `from_seq`, stopping after position `until`.
+    ///
+    /// # Errors
+    /// A damaged record ([`StoreError::Damaged`], naming the stream and seq), a record that is
+    /// not the one the index promised (the index is damaged), or a failed read.
     fn stream_records(
         &self,
         stream: &StreamId,
@@ -327,9 +400,25 @@ impl SledStorage {
         // indexes a group, so every position found is within it.
         let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
         for (seq, position) in (from_seq..).zip(positions) {
-            let bytes = self.fetch(position, &mut cursor)?.ok_or_else(|| {
-                StoreError::Corrupt(format!("{stream} points at position {position}, which is missing"))
-            })?;
+            let bytes = match self.fetch(position, &mut cursor) {
+                Ok(Some(bytes)) => bytes,
+                Ok(None) => {
+                    return Err(StoreError::Corrupt(format!(
+                        "{stream} points at position {position}, which is missing"
+                    )))
+                }
+                Err(StoreError::Damaged(mut damage)) => {
+                    damage.event = Some((stream.clone(), seq));
+                    return Err(StoreError::Damaged(damage));
+                }
+                Err(other) => return Err(other),
+            };
+            if layout::identity_of(bytes) != Some((stream.kind(), stream.id(), seq, position)) {
+                return Err(StoreError::Corrupt(format!(
+                    "the index of {stream} is damaged: it says event #{seq} is at position {position}, which holds \
+                     another; `ledgerctl repair --reindex` rebuilds it from the records file"
+                )));
+            }
             each(bytes, seq)?;
         }
         Ok(())
@@ -353,6 +442,9 @@ impl SledStorage {
 
     /// Hands `each` the stored bytes and position of up to `limit` durable records of the
     /// whole log from `from_position` on, walking the frames in file order.
+    ///
+    /// # Errors
+    /// A damaged record ([`StoreError::Damaged`]) or a failed read.
     fn all_records(
         &self,
         from_position: u64,
@@ -361,27 +453,11 @@ impl SledStorage {
     ) -> Result<(), StoreError> {
         let durable = self.durable.load(Ordering::Acquire);
         let from = from_position.max(1);
-        if from > durable || limit == 0 {
-            return Ok(());
-        }
-        let mut reader = FrameReader::new(&self.records, self.durable_end.load(Ordering::Acquire));
-        let mut at = self.frame_before(from)?;
-        let mut handed = 0;
-        while let Some(found) = reader.frame_unchecked(at)? {
-            at = found.next_offset();
-            if found.header.next_position() <= from {
-                continue;
-            }
-            reader.check(&found)?;
-            for (position, bytes) in (found.header.first_position..).zip(layout::records_of(reader.body(&found))) {
-                if position < from {
-                    continue;
-                }
-                if position > durable || handed == limit {
-                    return Ok(());
-                }
-                each(bytes?, position)?;
-                handed += 1;
+        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
+        for position in (from..=durable).take(limit) {
+            match self.fetch(position, &mut cursor)? {
+                Some(bytes) => each(bytes, position)?,
+                None => break,
             }
         }
         Ok(())
@@ -502,8 +578,10 @@ impl Storage for SledStorage {
             return Ok(Written::default());
         };
         let first = first.record.envelope.position;
-        let frame = frames::encode(first, commit.records.iter().map(|s| s.bytes.as_slice()));
         let mut tail = self.tail();
+        // What is durable now: a frame damaged before this point was acknowledged, not torn.
+        let durable_before = self.durable_end.load(Ordering::Acquire);
+        let frame = frames::encode(first, durable_before, commit.records.iter().map(|s| s.bytes.as_slice()));
         let offset = tail.end;
         self.records.write_all_at(&frame, offset)?;
         let end = offset + frame.len() as u64;
@@ -598,6 +676,10 @@ impl Reader for SledStorage {
 
     fn last_position(&self) -> Result<u64, StoreError> {
         Ok(self.durable.load(Ordering::Acquire))
+    }
+
+    fn damaged(&self) -> u64 {
+        self.damage.count()
     }
 
     fn streams(&self) -> Result<Vec<StreamInfo>, StoreError> {

@@ -8,7 +8,9 @@
 //! from the records, without a snapshot (the writer replays such a stream once, on its next
 //! append). The first frame that is not whole ends the log: after a power cut, frames written
 //! after it may have reached the disk while it did not, but none of them was acknowledged (an
-//! acknowledgement waits for the sync that covers its frame and every frame before it). The
+//! acknowledgement waits for the sync that covers its frame and every frame before it). Unless
+//! a later frame says the file was durable past it when it was written: then it is damage to
+//! an acknowledged frame, never cut, and the log waits for `ledgerctl repair`. The
 //! bytes from there on, if any are not zero, are kept beside the log in `torn-<offset>` before
 //! the file is cut, so that nothing is destroyed, even what was never acknowledged. A copy
 //! opened for verification is indexed the same way but never cut.
@@ -54,11 +56,19 @@ pub(super) fn unindexed(storage: &SledStorage, mode: Mode) -> Result<(), StoreEr
     let mut index = IndexBuilder::default();
     let mut heads: BTreeMap<StreamId, (u64, Hash)> = BTreeMap::new();
     loop {
-        let found = match reader.frame(at) {
+        let found = match reader.frame_unchecked(at) {
             Ok(Some(found)) if found.header.first_position == next_position => found,
-            Ok(_) | Err(StoreError::Corrupt(_)) => break,
+            Ok(None) => break,
+            Ok(Some(_)) | Err(StoreError::Corrupt(_)) => {
+                stop_unless_torn(&mut reader, at, mode)?;
+                break;
+            }
             Err(other) => return Err(other),
         };
+        if reader.check(&found).is_err() {
+            stop_unless_torn(&mut reader, at, mode)?;
+            break;
+        }
         let mut decoded = Vec::with_capacity(found.header.count as usize);
         for bytes in layout::records_of(reader.body(&found)) {
             decoded.push(decode_record(bytes?).map_err(StoreError::Corrupt)?);
@@ -94,6 +104,35 @@ pub(super) fn unindexed(storage: &SledStorage, mode: Mode) -> Result<(), StoreEr
     let mut tail = storage.tail();
     tail.end = at;
     tail.keys = keys;
+    Ok(())
+}
+
+/// A frame that does not check where the index ends is either torn (a stop came while it was
+/// being written: cut it off) or damaged after it was acknowledged. A later frame tells which:
+/// each says how far the file was durable when it was written. Damage there cannot be indexed
+/// (a damaged record's stream is unknown), so the log does not open to serve until it is
+/// repaired: new events would otherwise take the positions of acknowledged ones.
+fn stop_unless_torn(reader: &mut FrameReader<'_>, at: u64, mode: Mode) -> Result<(), StoreError> {
+    let mut later = reader.next_header_after(at)?;
+    while let Some(found) = later {
+        if found.header.durable_before > at {
+            let message = format!(
+                "the records file is damaged at byte {at}, after the part its index covers, and the frames \
+                 after it were acknowledged (it is not a write a stop tore): `ledgerctl repair` takes the damaged \
+                 records back from a copy"
+            );
+            if mode == Mode::Serve {
+                return Err(StoreError::Corrupt(message));
+            }
+            tracing::error!("{message}");
+            return Ok(());
+        }
+        later = match reader.frame_unchecked(found.next_offset()) {
+            Ok(next) => next,
+            Err(StoreError::Corrupt(_)) => reader.next_header_after(found.next_offset())?,
+            Err(other) => return Err(other),
+        };
+    }
     Ok(())
 }
 

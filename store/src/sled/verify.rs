@@ -2,10 +2,11 @@
 //! a changed byte, a deleted event or a reordered pair all break the chain at a named seq.
 //!
 //! It reads every frame of the records file in order (each record must sit at the position it
-//! names, and a frame whose checksum fails breaks the streams of its records), then checks each
-//! stream's recorded head and the runs readers use to find its events.
+//! names; a record that fails its checksum breaks its stream there, and the break names where
+//! it lies), then checks each stream's recorded head and the runs readers use to find its
+//! events.
 
-use super::frames::FrameReader;
+use super::frames::{FrameReader, Slot};
 use super::layout;
 use super::SledStorage;
 use crate::error::StoreError;
@@ -53,23 +54,39 @@ impl SledStorage {
     /// damaged that it names no stream.
     pub fn verify(&self) -> Result<Vec<StreamVerdict>, StoreError> {
         let mut streams: BTreeMap<StreamId, Progress> = BTreeMap::new();
-        let mut reader = FrameReader::new(&self.records, self.durable_end.load(Ordering::Acquire));
-        let mut at = 0;
+        let mut damaged: BTreeMap<u64, u64> = BTreeMap::new();
+        let end = self.durable_end.load(Ordering::Acquire);
+        let mut reader = FrameReader::new(&self.records, end);
+        let (mut at, mut next_position) = (0, 1);
         loop {
             let found = match reader.frame_unchecked(at) {
                 Ok(Some(found)) => found,
                 Ok(None) => break,
-                // A file that ends inside a frame (cut, or damaged): what follows is missing,
-                // and the heads of the streams it held say so below.
-                Err(StoreError::Corrupt(why)) => {
-                    tracing::warn!(at, %why, "the records end in an unreadable frame");
-                    break;
-                }
+                // A frame whose header is damaged: its records are lost with it, up to the
+                // next frame that checks (or the end of the file).
+                Err(StoreError::Corrupt(why)) => match reader.next_header_after(at)? {
+                    Some(next) => {
+                        damaged.extend((next_position..next.header.first_position).map(|p| (p, at)));
+                        next
+                    }
+                    None => {
+                        tracing::warn!(at, %why, "the records end in an unreadable frame");
+                        let last = self.durable.load(Ordering::Acquire);
+                        damaged.extend((next_position..=last).map(|p| (p, at)));
+                        break;
+                    }
+                },
                 Err(other) => return Err(other),
             };
-            let intact = found.header.checks(reader.body(&found));
-            for (slot, bytes) in (found.header.first_position..).zip(layout::records_of(reader.body(&found))) {
-                let record = decode_record(bytes?).map_err(|e| StoreError::Corrupt(format!("position {slot}: {e}")))?;
+            for (slot, state) in (found.header.first_position..).zip(reader.slots(&found)?) {
+                let bytes = match state {
+                    Slot::Intact(start, end) => reader.record(&found, (start, end)),
+                    Slot::Damaged { at } => {
+                        damaged.insert(slot, at);
+                        continue;
+                    }
+                };
+                let record = decode_record(bytes).map_err(|e| StoreError::Corrupt(format!("position {slot}: {e}")))?;
                 let e = &record.envelope;
                 let progress = streams.entry(e.stream.clone()).or_default();
                 if progress.broken.is_some() {
@@ -84,14 +101,13 @@ impl SledStorage {
                     progress.break_at(expected, "does not point back to the event before it".into());
                 } else if record.recomputed_hash() != e.hash {
                     progress.break_at(expected, "its contents do not match its hash".into());
-                } else if !intact {
-                    progress.break_at(expected, format!("the frame holding it (byte {at}) fails its checksum"));
                 } else {
                     progress.prev = e.hash;
                     progress.verified = expected;
                     progress.positions.push(slot);
                 }
             }
+            next_position = found.header.next_position();
             at = found.next_offset();
         }
         let mut heads = BTreeMap::new();
@@ -111,6 +127,7 @@ impl SledStorage {
             if progress.broken.is_none() {
                 self.check_runs(&stream, &mut progress)?;
             }
+            self.name_damage(&stream, &mut progress, &damaged)?;
             let intact = progress.broken.is_none();
             verdicts.push(StreamVerdict {
                 stream,
@@ -120,6 +137,24 @@ impl SledStorage {
             });
         }
         Ok(verdicts)
+    }
+
+    /// A break at an event the index places on a damaged record says so, and where.
+    fn name_damage(
+        &self,
+        stream: &StreamId,
+        progress: &mut Progress,
+        damaged: &BTreeMap<u64, u64>,
+    ) -> Result<(), StoreError> {
+        let Some(broken) = progress.broken.as_mut() else { return Ok(()) };
+        let Some(position) = self.positions(stream, broken.seq, 1)?.first().copied() else { return Ok(()) };
+        if let Some(&offset) = damaged.get(&position) {
+            broken.reason = format!(
+                "it no longer matches its checksum (position {position}, byte {offset} of the records file); \
+                 `ledgerctl repair` takes it back from a copy"
+            );
+        }
+        Ok(())
     }
 
     /// The runs must lead readers to exactly the events the walk verified.
