@@ -34,6 +34,13 @@ fn errno(error: Error) -> Errno {
     }
 }
 
+/// Whether a mode's file type is a regular file (`S_IFREG`, or no type given).
+fn is_regular(mode: u32) -> bool {
+    const S_IFMT: u32 = 0o170_000;
+    const S_IFREG: u32 = 0o100_000;
+    matches!(mode & S_IFMT, 0 | S_IFREG)
+}
+
 impl PowerCutFs {
     fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -119,16 +126,21 @@ impl Filesystem for PowerCutFs {
         self.attributes(reply, ino.0, |state| size.map_or(Ok(()), |size| state.set_len(ino.0, size)));
     }
 
+    /// Regular files only (the kernel asks here when it does not use `create`): a FIFO, socket
+    /// or device node is refused with `EPERM`, as mknod(2) says for a file system without them.
     fn mknod(
         &self,
         _req: &Request,
         parent: INodeNo,
         name: &OsStr,
-        _mode: u32,
+        mode: u32,
         _umask: u32,
         _rdev: u32,
         reply: ReplyEntry,
     ) {
+        if !is_regular(mode) {
+            return reply.error(Errno::EPERM);
+        }
         self.entry(reply, |state| state.create(parent.0, name, false));
     }
 
@@ -265,6 +277,17 @@ impl Filesystem for PowerCutFs {
         match state.create(parent.0, name, false).and_then(|ino| self.attr(&state, ino)) {
             Ok(attr) => reply.created(&TTL, &attr, Generation(0), FileHandle(0), FopenFlags::FOPEN_DIRECT_IO),
             Err(error) => reply.error(errno(error)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn only_regular_files_are_made_by_mknod() {
+        assert!(super::is_regular(0o100_644) && super::is_regular(0o644));
+        for special in [0o010_644, 0o140_644, 0o020_644, 0o060_644, 0o040_755] {
+            assert!(!super::is_regular(special), "{special:o}");
         }
     }
 }

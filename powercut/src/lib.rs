@@ -98,8 +98,8 @@ impl PowerCut {
         Ok(report)
     }
 
-    /// What the disk holds now: path (names from the mount's root) → contents, `None` for a
-    /// directory.
+    /// What the disk holds now, without cutting: path (names from the mount's root) →
+    /// contents, `None` for a directory. The model test compares it after every operation.
     pub fn durable_tree(&self) -> std::collections::BTreeMap<Vec<OsString>, Option<Vec<u8>>> {
         self.state().durable_tree()
     }

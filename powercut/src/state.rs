@@ -1,7 +1,9 @@
 //! The file system's state: every file and directory as the programs see it, and as the disk
 //! holds it. A change reaches "the disk" only through `fsync`/`fdatasync` of the file (its
 //! data and size) or of the directory (its entries: create, rename, unlink); until then it is
-//! a pending change, which a power cut drops (all, a seeded subset, or one write torn).
+//! a pending change, which a power cut drops (all, a seeded subset, or one write torn). A rename
+//! across two directories is one change in both (as a journal commits it): syncing either
+//! directory makes all of it durable, and a cut keeps all of it or none.
 //!
 //! Kept apart from FUSE so that the rules are plain code: `fs.rs` only translates requests.
 
@@ -20,9 +22,16 @@ enum DataChange {
     SetLen(u64),
 }
 
-/// Changes to a directory's entries not yet synced; each is atomic (a rename within one
-/// directory removes and adds together). `None`: the name is removed.
-type EntryChange = Vec<(OsString, Option<u64>)>;
+/// One change to a directory's entries not yet synced, atomic (a rename within one directory
+/// removes and adds together). `None`: the name is removed.
+#[derive(Debug, Clone)]
+struct EntryChange {
+    /// Unique in the state; the two halves of a rename across directories share it.
+    id: u64,
+    names: Vec<(OsString, Option<u64>)>,
+    /// The other directory of a rename across two, which holds the other half.
+    partner: Option<u64>,
+}
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct FileNode {
@@ -40,6 +49,20 @@ pub(crate) struct DirNode {
     pending: Vec<EntryChange>,
 }
 
+impl DirNode {
+    /// Makes the first `n` pending changes durable.
+    fn commit(&mut self, n: usize) {
+        for change in self.pending.drain(..n) {
+            for (name, ino) in change.names {
+                match ino {
+                    Some(ino) => self.durable.insert(name, ino),
+                    None => self.durable.remove(&name),
+                };
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) enum Node {
     File(FileNode),
@@ -53,7 +76,8 @@ pub enum Cut {
     All,
     /// Each unsynced data change reaches the disk or not (a coin per change, in order), and
     /// each directory keeps a random prefix of its unsynced entry changes (the order a
-    /// journal commits them).
+    /// journal commits them), shortened so that a rename across directories is kept in both
+    /// or in neither.
     Subset { seed: u64 },
     /// Everything unsynced is lost except one write, torn: a seeded byte-boundary prefix of
     /// it (at least one byte, never all) reaches the disk.
@@ -67,7 +91,8 @@ pub struct CutReport {
     pub data_changes_lost: usize,
     /// Unsynced data changes that reached the disk anyway.
     pub data_changes_kept: usize,
-    /// Unsynced directory entry changes that were lost.
+    /// Unsynced directory entry changes that were lost (a rename across two directories counts
+    /// once in each).
     pub entry_changes_lost: usize,
     /// The torn write, if any.
     pub torn: Option<TornWrite>,
@@ -118,6 +143,8 @@ pub enum Error {
 pub struct State {
     pub(crate) nodes: HashMap<u64, Node>,
     next_ino: u64,
+    /// The next [`EntryChange::id`].
+    next_change: u64,
     pub faults: Faults,
     /// After a cut every operation fails with `EIO`, as on a machine without power.
     pub(crate) dead: bool,
@@ -127,7 +154,7 @@ impl Default for State {
     fn default() -> Self {
         let mut nodes = HashMap::new();
         nodes.insert(ROOT, Node::Dir(DirNode::default()));
-        State { nodes, next_ino: ROOT + 1, faults: Faults::default(), dead: false }
+        State { nodes, next_ino: ROOT + 1, next_change: 0, faults: Faults::default(), dead: false }
     }
 }
 
@@ -198,19 +225,31 @@ impl State {
         }
         let node = if dir { Node::Dir(DirNode::default()) } else { Node::File(FileNode::default()) };
         let ino = self.fresh(node);
-        self.change_entries(parent, vec![(name.to_owned(), Some(ino))])?;
+        let id = self.change_id();
+        self.change_entries(parent, id, vec![(name.to_owned(), Some(ino))], None)?;
         Ok(ino)
     }
 
-    fn change_entries(&mut self, parent: u64, change: EntryChange) -> Result<(), Error> {
+    fn change_id(&mut self) -> u64 {
+        self.next_change += 1;
+        self.next_change
+    }
+
+    fn change_entries(
+        &mut self,
+        parent: u64,
+        id: u64,
+        names: Vec<(OsString, Option<u64>)>,
+        partner: Option<u64>,
+    ) -> Result<(), Error> {
         let dir = self.dir_mut(parent)?;
-        for (name, ino) in &change {
+        for (name, ino) in &names {
             match ino {
                 Some(ino) => dir.entries.insert(name.clone(), *ino),
                 None => dir.entries.remove(name),
             };
         }
-        dir.pending.push(change);
+        dir.pending.push(EntryChange { id, names, partner });
         Ok(())
     }
 
@@ -224,7 +263,8 @@ impl State {
             (Node::File(_), true) => return Err(Error::NotDir),
             _ => {}
         }
-        self.change_entries(parent, vec![(name.to_owned(), None)])
+        let id = self.change_id();
+        self.change_entries(parent, id, vec![(name.to_owned(), None)], None)
     }
 
     /// Renames, replacing a file (or an empty directory) at the target.
@@ -242,11 +282,13 @@ impl State {
                 _ => {}
             }
         }
+        let id = self.change_id();
         if parent == new_parent {
-            self.change_entries(parent, vec![(name.to_owned(), None), (new_name.to_owned(), Some(ino))])
+            self.change_entries(parent, id, vec![(name.to_owned(), None), (new_name.to_owned(), Some(ino))], None)
         } else {
-            self.change_entries(new_parent, vec![(new_name.to_owned(), Some(ino))])?;
-            self.change_entries(parent, vec![(name.to_owned(), None)])
+            // One change, a half in each directory.
+            self.change_entries(new_parent, id, vec![(new_name.to_owned(), Some(ino))], Some(parent))?;
+            self.change_entries(parent, id, vec![(name.to_owned(), None)], Some(new_parent))
         }
     }
 
@@ -262,16 +304,30 @@ impl State {
         }
     }
 
-    /// File data the disk would need if every pending change were synced.
+    /// File data the disk would need if every pending change were synced, with `ino` at
+    /// `new_len`: the files programs can name, and `ino` (which may be unlinked but open). A
+    /// file's old data counts until a sync lets it go.
     fn used_after(&self, ino: u64, new_len: u64) -> u64 {
-        self.nodes
-            .iter()
-            .map(|(&i, node)| match node {
-                Node::File(f) if i == ino => new_len.max(f.durable.len() as u64),
-                Node::File(f) => (f.data.len().max(f.durable.len())) as u64,
-                Node::Dir(_) => 0,
-            })
-            .sum()
+        let mut counted = std::collections::HashSet::from([ino]);
+        let mut used = match self.nodes.get(&ino) {
+            Some(Node::File(f)) => new_len.max(f.durable.len() as u64),
+            _ => 0,
+        };
+        let mut todo = vec![ROOT];
+        while let Some(dir) = todo.pop() {
+            let Some(Node::Dir(d)) = self.nodes.get(&dir) else { continue };
+            for &child in d.entries.values() {
+                if !counted.insert(child) {
+                    continue;
+                }
+                match self.nodes.get(&child) {
+                    Some(Node::File(f)) => used += f.data.len().max(f.durable.len()) as u64,
+                    Some(Node::Dir(_)) => todo.push(child),
+                    None => {}
+                }
+            }
+        }
+        used
     }
 
     fn check_space(&self, ino: u64, new_len: u64) -> Result<(), Error> {
@@ -319,11 +375,25 @@ impl State {
                 }
             }
             Node::Dir(dir) => {
-                dir.pending.clear();
-                dir.durable = dir.entries.clone();
+                if let Some(last) = dir.pending.last().map(|c| c.id) {
+                    self.commit_entries(vec![(ino, last)]);
+                }
             }
         }
         Ok(())
+    }
+
+    /// Makes durable, for each `(dir, id)`, the changes of `dir` up to change `id`, with the
+    /// other half of each rename across directories among them and what came before that half
+    /// in its directory (a journal commits in order).
+    fn commit_entries(&mut self, mut todo: Vec<(u64, u64)>) {
+        while let Some((ino, id)) = todo.pop() {
+            let Some(Node::Dir(dir)) = self.nodes.get_mut(&ino) else { continue };
+            // Not found: already durable.
+            let Some(at) = dir.pending.iter().position(|c| c.id == id) else { continue };
+            todo.extend(dir.pending[..=at].iter().filter_map(|c| Some((c.partner?, c.id))));
+            dir.commit(at + 1);
+        }
     }
 
     /// Syncs everything, as an orderly shutdown (`sync`, unmount) does.
@@ -348,6 +418,8 @@ impl State {
         let paths = self.paths();
         let mut inodes: Vec<u64> = self.nodes.keys().copied().collect();
         inodes.sort_unstable();
+        // Directory → how many of its pending entry changes reach the disk.
+        let mut entries_kept: BTreeMap<u64, usize> = BTreeMap::new();
         let torn = match cut {
             Cut::Torn { .. } => {
                 let writes: Vec<(u64, usize)> = inodes
@@ -407,23 +479,48 @@ impl State {
                         Cut::Subset { .. } => pick(&mut rng, dir.pending.len() + 1).unwrap_or(0),
                         _ => 0,
                     };
-                    for change in dir.pending.drain(..).take(kept) {
-                        for (name, ino) in change {
-                            match ino {
-                                Some(ino) => dir.durable.insert(name, ino),
-                                None => dir.durable.remove(&name),
-                            };
-                        }
-                    }
-                    report.entry_changes_lost += dir.pending.len();
-                    dir.pending.clear();
-                    dir.entries = dir.durable.clone();
+                    entries_kept.insert(ino, kept);
                 }
+            }
+        }
+        self.keep_renames_whole(&mut entries_kept);
+        for (ino, kept) in entries_kept {
+            if let Some(Node::Dir(dir)) = self.nodes.get_mut(&ino) {
+                dir.commit(kept);
+                report.entry_changes_lost += dir.pending.len();
+                dir.pending.clear();
+                dir.entries = dir.durable.clone();
             }
         }
         self.dead = true;
         self.forget_unreachable();
         report
+    }
+
+    /// Shortens the directories' kept prefixes until no rename across two directories is kept
+    /// in one and lost in the other: the cut keeps each whole or not at all.
+    fn keep_renames_whole(&self, kept: &mut BTreeMap<u64, usize>) {
+        let position = |dir: u64, id: u64| match self.nodes.get(&dir) {
+            Some(Node::Dir(d)) => d.pending.iter().position(|c| c.id == id),
+            _ => None,
+        };
+        // Each round shortens one prefix, so this ends.
+        loop {
+            let half_kept = kept.iter().find_map(|(&ino, &n)| {
+                let Some(Node::Dir(dir)) = self.nodes.get(&ino) else { return None };
+                let at = dir.pending[..n].iter().position(|c| {
+                    c.partner.is_some_and(|other| {
+                        let other_kept = kept.get(&other).copied().unwrap_or(0);
+                        position(other, c.id).is_some_and(|at| at >= other_kept)
+                    })
+                })?;
+                Some((ino, at))
+            });
+            match half_kept {
+                Some((ino, at)) => kept.insert(ino, at),
+                None => return,
+            };
+        }
     }
 
     /// Every named inode's path as programs see it (the first name found).
