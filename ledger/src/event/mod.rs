@@ -6,6 +6,7 @@
 //! every stored version with a test that it still decodes.
 
 mod json;
+pub mod schema;
 mod shape;
 
 pub use json::{canonical_json_text, from_canonical_json, to_canonical_json, ParseError};

@@ -21,6 +21,8 @@ mod game;
 pub mod i18n;
 mod jury;
 mod layout;
+#[cfg(test)]
+mod mirrors;
 mod paper;
 mod pwa;
 mod queue;
