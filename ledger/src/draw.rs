@@ -34,7 +34,7 @@
 //!
 //! Stored draws are a promise: the recorded games of a `qualifying_drawn` must stay what
 //! [`verify_draw`] computes from its seed. Any change to this module that changes a draw is a
-//! breaking change; the golden test in `ledger/tests/draw.rs` pins one.
+//! breaking change; the golden test in `ledger/tests/it/draw.rs` pins one.
 
 mod lots;
 mod roles;

@@ -773,7 +773,7 @@ fn position_is_not_hashed() {
 /// so what is written today is still what version 1 wrote.
 #[test]
 fn storage_sample_v1_reencodes_byte_for_byte() {
-    let sample = include_str!("../../store/tests/samples/record-v1.hex").trim();
+    let sample = include_str!("../../../store/tests/samples/record-v1.hex").trim();
     let record = decode_record(&hex::decode(sample).unwrap()).unwrap();
     assert_eq!(hex::encode(encode_record(&record)), sample);
     assert_eq!(record.recomputed_hash(), record.envelope.hash);
