@@ -1,14 +1,32 @@
-//! Architecture Invariant: the domain crates `ledger` and `replay`, and the proofs' `ledger-proof`,
-//! depend, even transitively, on none of tokio, sled, tonic, prost or async-nats.
+//! The Architecture Invariants of docs/ARCHITECTURE.md that a reading of the code can check:
+//! the domain crates `ledger` and `replay`, and the proofs' `ledger-proof`, depend, even
+//! transitively, on none of tokio, sled, tonic, prost or async-nats; the store never sees
+//! protobuf; in `services`, protobuf types and hand-built gRPC statuses stay in the places
+//! listed here.
 
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
 use std::process::Command;
 
 const FORBIDDEN: &[&str] = &["tokio", "sled", "tonic", "prost", "async-nats", "mio"];
 
+/// What the store must not depend on: it works on domain types, behind `services/src/convert`.
+const NOT_IN_THE_STORE: &[&str] = &["ledger-proto", "prost", "tonic", "axum"];
+
 #[test]
 fn the_domain_crates_do_no_io() {
+    let checks =
+        [("ledger", FORBIDDEN), ("replay", FORBIDDEN), ("ledger-proof", FORBIDDEN), ("ledger-store", NOT_IN_THE_STORE)];
+    let dependencies = dependencies_of(&checks.map(|(package, _)| package));
+    for ((package, forbidden), dependencies) in checks.iter().zip(dependencies) {
+        let found: Vec<&&str> = forbidden.iter().filter(|f| dependencies.contains(**f)).collect();
+        assert!(found.is_empty(), "{package} depends on {found:?}");
+    }
+}
+
+/// Everything each of `packages` depends on, even transitively (normal dependencies only).
+fn dependencies_of<const N: usize>(packages: &[&str; N]) -> [BTreeSet<String>; N] {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
         .args(["metadata", "--format-version", "1", "--manifest-path"])
@@ -40,18 +58,73 @@ fn the_domain_crates_do_no_io() {
             (n["id"].as_str().unwrap(), deps)
         })
         .collect();
-    for domain in ["ledger", "replay", "ledger-proof"] {
-        let root = names.iter().find(|(_, name)| **name == domain).map(|(id, _)| *id).unwrap();
+    packages.map(|package| {
+        let root = names.iter().find(|(_, name)| **name == package).map(|(id, _)| *id).unwrap();
         let mut seen = BTreeSet::new();
         let mut todo = vec![root];
         while let Some(id) = todo.pop() {
             for (dep, normal) in &nodes[id] {
-                if *normal && seen.insert(names[dep]) {
+                if *normal && seen.insert(names[dep].to_owned()) {
                     todo.push(dep);
                 }
             }
         }
-        let found: Vec<&&str> = FORBIDDEN.iter().filter(|f| seen.contains(**f)).collect();
-        assert!(found.is_empty(), "{domain} depends on {found:?}");
+        seen
+    })
+}
+
+/// Where `services` may name protobuf types (paths under `services/src`): the conversions, the
+/// gRPC services, `ledgerctl`, and the web pages that still call the Projections service
+/// in-process. Issue 27's projections facade is to take the web pages off this list.
+const PROTOBUF_AT: &[&str] =
+    &["convert/", "server/", "cli/", "web/analyst.rs", "web/andes.rs", "web/board.rs", "web/paper.rs"];
+
+/// Where a `tonic::Status` may be built by hand: `status.rs` (every refusal and store error),
+/// authentication and the access table, the gRPC services' own request checks, `ledgerctl`'s
+/// reading of a bad answer, and two web pages. Issue 27's one error type is to shrink this list.
+const STATUS_AT: &[&str] = &["status.rs", "auth/", "server/", "cli/connection.rs", "web/paper.rs", "web/tables.rs"];
+
+#[test]
+fn protobuf_and_hand_built_statuses_stay_where_they_are_listed() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert!(files.len() > 50, "{} files under {}", files.len(), src.display());
+    let mut wrong = Vec::new();
+    for file in files {
+        let name = file.strip_prefix(&src).unwrap().to_string_lossy().replace('\\', "/");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let allowed = |places: &[&str]| places.iter().any(|place| name.starts_with(place));
+        if (text.contains("ledger_proto") || text.contains("pb::")) && !allowed(PROTOBUF_AT) {
+            wrong.push(format!("{name} names protobuf types"));
+        }
+        if builds_a_status(&text) && !allowed(STATUS_AT) {
+            wrong.push(format!("{name} builds a tonic::Status"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    assert!(builds_a_status("Err(tonic::Status::not_found(x))") && !builds_a_status("FanoutStatus::new()"));
+}
+
+/// `Status::<constructor>` (not `Status::from`, which is `status.rs`'s conversion), and not
+/// the tail of a longer name such as `FanoutStatus::new`.
+fn builds_a_status(text: &str) -> bool {
+    text.match_indices("Status::").any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = &text[at + "Status::".len()..];
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && after.starts_with(|c: char| c.is_ascii_lowercase())
+            && !after.starts_with("from")
+    })
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
     }
 }
