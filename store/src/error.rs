@@ -20,7 +20,8 @@ pub enum StoreError {
 impl From<::sled::Error> for StoreError {
     fn from(e: ::sled::Error) -> Self {
         match e {
-            ::sled::Error::Corruption { .. } => StoreError::Corrupt(e.to_string()),
+            // Unsupported: sled reads its files as written by another version (a damaged `conf`).
+            ::sled::Error::Corruption { .. } | ::sled::Error::Unsupported(_) => StoreError::Corrupt(e.to_string()),
             other => StoreError::Io(other.to_string()),
         }
     }

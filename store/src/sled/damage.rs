@@ -20,9 +20,9 @@ impl DamageLog {
     /// a reader answers with.
     pub fn noted(&self, damage: Damage) -> StoreError {
         let mut seen = self.seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if !seen.contains_key(&damage.position) {
+        if let std::collections::btree_map::Entry::Vacant(entry) = seen.entry(damage.position) {
             tracing::error!(position = damage.position, offset = damage.offset, "{damage}");
-            seen.insert(damage.position, damage.clone());
+            entry.insert(damage.clone());
         }
         StoreError::Damaged(damage)
     }

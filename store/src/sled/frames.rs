@@ -92,7 +92,7 @@ impl Header {
         let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
         match bytes.get(..4)? {
             magic if magic == MAGIC && bytes.len() >= HEADER => {
-                if xxh3_64(&bytes[..44]) as u32 != u32_at(44) {
+                if short_sum(&bytes[..44]) != u32_at(44) {
                     return None;
                 }
                 Some(Header {
@@ -165,7 +165,12 @@ fn checksum_v1(body_len: u32, first_position: u64, count: u32, body: &[u8]) -> u
 
 /// A record's own checksum in the table.
 pub fn record_sum(record: &[u8]) -> u32 {
-    xxh3_64(record) as u32
+    short_sum(record)
+}
+
+/// The low 32 bits of XXH3-64: enough to tell a damaged record or header from an intact one.
+fn short_sum(bytes: &[u8]) -> u32 {
+    u32::try_from(xxh3_64(bytes) & u64::from(u32::MAX)).expect("masked to 32 bits")
 }
 
 /// A frame of records with consecutive positions from `first_position`, written when the file
@@ -214,7 +219,7 @@ fn seal(mut frame: Vec<u8>, first_position: u64, durable_before: u64, table: &[u
     frame[20..28].copy_from_slice(&body_sum.to_le_bytes());
     frame[28..36].copy_from_slice(&xxh3_64(table).to_le_bytes());
     frame[36..44].copy_from_slice(&durable_before.to_le_bytes());
-    let header_sum = xxh3_64(&frame[..44]) as u32;
+    let header_sum = short_sum(&frame[..44]);
     frame[44..48].copy_from_slice(&header_sum.to_le_bytes());
     frame.extend_from_slice(table);
     frame
@@ -346,6 +351,23 @@ impl<'a> FrameReader<'a> {
         &self.body(found)[slot.0..slot.1]
     }
 
+    /// A frame's table as (end in the body, record checksum) pairs, when it has one that checks.
+    pub fn table(&self, found: &Found) -> Option<Vec<(usize, u32)>> {
+        let table = &self.window[found.table.0..found.table.1];
+        if found.header.format == Format::V1 || xxh3_64(table) != found.header.table_sum {
+            return None;
+        }
+        Some(
+            table
+                .chunks_exact(ENTRY)
+                .map(|entry| {
+                    let end = u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) as usize;
+                    (end, u32::from_le_bytes(entry[4..].try_into().expect("4 bytes")))
+                })
+                .collect(),
+        )
+    }
+
     /// Each record of a frame, checked: when the body's checksum fails, the table (if it checks)
     /// says which records still match, so the damage costs only those.
     ///
@@ -363,15 +385,12 @@ impl<'a> FrameReader<'a> {
             }
             return Ok(slots);
         }
-        let table = &self.window[found.table.0..found.table.1];
-        if found.header.format == Format::V1 || xxh3_64(table) != found.header.table_sum {
+        let Some(table) = self.table(found) else {
             return Ok(vec![Slot::Damaged { at: found.offset }; count]);
-        }
+        };
         let mut slots = Vec::with_capacity(count);
         let mut start = 0usize;
-        for entry in table.chunks_exact(ENTRY) {
-            let end = u32::from_le_bytes(entry[..4].try_into().expect("4 bytes")) as usize;
-            let sum = u32::from_le_bytes(entry[4..].try_into().expect("4 bytes"));
+        for (end, sum) in table {
             let at = found.body_offset() + start as u64;
             let slot = match (body.get(start..start + 4), body.get(start + 4..end)) {
                 (Some(len), Some(record))

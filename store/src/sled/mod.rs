@@ -21,10 +21,12 @@ pub mod layout;
 mod migrate;
 mod pending;
 mod recover;
+mod repair;
 mod unindexed;
 mod verify;
 
 pub use frames::FILE as RECORDS_FILE;
+pub use repair::{Copy, RepairReport, Repaired};
 pub use verify::StreamVerdict;
 
 use crate::error::{Damage, StoreError};
@@ -80,6 +82,60 @@ fn open_sled(dir: &Path) -> Result<sled::Db, StoreError> {
             }
         }
     }
+}
+
+/// [`open_sled`], with a panic inside sled (some of its damaged files make it panic rather
+/// than fail) reported as damage.
+fn open_sled_caught(dir: &Path) -> Result<sled::Db, StoreError> {
+    std::panic::catch_unwind(|| open_sled(dir)).unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("sled panicked");
+        Err(StoreError::Corrupt(format!("sled could not open its files: {why}")))
+    })
+}
+
+/// Whether `dir` holds a records file with records in it (sled then holds only indexes).
+fn has_records(dir: &Path) -> bool {
+    std::fs::metadata(dir.join(frames::FILE)).is_ok_and(|m| m.len() > 0)
+}
+
+/// sled's own files in a data directory.
+fn sled_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        if matches!(name, "conf" | "db" | "blobs") || name.starts_with("snap.") {
+            files.push(path);
+        }
+    }
+    Ok(files)
+}
+
+/// Moves sled's files aside (into `index-damaged-<n>`, nothing is deleted) so that the log
+/// opens on a fresh index, which recovery then builds from the records file: sled holds only
+/// what the records file says again.
+///
+/// # Errors
+/// The files cannot be moved.
+pub fn rebuild_index(dir: &Path, why: &str) -> Result<PathBuf, StoreError> {
+    let aside =
+        (0u32..).map(|n| dir.join(format!("index-damaged-{n}"))).find(|aside| !aside.exists()).expect("a free name");
+    std::fs::create_dir(&aside)?;
+    for file in sled_files(dir)? {
+        std::fs::rename(&file, aside.join(file.file_name().expect("a file name")))?;
+    }
+    File::open(&aside)?.sync_all()?;
+    File::open(dir)?.sync_all()?;
+    tracing::warn!(
+        %why,
+        moved_to = %aside.display(),
+        "the index could not be used: it is rebuilt from the records file (nothing acknowledged is lost)"
+    );
+    Ok(aside)
 }
 
 /// sled writes its `conf` file (its settings and a checksum, in two writes) at every open and
@@ -176,12 +232,11 @@ impl<'a> Cursor<'a> {
             let found = match self.reader.frame_unchecked(at) {
                 Ok(Some(found)) => found,
                 Ok(None) => return Ok(Ok(false)),
-                Err(StoreError::Corrupt(why)) => match self.reader.next_header_after(at)? {
-                    Some(next) if position < next.header.first_position => {
-                        return Ok(Err(Damage { position, offset: at, event: None }));
-                    }
-                    Some(next) => next,
-                    None => return Err(StoreError::Corrupt(why)),
+                // Within the durable end, a frame that does not start where one should is
+                // damage: its records are lost, up to the next frame that checks.
+                Err(StoreError::Corrupt(_)) => match self.reader.next_header_after(at)? {
+                    Some(next) if position >= next.header.first_position => next,
+                    _ => return Ok(Err(Damage { position, offset: at, event: None })),
                 },
                 Err(other) => return Err(other),
             };
@@ -214,7 +269,13 @@ impl SledStorage {
 
     fn open_as(dir: &Path, mode: Mode) -> Result<Self, StoreError> {
         create_dir_durably(dir)?;
-        let db = open_sled(dir)?;
+        let db = match open_sled_caught(dir) {
+            Err(StoreError::Corrupt(why)) if mode == Mode::Serve && has_records(dir) => {
+                rebuild_index(dir, &why)?;
+                open_sled(dir)?
+            }
+            other => other?,
+        };
         let tree = db.open_tree(layout::TREE)?;
         let log_file = Arc::new(File::open(dir.join("db"))?);
         let records = Arc::new(frames::open(dir)?);
