@@ -41,7 +41,7 @@ pub(crate) async fn page(
     let may_record = state.auth.recorder(&viewer.metadata).is_ok();
     let title = lang.t_args("record-title", &[("match", id.id().to_owned().into())]);
     let body = format!(
-        "<section class=\"table-page andes-record\" id=\"andes-record\" data-match=\"{id}\" data-may-record=\"{may_record}\">\
+        "<section class=\"table-page andes-record\" id=\"andes-record\" data-match=\"{id}\" data-may-record=\"{may_record}\" data-start-failed=\"{start_failed}\">\
          <h1 id=\"title\">{title}</h1>\
          <p class=\"sync\" id=\"sync\" role=\"status\" aria-live=\"polite\">{loading}</p>\
          <p class=\"notice\" id=\"notice\" role=\"alert\" hidden></p>\
@@ -62,6 +62,7 @@ pub(crate) async fn page(
         },
         viewer_link = esc(&lang.t("record-viewer-link")),
         noscript = esc(&lang.t("table-noscript")),
+        start_failed = esc(&lang.t("table-start-failed")),
     );
     let head = Head {
         manifest: true,

@@ -36,7 +36,7 @@ pub(crate) async fn page(
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
     let may_record = state.auth.recorder(&viewer.metadata).is_ok();
     let body = format!(
-        "<section class=\"table-page\" id=\"table\" data-game=\"{id}\" data-may-record=\"{may_record}\">\
+        "<section class=\"table-page\" id=\"table\" data-game=\"{id}\" data-may-record=\"{may_record}\" data-start-failed=\"{start_failed}\">\
          <h1 id=\"title\">{title}</h1>\
          <p class=\"sync\" id=\"sync\" role=\"status\" aria-live=\"polite\">{loading}</p>\
          <p class=\"notice\" id=\"notice\" role=\"alert\" hidden></p>\
@@ -56,6 +56,7 @@ pub(crate) async fn page(
             format!("<p class=\"hint\" id=\"watch-only\">{}</p>", esc(&lang.t("table-watch-only")))
         },
         noscript = esc(&lang.t("table-noscript")),
+        start_failed = esc(&lang.t("table-start-failed")),
     );
     let head = Head {
         manifest: true,

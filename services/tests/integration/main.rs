@@ -18,5 +18,6 @@ mod roundtrip;
 mod security;
 mod support;
 mod table;
+mod table_queue;
 mod tournament;
 mod web;

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use tonic::transport::Channel;
 
-const GAME: &str = "hall-1";
+pub(crate) const GAME: &str = "hall-1";
 
 /// A DevTools command through chromedriver (`POST /session/{id}/goog/cdp/execute`).
 #[derive(Debug)]
@@ -45,17 +45,17 @@ pub(crate) async fn network(client: &Client, online: bool) {
 
 /// ledgerd with an auth file, its web pages on a fixed loopback port (a tablet's origin must
 /// stay the same across a restart: its storage and service worker belong to it).
-struct Hall {
+pub(crate) struct Hall {
     daemon: Option<Daemon>,
     data: PathBuf,
     auth_file: PathBuf,
     http_port: u16,
-    web: String,
+    pub(crate) web: String,
     _dir: tempfile::TempDir,
 }
 
 impl Hall {
-    fn open() -> Hall {
+    pub(crate) fn open() -> Hall {
         let dir = tempfile::tempdir().unwrap();
         let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
         let auth = json!({"tokens": [entry(TABLE_TOKEN, "table-4", "table"), entry(JURY_TOKEN, "jury-anna", "jury")]});
@@ -88,7 +88,7 @@ impl Hall {
         }
     }
 
-    async fn grpc(&self) -> LedgerClient<Channel> {
+    pub(crate) async fn grpc(&self) -> LedgerClient<Channel> {
         self.daemon.as_ref().expect("ledgerd runs").connect().await
     }
 }
@@ -105,7 +105,7 @@ pub(crate) fn skip_without_browser() -> Option<(PathBuf, PathBuf)> {
 }
 
 /// Signs the browser in with the table's token and opens the game's table page.
-async fn open_table(client: &Client, hall: &Hall) {
+pub(crate) async fn open_table(client: &Client, hall: &Hall) {
     client.goto(&format!("{}/signin?next=/table/{GAME}", hall.web)).await.unwrap();
     let field = eventually("the token field", Duration::from_secs(10), || async {
         client.find(fantoccini::Locator::Id("token")).await.ok()
@@ -117,7 +117,7 @@ async fn open_table(client: &Client, hall: &Hall) {
 }
 
 /// Waits for the table's script to have drawn the game (from ledgerd or from the tablet).
-async fn ready(client: &Client) {
+pub(crate) async fn ready(client: &Client) {
     eventually("the table page to be ready", Duration::from_secs(20), || async {
         (js(client, "const t = document.getElementById('table'); return t ? t.dataset.ready : null;").await
             == json!("true"))
@@ -141,7 +141,7 @@ pub(crate) async fn sync(client: &Client) -> (String, u64, u64) {
 /// own clock (`timeOrigin + now()`, comparable across reloads and tabs) read in the page right
 /// before the click, so the check measures the tablet, not WebDriver's round trips on a busy
 /// machine.
-async fn play(client: &Client, n: usize, gap: Duration, taps: &mut Vec<f64>) {
+pub(crate) async fn play(client: &Client, n: usize, gap: Duration, taps: &mut Vec<f64>) {
     const TAP: &str = "const b = document.querySelector('#chess-clock button.running'); \
                        if (!b || b.disabled) { return null; } \
                        const at = performance.timeOrigin + performance.now(); b.click(); return at;";
@@ -158,7 +158,7 @@ async fn play(client: &Client, n: usize, gap: Duration, taps: &mut Vec<f64>) {
 /// Waits until the page says every one of its `n` waiting taps is kept in IndexedDB: a tab
 /// closed after that loses none of them (one closed mid-write loses the taps not yet written,
 /// which the page never showed as kept).
-async fn kept(client: &Client, n: u64) {
+pub(crate) async fn kept(client: &Client, n: u64) {
     eventually("the taps to be kept on the tablet", Duration::from_secs(10), || async {
         let kept = js(client, "const s = document.getElementById('sync'); return s ? s.dataset.kept : null;").await;
         (kept.as_str().and_then(|k| k.parse::<u64>().ok()) == Some(n)).then_some(())
@@ -167,7 +167,7 @@ async fn kept(client: &Client, n: u64) {
 }
 
 /// The game's events once the log holds `count` of them (bounded wait), and how long that took.
-async fn log_holds(hall: &Hall, count: usize, limit: Duration) -> (Vec<Value>, Duration) {
+pub(crate) async fn log_holds(hall: &Hall, count: usize, limit: Duration) -> (Vec<Value>, Duration) {
     let started = Instant::now();
     let mut grpc = hall.grpc().await;
     let mut last = 0;
@@ -200,6 +200,25 @@ fn assert_taps_recorded(events: &[Value], first: usize, taps: &[f64]) {
     }
 }
 
+/// A stand-alone game started on the table: its ruleset chosen at the start, turn 1, Prussia's
+/// clock running, all three in the log and the table saying so.
+pub(crate) async fn start_playing(table: &Client, hall: &Hall) {
+    eventually("the ruleset chooser", Duration::from_secs(10), || async {
+        (js(table, "const r = document.getElementById('f-ruleset'); if (!r) { return false; } r.value = 'cafe2019'; return true;").await
+            == json!(true))
+        .then_some(())
+    })
+    .await;
+    click(table, "#do-game_started").await;
+    click(table, "#do-turn_started").await;
+    click(table, "#press-prussia").await;
+    let (events, _) = log_holds(hall, 3, Duration::from_secs(10)).await;
+    assert_eq!(events[0]["ruleset"], "cafe2019", "{events:?}");
+    assert_eq!(events[2], json!({"type": "clock_started", "side": "prussia", "at_ms": events[2]["at_ms"]}));
+    eventually("all recorded", Duration::from_secs(10), || async { (sync(table).await.0 == "recorded").then_some(()) })
+        .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_table_keeps_every_tap_when_the_network_does_not() {
     let Some((chromium, chromedriver)) = skip_without_browser() else { return };
@@ -214,23 +233,7 @@ async fn the_table_keeps_every_tap_when_the_network_does_not() {
     })
     .await;
 
-    // A stand-alone game: its ruleset chosen at the start, turn 1, Prussia's clock running.
-    eventually("the ruleset chooser", Duration::from_secs(10), || async {
-        (js(&table, "const r = document.getElementById('f-ruleset'); if (!r) { return false; } r.value = 'cafe2019'; return true;").await
-            == json!(true))
-        .then_some(())
-    })
-    .await;
-    click(&table, "#do-game_started").await;
-    click(&table, "#do-turn_started").await;
-    click(&table, "#press-prussia").await;
-    let (events, _) = log_holds(&hall, 3, Duration::from_secs(10)).await;
-    assert_eq!(events[0]["ruleset"], "cafe2019", "{events:?}");
-    assert_eq!(events[2], json!({"type": "clock_started", "side": "prussia", "at_ms": events[2]["at_ms"]}));
-    eventually("all recorded", Duration::from_secs(10), || async {
-        (sync(&table).await.0 == "recorded").then_some(())
-    })
-    .await;
+    start_playing(&table, &hall).await;
 
     // 1. The network cut through DevTools: 100 presses, a reload in the middle.
     let mut taps = Vec::new();
@@ -310,16 +313,10 @@ async fn a_second_device_during_an_outage_is_shown_and_nothing_is_lost(table: &C
         .await
         .unwrap();
     eprintln!("table: the view of a game of {} events is {view} bytes", before.len());
-    let last_at = before.iter().filter_map(|e| e["at_ms"].as_u64()).max().unwrap();
     // The tablet is cut off and presses on; meanwhile the jury stops the clock from its laptop.
     network(table, false).await;
     play(table, 3, Duration::from_millis(30), &mut Vec::new()).await;
-    let stop =
-        ledger::event::from_canonical_json(&json!({"type": "clock_stopped", "reason": "jury", "at_ms": last_at + 1}))
-            .unwrap();
-    let mut request = tonic::Request::new(crate::support::append(&format!("game/{GAME}"), &[stop], "jury-stop-", None));
-    request.metadata_mut().insert("authorization", format!("Bearer {JURY_TOKEN}").parse().unwrap());
-    grpc.append(request).await.unwrap();
+    jury_stops_the_clock(hall).await;
     network(table, true).await;
     // The presses now follow a stopped clock: the rules refuse them, the tablet keeps them.
     let (_, _, refused) = eventually("the refused taps to be shown", Duration::from_secs(20), || async {
@@ -348,6 +345,20 @@ async fn a_second_device_during_an_outage_is_shown_and_nothing_is_lost(table: &C
         (sync(table).await == ("recorded".to_owned(), 0, 0)).then_some(())
     })
     .await;
+}
+
+/// The jury stops the game's clock from its laptop, a millisecond after the log's last table
+/// time: taps the table made meanwhile on a running clock are refused.
+pub(crate) async fn jury_stops_the_clock(hall: &Hall) {
+    let mut grpc = hall.grpc().await;
+    let events = events_of(&mut grpc, &format!("game/{GAME}")).await;
+    let last_at = events.iter().filter_map(|e| e["at_ms"].as_u64()).max().unwrap();
+    let stop =
+        ledger::event::from_canonical_json(&json!({"type": "clock_stopped", "reason": "jury", "at_ms": last_at + 1}))
+            .unwrap();
+    let mut request = tonic::Request::new(crate::support::append(&format!("game/{GAME}"), &[stop], "jury-stop-", None));
+    request.metadata_mut().insert("authorization", format!("Bearer {JURY_TOKEN}").parse().unwrap());
+    grpc.append(request).await.unwrap();
 }
 
 async fn the_table_speaks_spanish_and_english(table: &Client, hall: &Hall) {

@@ -297,13 +297,13 @@
       render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
     });
     renderRefused = TablePage.refusedBox(app, sync, {
-      t: t, refusalText: refusalText, stream: app.key, redraw: render
+      t: t, refusalText: refusalText, stream: app.key
     });
     renderLists = TablePage.eventLists(app, sync, t);
     await sync.start();
     setInterval(tick, 200);
   }
   document.addEventListener("DOMContentLoaded", function () {
-    start().catch(function (error) { showNotice(String(error)); });
+    start().catch(TablePage.startFailed(t, showNotice));
   });
 })();

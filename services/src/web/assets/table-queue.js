@@ -34,7 +34,7 @@
     return opened;
   }
 
-  // Runs `work(stores)` in one transaction; resolves once it is committed (and, for writes,
+  // Runs `work(stores, tx)` in one transaction; resolves once it is committed (and, for writes,
   // flushed: durability "strict").
   function transact(names, mode, work) {
     return open().then(function (db) {
@@ -44,7 +44,7 @@
         const stores = {};
         names.forEach(function (name) { stores[name] = tx.objectStore(name); });
         let result;
-        Promise.resolve(work(stores)).then(function (value) { result = value; }, reject);
+        Promise.resolve(work(stores, tx)).then(function (value) { result = value; }, reject);
         tx.oncomplete = function () { resolve(result); };
         tx.onerror = function () { reject(tx.error); };
         tx.onabort = function () { reject(tx.error || new Error("the tablet's storage refused the write")); };
@@ -61,10 +61,39 @@
     list: function (game) {
       return transact(["queue"], "readonly", function (s) { return promised(s.queue.getAll(range(game))); });
     },
-    // Keeps new rows (and changed ones: same game and n).
+    // Keeps a new tap: its `n` is the game's last plus one, read in the same transaction as
+    // the write, so two tabs of the table never give two taps one key. The rows numbered
+    // `forgetting` go in that transaction too (a jury call and the refused taps it carries):
+    // both or neither. Sets `row.n` when the write is under way.
+    add: function (row, forgetting) {
+      return transact(["queue"], "readwrite", function (s, tx) {
+        return new Promise(function (resolve, reject) {
+          const last = s.queue.openCursor(range(row.game), "prev");
+          last.onerror = function () { reject(last.error); };
+          last.onsuccess = function () {
+            try {
+              row.n = last.result ? last.result.value.n + 1 : 1;
+              s.queue.add(row);
+              (forgetting || []).forEach(function (n) { s.queue.delete([row.game, n]); });
+              resolve(row.n);
+            } catch (error) {
+              // Nothing of it is kept: not the tap, and not the forgetting.
+              row.n = null;
+              tx.abort();
+              reject(error);
+            }
+          };
+        });
+      });
+    },
+    // Keeps changes to rows the tablet keeps (same game and n). A row no longer there (sent
+    // and forgotten by another tab, or never kept) stays gone.
     put: function (rows) {
       return transact(["queue"], "readwrite", function (s) {
-        rows.forEach(function (row) { s.queue.put(row); });
+        rows.forEach(function (row) {
+          const there = s.queue.getKey([row.game, row.n]);
+          there.onsuccess = function () { if (there.result !== undefined) { s.queue.put(row); } };
+        });
       });
     },
     // Forgets rows the ledger has: by their n.

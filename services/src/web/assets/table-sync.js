@@ -24,12 +24,19 @@
   // A view whose table time is ahead of the tablet's by more than this moves the tablet's
   // clock forward (another device recorded later times); it never moves back.
   const ADOPT_AHEAD_MS = 1000;
+  // How many tap-to-display times `app.metrics` keeps: the last ones, however long the day.
+  const METRICS_KEPT = 1000;
+
+  function note(list, value) {
+    list.push(value);
+    if (list.length > METRICS_KEPT) { list.splice(0, list.length - METRICS_KEPT); }
+  }
 
   function attach(app, options) {
     const rules = options.rules;
     const key = options.key;
     Object.assign(app, {
-      view: null, rows: [], recorded: [], nextN: 1, anchor: null,
+      view: null, rows: [], recorded: [], anchor: null,
       online: null, sending: false, retry: 0, retryTimer: null, conflict: 0,
       metrics: { tapToDisplay: [] }
     });
@@ -92,8 +99,10 @@
     }
 
     // One action of the players: decided here, shown, kept on the tablet, then sent. Resolves
-    // to the kept row, or null when the rules refused it.
-    function act(event, domEvent) {
+    // to the kept row, or null when the rules refused it or the tablet could not keep it.
+    // `forgetting`: kept rows that leave the tablet in the same write (the refused taps a jury
+    // call carries), so that a crash keeps either both or neither.
+    function act(event, domEvent, forgetting) {
       if (!app.mayRecord || !app.view) { return Promise.resolve(null); }
       const tappedAt = domEvent && domEvent.timeStamp ? domEvent.timeStamp : performance.now();
       if (rules.TIMED.indexOf(event.type) >= 0) {
@@ -109,32 +118,36 @@
         return Promise.resolve(null);
       }
       options.showNotice("");
+      // Its `n`, the key on the tablet, is given by the write (TableQueue.add).
       const row = {
-        game: key, n: app.nextN++, event_id: uuid(), expected_version: now.version,
+        game: key, n: null, event_id: uuid(), expected_version: now.version,
         event: event, tapped_wall_ms: Date.now(), status: "waiting", refusal: null, kept: false
       };
       app.rows.push(row);
       options.render();
       requestAnimationFrame(function () {
-        app.metrics.tapToDisplay.push(performance.now() - tappedAt);
+        note(app.metrics.tapToDisplay, performance.now() - tappedAt);
       });
-      return TableQueue.put([row]).then(function () {
+      const gone = (forgetting || []).map(function (r) { return r.n; });
+      return TableQueue.add(row, gone).then(function () {
         // Kept on the tablet: from now on it survives a closed tab, and the queue may send it.
         row.kept = true;
         TableQueue.saveAnchor(key, tableNow());
-        options.renderSync();
+        if (gone.length > 0) {
+          app.rows = app.rows.filter(function (r) { return gone.indexOf(r.n) < 0; });
+          options.render();
+        } else {
+          options.renderSync();
+        }
         send();
         return row;
       }, function (error) {
-        options.showNotice("IndexedDB: " + error);
-        return null;
+        // Not kept, so never sent: off the page, and the players are told to do it again.
+        console.error("the tablet did not keep a tap", error);
+        app.rows = app.rows.filter(function (r) { return r !== row; });
+        options.showNotice(options.t("sync-not-kept"));
+        return redecide().then(options.render, options.render).then(function () { return null; });
       });
-    }
-
-    // Forgets rows (refused ones handed on), on the tablet too.
-    function forget(ns) {
-      app.rows = app.rows.filter(function (row) { return ns.indexOf(row.n) < 0; });
-      return TableQueue.remove(key, ns);
     }
 
     // ---- the queue ---------------------------------------------------------------------------
@@ -258,7 +271,9 @@
         version += rules.span(state, row.event);
         state = rules.evolve(state, row.event);
       });
-      if (changed.length > 0) { await TableQueue.put(changed); }
+      // A tap whose first write is under way has no `n` yet: that write keeps it as it is now.
+      const kept = changed.filter(function (row) { return row.n !== null; });
+      if (kept.length > 0) { await TableQueue.put(kept); }
     }
 
     async function reloadRows() {
@@ -268,7 +283,6 @@
       const pending = app.rows.filter(function (row) { return !row.kept && !stored.has(row.n); });
       rows.forEach(function (row) { row.kept = true; });
       app.rows = rows.concat(pending);
-      app.nextN = app.rows.reduce(function (max, row) { return Math.max(max, row.n + 1); }, app.nextN);
     }
 
     // ---- the view ----------------------------------------------------------------------------
@@ -377,7 +391,7 @@
 
     return {
       waiting: waiting, refusedRows: refusedRows, local: local, tableNow: tableNow, setAnchor: setAnchor,
-      act: act, forget: forget, send: send, refresh: refresh, start: start
+      act: act, send: send, refresh: refresh, start: start
     };
   }
 
@@ -468,6 +482,17 @@
     };
   }
 
+  // What a page that could not start says (the tablet's storage or the words unreadable): the
+  // catalogue's sentence, else the one ledgerd served the page with (`data-start-failed`).
+  function startFailed(t, showNotice) {
+    return function (error) {
+      console.error("the table page did not start", error);
+      const served = document.querySelector("[data-start-failed]");
+      const text = t("table-start-failed");
+      showNotice(text === "table-start-failed" && served ? served.dataset.startFailed : text);
+    };
+  }
+
   function eventLine(event) {
     const fields = Object.keys(event).filter(function (k) { return k !== "type"; }).map(function (k) {
       return k + "=" + JSON.stringify(event[k]);
@@ -502,18 +527,16 @@
   function refusedBox(app, sync, options) {
     const t = options.t;
     function handToJury() {
-      const rows = sync.refusedRows();
+      // Those kept on the tablet (a tap refused while its first write is under way waits).
+      const rows = sync.refusedRows().filter(function (row) { return row.kept; });
       if (rows.length === 0) { return; }
       const actions = rows.map(function (row) {
         return eventLine(row.event) + " [" + row.event_id + "] (" + options.refusalText(row.refusal) + ")";
       }).join("; ");
       let reason = t("refused-jury-text", { actor: app.actor || "?", actions: actions });
       if (reason.length > 2000) { reason = reason.slice(0, 1999) + "…"; }
-      // Forgotten only once the call that carries them is kept on the tablet.
-      sync.act({ type: "jury_called", reason: reason }, null).then(function (call) {
-        if (!call) { return; }
-        return sync.forget(rows.map(function (row) { return row.n; })).then(options.redraw);
-      });
+      // Forgotten in the write that keeps the call that carries them.
+      sync.act({ type: "jury_called", reason: reason }, null, rows);
     }
     function exportRefused() {
       const rows = sync.refusedRows();
@@ -571,7 +594,7 @@
   }
 
   globalThis.TablePage = {
-    el: el, byId: byId, words: words, notice: notice, statusLine: statusLine, eventLine: eventLine,
+    el: el, byId: byId, words: words, notice: notice, statusLine: statusLine, startFailed: startFailed, eventLine: eventLine,
     languageSwitch: languageSwitch, refusedBox: refusedBox, eventLists: eventLists
   };
 })();

@@ -413,13 +413,13 @@
       render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
     });
     renderRefused = TablePage.refusedBox(app, sync, {
-      t: t, refusalText: refusalText, stream: "game/" + app.game, redraw: render
+      t: t, refusalText: refusalText, stream: "game/" + app.game
     });
     eventLists = TablePage.eventLists(app, sync, t);
     await sync.start();
     setInterval(tick, 200);
   }
   document.addEventListener("DOMContentLoaded", function () {
-    start().catch(function (error) { showNotice(String(error)); });
+    start().catch(TablePage.startFailed(t, showNotice));
   });
 })();

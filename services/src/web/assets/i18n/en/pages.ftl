@@ -19,6 +19,7 @@ table-watch-only = You may watch this game; to record, sign in with a table toke
 table-noscript = The table page needs JavaScript: it keeps every tap on this tablet until the ledger has it.
 table-loading = Loading the game…
 table-never-seen = This tablet has not opened this game yet, and the ledger cannot be reached. Open it once with a connection.
+table-start-failed = This page could not start on this tablet: its storage or its words could not be read. Reload it; if it fails again, note the game on paper and tell the jury.
 table-tap-hand-over = tap to hand over
 table-tap-start = tap to start
 table-time-ran-out = time ran out
@@ -76,6 +77,7 @@ sync-conflict = { $count ->
    *[other] Another device recorded { $count } events meanwhile: your waiting actions were decided again.
 }
 sync-signin = The ledger asks this tablet to sign in again: your actions stay here until then.
+sync-not-kept = This tablet could not keep that action: it is NOT recorded and will not be sent. Do it again.
 refused-title = Refused — kept on this tablet
 refused-tapped-at = tapped at { $time }
 refused-hand-to-jury = Hand them to the jury

@@ -19,6 +19,7 @@ table-watch-only = Puedes seguir esta partida; para registrar, entra con el toke
 table-noscript = La página de la mesa necesita JavaScript: guarda cada toque en esta tableta hasta que el ledger lo tiene.
 table-loading = Cargando la partida…
 table-never-seen = Esta tableta aún no ha abierto esta partida y el ledger no responde. Ábrela una vez con conexión.
+table-start-failed = Esta página no pudo arrancar en esta tableta: no se pudo leer su almacenamiento o sus textos. Recárgala; si vuelve a fallar, anota la partida en papel y avisa al jurado.
 table-tap-hand-over = toca para pasar el reloj
 table-tap-start = toca para ponerlo en marcha
 table-time-ran-out = tiempo agotado
@@ -76,6 +77,7 @@ sync-conflict = { $count ->
    *[other] Otro dispositivo registró { $count } eventos entretanto: tus acciones pendientes se han vuelto a decidir.
 }
 sync-signin = El ledger pide que esta tableta vuelva a entrar: tus acciones siguen aquí hasta entonces.
+sync-not-kept = Esta tableta no pudo guardar esa acción: NO está registrada y no se enviará. Vuelve a hacerla.
 refused-title = Rechazadas: se conservan en esta tableta
 refused-tapped-at = tocada a las { $time }
 refused-hand-to-jury = Entregarlas al jurado
