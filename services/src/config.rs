@@ -34,7 +34,7 @@ pub struct Config {
     /// committed event (the fan-out); `None`: no NATS.
     pub nats: Option<crate::nats::NatsOptions>,
     /// Connections, idle timeout, subscribers.
-    pub limits: crate::server::Limits,
+    pub limits: crate::limits::Limits,
     /// Serve gRPC over TLS; `None`: plaintext.
-    pub tls: Option<crate::server::TlsFiles>,
+    pub tls: Option<crate::tls::TlsFiles>,
 }

@@ -6,12 +6,14 @@ pub mod cli;
 pub mod config;
 pub mod convert;
 pub mod cross_check;
+pub mod limits;
 pub mod metrics;
 pub mod nats;
 pub mod paper;
 pub mod projections;
 pub mod server;
 pub mod status;
+pub mod tls;
 pub mod web;
 
 pub use auth::ACTOR_HEADER;

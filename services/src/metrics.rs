@@ -3,7 +3,7 @@
 //! durable writes) and where the log stands.
 
 use crate::nats::fanout::FanoutStatus;
-use crate::server::ServerStats;
+use crate::limits::ServerStats;
 use ledger_store::Log;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::ConstCounter;

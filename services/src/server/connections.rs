@@ -3,7 +3,7 @@
 //! `idle_timeout`. Accept errors such as running out of file descriptors are logged and
 //! waited out instead of spinning.
 
-use super::limits::{Limits, ServerStats};
+use crate::limits::{Limits, ServerStats};
 use std::future::Future;
 use std::io;
 use std::pin::Pin;

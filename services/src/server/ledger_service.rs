@@ -1,8 +1,8 @@
 //! The Ledger gRPC service: append (unary and pipelined), read, subscribe, list streams.
 
-use super::limits::{Limits, ServerStats};
 use crate::auth::{Access, Auth};
 use crate::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
+use crate::limits::{Limits, ServerStats};
 use crate::status::{from_append, from_rejection, from_store};
 use ledger::rejection::quote;
 use ledger::stream::MAX_NAME_BYTES;

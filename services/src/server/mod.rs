@@ -7,14 +7,12 @@
 mod connections;
 pub mod descriptors;
 mod ledger_service;
-pub mod limits;
 mod projections_service;
-pub mod tls;
 
+pub use crate::limits::{Limits, ServerStats};
+pub use crate::tls::TlsFiles;
 pub use ledger_service::LedgerService;
-pub use limits::{Limits, ServerStats};
 pub use projections_service::ProjectionsService;
-pub use tls::TlsFiles;
 
 use crate::config::{Backend, Config};
 use crate::nats::fanout::FanoutStatus;
@@ -39,7 +37,7 @@ pub enum ServeError {
     #[error(transparent)]
     Auth(#[from] crate::auth::AuthFileError),
     #[error(transparent)]
-    Tls(#[from] tls::TlsError),
+    Tls(#[from] crate::tls::TlsError),
     #[error("reflection setup failed: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("a write to the log failed, so the log stopped; restart ledgerd to reload what is on disk")]

@@ -3,6 +3,9 @@
 //! A ledger at a tournament hall must keep serving its tables when something misbehaves: a
 //! flood of idle connections, a thousand forgotten subscriptions, a scoreboard that stops
 //! reading. Each is bounded here; what is shed or cut off is counted for `/metrics` and logged.
+//!
+//! Beside `config` and `metrics`, not inside `server`: both name these types and `server::run`
+//! uses both, so the imports point one way.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;

@@ -1,5 +1,7 @@
 //! TLS for the gRPC server (rustls): a certificate and key, and optionally the CA that signs
-//! client certificates, in which case a client without one is refused at the handshake.
+//! client certificates, in which case a client without one is refused at the handshake. Beside
+//! `config`, which names the files, not inside `server`, which reads them: the imports point one
+//! way.
 
 use std::path::{Path, PathBuf};
 use tonic::transport::{Certificate, Identity, ServerTlsConfig};
