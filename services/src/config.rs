@@ -37,4 +37,9 @@ pub struct Config {
     pub limits: crate::limits::Limits,
     /// Serve gRPC over TLS; `None`: plaintext.
     pub tls: Option<crate::tls::TlsFiles>,
+    /// The key checkpoints are signed with (`ledgerctl new-signing-key`); `None`: no checkpoints
+    /// and no proofs.
+    pub signing_key: Option<PathBuf>,
+    /// A checkpoint at least this often while the log grows (and at each round's end).
+    pub checkpoint_interval: std::time::Duration,
 }

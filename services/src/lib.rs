@@ -11,6 +11,7 @@ pub mod metrics;
 pub mod nats;
 pub mod paper;
 pub mod projections;
+pub mod proofs;
 pub mod server;
 pub mod status;
 pub mod tls;

@@ -94,6 +94,26 @@ pub fn from_append(error: AppendError) -> Status {
     }
 }
 
+/// The refusal of a proof request to a ledgerd that signs no checkpoints.
+pub fn no_checkpoints() -> Status {
+    Status::failed_precondition(
+        "this ledgerd signs no checkpoints, so it has no proofs: start it with --signing-key FILE \
+         (`ledgerctl new-signing-key` makes one)",
+    )
+}
+
+/// Why a proof could not be made: a size or index beyond the tree is the caller's
+/// (OUT_OF_RANGE: it may exist later), a failed read the server's.
+pub fn from_prove(error: ledger_proof::ProveError<std::io::Error>) -> Status {
+    use ledger_proof::ProveError;
+    let message = bounded(error.to_string());
+    match error {
+        ProveError::IndexOutOfRange { .. } | ProveError::BeyondLog { .. } => Status::out_of_range(message),
+        ProveError::SizesReversed { .. } => Status::invalid_argument(message),
+        ProveError::Read(_) => Status::internal(message),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,10 @@
 //! | | public (no token) | analyst | table | organiser, jury |
 //! |---|---|---|---|---|
 //! | public standings (pseudonyms), clocks | yes | yes | yes | yes |
+//! | signed checkpoints, consistency proofs (hashes only) | yes | yes | yes | yes |
 //! | full standings (names), score sheets, Andes boards, scores, matches and levels | — | yes | yes | yes |
-//! | read or follow a game stream or an Andes match (`andes/<match>`) | — | yes | yes | yes |
-//! | read or follow a tournament stream, the whole log, list streams, role statistics | — | yes | — | yes |
+//! | read or follow a game stream or an Andes match (`andes/<match>`), or prove one of its events | — | yes | yes | yes |
+//! | read or follow a tournament stream, the whole log, list streams, role statistics; prove their events | — | yes | — | yes |
 //! | the day's paper: pairings, game report sheets, final standings with names | — | — | — | yes |
 //! | record events | — | — | by clearance | by clearance |
 //!
@@ -57,6 +58,9 @@ pub enum Access {
     AndesProjection,
     /// The organiser's printed pages (`web::paper`).
     Paper,
+    /// Signed checkpoints and consistency proofs: hashes that say nothing of any event, for
+    /// anyone to check the log by. (An inclusion proof is a read of its stream or of the log.)
+    Checkpoints,
 }
 
 impl Role {
@@ -93,7 +97,7 @@ impl Role {
     /// The table above.
     pub fn may(self, access: Access) -> bool {
         match (self, access) {
-            (_, Access::Standings { public: true } | Access::Clock) => true,
+            (_, Access::Standings { public: true } | Access::Clock | Access::Checkpoints) => true,
             (Role::Public, _) => false,
             (Role::Analyst, Access::Record | Access::Paper) => false,
             (Role::Analyst | Role::Organiser | Role::Jury, _) => true,
@@ -131,6 +135,7 @@ impl Access {
             Access::RoleStats => "role statistics".into(),
             Access::AndesProjection => "Andes boards and scores".into(),
             Access::Paper => "printing the day's paper".into(),
+            Access::Checkpoints => "checkpoints".into(),
         }
     }
 }

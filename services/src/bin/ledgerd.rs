@@ -48,6 +48,14 @@ struct Args {
     tls: TlsArgs,
     #[command(flatten)]
     nats: NatsArgs,
+    /// Sign checkpoints of the log's Merkle tree with this key (`ledgerctl new-signing-key`), and
+    /// serve proofs against them; without it, neither.
+    #[arg(long, env = "LEDGER_SIGNING_KEY")]
+    signing_key: Option<PathBuf>,
+    /// Sign a checkpoint at least this often (seconds) while the log grows; also at each round's
+    /// end.
+    #[arg(long, env = "LEDGER_CHECKPOINT_INTERVAL", default_value_t = 10)]
+    checkpoint_interval: u64,
     /// Log filter, e.g. `info` or `ledger_services=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
@@ -178,6 +186,7 @@ async fn main() -> anyhow::Result<()> {
             ..JetStreamConfig::default()
         }),
     };
+    anyhow::ensure!(args.checkpoint_interval > 0, "--checkpoint-interval must be at least 1 second");
     let mut limits = args.limits.limits()?;
     limits.max_connections = descriptors::fit_connections(limits.max_connections).max_connections;
     let config = Config {
@@ -191,6 +200,8 @@ async fn main() -> anyhow::Result<()> {
         nats: args.nats.options(),
         limits,
         tls: args.tls.files(),
+        signing_key: args.signing_key,
+        checkpoint_interval: Duration::from_secs(args.checkpoint_interval),
     };
     run(config, shutdown_signal()?).await?;
     Ok(())

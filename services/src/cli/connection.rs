@@ -7,6 +7,7 @@ use ledger::Recorded;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use ledger_proto::v1::projections_client::ProjectionsClient;
+use ledger_proto::v1::proofs_client::ProofsClient;
 use tokio_stream::StreamExt;
 use tonic::metadata::{AsciiMetadataValue, MetadataMap};
 use tonic::service::interceptor::InterceptedService;
@@ -16,6 +17,8 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity
 pub type Ledger = LedgerClient<InterceptedService<Channel, Credentials>>;
 /// The Projections service, as this caller.
 pub type Projections = ProjectionsClient<InterceptedService<Channel, Credentials>>;
+/// The Proofs service, as this caller.
+pub type Proofs = ProofsClient<InterceptedService<Channel, Credentials>>;
 
 /// What goes into every request's metadata.
 #[derive(Clone)]
@@ -56,9 +59,14 @@ impl tonic::service::Interceptor for Credentials {
 }
 
 async fn channel(cli: &Cli) -> Result<Channel, CliError> {
-    let failed = |e: &dyn std::fmt::Display| CliError::Failed(format!("cannot reach ledgerd at {}: {e}", cli.server));
-    let mut endpoint = Endpoint::from_shared(cli.server.clone()).map_err(|e| failed(&e))?;
-    if cli.server.starts_with("https://") || cli.tls_ca.is_some() || cli.tls_cert.is_some() {
+    channel_to(cli, &cli.server).await
+}
+
+/// A channel to `server` with the TLS settings of `cli`.
+async fn channel_to(cli: &Cli, server: &str) -> Result<Channel, CliError> {
+    let failed = |e: &dyn std::fmt::Display| CliError::Failed(format!("cannot reach ledgerd at {server}: {e}"));
+    let mut endpoint = Endpoint::from_shared(server.to_owned()).map_err(|e| failed(&e))?;
+    if server.starts_with("https://") || cli.tls_ca.is_some() || cli.tls_cert.is_some() {
         let read = |path: &std::path::Path| {
             std::fs::read(path).map_err(|e| CliError::Failed(format!("cannot read {}: {e}", path.display())))
         };
@@ -76,6 +84,12 @@ async fn channel(cli: &Cli) -> Result<Channel, CliError> {
 
 pub(super) async fn connect(cli: &Cli) -> Result<Ledger, CliError> {
     Ok(LedgerClient::with_interceptor(channel(cli).await?, Credentials::of(cli)?))
+}
+
+/// The Proofs service of `server` (`--server` when `None`).
+pub(super) async fn connect_proofs(cli: &Cli, server: Option<&str>) -> Result<Proofs, CliError> {
+    let channel = channel_to(cli, server.unwrap_or(&cli.server)).await?;
+    Ok(ProofsClient::with_interceptor(channel, Credentials::of(cli)?))
 }
 
 pub(super) async fn connect_projections(cli: &Cli) -> Result<Projections, CliError> {
@@ -159,27 +173,8 @@ pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec
 mod tests {
     use super::*;
     use crate::convert::ToProto;
-    use ledger::envelope::{encode_record, push_stored, Draft, GENESIS};
-    use ledger::{Event, StreamId};
-
-    fn records(n: u64) -> Vec<Recorded> {
-        let mut prev = GENESIS;
-        (1..=n)
-            .map(|seq| {
-                let draft = Draft {
-                    stream: StreamId::game("g").unwrap(),
-                    seq,
-                    position: seq,
-                    event_id: format!("e{seq}"),
-                    recorded_at_ms: 0,
-                    actor: "t".into(),
-                };
-                let record = Recorded::seal(draft, prev, Event::JuryCalled { reason: format!("call {seq}") });
-                prev = record.envelope.hash;
-                record
-            })
-            .collect()
-    }
+    use crate::proofs::bundle::tests::records;
+    use ledger::envelope::{encode_record, push_stored};
 
     /// A page in the stored encoding and a page of messages (what a ledgerd older than the
     /// encoding field sends) give the same records; a damaged run is `DATA_LOSS`.

@@ -23,6 +23,7 @@ mod connection;
 mod import;
 mod offline;
 mod output;
+mod proof;
 mod read;
 mod score;
 mod standings;
@@ -31,6 +32,7 @@ mod token;
 mod tournament;
 mod values;
 mod verify;
+mod witness;
 
 pub use common::{CliError, EXIT_FAILED, EXIT_REFUSED};
 
@@ -39,7 +41,8 @@ use std::path::PathBuf;
 
 /// The Tournament Ledger's command line: append and read events, score games, run
 /// tournaments, audit and verify. Online commands talk to ledgerd (--server); `check`, `score
-/// --file`, `standings --file`, `verify`, `audit --file` and `andes … --file` work offline.
+/// --file`, `standings --file`, `verify`, `verify-proof`, `audit --file` and `andes … --file` work
+/// offline.
 #[derive(Debug, Parser)]
 #[command(name = "ledgerctl", version)]
 pub struct Cli {
@@ -114,6 +117,16 @@ pub enum Command {
     /// An Andes match (`andes/<id>`): its board, points, match sheet and levels; online, or
     /// offline from a file with --file.
     Andes(andes::AndesArgs),
+    /// Make the key ledgerd signs checkpoints with (--signing-key); prints its public key.
+    NewSigningKey(proof::NewSigningKeyArgs),
+    /// Write a proof file: a stream's events with their inclusion proofs against a signed
+    /// checkpoint, for anyone to check offline with `verify-proof`.
+    Prove(proof::ProveArgs),
+    /// Check a proof file offline with the ledger's public key; exit 1 and say why if it fails.
+    VerifyProof(proof::VerifyProofArgs),
+    /// Follow a ledger's checkpoints, check each extends the last one seen, cosign it; exit 1
+    /// with an alarm on a fork.
+    Witness(witness::WitnessArgs),
 }
 
 /// Runs one command.
@@ -140,5 +153,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::NewToken(args) => token::run(args),
         Command::Digest(args) => verify::digest(&cli, args).await,
         Command::Andes(args) => andes::run(&cli, args).await,
+        Command::NewSigningKey(args) => proof::new_signing_key(args),
+        Command::Prove(args) => proof::prove(&cli, args).await,
+        Command::VerifyProof(args) => proof::verify_proof(&cli, args),
+        Command::Witness(args) => witness::run(&cli, args).await,
     }
 }

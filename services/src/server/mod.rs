@@ -8,16 +8,19 @@ mod connections;
 pub mod descriptors;
 mod ledger_service;
 mod projections_service;
+mod proofs_service;
 
 pub use crate::limits::{Limits, ServerStats};
 pub use crate::tls::TlsFiles;
 pub use ledger_service::LedgerService;
 pub use projections_service::ProjectionsService;
+pub use proofs_service::ProofsService;
 
 use crate::config::{Backend, Config};
 use crate::nats::fanout::FanoutStatus;
 use ledger_proto::v1::ledger_server::LedgerServer;
 use ledger_proto::v1::projections_server::ProjectionsServer;
+use ledger_proto::v1::proofs_server::ProofsServer;
 use ledger_store::jetstream::JetStreamStorage;
 use ledger_store::{Log, StoreError};
 use std::future::Future;
@@ -51,6 +54,10 @@ pub enum ServeError {
     OpenOnNetwork(std::net::SocketAddr),
     #[error("--backend jetstream needs --nats-url")]
     NoNats,
+    #[error("{0}")]
+    SigningKey(String),
+    #[error("cannot open the proof tree in {dir}: {source}")]
+    Proofs { dir: std::path::PathBuf, source: std::io::Error },
 }
 
 /// Opens the configured backend's log with the tournament's rules across streams.
@@ -71,6 +78,22 @@ async fn open_log(config: &Config) -> Result<Log, ServeError> {
             Ok(opened?)
         }
     }
+}
+
+/// The signing key and the proof tree, when `--signing-key` is given (in `<data dir>/proofs`).
+async fn open_proofs(config: &Config) -> Result<Option<Arc<crate::proofs::Proofs>>, ServeError> {
+    let Some(path) = config.signing_key.clone() else {
+        tracing::info!("no --signing-key: no checkpoints are signed and no proofs are served");
+        return Ok(None);
+    };
+    let key = crate::proofs::read_signing_key(&path).map_err(ServeError::SigningKey)?;
+    let dir = config.data_dir.join("proofs");
+    tracing::info!(verifier = %key.verifier(), "signing checkpoints");
+    let opened = tokio::task::spawn_blocking(move || crate::proofs::Proofs::open(&dir, key).map_err(|e| (dir, e)))
+        .await
+        .map_err(|e| ServeError::SigningKey(format!("opening the proof tree panicked: {e}")))?;
+    let proofs = opened.map_err(|(dir, source)| ServeError::Proofs { dir, source })?;
+    Ok(Some(Arc::new(proofs)))
 }
 
 /// Says on standard output where a listener is bound, one line each, `ledgerd listening: grpc
@@ -104,6 +127,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     };
     let tls = config.tls.as_ref().map(TlsFiles::load).transpose()?;
     let log = Arc::new(open_log(&config).await?);
+    let proofs = open_proofs(&config).await?;
     let listener =
         TcpListener::bind(config.listen).await.map_err(|source| ServeError::Bind { addr: config.listen, source })?;
     let addr = listener.local_addr().map_err(|source| ServeError::Bind { addr: config.listen, source })?;
@@ -144,6 +168,15 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         (status, task)
     });
     let fanout_status = fanout.as_ref().map(|(status, _)| Arc::clone(status));
+    // The tree keeper follows the log beside the server, off the append path (crate::proofs).
+    let keeper = proofs.as_ref().map(|proofs| {
+        let (proofs, log, stop) = (Arc::clone(proofs), Arc::clone(&log), stop_rx.clone());
+        tokio::spawn(crate::proofs::keeper::run(proofs, log, config.checkpoint_interval, stop))
+    });
+    let checkpoints_out = proofs
+        .as_ref()
+        .zip(config.nats.clone())
+        .map(|(proofs, options)| tokio::spawn(crate::proofs::publish::run(options, proofs.watch(), stop_rx.clone())));
     let stats = Arc::new(ServerStats::default());
     let metrics = match config.metrics_listen {
         Some(addr) => {
@@ -179,7 +212,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         }
         None => None,
     };
-    let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats };
+    let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats, proofs };
     // Last: once this line is out, every listener is bound.
     announce("grpc", addr);
     serve_with(Arc::clone(&log), auth, listener, stopped(stop_rx), options).await?;
@@ -190,6 +223,9 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         web.await.ok();
     }
     if let Some((_, task)) = fanout {
+        task.await.ok();
+    }
+    for task in keeper.into_iter().chain(checkpoints_out) {
         task.await.ok();
     }
     tokio::task::spawn_blocking(move || log.close()).await.ok();
@@ -235,6 +271,30 @@ fn reload_on_hangup(
 /// NOT_SERVING while NATS is away (appends go on; the metrics say how far behind it is).
 pub const FANOUT_HEALTH: &str = "tournament_ledger.v1.Fanout";
 
+/// The `grpc.health` service name of the stored records: SERVING while every record read or
+/// scrubbed matches its checksum, NOT_SERVING once one does not (reads and appends go on;
+/// `ledger_records_damaged` counts them, and `ledgerctl repair` takes them back from a copy).
+pub const RECORDS_HEALTH: &str = "tournament_ledger.v1.Records";
+
+/// Keeps [`RECORDS_HEALTH`] up to date: damage is found by the scrub at start and by readers.
+fn watch_damage(health: &tonic_health::server::HealthReporter, log: &Arc<Log>) {
+    let (health, log) = (health.clone(), Arc::downgrade(log));
+    tokio::spawn(async move {
+        let mut reported = None;
+        while let Some(log) = log.upgrade() {
+            let damaged = log.damaged_records() > 0;
+            drop(log);
+            if reported != Some(damaged) {
+                let status =
+                    if damaged { tonic_health::ServingStatus::NotServing } else { tonic_health::ServingStatus::Serving };
+                health.set_service_status(RECORDS_HEALTH, status).await;
+                reported = Some(damaged);
+            }
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+        }
+    });
+}
+
 /// Serves the Ledger service, reflection and health on `listener` until `shutdown`.
 ///
 /// # Errors
@@ -257,6 +317,8 @@ pub struct ServeOptions {
     pub tls: Option<tonic::transport::ServerTlsConfig>,
     /// Where the limits count what they did (shared with `/metrics`).
     pub stats: Arc<ServerStats>,
+    /// The tree and checkpoints the Proofs service serves; `None`: it answers FAILED_PRECONDITION.
+    pub proofs: Option<Arc<crate::proofs::Proofs>>,
 }
 
 /// [`serve`], with limits, TLS and the NATS fan-out's health.
@@ -270,11 +332,12 @@ pub async fn serve_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
     options: ServeOptions,
 ) -> Result<(), ServeError> {
-    let ServeOptions { fanout, limits, tls, stats } = options;
+    let ServeOptions { fanout, limits, tls, stats, proofs } = options;
     let (stopping_tx, stopping) = watch::channel(false);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<LedgerServer<LedgerService>>().await;
     health.set_serving::<ProjectionsServer<ProjectionsService>>().await;
+    health.set_serving::<ProofsServer<ProofsService>>().await;
     if let Some(fanout) = fanout {
         let (health, mut serving) = (health.clone(), fanout.watch());
         tokio::spawn(async move {
@@ -291,6 +354,7 @@ pub async fn serve_with(
             }
         });
     }
+    watch_damage(&health, &log);
     // v1 and v1alpha: grpcurl speaks v1, while Python's grpcio reflection client, grpc_cli and
     // many other tools still speak only v1alpha.
     let reflection = || {
@@ -300,12 +364,14 @@ pub async fn serve_with(
     };
     let (reflection_v1, reflection_v1alpha) = (reflection().build_v1()?, reflection().build_v1alpha()?);
     let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth));
+    let proofs = ProofsService::new(Arc::clone(&log), Arc::clone(&auth), proofs);
     let service = LedgerService::new(log, auth, stopping, limits, Arc::clone(&stats));
     let signal = async move {
         shutdown.await;
         tracing::info!("shutting down: no new requests, ending subscriptions");
         health.set_not_serving::<LedgerServer<LedgerService>>().await;
         health.set_not_serving::<ProjectionsServer<ProjectionsService>>().await;
+        health.set_not_serving::<ProofsServer<ProofsService>>().await;
         health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         let _ = stopping_tx.send(true);
     };
@@ -322,6 +388,7 @@ pub async fn serve_with(
         .add_service(reflection_v1alpha)
         .add_service(LedgerServer::new(service))
         .add_service(ProjectionsServer::new(projections))
+        .add_service(ProofsServer::new(proofs))
         .serve_with_incoming_shutdown(connections::incoming(listener, limits, stats), signal)
         .await?;
     Ok(())

@@ -14,6 +14,7 @@ mod grpc;
 mod languages;
 mod paper;
 mod projections;
+mod proofs;
 mod roundtrip;
 mod security;
 mod support;

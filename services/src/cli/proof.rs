@@ -1,0 +1,152 @@
+//! `ledgerctl new-signing-key`, `prove` and `verify-proof`: the ledger's checkpoint key, a proof
+//! file of a stream's events against a signed checkpoint, and its check offline
+//! (`crate::proofs::bundle`).
+
+use super::common::{from_status, read_input, CliError};
+use super::connection::{connect, connect_proofs, read_stream};
+use super::{values, Cli};
+use crate::proofs::bundle::Bundle;
+use ledger::StreamId;
+use ledger_proof::{Checkpoint, Hash, Note, SigningKey, VerifierKey};
+use ledger_proto::v1 as pb;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+pub struct NewSigningKeyArgs {
+    /// The log's name, the first line of every checkpoint (e.g. `ledger.example.org/open26`).
+    #[arg(long)]
+    name: String,
+    /// Where to write the private key (created; an existing file is never overwritten).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ProveArgs {
+    #[arg(long, value_parser = values::stream)]
+    stream: StreamId,
+    /// One event only; without it, every event of the stream the checkpoint holds.
+    #[arg(long)]
+    seq: Option<u64>,
+    /// The signed checkpoint to prove against (as `GetCheckpoint` or the board gave it).
+    #[arg(long)]
+    checkpoint: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyProofArgs {
+    /// The proof file (`ledgerctl prove`); `-` for stdin.
+    file: PathBuf,
+    /// The ledger's public key (`<name>+<id>+<key>`, as `new-signing-key` printed it), or a file
+    /// holding it.
+    #[arg(long)]
+    key: String,
+}
+
+/// Writes a fresh key and prints its public half.
+pub fn new_signing_key(args: &NewSigningKeyArgs) -> Result<(), CliError> {
+    let mut seed = [0u8; 32];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut seed)?;
+    let key = SigningKey::from_seed(&args.name, &seed).map_err(|e| CliError::Failed(e.to_string()))?;
+    write_secret(&args.out, &format!("{}\n", key.to_private_string()))?;
+    say!("{}", key.verifier());
+    eprintln!(
+        "signing key written to {} (keep it secret; give ledgerd --signing-key {0}); its public key, above, is what players check proofs with",
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// Creates `path` readable by its owner only, and syncs it.
+fn write_secret(path: &Path, text: &str) -> Result<(), CliError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let failed = |e: std::io::Error| CliError::Failed(format!("cannot write {}: {e}", path.display()));
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path).map_err(failed)?;
+    file.write_all(text.as_bytes()).and_then(|()| file.sync_all()).map_err(failed)
+}
+
+/// The ledger's public key: the text given, or the content of the file it names.
+pub(super) fn verifier_key(key: &str) -> Result<VerifierKey, CliError> {
+    let text = match std::fs::read_to_string(key) {
+        Ok(text) => text,
+        Err(_) => key.to_owned(),
+    };
+    VerifierKey::parse(text.trim()).map_err(|e| CliError::Failed(format!("--key is not a public key: {e}")))
+}
+
+/// Fetches the inclusion proofs of a stream's events and prints the proof file.
+pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
+    let note = read_input(Some(&args.checkpoint))?;
+    let parsed = Note::parse(&note)
+        .map_err(|e| CliError::Failed(format!("{} is no signed note: {e}", args.checkpoint.display())))?;
+    let checkpoint = Checkpoint::parse_text(parsed.text())
+        .map_err(|e| CliError::Failed(format!("{} is no checkpoint: {e}", args.checkpoint.display())))?;
+    let mut ledger = connect(cli).await?;
+    let records = read_stream(&mut ledger, &args.stream.to_string()).await.map_err(|s| from_status(&s))?;
+    let chosen: Vec<_> = records.into_iter().filter(|r| args.seq.is_none_or(|seq| r.envelope.seq == seq)).collect();
+    if chosen.is_empty() {
+        return Err(CliError::Refused(match args.seq {
+            Some(seq) => format!("{} has no event {seq}", args.stream),
+            None => format!("{} has no events", args.stream),
+        }));
+    }
+    let held: Vec<_> = chosen.into_iter().filter(|r| r.envelope.position <= checkpoint.size).collect();
+    if held.is_empty() {
+        return Err(CliError::Refused(format!(
+            "the checkpoint holds the log's first {} events, none of them {}'s asked for: prove against a later checkpoint",
+            checkpoint.size, args.stream
+        )));
+    }
+    let mut proofs = connect_proofs(cli, None).await?;
+    let mut bundle = Bundle::new(note);
+    for record in &held {
+        let request = pb::InclusionProofRequest {
+            stream: args.stream.to_string(),
+            seq: record.envelope.seq,
+            position: 0,
+            tree_size: checkpoint.size,
+        };
+        let proof = proofs.get_inclusion_proof(request).await.map_err(|s| from_status(&s))?.into_inner();
+        let hashes = proof
+            .hashes
+            .into_iter()
+            .map(Hash::try_from)
+            .collect::<Result<Vec<Hash>, _>>()
+            .map_err(|_| CliError::Failed("the server sent a proof hash that is not 32 bytes".into()))?;
+        bundle.push(record, &hashes);
+    }
+    let text = serde_json::to_string_pretty(&bundle).map_err(|e| CliError::Failed(e.to_string()))?;
+    say!("{text}");
+    Ok(())
+}
+
+/// Checks a proof file offline: exit 0 and a sentence when it holds, 1 and why when it does not.
+pub fn verify_proof(cli: &Cli, args: &VerifyProofArgs) -> Result<(), CliError> {
+    let key = verifier_key(&args.key)?;
+    let text = read_input(Some(&args.file))?;
+    let bundle: Bundle = serde_json::from_str(&text)
+        .map_err(|e| CliError::Refused(format!("{} is not a proof file: {e}", args.file.display())))?;
+    let verified = bundle.verify(&key).map_err(CliError::Refused)?;
+    let checkpoint = &verified.opened.checkpoint;
+    let streams: std::collections::BTreeSet<String> =
+        verified.records.iter().map(|r| r.envelope.stream.to_string()).collect();
+    let streams: Vec<String> = streams.into_iter().collect();
+    if cli.json {
+        say!(
+            "{}",
+            serde_json::json!({"verified": true, "events": verified.records.len(), "streams": streams,
+                "origin": checkpoint.origin, "tree_size": checkpoint.size})
+        );
+    } else {
+        say!(
+            "verified: {} event(s) of {} are in the log of {}, as shown, in its checkpoint of {} events signed by {}",
+            verified.records.len(),
+            streams.join(", "),
+            checkpoint.origin,
+            checkpoint.size,
+            key
+        );
+    }
+    Ok(())
+}

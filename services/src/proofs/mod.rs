@@ -1,0 +1,144 @@
+//! Proofs in ledgerd (issue 26, docs/PROOFS.md): the Merkle tree over the whole log, signed
+//! checkpoints, and the inclusion and consistency proofs served against them.
+//!
+//! Off the append path: the [`keeper`] follows the durable log in global position order through
+//! [`ledger_store::Log`] (as the NATS fan-out does), so appends never wait for it and every
+//! backend gives the same tree (on JetStream, every ledgerd follows the same order). The tree
+//! lives in the data directory ([`tree`]), the checkpoints beside it ([`checkpoints`]).
+//! Architecture Invariant: a record's leaf is its chain hash ([`leaf_of`]); positions are the
+//! leaves' indexes plus one, without gaps.
+
+pub mod bundle;
+pub mod checkpoints;
+pub mod keeper;
+pub mod publish;
+pub mod rounds;
+pub mod tree;
+
+use checkpoints::{Checkpoints, SignedCheckpoint};
+use ledger::Recorded;
+use ledger_proof::{leaf_hash, Checkpoint, Hash, ProveError, SigningKey, VerifierKey};
+use std::io;
+use std::path::Path;
+use std::sync::{Arc, Mutex, RwLock};
+use tokio::sync::watch;
+use tree::DiskTree;
+
+/// The leaf hash of a record: its chain hash (which covers stream, seq, event id, time, actor,
+/// the event and the hash before it), hashed as an RFC 9162 leaf.
+pub fn leaf_of(record: &Recorded) -> Hash {
+    leaf_hash(&record.envelope.hash)
+}
+
+/// Reads a signing key file (`ledgerctl new-signing-key`: Go's `PRIVATE+KEY+…` form, one line).
+///
+/// # Errors
+/// The file cannot be read or holds no signing key; the message names the file.
+pub fn read_signing_key(path: &Path) -> Result<SigningKey, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read the signing key {}: {e}", path.display()))?;
+    SigningKey::parse(text.trim()).map_err(|e| format!("{} holds no signing key: {e}", path.display()))
+}
+
+/// The tree, the checkpoints and the key, shared by the keeper (which writes) and the gRPC and
+/// web services (which read).
+#[derive(Debug)]
+pub struct Proofs {
+    key: SigningKey,
+    tree: RwLock<DiskTree>,
+    checkpoints: RwLock<Checkpoints>,
+    latest: watch::Sender<Option<Arc<SignedCheckpoint>>>,
+    /// Set when the log no longer matches a checkpoint signed before: nothing is signed again.
+    alarm: Mutex<Option<String>>,
+}
+
+impl Proofs {
+    /// Opens the tree and the checkpoints in `dir` (created if missing).
+    ///
+    /// # Errors
+    /// The files cannot be read, or a stored checkpoint is not one of `key`'s.
+    pub fn open(dir: &Path, key: SigningKey) -> io::Result<Proofs> {
+        let tree = DiskTree::open(&dir.join("tree"))?;
+        let checkpoints = Checkpoints::open(dir, &key.verifier())?;
+        let (latest, _) = watch::channel(checkpoints.latest());
+        Ok(Proofs {
+            key,
+            tree: RwLock::new(tree),
+            checkpoints: RwLock::new(checkpoints),
+            latest,
+            alarm: Mutex::new(None),
+        })
+    }
+
+    /// The log's public key.
+    pub fn verifier(&self) -> VerifierKey {
+        self.key.verifier()
+    }
+
+    pub fn latest(&self) -> Option<Arc<SignedCheckpoint>> {
+        self.checkpoints.read().expect("not poisoned").latest()
+    }
+
+    /// The first checkpoint whose tree holds at least `size` records.
+    pub fn at_least(&self, size: u64) -> Option<Arc<SignedCheckpoint>> {
+        self.checkpoints.read().expect("not poisoned").at_least(size)
+    }
+
+    /// Follows the latest checkpoint as it is signed.
+    pub fn watch(&self) -> watch::Receiver<Option<Arc<SignedCheckpoint>>> {
+        self.latest.subscribe()
+    }
+
+    /// The records the tree holds.
+    pub fn tree_size(&self) -> u64 {
+        self.tree.read().expect("not poisoned").len()
+    }
+
+    /// The inclusion proof of leaf `index` in the tree of the first `size` records.
+    ///
+    /// # Errors
+    /// The index or size lies beyond the tree, or a read failed.
+    pub fn inclusion(&self, index: u64, size: u64) -> Result<Vec<Hash>, ProveError<io::Error>> {
+        ledger_proof::inclusion_proof(&*self.tree.read().expect("not poisoned"), index, size)
+    }
+
+    /// The consistency proof between the trees of the first `old` and `new` records.
+    ///
+    /// # Errors
+    /// The sizes are reversed or beyond the tree, or a read failed.
+    pub fn consistency(&self, old: u64, new: u64) -> Result<Vec<Hash>, ProveError<io::Error>> {
+        ledger_proof::consistency_proof(&*self.tree.read().expect("not poisoned"), old, new)
+    }
+
+    /// Why checkpoints are no longer signed, if they are not.
+    pub fn alarm(&self) -> Option<String> {
+        self.alarm.lock().expect("not poisoned").clone()
+    }
+
+    fn raise(&self, why: String) {
+        tracing::error!("PROOF ALARM: {why}; no checkpoint is signed until this is looked into");
+        *self.alarm.lock().expect("not poisoned") = Some(why);
+    }
+
+    /// Signs the tree as it is, unless a checkpoint already covers it. Syncs the tree first, and
+    /// the checkpoint before it is served.
+    fn sign(&self, reason: &str, now_ms: u64) -> io::Result<Option<Arc<SignedCheckpoint>>> {
+        if self.alarm().is_some() {
+            return Ok(None);
+        }
+        let tree = self.tree.read().expect("not poisoned");
+        let mut checkpoints = self.checkpoints.write().expect("not poisoned");
+        let size = tree.len();
+        if checkpoints.latest().is_some_and(|c| c.checkpoint.size >= size) {
+            return Ok(None);
+        }
+        tree.sync()?;
+        let checkpoint = Checkpoint::new(self.key.name(), size, tree.frontier().root());
+        let note = checkpoint.sign(&self.key).map_err(io::Error::other)?.to_string();
+        let signed =
+            checkpoints.push(SignedCheckpoint { checkpoint, note, signed_at_ms: now_ms, reason: reason.to_owned() })?;
+        self.latest.send_replace(Some(Arc::clone(&signed)));
+        tracing::info!(size, reason, "checkpoint signed");
+        Ok(Some(signed))
+    }
+}

@@ -1,0 +1,130 @@
+//! The Proofs gRPC service: signed checkpoints, and inclusion and consistency proofs against
+//! them, read from the tree the keeper keeps (`crate::proofs`). Without a signing key every call
+//! answers FAILED_PRECONDITION.
+
+use crate::auth::{Access, Auth};
+use crate::convert::record_into_proto;
+use crate::proofs::checkpoints::SignedCheckpoint;
+use crate::proofs::Proofs;
+use crate::status::{from_prove, from_store, no_checkpoints};
+use ledger::StreamId;
+use ledger_proto::v1 as pb;
+use ledger_store::Log;
+use std::sync::Arc;
+use tonic::{Request, Response, Status};
+
+#[derive(Clone)]
+pub struct ProofsService {
+    log: Arc<Log>,
+    auth: Arc<Auth>,
+    proofs: Option<Arc<Proofs>>,
+}
+
+impl ProofsService {
+    pub fn new(log: Arc<Log>, auth: Arc<Auth>, proofs: Option<Arc<Proofs>>) -> Self {
+        ProofsService { log, auth, proofs }
+    }
+
+    fn proofs(&self) -> Result<&Proofs, Status> {
+        self.proofs.as_deref().ok_or_else(no_checkpoints)
+    }
+
+    /// `size`, or the latest checkpoint's for 0.
+    fn size_or_latest(&self, size: u64) -> Result<u64, Status> {
+        if size > 0 {
+            return Ok(size);
+        }
+        let latest = self.proofs()?.latest().ok_or_else(|| Status::unavailable("no checkpoint is signed yet"))?;
+        Ok(latest.checkpoint.size)
+    }
+}
+
+fn to_proto(signed: &SignedCheckpoint) -> pb::SignedCheckpoint {
+    pb::SignedCheckpoint {
+        note: signed.note.clone(),
+        tree_size: signed.checkpoint.size,
+        root: signed.checkpoint.root.to_vec(),
+        signed_at_ms: signed.signed_at_ms,
+        reason: signed.reason.clone(),
+    }
+}
+
+fn hashes(proof: Vec<ledger_proof::Hash>) -> Vec<Vec<u8>> {
+    proof.into_iter().map(|h| h.to_vec()).collect()
+}
+
+#[tonic::async_trait]
+impl pb::proofs_server::Proofs for ProofsService {
+    async fn get_checkpoint(
+        &self,
+        request: Request<pb::GetCheckpointRequest>,
+    ) -> Result<Response<pb::SignedCheckpoint>, Status> {
+        self.auth.authorize(request.metadata(), Access::Checkpoints)?;
+        let proofs = self.proofs()?;
+        let size = request.into_inner().at_least_size;
+        let found = if size == 0 { proofs.latest() } else { proofs.at_least(size) };
+        let signed = found.ok_or_else(|| match size {
+            0 => Status::unavailable("no checkpoint is signed yet"),
+            _ => Status::not_found(format!("no checkpoint holds {size} records yet")),
+        })?;
+        Ok(Response::new(to_proto(&signed)))
+    }
+
+    async fn get_inclusion_proof(
+        &self,
+        request: Request<pb::InclusionProofRequest>,
+    ) -> Result<Response<pb::InclusionProof>, Status> {
+        let (metadata, _, asked) = request.into_parts();
+        let stream = match asked.stream.as_str() {
+            "" => None,
+            name => Some(StreamId::parse(name).map_err(crate::status::from_rejection)?),
+        };
+        let access = stream.as_ref().map_or(Access::ReadLog, |s| Access::ReadStream(s.kind()));
+        self.auth.authorize(&metadata, access)?;
+        let size = self.size_or_latest(asked.tree_size)?;
+        let log = Arc::clone(&self.log);
+        let found = tokio::task::spawn_blocking(move || match &stream {
+            Some(stream) => log
+                .read_stream(stream, asked.seq.max(1), 1)
+                .map(|r| r.into_iter().find(|r| r.envelope.seq == asked.seq)),
+            None => log
+                .read_all(asked.position.max(1), 1)
+                .map(|r| r.into_iter().find(|r| r.envelope.position == asked.position)),
+        })
+        .await
+        .map_err(|e| Status::internal(format!("a read panicked: {e}")))?
+        .map_err(from_store)?;
+        let record = found.ok_or_else(|| match asked.stream.as_str() {
+            "" => Status::not_found(format!("the log has no event at position {}", asked.position)),
+            stream => Status::not_found(format!("{stream} has no event {}", asked.seq)),
+        })?;
+        let position = record.envelope.position;
+        let proofs = self.proofs.clone().ok_or_else(no_checkpoints)?;
+        let proof = tokio::task::spawn_blocking(move || proofs.inclusion(position - 1, size))
+            .await
+            .map_err(|e| Status::internal(format!("a proof panicked: {e}")))?
+            .map_err(from_prove)?;
+        Ok(Response::new(pb::InclusionProof {
+            position,
+            tree_size: size,
+            hashes: hashes(proof),
+            envelope: record_into_proto(record).envelope,
+        }))
+    }
+
+    async fn get_consistency_proof(
+        &self,
+        request: Request<pb::ConsistencyProofRequest>,
+    ) -> Result<Response<pb::ConsistencyProof>, Status> {
+        self.auth.authorize(request.metadata(), Access::Checkpoints)?;
+        let asked = request.into_inner();
+        let new_size = self.size_or_latest(asked.new_size)?;
+        let proofs = self.proofs.clone().ok_or_else(no_checkpoints)?;
+        let old_size = asked.old_size;
+        let proof = tokio::task::spawn_blocking(move || proofs.consistency(old_size, new_size))
+            .await
+            .map_err(|e| Status::internal(format!("a proof panicked: {e}")))?
+            .map_err(from_prove)?;
+        Ok(Response::new(pb::ConsistencyProof { old_size, new_size, hashes: hashes(proof) }))
+    }
+}

@@ -1,0 +1,291 @@
+//! Checkpoints and proofs end to end (issue 26), with the real ledgerd and ledgerctl: a proof
+//! file checked offline, and each tampering caught by a proof against a checkpoint signed before.
+//!
+//! How tampering is simulated: a "rewritten history" is a second data directory copied from the
+//! first while ledgerd was stopped (so both share the past exactly), then given another
+//! continuation under the same signing key, as an organiser restoring a backup and recording
+//! again would. The client or witness that kept a checkpoint of the first history is then shown
+//! the second. An edited tree file is the tree's own bytes changed on disk.
+
+use crate::daemon::Daemon;
+use crate::support::{eventually, run_ledgerctl};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::proofs_client::ProofsClient;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tonic::transport::Channel;
+
+/// A signing key made by `ledgerctl new-signing-key`, and its printed public key.
+fn new_key(dir: &Path, name: &str) -> (PathBuf, String) {
+    let path = dir.join(format!("{}.key", name.replace('/', "_")));
+    let out = run_ledgerctl(&["new-signing-key", "--name", name, "--out", path.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (path, String::from_utf8(out.stdout).unwrap().trim().to_owned())
+}
+
+fn ledgerd(data_dir: &Path, key: &Path) -> Daemon {
+    Daemon::spawn_with(data_dir, &["--signing-key", key.to_str().unwrap(), "--checkpoint-interval", "1"])
+}
+
+/// Appends JSON lines to a stream as the jury, through ledgerctl.
+fn append(daemon: &Daemon, stream: &str, lines: &[serde_json::Value]) {
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let server = format!("http://{}", daemon.addr());
+    let out = run_ledgerctl(&["--server", &server, "--clearance", "jury", "append", "--stream", stream], &text);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn started() -> serde_json::Value {
+    json!({"type": "game_started", "at_ms": 0, "ruleset": "wm2015"})
+}
+
+fn call(reason: &str) -> serde_json::Value {
+    json!({"type": "jury_called", "reason": reason})
+}
+
+async fn proofs_client(daemon: &Daemon) -> ProofsClient<Channel> {
+    daemon.connect().await;
+    ProofsClient::connect(format!("http://{}", daemon.addr())).await.unwrap()
+}
+
+/// The first checkpoint holding at least `size` records (waits for the keeper: bounded).
+async fn checkpoint(client: &mut ProofsClient<Channel>, size: u64) -> pb::SignedCheckpoint {
+    eventually(&format!("a checkpoint of {size} records"), Duration::from_secs(20), || {
+        let mut client = client.clone();
+        async move { client.get_checkpoint(pb::GetCheckpointRequest { at_least_size: size }).await.ok() }
+    })
+    .await
+    .into_inner()
+}
+
+fn ledgerctl_at(daemon: &Daemon, args: &[&str]) -> std::process::Output {
+    let server = format!("http://{}", daemon.addr());
+    let mut all = vec!["--server", server.as_str()];
+    all.extend_from_slice(args);
+    run_ledgerctl(&all, "")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `prove` writes a proof file of a stream against a checkpoint; `verify-proof` checks it
+/// offline (the ledgerd stopped) with only the public key; an edited record fails it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_proof_file_is_checked_offline_and_an_edited_record_fails_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, public) = new_key(dir.path(), "ledger.test/open26");
+    let daemon = ledgerd(&dir.path().join("data"), &key);
+    append(&daemon, "game/q1-t1", &[started(), call("a dispute"), call("another")]);
+    append(&daemon, "game/q1-t2", &[started()]);
+    append(&daemon, "game/q1-t1", &[call("late")]);
+    let mut client = proofs_client(&daemon).await;
+    let signed = checkpoint(&mut client, 5).await;
+    let note = dir.path().join("checkpoint.txt");
+    std::fs::write(&note, &signed.note).unwrap();
+
+    let out = ledgerctl_at(&daemon, &["prove", "--stream", "game/q1-t1", "--checkpoint", note.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let proof = dir.path().join("proof.json");
+    std::fs::write(&proof, &out.stdout).unwrap();
+    drop(daemon);
+
+    let verify = |file: &Path| run_ledgerctl(&["verify-proof", file.to_str().unwrap(), "--key", &public], "");
+    let out = verify(&proof);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("verified: 4 event(s) of game/q1-t1"), "{}", text(&out.stdout));
+
+    let mut bundle: serde_json::Value = serde_json::from_slice(&std::fs::read(&proof).unwrap()).unwrap();
+    bundle["events"][1]["record"]["event"]["reason"] = json!("no dispute at all");
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, bundle.to_string()).unwrap();
+    let out = verify(&edited);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("game/q1-t1 event 2 (position 2) was altered"), "{}", text(&out.stderr));
+
+    // Another key (a forged checkpoint) is refused before any event is looked at.
+    let (_, stranger) = new_key(dir.path(), "ledger.test/open26-forger");
+    let out = run_ledgerctl(&["verify-proof", proof.to_str().unwrap(), "--key", &stranger], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("not the ledger's signed checkpoint"), "{}", text(&out.stderr));
+}
+
+/// A history rewritten after a checkpoint (a dropped stream, an edited record, a truncated
+/// tail, all in one other continuation) and shown to a client: its consistency proof and its
+/// inclusion proofs fail against the checkpoint signed before; witnesses who saw the two
+/// histories each raise the alarm.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rewritten_history_fails_against_the_checkpoint_signed_before_and_witnesses_alarm() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, public) = new_key(dir.path(), "ledger.test/open26");
+    let (data_a, data_b) = (dir.path().join("a"), dir.path().join("b"));
+    let daemon = ledgerd(&data_a, &key);
+    append(&daemon, "game/q1-t1", &[started(), call("first")]);
+    append(&daemon, "game/q1-t2", &[started()]);
+    let mut client = proofs_client(&daemon).await;
+    let past = checkpoint(&mut client, 3).await;
+    drop(daemon); // kill -9: the copy is what a backup of a stopped ledgerd holds
+    copy_dir(&data_a, &data_b);
+
+    // The true history goes on: game q1-t2 gets events, q1-t1 one more.
+    let daemon_a = ledgerd(&data_a, &key);
+    append(&daemon_a, "game/q1-t2", &[call("t2 dispute"), call("t2 ruling asked")]);
+    append(&daemon_a, "game/q1-t1", &[call("honest")]);
+    let mut client_a = proofs_client(&daemon_a).await;
+    let true_checkpoint = checkpoint(&mut client_a, 6).await;
+
+    // The rewritten one: q1-t2's events dropped, q1-t1's last record edited, a shorter tail.
+    let daemon_b = ledgerd(&data_b, &key);
+    append(&daemon_b, "game/q1-t1", &[call("edited")]);
+    let mut client_b = proofs_client(&daemon_b).await;
+    let rewritten = checkpoint(&mut client_b, 4).await;
+    assert_eq!(rewritten.tree_size, 4);
+
+    // Both are validly signed by the same key: the signature alone does not tell them apart.
+    let key_parsed = ledger_proof::VerifierKey::parse(&public).unwrap();
+    for note in [&true_checkpoint.note, &rewritten.note] {
+        ledger_proof::Checkpoint::open(note, &key_parsed, &[]).unwrap();
+    }
+    // The past checkpoint (size 3) is in both; each extends it.
+    for client in [&mut client_a, &mut client_b] {
+        let proof = consistency(client, past.tree_size, 0).await;
+        let latest = client.get_checkpoint(pb::GetCheckpointRequest::default()).await.unwrap().into_inner();
+        ledger_proof::verify_consistency(
+            past.tree_size,
+            latest.tree_size,
+            &hash(&past.root),
+            &hash(&latest.root),
+            &proof,
+        )
+        .unwrap();
+    }
+    // A client who kept the true checkpoint (6) is shown the rewritten log: the truncated tail
+    // (4 < 6) has no consistency proof to it, in either direction.
+    let shrunk = client_b.get_consistency_proof(pb::ConsistencyProofRequest { old_size: 6, new_size: 4 }).await;
+    assert_eq!(shrunk.unwrap_err().code(), tonic::Code::InvalidArgument);
+    let beyond = client_b.get_consistency_proof(pb::ConsistencyProofRequest { old_size: 4, new_size: 6 }).await;
+    assert_eq!(beyond.unwrap_err().code(), tonic::Code::OutOfRange);
+    // Once the rewritten log grows past 6, the proof it gives does not lead to the true root.
+    append(&daemon_b, "game/q1-t1", &[call("more"), call("and more"), call("and yet more")]);
+    let grown = checkpoint(&mut client_b, 7).await;
+    let proof = consistency(&mut client_b, 6, grown.tree_size).await;
+    let checked =
+        ledger_proof::verify_consistency(6, grown.tree_size, &hash(&true_checkpoint.root), &hash(&grown.root), &proof);
+    assert!(checked.is_err(), "a rewritten log proved consistent with the true checkpoint");
+
+    // The edited record's proof against the true checkpoint fails offline; the dropped stream
+    // q1-t2 has no events to prove in the rewritten log past its start.
+    let note = dir.path().join("true-checkpoint.txt");
+    std::fs::write(&note, &true_checkpoint.note).unwrap();
+    let out = ledgerctl_at(&daemon_b, &["prove", "--stream", "game/q1-t1", "--checkpoint", note.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let forged = dir.path().join("forged.json");
+    std::fs::write(&forged, &out.stdout).unwrap();
+    let out = run_ledgerctl(&["verify-proof", forged.to_str().unwrap(), "--key", &public], "");
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("is not in the log of the checkpoint of 6 events"), "{}", text(&out.stderr));
+    let out = ledgerctl_at(
+        &daemon_b,
+        &["prove", "--stream", "game/q1-t2", "--seq", "2", "--checkpoint", note.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("game/q1-t2 has no event 2"), "{}", text(&out.stderr));
+
+    // Two witnesses, each shown one history, cosign it; shown the other, each raises the alarm.
+    let (witness_key, _) = new_key(dir.path(), "witness.test/club");
+    let witness = |daemon: &Daemon, state: &str| {
+        let state = dir.path().join(state);
+        let args = ["witness", "--key", &public, "--witness-key", witness_key.to_str().unwrap(), "--once"];
+        let mut args = args.to_vec();
+        args.extend(["--state", state.to_str().unwrap()]);
+        ledgerctl_at(daemon, &args)
+    };
+    for (daemon, state) in [(&daemon_a, "one.json"), (&daemon_b, "two.json")] {
+        let out = witness(daemon, state);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("— witness.test/club "), "a cosignature: {}", text(&out.stdout));
+        assert!(text(&out.stdout).contains("— ledger.test/open26 "), "the log's signature: {}", text(&out.stdout));
+    }
+    for (daemon, state) in [(&daemon_b, "one.json"), (&daemon_a, "two.json")] {
+        let out = witness(daemon, state);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+        assert!(text(&out.stderr).contains("WITNESS ALARM: "), "{}", text(&out.stderr));
+    }
+}
+
+/// An edited tree file (a leaf in the middle, which the first and last leaf checks miss) is
+/// found against the checkpoint signed before and rebuilt from the log: the checkpoints that
+/// follow extend the old ones and proofs hold again. A ledgerd without a key serves no proofs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edited_tree_file_is_rebuilt_from_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, public) = new_key(dir.path(), "ledger.test/open26");
+    let data = dir.path().join("data");
+    let daemon = ledgerd(&data, &key);
+    append(&daemon, "game/g", &[started(), call("1"), call("2"), call("3"), call("4")]);
+    let mut client = proofs_client(&daemon).await;
+    let before = checkpoint(&mut client, 5).await;
+    let (witness_key, _) = new_key(dir.path(), "witness.test/club");
+    let state = dir.path().join("witness.json");
+    let witness = |daemon: &Daemon| {
+        let args = ["witness", "--key", &public, "--witness-key", witness_key.to_str().unwrap(), "--once", "--state"];
+        let mut args = args.to_vec();
+        args.push(state.to_str().unwrap());
+        ledgerctl_at(daemon, &args)
+    };
+    assert!(witness(&daemon).status.success());
+    drop(daemon);
+
+    let leaves = data.join("proofs/tree/level-00");
+    let mut bytes = std::fs::read(&leaves).unwrap();
+    assert_eq!(bytes.len(), 5 * 32);
+    bytes[2 * 32] ^= 1;
+    std::fs::write(&leaves, bytes).unwrap();
+
+    let daemon = ledgerd(&data, &key);
+    append(&daemon, "game/g", &[call("5")]);
+    let mut client = proofs_client(&daemon).await;
+    let after = checkpoint(&mut client, 6).await;
+    let proof = consistency(&mut client, before.tree_size, after.tree_size).await;
+    ledger_proof::verify_consistency(5, after.tree_size, &hash(&before.root), &hash(&after.root), &proof).unwrap();
+    let out = witness(&daemon);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // The proof of the edited leaf's neighbour (which holds the edited leaf) holds again: the
+    // tree was rebuilt from the log.
+    let record = crate::daemon::read_all(&mut daemon.connect().await, "game/g").await.remove(3);
+    let asked = pb::InclusionProofRequest { position: 4, tree_size: after.tree_size, ..Default::default() };
+    let proof = client.get_inclusion_proof(asked).await.unwrap().into_inner();
+    let proof: Vec<ledger_proof::Hash> = proof.hashes.iter().map(|h| hash(h)).collect();
+    let leaf = ledger_proof::leaf_hash(&record.envelope.hash);
+    ledger_proof::verify_inclusion(3, after.tree_size, &leaf, &proof, &hash(&after.root)).unwrap();
+    drop(daemon);
+
+    let open = Daemon::spawn(&dir.path().join("open"));
+    let mut client = proofs_client(&open).await;
+    let refused = client.get_checkpoint(pb::GetCheckpointRequest::default()).await.unwrap_err();
+    assert_eq!(refused.code(), tonic::Code::FailedPrecondition);
+    assert!(refused.message().contains("--signing-key"), "{}", refused.message());
+}
+
+async fn consistency(client: &mut ProofsClient<Channel>, old_size: u64, new_size: u64) -> Vec<ledger_proof::Hash> {
+    let proof = client.get_consistency_proof(pb::ConsistencyProofRequest { old_size, new_size }).await.unwrap();
+    proof.into_inner().hashes.iter().map(|h| hash(h)).collect()
+}
+
+fn hash(bytes: &[u8]) -> ledger_proof::Hash {
+    bytes.try_into().unwrap()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
