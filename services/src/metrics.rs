@@ -51,6 +51,11 @@ pub fn render(log: &Log, fanout: Option<&FanoutStatus>, server: &ServerStats) ->
     );
     let streams = log.streams().map(|s| i64::try_from(s.len()).unwrap_or(i64::MAX)).unwrap_or(-1);
     registry.register("streams", "Streams in the log (-1: unreadable)", ConstGauge::new(streams));
+    registry.register(
+        "records_damaged",
+        "Stored records found failing their checksums (served as DATA_LOSS; `ledgerctl repair` takes them back)",
+        ConstGauge::new(i64::try_from(log.damaged_records()).unwrap_or(i64::MAX)),
+    );
     let gauge = |value: u64| ConstGauge::new(i64::try_from(value).unwrap_or(i64::MAX));
     let get = ServerStats::get;
     registry.register("connections_open", "Client connections open now", gauge(get(&server.connections_open)));

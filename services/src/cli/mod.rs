@@ -25,6 +25,7 @@ mod offline;
 mod output;
 mod proof;
 mod read;
+mod repair;
 mod score;
 mod standings;
 mod stats;
@@ -93,6 +94,9 @@ pub enum Command {
     /// Recompute every hash chain: of a stopped daemon's data directory (or a copy), or of an
     /// export file. Exit 1 and name the first broken seq if anything was altered.
     Verify(verify::VerifyArgs),
+    /// Take the damaged records of a stopped daemon's log back from a copy (JetStream, an
+    /// export or another ledgerd), each checked against the chain; reported in `repairs.jsonl`.
+    Repair(repair::RepairArgs),
     /// Print every event (or one stream's) as JSON Lines with envelopes and hashes.
     Export(verify::ExportArgs),
     /// A game's score sheet: offline from a file (validated like `check`), or online with --game.
@@ -119,6 +123,8 @@ pub enum Command {
     Andes(andes::AndesArgs),
     /// Make the key ledgerd signs checkpoints with (--signing-key); prints its public key.
     NewSigningKey(proof::NewSigningKeyArgs),
+    /// Print the latest signed checkpoint (or the first holding --at-least N events).
+    Checkpoint(proof::CheckpointArgs),
     /// Write a proof file: a stream's events with their inclusion proofs against a signed
     /// checkpoint, for anyone to check offline with `verify-proof`.
     Prove(proof::ProveArgs),
@@ -142,6 +148,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Streams(args) => read::streams(&cli, args).await,
         Command::Check(args) => check::run(&cli, args),
         Command::Verify(args) => verify::verify(&cli, args),
+        Command::Repair(args) => repair::run(&cli, args).await,
         Command::Export(args) => verify::export(&cli, args).await,
         Command::Score(args) => score::run(&cli, args).await,
         Command::Standings(args) => standings::run(&cli, args).await,
@@ -154,6 +161,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Digest(args) => verify::digest(&cli, args).await,
         Command::Andes(args) => andes::run(&cli, args).await,
         Command::NewSigningKey(args) => proof::new_signing_key(args),
+        Command::Checkpoint(args) => proof::checkpoint(&cli, args).await,
         Command::Prove(args) => proof::prove(&cli, args).await,
         Command::VerifyProof(args) => proof::verify_proof(&cli, args),
         Command::Witness(args) => witness::run(&cli, args).await,

@@ -169,12 +169,24 @@ impl LedgerService {
                     next += limit as u64;
                     unplanned -= limit;
                 }
-                let Some((_, limit, read)) = reads.pop_front() else { break };
+                let Some((from, limit, read)) = reads.pop_front() else { break };
                 let page = read.await.unwrap_or_else(|_| Err(ledger_store::StoreError::Io("a read panicked".into())));
                 let (count, last, ready) = match page {
                     Ok((0, _, _)) => break,
                     Ok(page) => page,
                     Err(error) => {
+                        // The intact events before a damaged one are delivered, then its error.
+                        if let Some(intact) = intact_before(&error, stream.is_some(), from) {
+                            let (reader, which, reading) = (Arc::clone(&log), stream.clone(), Arc::clone(&delivery));
+                            let read = tokio::task::spawn_blocking(move || {
+                                reading.read(&reader, which.as_ref(), from, intact)
+                            });
+                            if let Ok(Ok((_, _, ready))) = read.await {
+                                if !delivery.send(ready).await {
+                                    return;
+                                }
+                            }
+                        }
                         tracing::error!(%error, "read failed");
                         delivery.fail(from_store(error)).await;
                         break;
@@ -194,6 +206,15 @@ impl LedgerService {
         });
         Ok(())
     }
+}
+
+/// How many events a page read from `from` holds before the damaged one that failed it (`None`
+/// when the failure is no damage, or the damaged event is the first): a stream's reads count by
+/// seq, the whole log's by position.
+fn intact_before(error: &StoreError, by_seq: bool, from: u64) -> Option<usize> {
+    let StoreError::Damaged(damage) = error else { return None };
+    let at = if by_seq { damage.event.as_ref()?.1 } else { damage.position };
+    usize::try_from(at.checked_sub(from)?).ok().filter(|&n| n > 0)
 }
 
 /// Cuts a run of stored records into pages of at most [`MAX_PAGE_BYTES`] (a record larger

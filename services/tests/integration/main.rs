@@ -6,6 +6,7 @@ mod andes_table;
 mod architecture;
 mod audit;
 mod backends;
+mod bitrot;
 mod cli;
 mod daemon;
 mod descriptors;

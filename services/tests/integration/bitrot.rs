@@ -1,0 +1,153 @@
+//! Bit rot on the real binaries: one flipped bit in a stopped ledgerd's records file costs the
+//! one event it hits (every other event is served, the damaged one is DATA_LOSS naming where
+//! it lies, health and metrics say so, appends go on), and `ledgerctl repair` takes it back
+//! from the JetStream stream ledgerd's NATS fan-out filled.
+
+use crate::daemon::{read_all, Daemon};
+use crate::fanout::{nats_server_binary, NatsServer};
+use crate::support::{append, eventually, run_ledgerctl};
+use ledger::{Event, Recorded, Ruleset};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::ledger_client::LedgerClient;
+use ledger_services::convert::FromProto;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+
+/// Stops ledgerd as a supervisor would (SIGTERM) and waits for it to exit cleanly.
+async fn stop(mut daemon: Daemon) {
+    let pid = daemon.child.id().to_string();
+    assert!(Command::new("kill").args(["-TERM", &pid]).status().unwrap().success());
+    let status =
+        eventually("ledgerd to stop", Duration::from_secs(20), || std::future::ready(daemon.child.try_wait().unwrap()))
+            .await;
+    assert!(status.success(), "{status}");
+}
+
+/// What a `Read` of the whole stream delivers: the events, then the error that ended it, if any.
+async fn read_until_error(client: &mut LedgerClient<Channel>, stream: &str) -> (Vec<Recorded>, Option<tonic::Status>) {
+    let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, limit: None, ..Default::default() };
+    let mut events = client.read(request).await.unwrap().into_inner();
+    let mut records = Vec::new();
+    while let Some(event) = events.next().await {
+        match event {
+            Ok(event) => records.push(Recorded::from_proto(event).unwrap()),
+            Err(status) => return (records, Some(status)),
+        }
+    }
+    (records, None)
+}
+
+async fn records_health(daemon: &Daemon) -> i32 {
+    let channel = Channel::from_shared(format!("http://{}", daemon.addr())).unwrap().connect().await.unwrap();
+    let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
+    let service = ledger_services::server::RECORDS_HEALTH.to_owned();
+    health.check(tonic_health::pb::HealthCheckRequest { service }).await.map(|r| r.into_inner().status).unwrap_or(-1)
+}
+
+fn metrics(daemon: &Daemon) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(daemon.announced("metrics")).unwrap();
+    write!(stream, "GET /metrics HTTP/1.1\r\nHost: ledgerd\r\nConnection: close\r\n\r\n").unwrap();
+    let mut text = String::new();
+    stream.read_to_string(&mut text).unwrap();
+    text
+}
+
+/// Flips one bit inside the only stored copy of `marker` in the records file.
+fn flip_a_bit_in(data: &Path, marker: &[u8]) {
+    let file = data.join(ledger_store::sled::RECORDS_FILE);
+    let mut bytes = std::fs::read(&file).unwrap();
+    let places: Vec<usize> =
+        bytes.windows(marker.len()).enumerate().filter(|(_, w)| *w == marker).map(|(i, _)| i).collect();
+    assert_eq!(places.len(), 1, "the marker is stored once");
+    bytes[places[0] + 2] ^= 0x08;
+    std::fs::write(&file, bytes).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_jetstream() {
+    let Some(binary) = nats_server_binary() else { return };
+    let (nats_dir, data) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let nats = NatsServer::start(&binary, nats_dir.path());
+    let with = ["--nats-url", &nats.url(), "--metrics-listen", "127.0.0.1:0"];
+    let daemon = Daemon::spawn_with(data.path(), &with);
+    let mut client = daemon.connect().await;
+    for game in ["a", "b"] {
+        let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+        client.append(append(&format!("game/{game}"), &[start], &format!("{game}-start-"), None)).await.unwrap();
+        for turn in 1..40 {
+            let event = Event::TurnStarted { turn, at_ms: None };
+            client
+                .append(append(&format!("game/{game}"), &[event], &format!("{game}-turn-{turn}-"), None))
+                .await
+                .unwrap();
+        }
+    }
+    let a = read_all(&mut client, "game/a").await;
+    let b = read_all(&mut client, "game/b").await;
+    let url = nats.url();
+    eventually("JetStream to hold all 80 events", Duration::from_secs(30), || async {
+        let js = async_nats::jetstream::new(async_nats::connect(&url).await.ok()?);
+        let n = js.get_stream("LEDGER").await.ok()?.info().await.ok()?.state.messages;
+        (n == 80).then_some(())
+    })
+    .await;
+    stop(daemon).await;
+
+    // One bit of game a's 21st event (its event id is stored once, in it).
+    flip_a_bit_in(data.path(), b"a-turn-20-");
+    let daemon = Daemon::spawn_with(data.path(), &with);
+    let mut client = daemon.connect().await;
+    let (served, error) = read_until_error(&mut client, "game/a").await;
+    assert_eq!(served, a[..20], "the events before the damaged one are served unchanged");
+    let error = error.expect("the damaged event is not served");
+    assert_eq!(error.code(), tonic::Code::DataLoss, "{error:?}");
+    let position = a[20].envelope.position;
+    assert!(
+        error.message().contains(&format!("event game/a #21 (position {position})")),
+        "the error names the event: {}",
+        error.message()
+    );
+    let request = pb::ReadRequest { stream: "game/a".into(), from_seq: 22, limit: None, ..Default::default() };
+    let after: Vec<Recorded> = client
+        .read(request)
+        .await
+        .unwrap()
+        .into_inner()
+        .map(|e| Recorded::from_proto(e.unwrap()).unwrap())
+        .collect()
+        .await;
+    assert_eq!(after, a[21..], "and every event after it");
+    assert_eq!(read_all(&mut client, "game/b").await, b, "the other game is whole");
+    eventually("health to say the records are damaged", Duration::from_secs(20), || async {
+        (records_health(&daemon).await == 2).then_some(())
+    })
+    .await;
+    assert!(metrics(&daemon).lines().any(|l| l == "ledger_records_damaged 1"), "{}", metrics(&daemon));
+    let more = Event::TurnStarted { turn: 40, at_ms: None };
+    client.append(append("game/b", &[more], "b-turn-40-", None)).await.expect("appends go on");
+    stop(daemon).await;
+
+    let dir = data.path().to_str().unwrap();
+    let repaired = run_ledgerctl(&["repair", "--data-dir", dir, "--from-nats", &nats.url()], "");
+    let stdout = String::from_utf8_lossy(&repaired.stdout);
+    assert!(repaired.status.success(), "{stdout}{}", String::from_utf8_lossy(&repaired.stderr));
+    assert!(stdout.contains(&format!("repaired game/a #21 (position {position})")), "{stdout}");
+    let report = std::fs::read_to_string(data.path().join("repairs.jsonl")).unwrap();
+    let line: serde_json::Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(line["repaired"][0]["stream"], "game/a", "{report}");
+    assert_eq!(line["repaired"][0]["seq"], 21, "{report}");
+
+    let verified = run_ledgerctl(&["verify", "--data-dir", dir], "");
+    assert!(verified.status.success(), "{}", String::from_utf8_lossy(&verified.stdout));
+    let daemon = Daemon::spawn_with(data.path(), &with);
+    let mut client = daemon.connect().await;
+    assert_eq!(read_all(&mut client, "game/a").await, a, "game a is whole again");
+    eventually("health to say the records are whole", Duration::from_secs(20), || async {
+        (records_health(&daemon).await == 1).then_some(())
+    })
+    .await;
+}
