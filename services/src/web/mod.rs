@@ -27,6 +27,7 @@ mod paper;
 mod pwa;
 mod queue;
 mod refusal;
+mod signin;
 mod sse;
 mod table;
 mod tables;
@@ -73,8 +74,8 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/", get(layout::index))
         .route("/assets/{file}", get(layout::asset))
         .route("/open", get(layout::open))
-        .route("/signin", get(auth::signin_page).post(auth::signin))
-        .route("/signout", post(auth::signout))
+        .route("/signin", get(signin::signin_page).post(signin::signin))
+        .route("/signout", post(signin::signout))
         .route("/lang", get(pwa::switch))
         .route("/sw.js", get(pwa::service_worker))
         .route("/table.webmanifest", get(pwa::manifest))
