@@ -93,3 +93,74 @@ async fn unindexed_frames_are_indexed_again_and_a_torn_one_is_kept_aside() {
     verify_chain(&records).unwrap();
     assert_eq!(log.read_all(1, usize::MAX).unwrap(), records);
 }
+
+/// Frames the index does not cover yet, the first of them damaged: when a later frame says the
+/// file was durable past it, it was acknowledged, so it is never cut; the log refuses to serve
+/// until it is repaired, and after the repair every frame is there. When no later frame says so,
+/// it is a torn write, and it is cut off with everything after it.
+#[tokio::test]
+async fn a_damaged_frame_that_later_frames_vouch_for_is_never_cut_as_a_torn_one() {
+    let game = StreamId::game("g").unwrap();
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
+    for vouched in [true, false] {
+        let dir = tempfile::tempdir().unwrap();
+        let last = {
+            let log = Log::open_sled(dir.path()).unwrap();
+            log.append(request(&game, "opening", vec![start.clone(), turn(1)])).await.unwrap();
+            let last = log.read_stream(&game, 2, 1).unwrap().remove(0);
+            log.close();
+            last
+        };
+        let (mut prev, mut records) = (last.envelope.hash, Vec::new());
+        for seq in 3..=5u64 {
+            let draft = Draft {
+                stream: game.clone(),
+                seq,
+                position: seq,
+                event_id: format!("later-{seq}-0"),
+                recorded_at_ms: 1_700_000_000_000,
+                actor: "table-1".into(),
+            };
+            let record = Recorded::seal(draft, prev, turn(u32::try_from(seq).unwrap() - 1));
+            prev = record.envelope.hash;
+            records.push(record);
+        }
+        let file = std::fs::OpenOptions::new().read(true).write(true).open(dir.path().join(RECORDS_FILE)).unwrap();
+        let start_of_third = file.metadata().unwrap().len();
+        let mut end = start_of_third;
+        for (i, record) in records.iter().enumerate() {
+            // The later frames say the file was durable past the third one's end, or not.
+            let durable_before = if vouched && i > 0 { end } else { start_of_third };
+            let frame = frames::encode(record.envelope.position, durable_before, [encode_record(record).as_slice()]);
+            file.write_all_at(&frame, end).unwrap();
+            end += frame.len() as u64;
+        }
+        // One bit of the third event's record (past its frame's 48-byte header).
+        let mut byte = [0u8];
+        file.read_exact_at(&mut byte, start_of_third + 60).unwrap();
+        file.write_all_at(&[byte[0] ^ 0x10], start_of_third + 60).unwrap();
+        drop(file);
+
+        if !vouched {
+            let log = Log::open_sled(dir.path()).unwrap();
+            assert_eq!(log.read_stream(&game, 1, usize::MAX).unwrap().len(), 2, "the torn frames are cut");
+            assert_eq!(std::fs::metadata(dir.path().join(RECORDS_FILE)).unwrap().len(), start_of_third);
+            continue;
+        }
+        let refused = Log::open_sled(dir.path()).err().expect("a damaged acknowledged frame is not served past");
+        assert!(refused.to_string().contains("ledgerctl repair"), "{refused}");
+        assert_eq!(std::fs::metadata(dir.path().join(RECORDS_FILE)).unwrap().len(), end, "nothing is cut");
+        {
+            let storage = ledger_store::sled::SledStorage::open_existing(dir.path()).unwrap();
+            let copy = records.clone();
+            let report = storage.repair(&mut |p| Ok(copy.iter().find(|r| r.envelope.position == p).cloned())).unwrap();
+            assert_eq!(report.repaired.iter().map(|r| r.position).collect::<Vec<_>>(), [3]);
+            assert!(report.left.is_empty(), "{:?}", report.left);
+        }
+        let log = Log::open_sled(dir.path()).unwrap();
+        let read = log.read_stream(&game, 1, usize::MAX).unwrap();
+        assert_eq!(read[2..], records[..], "every acknowledged frame is there after the repair");
+        verify_chain(&read).unwrap();
+        log.close();
+    }
+}
