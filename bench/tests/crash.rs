@@ -1,10 +1,11 @@
 //! The crash-consistency program in miniature, as CI runs it: three `kill -9` cycles of a real
 //! ledgerd (this package's `bench-ledgerd`, ledgerd's own `main` built from the code under
-//! test) under unary and pipelined appends, each followed by a restart and the full checks.
-//! The long run is `ledger-crash --cycles 100` (docs/RELIABILITY.md). The same with power cuts:
-//! the data directory on the power-cut file system, each kill followed by a seeded cut that
-//! drops what no fsync covered (`ledger-crash --power-cut`). And disk errors on that file
-//! system (`EIO` on write or fsync, a full disk): ledgerd stops acknowledging and loses nothing.
+//! test) under unary and pipelined appends and tournaments, each followed by a restart and the
+//! full checks. The long run is `ledger-crash --cycles 100` (docs/RELIABILITY.md). The same with
+//! power cuts and the NATS fan-out: the data directory on the power-cut file system, each kill
+//! followed by a seeded cut that drops what no fsync covered, and JetStream checked after each
+//! restart (`ledger-crash --power-cut --fanout`). And disk errors on that file system (`EIO` on
+//! write or fsync, a full disk): ledgerd stops acknowledging and loses nothing.
 
 use clap::Parser;
 use ledger::envelope::verify_chain;
@@ -13,6 +14,8 @@ use ledger_bench::crash::daemon::Daemon;
 use ledger_bench::crash::events::{acks_of, event_at, own_event_id, with_identity, Attempt};
 use ledger_bench::crash::report::CrashReport;
 use ledger_bench::crash::{run, CrashArgs};
+use ledger_bench::jetstream::find_fsync_server;
+use ledger_bench::workspace_root;
 use ledger_powercut::{Cut, Faults, PowerCut};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -69,19 +72,37 @@ async fn kill_9_under_load_loses_and_doubles_no_acknowledged_event() {
     assert!(report.resolved().total() > 0, "no append was in flight at any kill");
     assert_eq!(report.final_exit.as_deref(), Some("exit status: 0"));
     assert_eq!(report.events_stored, report.cycles.last().unwrap().read.events);
+    assert!(report.cycles.last().unwrap().read.tournament_games > 0, "the tournaments started games");
+}
+
+/// `true` when a nats-server for the fan-out (2.11 or newer) is here; otherwise says loudly
+/// that `what` is skipped and returns `false`, or fails under `CI=true`.
+async fn nats_or_skip(what: &str) -> bool {
+    let given = std::env::var_os("NATS_SERVER_BIN").map(std::path::PathBuf::from);
+    let Err(why) = find_fsync_server(given.as_deref(), &workspace_root()).await else { return true };
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "CI=true and no nats-server for the fan-out: {why:#}");
+    eprintln!("\n************************************************************");
+    eprintln!("SKIPPED: {what}: {why:#}");
+    eprintln!("************************************************************\n");
+    false
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn power_cuts_under_load_lose_no_acknowledged_event() {
-    if !ledger_powercut::available_or_skip("power-cut crash cycles") {
+    let what = "power-cut crash cycles with the NATS fan-out";
+    if !ledger_powercut::available_or_skip(what) || !nats_or_skip(what).await {
         return;
     }
-    let report = miniature(&["--cycles=4", "--power-cut"], "power_cuts").await;
+    let report = miniature(&["--cycles=4", "--power-cut", "--fanout"], "power_cuts").await;
     assert_eq!(report.cycles_survived(), 4);
     for cycle in &report.cycles {
         assert!(cycle.power_cut.is_some(), "cycle {}: the power was cut", cycle.cycle);
         assert!(cycle.events > 0 && cycle.read.events > 0, "cycle {}: nothing acknowledged or checked", cycle.cycle);
+        let fanout = cycle.fanout.as_ref().expect("JetStream checked after the restart");
+        assert_eq!(fanout.messages, cycle.read.events, "cycle {}: JetStream holds every event", cycle.cycle);
     }
+    assert!(report.cycles.last().unwrap().read.tournament_games > 0, "the tournaments started games");
+    assert_eq!(report.fanout_messages, Some(report.events_stored), "JetStream at the end");
     assert_eq!(report.lost(), 0);
     assert_eq!(report.duplicates(), 0);
     assert_eq!(report.unexpected(), 0);

@@ -1,9 +1,11 @@
 //! After a crash: what the data directory holds (every chain verifies, every acknowledged event
 //! is on disk), what the restarted daemon answers (every acknowledged event exactly once, at
-//! its seq and position, nothing else), and the appends that were in flight, retried by id.
+//! its seq and position, nothing else, every tournament's games scheduled before they started),
+//! and the appends that were in flight, retried by id.
 
-use super::events::{acks_of, event_at, with_identity, Attempt, STREAM_PREFIX};
+use super::events::{acks_of, event_of, is_ours, with_identity, Attempt};
 use super::model::Model;
+use super::tournament::CrossStream;
 use ledger::envelope::verify_chain;
 use ledger::Recorded;
 use ledger_proto::v1 as pb;
@@ -57,9 +59,9 @@ pub async fn resolve(
 ) -> Result<Resolved, String> {
     let mut resolved = Resolved::default();
     for attempt in in_flight {
-        let mut request = attempt.request();
-        request.expected_version = Some(attempt.first_seq - 1);
-        match client.append(with_identity(request, "crash-retry")).await {
+        let mut retry = attempt.clone();
+        retry.expected_version = Some(attempt.first_seq - 1);
+        match client.append(retry.signed("crash-retry")).await {
             Ok(answer) => {
                 let answer = answer.into_inner();
                 let acks = acks_of(attempt, &answer, true).map_err(|e| format!("retry after the restart: {e}"))?;
@@ -101,6 +103,10 @@ pub struct ReadCheck {
     pub unexpected: u64,
     /// Streams whose hash chain, as read back, does not verify.
     pub broken_chains: u64,
+    /// Tournament games started that their tournament had not scheduled earlier in the log.
+    pub cross_stream: u64,
+    /// Tournament games started, whose schedule was checked.
+    pub tournament_games: usize,
     pub problems: Vec<String>,
 }
 
@@ -116,13 +122,15 @@ impl ReadCheck {
             && self.duplicates == 0
             && self.unexpected == 0
             && self.broken_chains == 0
+            && self.cross_stream == 0
             && self.problems.is_empty()
     }
 }
 
 /// Reads every stream in full and compares it with the model: seqs 1, 2, 3 … with no gap,
 /// each acknowledged event at its seq with its id and position, each event the one its seq must
-/// hold, no id twice, no event nobody acknowledged, and each chain verifies.
+/// hold, no id twice, no event nobody acknowledged, and each chain verifies; and across streams,
+/// every tournament game started was scheduled by its tournament at an earlier position.
 ///
 /// # Errors
 /// A read failed (the daemon is down, or refused).
@@ -130,8 +138,9 @@ pub async fn read_back(client: &mut LedgerClient<Channel>, model: &Model) -> Res
     let mut check = ReadCheck::default();
     let listed = client.list_streams(pb::ListStreamsRequest { prefix: String::new() }).await?.into_inner();
     let mut seen_ids = HashSet::new();
+    let mut across = CrossStream::default();
     for summary in &listed.streams {
-        if !summary.stream.starts_with(STREAM_PREFIX) || model.len(&summary.stream) == 0 {
+        if !is_ours(&summary.stream) || model.len(&summary.stream) == 0 {
             check.unexpected += summary.version;
             check.problem(format!("{}: {} events, none acknowledged", summary.stream, summary.version));
         }
@@ -144,6 +153,12 @@ pub async fn read_back(client: &mut LedgerClient<Channel>, model: &Model) -> Res
             check.problem(format!("{stream}: listed at version {listed_version}, {} events read", records.len()));
         }
         compare_stream(&mut check, model, stream, &records, &mut seen_ids);
+        across.note(stream, &records);
+    }
+    check.tournament_games = across.games_started();
+    for problem in across.problems() {
+        check.cross_stream += 1;
+        check.problem(problem);
     }
     if listed.last_position != model.total() || !model.positions_are_contiguous() {
         check.problem(format!(
@@ -173,7 +188,7 @@ fn compare_stream(
         if e.seq != seq {
             check.problem(format!("{stream}: seq {} read where {seq} was due", e.seq));
         }
-        if record.event != event_at(seq) {
+        if record.event != event_of(stream, seq) {
             check.problem(format!("{stream} seq {seq}: holds {} ({})", record.event.type_name(), e.event_id));
         }
         match model.get(stream, seq) {
@@ -298,7 +313,7 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crash::events::{own_event_id, own_stream, Ack};
+    use crate::crash::events::{event_at, own_event_id, own_stream, Ack};
     use ledger::envelope::{Draft, GENESIS};
     use ledger::StreamId;
 

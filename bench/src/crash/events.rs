@@ -1,30 +1,50 @@
 //! What the crash test appends, and how one append is described so that it can be retried.
 //!
-//! Every stream is a stand-alone game whose `seq`-th event is a fixed function of `seq`
-//! ([`event_at`]): `game_started`, then `turn_started` 1, 2, 3 … at a table time one second
+//! The writers' streams are stand-alone games whose `seq`-th event is a fixed function of
+//! `seq` ([`event_at`]): `game_started`, then `turn_started` 1, 2, 3 … at a table time one second
 //! later each. The rules accept a `turn_started` only for exactly the next turn, so an event
 //! that was lost, doubled or reordered, or a stream state restored wrongly after a crash, makes
 //! the next append fail instead of passing unnoticed; and reading a stream back, every event
 //! can be compared with what its seq must hold.
+//!
+//! Tournaments ([`super::tournament`]) follow the same rule: a tournament stream's `seq`-th
+//! event and each of its games' are fixed functions of the seq too ([`event_of`]).
 
+use super::tournament;
 use ledger::{Event, Ruleset};
 use ledger_proto::v1 as pb;
 use ledger_services::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_services::convert::ToProto;
 
 /// 2026-09-01, the games' table time at seq 0; each event is a second later than the one before.
-const STARTED_AT_MS: u64 = 1_788_220_800_000;
+pub const STARTED_AT_MS: u64 = 1_788_220_800_000;
 
-/// Every stream of the crash test starts with this, so one `ListStreams` finds them all.
+/// Every game stream of the crash test starts with this (a tournament's games too).
 pub const STREAM_PREFIX: &str = "game/crash-";
 
-/// The event every stream holds at `seq` (1-based).
+/// The event every stand-alone game holds at `seq` (1-based).
 pub fn event_at(seq: u64) -> Event {
     if seq <= 1 {
         return Event::GameStarted { at_ms: STARTED_AT_MS, ruleset: Some(Ruleset::Cafe2023), tournament: None };
     }
-    let turn = u32::try_from(seq - 1).unwrap_or(u32::MAX);
+    turn_at(seq)
+}
+
+/// `turn_started` at `seq` (from 2): turn `seq - 1`, a second after the event before it.
+pub fn turn_at(seq: u64) -> Event {
+    let turn = u32::try_from(seq.saturating_sub(1)).unwrap_or(u32::MAX);
     Event::TurnStarted { turn, at_ms: Some(STARTED_AT_MS + seq * 1_000) }
+}
+
+/// The event `stream` holds at `seq`: a tournament's or one of its games' (see
+/// [`tournament::event_of`]), else a stand-alone game's.
+pub fn event_of(stream: &str, seq: u64) -> Event {
+    tournament::event_of(stream, seq).unwrap_or_else(|| event_at(seq))
+}
+
+/// Whether the crash program writes `stream` (every stream it reads back).
+pub fn is_ours(stream: &str) -> bool {
+    stream.starts_with(STREAM_PREFIX) || stream.starts_with(tournament::STREAM_PREFIX)
 }
 
 /// The name of a writer's own stream.
@@ -71,10 +91,20 @@ impl Attempt {
             stream: self.stream.clone(),
             events: (self.first_seq..)
                 .zip(&self.event_ids)
-                .map(|(seq, id)| pb::ProposedEvent { event_id: id.clone(), event: Some(event_at(seq).to_proto()) })
+                .map(|(seq, id)| pb::ProposedEvent {
+                    event_id: id.clone(),
+                    event: Some(event_of(&self.stream, seq).to_proto()),
+                })
                 .collect(),
             expected_version: self.expected_version,
         }
+    }
+
+    /// The request, sent by `actor` with the clearance its stream needs: a tournament's events
+    /// need an organiser, a game's a table.
+    pub fn signed(&self, actor: &str) -> tonic::Request<pb::AppendRequest> {
+        let clearance = if self.stream.starts_with(tournament::STREAM_PREFIX) { "organiser" } else { "table" };
+        with_clearance(self.request(), actor, clearance)
     }
 
     /// `game/crash-u1-0 seq 17–19`, for messages.
@@ -131,13 +161,18 @@ pub fn acks_of(attempt: &Attempt, answer: &pb::AppendResponse, duplicate_expecte
         .collect())
 }
 
-/// Open mode trusts these headers; every event here needs table clearance only.
+/// Open mode trusts these headers; every game event here needs table clearance only.
 pub fn with_identity<T>(message: T, actor: &str) -> tonic::Request<T> {
+    with_clearance(message, actor, "table")
+}
+
+/// `message` from `actor` with `clearance` (trusted in open mode).
+fn with_clearance<T>(message: T, actor: &str, clearance: &'static str) -> tonic::Request<T> {
     let mut request = tonic::Request::new(message);
     if let Ok(actor) = actor.parse() {
         request.metadata_mut().insert(ACTOR_HEADER, actor);
     }
-    request.metadata_mut().insert(CLEARANCE_HEADER, tonic::metadata::MetadataValue::from_static("table"));
+    request.metadata_mut().insert(CLEARANCE_HEADER, tonic::metadata::MetadataValue::from_static(clearance));
     request
 }
 

@@ -6,13 +6,20 @@
 //!
 //! One cycle:
 //! 1. unary and pipelined writers append to their own streams and race on shared ones
-//!    ([`writers`]), noting every acknowledgement ([`model`]);
+//!    ([`writers`]), organisers write tournaments and their games together ([`tournament`]),
+//!    every acknowledgement is noted ([`model`]);
 //! 2. after a delay drawn from the seed (and at least one acknowledgement), SIGKILL;
 //! 3. a copy of the data directory, as the crash left it, is verified by the store's own
 //!    verification, and must hold every acknowledged event ([`check::verify_on_disk`]);
 //! 4. ledgerd restarts on the directory; the appends that were in flight are sent again by id
 //!    and must come back `duplicate` or be stored once ([`check::resolve`]);
-//! 5. every stream is read back and must be exactly what was acknowledged ([`check::read_back`]).
+//! 5. every stream is read back and must be exactly what was acknowledged, and every tournament
+//!    game must have been scheduled before it started ([`check::read_back`]);
+//! 6. with `--fanout`, the JetStream stream ledgerd publishes to must hold every acknowledged
+//!    event once, in order, and nothing else ([`fanout`]).
+//!
+//! What ledgerd's store said at each restart (indexing again what sled had lost, cutting a torn
+//! tail) is reported with the cycle ([`daemon::said_at_start`]).
 //!
 //! With `--power-cut` the data directory is on the power-cut file system (`ledger-powercut`),
 //! and each kill is also a power cut: after the SIGKILL a cut drawn from the seed drops what
@@ -27,9 +34,11 @@
 pub mod check;
 pub mod daemon;
 pub mod events;
+pub mod fanout;
 pub mod model;
 pub mod report;
 pub mod rng;
+pub mod tournament;
 pub mod writers;
 
 use crate::workspace_root;
@@ -37,6 +46,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use daemon::{Daemon, Killed};
 use events::{own_stream, shared_stream};
+use fanout::Fanout;
 use model::Model;
 use report::{CrashReport, CycleReport};
 use rng::Rng;
@@ -103,6 +113,16 @@ pub struct CrashArgs {
     /// The kinds of cut `--power-cut` draws from.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "all,subset,torn")]
     pub cuts: Vec<CutKind>,
+    /// Tournaments, each written by one organiser: the tournament stream and its games.
+    #[arg(long, default_value_t = 2)]
+    pub tournaments: usize,
+    /// Start a nats-server and have ledgerd publish every event to JetStream; after each
+    /// restart JetStream must hold every acknowledged event once, in order, and nothing else.
+    #[arg(long)]
+    pub fanout: bool,
+    /// The nats-server for `--fanout` (2.11 or newer) [default: .ci/venv/bin, then PATH].
+    #[arg(long, env = "NATS_SERVER_BIN")]
+    pub nats_server: Option<PathBuf>,
 }
 
 /// What a power cut drops of the changes no fsync covered (see `ledger_powercut::Cut`).
@@ -114,6 +134,16 @@ pub enum CutKind {
     Subset,
     /// All of them but a byte prefix of one write.
     Torn,
+}
+
+impl CutKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            CutKind::All => "all",
+            CutKind::Subset => "subset",
+            CutKind::Torn => "torn",
+        }
+    }
 }
 
 /// A range of milliseconds, `MIN..MAX` (or one number).
@@ -173,12 +203,15 @@ pub async fn run(args: CrashArgs) -> Result<CrashReport> {
     std::fs::create_dir_all(&base)?;
     let work = tempfile::Builder::new().prefix("ledger-crash-").tempdir_in(&base)?;
     println!(
-        "ledger-crash: seed {seed}, {} cycles, {} unary + {} pipelined writers, kill after {}..{} ms, {} in {}",
+        "ledger-crash: seed {seed}, {} cycles, {} unary + {} pipelined writers, {} tournaments, kill after {}..{} ms{}{}, {} in {}",
         args.cycles,
         args.unary_writers,
         args.pipelined_writers,
+        args.tournaments,
         args.kill_after_ms.min_ms,
         args.kill_after_ms.max_ms,
+        if args.power_cut { ", power cuts" } else { "" },
+        if args.fanout { ", NATS fan-out" } else { "" },
         binary.display(),
         work.path().display()
     );
@@ -188,18 +221,26 @@ pub async fn run(args: CrashArgs) -> Result<CrashReport> {
         ledgerd: binary.display().to_string(),
         unary_writers: args.unary_writers,
         pipelined_writers: args.pipelined_writers,
+        tournaments: args.tournaments,
         in_flight: args.in_flight,
         cycles_planned: args.cycles,
         ..CrashReport::default()
     };
     let power = if args.power_cut { Some(PowerCutDisk::mount(work.path())?) } else { None };
-    let mut crash =
-        Crash { args: &args, seed, binary, dir: work.path().to_owned(), model: Model::default(), report, power };
+    let fanout = match args.fanout {
+        true => Some(Fanout::start(args.nats_server.as_deref(), work.path()).await?),
+        false => None,
+    };
+    let dir = work.path().to_owned();
+    let mut crash = Crash { args: &args, seed, binary, dir, model: Model::default(), report, power, fanout };
     if let Err(e) = crash.cycles().await {
         crash.report.failures.push(format!("{e:#}"));
     }
     // An orderly unmount: the backing directory keeps the data (when the run keeps it).
     drop(crash.power.take());
+    if let Some(fanout) = crash.fanout.take() {
+        fanout.stop().await?;
+    }
     let mut report = crash.report;
     report.wall_secs = started.elapsed().as_secs_f64();
     if !report.passed() || args.keep {
@@ -232,6 +273,8 @@ struct Crash<'a> {
     report: CrashReport,
     /// `--power-cut`: the file system `data/` is mounted from.
     power: Option<PowerCutDisk>,
+    /// `--fanout`: the nats-server ledgerd publishes to.
+    fanout: Option<Fanout>,
 }
 
 /// `--power-cut`: `data/` is the power-cut file system over `disk/`.
@@ -252,25 +295,27 @@ impl PowerCutDisk {
         Ok(PowerCutDisk { fs })
     }
 
-    /// Cuts the power with a cut drawn from `rng`, then boots on what the disk kept.
-    fn cut(&mut self, kinds: &[CutKind], rng: &mut Rng) -> Result<String> {
+    /// Cuts the power with a cut drawn from `rng`, then boots on what the disk kept; returns
+    /// the kind of cut and what it did.
+    fn cut(&mut self, kinds: &[CutKind], rng: &mut Rng) -> Result<(CutKind, String)> {
         let seed = rng.next_u64();
         let last = u64::try_from(kinds.len()).unwrap_or(1).saturating_sub(1);
         let kind = usize::try_from(rng.between(0, last)).ok().and_then(|k| kinds.get(k)).copied();
-        let cut = match kind.unwrap_or(CutKind::All) {
+        let kind = kind.unwrap_or(CutKind::All);
+        let cut = match kind {
             CutKind::All => ledger_powercut::Cut::All,
             CutKind::Subset => ledger_powercut::Cut::Subset { seed },
             CutKind::Torn => ledger_powercut::Cut::Torn { seed },
         };
         let done = self.fs.cut(cut).context("cutting the power")?;
         self.fs.remount().context("mounting the power-cut file system again")?;
-        let kind = match cut {
+        let what = match cut {
             ledger_powercut::Cut::All => "all unsynced lost",
             ledger_powercut::Cut::Subset { .. } => "a subset kept",
             ledger_powercut::Cut::Torn { .. } => "one write torn",
         };
-        Ok(format!(
-            "{kind}: {} data changes{} lost, {} kept, {} entry changes lost{}",
+        let text = format!(
+            "{what}: {} data changes{} lost, {} kept, {} entry changes lost{}",
             done.data_changes_lost,
             if done.files.is_empty() { String::new() } else { format!(" (in {})", done.files.join(" ")) },
             done.data_changes_kept,
@@ -278,7 +323,8 @@ impl PowerCutDisk {
             done.torn
                 .map(|t| format!(", {} of {} bytes of a write at {} in {} kept", t.kept, t.of, t.offset, t.path))
                 .unwrap_or_default()
-        ))
+        );
+        Ok((kind, text))
     }
 }
 
@@ -293,7 +339,8 @@ impl Crash<'_> {
     }
 
     async fn start(&self, n: u32) -> Result<Daemon> {
-        Daemon::start(&self.binary, &self.data_dir(), self.log(n)).await
+        let extra = self.fanout.as_ref().map(Fanout::ledgerd_args).unwrap_or_default();
+        Daemon::start_with(&self.binary, &self.data_dir(), self.log(n), &extra).await
     }
 
     async fn cycles(&mut self) -> Result<()> {
@@ -315,7 +362,9 @@ impl Crash<'_> {
         report.kill_signal = killed.signal;
         if let Some(power) = &mut self.power {
             let mut rng = Rng::derive(self.seed, &[u64::from(report.cycle), 3]);
-            report.power_cut = Some(power.cut(&self.args.cuts, &mut rng)?);
+            let (kind, what) = power.cut(&self.args.cuts, &mut rng)?;
+            report.cut_kind = Some(kind.name().to_owned());
+            report.power_cut = Some(what);
         }
         if !killed.was_running {
             bail!("ledgerd had exited before the kill; its log:\n{}", tail(&self.log(report.cycle - 1)));
@@ -353,10 +402,21 @@ impl Crash<'_> {
         let mut client = daemon.client().await?;
         report.resolved = check::resolve(&mut client, &in_flight, &mut self.model).await.map_err(anyhow::Error::msg)?;
         report.read = check::read_back(&mut client, &self.model).await.context("reading back after the restart")?;
-        report.checks_ms = millis(checking_disk + checks_started.elapsed());
+        report.ledgerd_said = daemon::said_at_start(&std::fs::read_to_string(self.log(report.cycle))?);
         if !report.read.passed() {
+            report.checks_ms = millis(checking_disk + checks_started.elapsed());
             bail!("read back after the restart:\n{}", report.read.problems.join("\n"));
         }
+        if let Some(fanout) = &mut self.fanout {
+            let checked = fanout.check(&self.model).await?;
+            let passed = checked.passed();
+            let problems = checked.problems.join("\n");
+            report.fanout = Some(checked);
+            if !passed {
+                bail!("the NATS fan-out after the restart:\n{problems}\nledgerd's log:\n{}", daemon.log_tail());
+            }
+        }
+        report.checks_ms = millis(checking_disk + checks_started.elapsed());
         report.passed = true; // every check above ran and passed
         Ok(daemon)
     }
@@ -388,6 +448,11 @@ impl Crash<'_> {
             let name = format!("p{p}");
             let (own, rng) = (self.own_streams(&name), Rng::derive(self.seed, &[number, 2, p as u64]));
             tasks.push(tokio::spawn(writers::pipelined(name, cycle.clone(), own, shape, rng)));
+        }
+        for t in 0..args.tournaments {
+            let (name, plan) = (format!("organiser-t{t}"), tournament::Plan::from_model(t, &self.model));
+            let rng = Rng::derive(self.seed, &[number, 4, t as u64]);
+            tasks.push(tokio::spawn(tournament::organiser(name, cycle.clone(), plan, args.max_batch, rng)));
         }
         let load_started = Instant::now();
         let window = args.kill_after_ms;
@@ -439,6 +504,13 @@ impl Crash<'_> {
     /// SIGTERM to the last daemon: it must exit cleanly, and its data must verify with exactly
     /// the acknowledged events.
     async fn finish(&mut self, daemon: Daemon) -> Result<()> {
+        if let Some(fanout) = &mut self.fanout {
+            let checked = fanout.check(&self.model).await?;
+            self.report.fanout_messages = Some(checked.messages);
+            if !checked.passed() {
+                bail!("the NATS fan-out at the end:\n{}", checked.problems.join("\n"));
+            }
+        }
         let listed = daemon.client().await?.list_streams(ledger_proto::v1::ListStreamsRequest::default()).await?;
         self.report.streams = listed.into_inner().streams.len();
         self.report.events_stored = self.model.total();

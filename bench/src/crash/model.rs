@@ -67,6 +67,12 @@ impl Model {
         self.streams.get(stream)?.get(idx)?.as_ref()
     }
 
+    /// The acknowledged event at a global position: its stream, seq and entry.
+    pub fn at_position(&self, position: u64) -> Option<(&str, u64, &Entry)> {
+        let (stream, seq) = self.positions.get(&position)?;
+        Some((stream.as_str(), *seq, self.get(stream, *seq)?))
+    }
+
     pub fn streams(&self) -> impl Iterator<Item = &str> {
         self.streams.keys().map(String::as_str)
     }
@@ -109,5 +115,8 @@ mod tests {
         assert!(model.record(&ack("game/crash-shared-0", 1, "c", 6)).is_err(), "another event at seq 1");
         assert!(model.record(&ack("game/crash-u0-0", 1, "d", 5)).is_err(), "another event at position 5");
         assert_eq!(model.get("game/crash-shared-0", 2).unwrap().event_id, "b");
+        let (stream, seq, entry) = model.at_position(4).unwrap();
+        assert_eq!((stream, seq, entry.event_id.as_str()), ("game/crash-shared-0", 1, "a"));
+        assert!(model.at_position(6).is_none());
     }
 }

@@ -2,6 +2,7 @@
 //! same as JSON for docs/RELIABILITY.md.
 
 use super::check::{DiskCheck, ReadCheck, Resolved};
+use super::fanout::FanoutCheck;
 use serde::Serialize;
 use std::path::PathBuf;
 
@@ -20,7 +21,8 @@ pub struct CycleReport {
     pub races_lost: u64,
     pub killed_running: bool,
     pub kill_signal: Option<i32>,
-    /// `--power-cut`: what the cut after the kill dropped.
+    /// `--power-cut`: the kind of cut (`all`, `subset`, `torn`) and what it dropped.
+    pub cut_kind: Option<String>,
     pub power_cut: Option<String>,
     /// Appends sent and never answered when the daemon died.
     pub in_flight: u64,
@@ -28,6 +30,10 @@ pub struct CycleReport {
     pub restart_ms: u64,
     pub resolved: Resolved,
     pub read: ReadCheck,
+    /// What the store said at the restart (indexing again, a torn tail cut off), and any warning.
+    pub ledgerd_said: Vec<String>,
+    /// `--fanout`: what JetStream held after the restart.
+    pub fanout: Option<FanoutCheck>,
     /// Time spent checking: the copy and its verification, the retries, the read-back.
     pub checks_ms: u64,
     /// Every check of the cycle ran and passed.
@@ -40,7 +46,7 @@ impl CycleReport {
         let line = format!(
             "cycle {:>3}: kill -9 after {:>5} ms ({}), {:>6} events in {:>6} appends acknowledged, {:>4} in flight \
              → {} stored before the crash, {} appended by the retry, {} superseded; restart {} ms; \
-             {} events read back, lost {}, duplicates {}, chains ok: {} (checks {} ms)",
+             {} events read back, lost {}, duplicates {}, chains ok: {}, tournament games scheduled first: {}{} (checks {} ms)",
             self.cycle,
             self.load_ms,
             match (self.killed_running, self.kill_signal) {
@@ -58,11 +64,21 @@ impl CycleReport {
             self.disk.lost + self.read.lost,
             self.read.duplicates,
             self.disk.broken == 0 && self.read.broken_chains == 0,
+            self.read.tournament_games,
+            self.fanout
+                .as_ref()
+                .map(|f| format!(", JetStream {} events ({} new) in order, {} ms to catch up", f.messages, f.checked, f.caught_up_ms))
+                .unwrap_or_default(),
             self.checks_ms,
         );
-        match &self.power_cut {
+        let line = match &self.power_cut {
             Some(cut) => format!("{line}; power cut: {cut}"),
             None => line,
+        };
+        if self.ledgerd_said.is_empty() {
+            line
+        } else {
+            format!("{line}; ledgerd said: {}", self.ledgerd_said.join("; "))
         }
     }
 }
@@ -74,6 +90,7 @@ pub struct CrashReport {
     pub ledgerd: String,
     pub unary_writers: usize,
     pub pipelined_writers: usize,
+    pub tournaments: usize,
     pub in_flight: usize,
     pub cycles_planned: u32,
     pub cycles: Vec<CycleReport>,
@@ -82,6 +99,8 @@ pub struct CrashReport {
     pub streams: usize,
     /// The data directory's size on disk at the end.
     pub data_bytes: u64,
+    /// `--fanout`: messages in the JetStream stream at the end.
+    pub fanout_messages: Option<u64>,
     /// How the last daemon ended on SIGTERM.
     pub final_exit: Option<String>,
     pub wall_secs: f64,
@@ -133,6 +152,26 @@ impl CrashReport {
         total
     }
 
+    /// Restarts from spawn to the first answer, in ms: (median, max).
+    pub fn restart_ms(&self) -> (u64, u64) {
+        let mut times: Vec<u64> = self.cycles.iter().filter(|c| c.passed).map(|c| c.restart_ms).collect();
+        times.sort_unstable();
+        (times.get(times.len() / 2).copied().unwrap_or(0), times.last().copied().unwrap_or(0))
+    }
+
+    /// Power cuts by kind, e.g. `16 all, 12 subset, 12 torn`.
+    pub fn cuts(&self) -> String {
+        let count = |kind: &str| self.cycles.iter().filter(|c| c.cut_kind.as_deref() == Some(kind)).count();
+        ["all", "subset", "torn"].iter().map(|k| format!("{} {k}", count(k))).collect::<Vec<_>>().join(", ")
+    }
+
+    /// Restarts after which the store said it indexed again or cut something off.
+    pub fn restarts_with_recovery(&self) -> usize {
+        let recovering =
+            |said: &String| said.contains("unindexed") || said.contains("cut off") || said.contains("rebuil");
+        self.cycles.iter().filter(|c| c.ledgerd_said.iter().any(recovering)).count()
+    }
+
     pub fn load_secs(&self) -> f64 {
         self.cycles.iter().map(|c| c.load_ms as f64 / 1000.0).sum()
     }
@@ -140,14 +179,17 @@ impl CrashReport {
     pub fn summary(&self) -> String {
         let r = self.resolved();
         let load = self.load_secs().max(1e-9);
+        let (restart_p50, restart_max) = self.restart_ms();
         let mut text = format!(
-            "ledger-crash {}: seed {}, {} unary + {} pipelined writers (≤{} in flight each)\n\
+            "ledger-crash {}: seed {}, {} unary + {} pipelined writers (≤{} in flight each), {} tournaments\n\
              cycles survived:          {} of {} planned (kill -9 of a running ledgerd under load, restart, checks)\n\
              events acknowledged:      {} under load ({} appends), {} stored in {} streams at the end ({:.0} MiB)\n\
              events lost:              {}\n\
              duplicates:               {} (and {} events stored that nobody acknowledged)\n\
              in flight at the kills:   {} appends, retried by id after the restart: {} had been stored \
              (duplicate), {} appended once, {} superseded on a shared stream\n\
+             restart:                  p50 {restart_p50} ms, max {restart_max} ms (spawn to first answer); the store \
+             said it indexed again or cut a torn tail after {} of them\n\
              throughput under load:    {:.0} appends/s, {:.0} events/s ({:.1} s of load)\n\
              time:                     {:.1} s in all; the last ledgerd on SIGTERM: {}",
             if self.passed() { "PASSED" } else { "FAILED" },
@@ -155,6 +197,7 @@ impl CrashReport {
             self.unary_writers,
             self.pipelined_writers,
             self.in_flight,
+            self.tournaments,
             self.cycles_survived(),
             self.cycles_planned,
             self.events_acknowledged_under_load(),
@@ -169,12 +212,21 @@ impl CrashReport {
             r.committed,
             r.appended,
             r.superseded,
+            self.restarts_with_recovery(),
             self.appends_acknowledged_under_load() as f64 / load,
             self.events_acknowledged_under_load() as f64 / load,
             self.load_secs(),
             self.wall_secs,
             self.final_exit.as_deref().unwrap_or("not reached"),
         );
+        if self.cycles.iter().any(|c| c.cut_kind.is_some()) {
+            text.push_str(&format!("\npower cuts:               {}", self.cuts()));
+        }
+        if let Some(messages) = self.fanout_messages {
+            text.push_str(&format!(
+                "\nNATS fan-out:             {messages} events in JetStream at the end, each acknowledged event once, in order"
+            ));
+        }
         for failure in &self.failures {
             text.push_str(&format!("\nFAILURE: {failure}"));
         }

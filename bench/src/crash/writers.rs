@@ -81,11 +81,19 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    fn new(writer: &str) -> Outcome {
-        Outcome { writer: writer.to_owned(), ..Outcome::default() }
+    /// A writer's outcome and its connection, or no connection and the failure noted.
+    pub(super) async fn connected(writer: &str, cycle: &Cycle) -> (Outcome, Option<LedgerClient<Channel>>) {
+        let mut out = Outcome { writer: writer.to_owned(), ..Outcome::default() };
+        match connect(&cycle.url).await {
+            Ok(client) => (out, Some(client)),
+            Err(e) => {
+                out.failure = Some(format!("{writer}: {e}"));
+                (out, None)
+            }
+        }
     }
 
-    fn acknowledged(&mut self, cycle: &Cycle, acks: Vec<Ack>) {
+    pub(super) fn acknowledged(&mut self, cycle: &Cycle, acks: Vec<Ack>) {
         self.appends += 1;
         cycle.acked_events.fetch_add(acks.len() as u64, Ordering::Relaxed);
         self.acks.extend(acks);
@@ -93,7 +101,7 @@ impl Outcome {
 
     /// An append ended in an error: after the kill that is the load's end and the append's fate
     /// is unknown; a refusal, or any error while the daemon still ran, fails the run.
-    fn ended(&mut self, cycle: &Cycle, attempt: Option<Attempt>, status: &Status) {
+    pub(super) fn ended(&mut self, cycle: &Cycle, attempt: Option<Attempt>, status: &Status) {
         let refused = matches!(
             status.code(),
             Code::InvalidArgument
@@ -142,14 +150,8 @@ pub async fn unary(
     shape: Shape,
     mut rng: Rng,
 ) -> Outcome {
-    let mut out = Outcome::new(&name);
-    let mut client = match connect(&cycle.url).await {
-        Ok(client) => client,
-        Err(e) => {
-            out.failure = Some(format!("{name}: {e}"));
-            return out;
-        }
-    };
+    let (mut out, client) = Outcome::connected(&name, &cycle).await;
+    let Some(mut client) = client else { return out };
     let mut n_shared = 0u64;
     loop {
         let to_shared = !shared.is_empty() && rng.one_in(shape.shared_one_in);
@@ -207,14 +209,8 @@ pub async fn unary(
 /// `AppendStream` with up to `shape.in_flight` appends unanswered, to its own streams. Answers
 /// come in request order, so the n-th answer belongs to the n-th append sent.
 pub async fn pipelined(name: String, cycle: Cycle, mut own: OwnStreams, shape: Shape, mut rng: Rng) -> Outcome {
-    let mut out = Outcome::new(&name);
-    let mut client = match connect(&cycle.url).await {
-        Ok(client) => client,
-        Err(e) => {
-            out.failure = Some(format!("{name}: {e}"));
-            return out;
-        }
-    };
+    let (mut out, client) = Outcome::connected(&name, &cycle).await;
+    let Some(mut client) = client else { return out };
     let (requests_tx, requests_rx) = mpsc::channel::<pb::AppendRequest>(shape.in_flight);
     // Every append is noted here before it is handed to the connection: whatever is still here
     // when the connection breaks may have reached the ledger.
