@@ -263,9 +263,10 @@ impl TournamentState {
         if let Some(round) = self.withdrawn.get(player) {
             return Err(Rejection::precondition(format!("{player} already withdrew (from round {round})")));
         }
-        // The draw deals every registered player: one who leaves before it is not registered
-        // (docs/DECISIONS.md, "A withdrawal before the draw").
-        if !self.drawn {
+        // The draw deals every registered player: one who leaves before any qualifying game is
+        // on a table (drawn, or scheduled by hand) is not registered (docs/DECISIONS.md, "A
+        // withdrawal before the draw").
+        if !self.games.values().any(|g| g.stage == Stage::Qualifying) {
             return Err(Rejection::precondition(format!(
                 "{player} cannot withdraw before the qualifying draw, which seats every registered player: \
                  the jury voids {player}'s player_registered instead"

@@ -367,8 +367,8 @@ fn a_withdrawal_at_a_stand_ins_table_seats_a_second_stand_in_there() {
     assert!(repeats_in(&after).is_empty(), "{:?}", repeats_in(&after));
 }
 
-/// A withdrawal comes after the draw: before it, the rules refuse it (the draw would still
-/// seat the player) and say how the player leaves instead.
+/// A withdrawal comes after the draw: before any qualifying game is on a table, the rules
+/// refuse it (the draw would still seat the player) and say how the player leaves instead.
 #[test]
 fn a_withdrawal_before_the_draw_is_refused() {
     use ledger::Event;
@@ -384,6 +384,17 @@ fn a_withdrawal_before_the_draw_is_refused() {
         state.apply(&Event::PlayerWithdrew { player: "p03".into(), from_round: 1, stand_in: None }).unwrap_err();
     assert_eq!(refusal.kind, ledger::RejectionKind::Precondition);
     assert!(refusal.message.contains("before the qualifying draw"), "{}", refusal.message);
+    // A qualifying game scheduled by hand (as Open 2026 was) is on a table all the same.
+    let seats = ledger::event::Seats {
+        frederick: "p01".into(),
+        elisabeth: "p02".into(),
+        maria_theresa: "p03".into(),
+        pompadour: "p04".into(),
+    };
+    let scheduled =
+        Event::GameScheduled { game: "q1-t1".into(), stage: ledger::Stage::Qualifying, round: 1, table: 1, seats };
+    state.apply(&scheduled).unwrap();
+    state.apply(&Event::PlayerWithdrew { player: "p05".into(), from_round: 1, stand_in: None }).unwrap();
 }
 
 /// A recorded draw must verify forever: this pins the draw of 8 players with seed 1 and the
