@@ -136,8 +136,7 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
     let said = String::from_utf8_lossy(&before.stdout);
     assert_eq!(before.status.code(), Some(1), "{said}");
     assert!(
-        said.contains(&format!("game/a"))
-            && said.contains(&format!("no longer matches its checksum (position {position}")),
+        said.contains("game/a") && said.contains(&format!("no longer matches its checksum (position {position}")),
         "verify names the damaged event: {said}"
     );
     let repaired = run_ledgerctl(&["repair", "--data-dir", dir, "--from-nats", &nats.url()], "");
