@@ -1,12 +1,13 @@
 //! The event vocabulary by type rather than by value, for the code that treats every event of a
 //! type alike without holding one: the tablets' mirrored rules (which events carry the table's
-//! clock, which the ledger derives, which fields are numbers) and the checks that hold them to
-//! the ledger.
+//! clock, which the ledger derives, which may name a corrected turn, which fields are numbers)
+//! and the checks that hold them to the ledger.
 //!
 //! Nothing here is a second list to keep: each type's facts are read off one filled example
-//! through the same exhaustive [`Event::at_ms`], [`Event::is_derived`] and canonical JSON that
-//! the rules use, and a test holds the examples to serde's own list of variants, so a new event
-//! is described here the moment it has an example, and cannot be forgotten.
+//! through the same exhaustive [`Event::at_ms`], [`Event::is_derived`], [`Event::corrected_turn`]
+//! and canonical JSON that the rules use, and a test holds the examples to serde's own list of
+//! variants, so a new event is described here the moment it has an example, and cannot be
+//! forgotten.
 
 use super::{to_canonical_json, Event, Family, Seats};
 use crate::andes::{AndesEvent, EndReason, PieceKind, Side, Square};
@@ -25,6 +26,8 @@ pub struct EventType {
     pub timed: bool,
     /// The ledger derives it from the event before and appends it itself ([`Event::is_derived`]).
     pub derived: bool,
+    /// It may name the turn it happened in, a jury's correction ([`Event::corrected_turn`]).
+    pub corrects_turn: bool,
     /// Its fields whose canonical JSON is a number, in declaration order.
     pub numbers: Vec<String>,
     /// One event of the type with every optional field given.
@@ -46,6 +49,7 @@ pub fn event_types() -> Vec<EventType> {
                 family: example.family(),
                 timed: example.at_ms().is_some(),
                 derived: example.is_derived(),
+                corrects_turn: example.corrected_turn().is_some(),
                 numbers,
                 example,
             }
@@ -165,6 +169,10 @@ mod tests {
             ]
         );
         assert_eq!(names(|t| t.derived), ["piece_attacked", "piece_captured", "game_ended"]);
+        assert_eq!(
+            names(|t| t.corrects_turn),
+            ["nation_dropped_out", "imperial_army_switched", "offensive_launched", "offensive_called_off"]
+        );
         let offensive = event_types().into_iter().find(|t| t.name == "offensive_called_off").unwrap();
         assert_eq!(offensive.numbers, ["bohemian_held_by_prussia", "turn"]);
     }

@@ -1,7 +1,7 @@
 //! The tablets' copies of the ledger's event schema, held to `ledger::event::schema`: which events
 //! carry the table's clock (`TIMED`: the tablet stamps them with the table time), which an Andes
-//! table records (`RECORDED`: the rest the ledger derives) and which fields are numbers
-//! (`TABLE_EVENTS`' `u32`, `u64` and `i32`). The differential tests compare decisions on the
+//! table records (`RECORDED`: the rest the ledger derives), which may name a corrected turn
+//! (`correctedTurn`) and which fields are numbers (`TABLE_EVENTS`' `u32`, `u64` and `i32`). The differential tests compare decisions on the
 //! events they generate; these compare the lists themselves, so a new timed or numeric event
 //! fails here until the tablet knows it.
 
@@ -46,6 +46,15 @@ fn names(keep: impl Fn(&EventType) -> bool) -> Vec<String> {
 fn the_table_stamps_the_events_the_ledger_times() {
     assert_eq!(js_names(TABLE_RULES, "var TIMED = ["), names(|t| t.family == Family::Game && t.timed));
     assert_eq!(js_names(ANDES_RULES, "const TIMED = ["), names(|t| t.family == Family::Andes && t.timed));
+}
+
+#[test]
+fn the_table_reads_a_corrected_turn_where_the_ledger_does() {
+    let (_, body) = TABLE_RULES.split_once("function correctedTurn(event)").expect("table-rules.js has correctedTurn");
+    let (cases, _) = body.split_once("default:").expect("its switch has a default");
+    let named: Vec<String> =
+        cases.split("case \"").skip(1).filter_map(|c| c.split_once('"')).map(|(n, _)| n.to_owned()).collect();
+    assert_eq!(named, names(|t| matches!(t.family, Family::Game | Family::Jury) && t.corrects_turn));
 }
 
 #[test]
