@@ -47,6 +47,26 @@ pub fn scheduled_ruleset(streams: &Streams, game: &str) -> Option<Ruleset> {
     })
 }
 
+/// There is no tournament of this id: its stream created none (voids honoured).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("there is no tournament {0}")]
+pub struct NoTournament(pub StreamId);
+
+/// A tournament's schedule after its stream's `records` (voided events left out), or
+/// [`NoTournament`] when they created none. `ledgerctl` and the web pages read a tournament so,
+/// each saying "not found" its own way.
+///
+/// # Errors
+/// The records hold no `tournament_created` that stands.
+pub fn created_tournament(id: &StreamId, records: &[Recorded]) -> Result<TournamentFacts, NoTournament> {
+    let events: Vec<(u64, Event)> = records.iter().map(|r| (r.envelope.seq, r.event.clone())).collect();
+    let facts = TournamentFacts::fold(&events);
+    match facts.ruleset {
+        Some(_) => Ok(facts),
+        None => Err(NoTournament(id.clone())),
+    }
+}
+
 /// The game ids a tournament's events schedule, in schedule order.
 pub fn tournament_games(tournament_events: &[(u64, Event)]) -> Vec<String> {
     TournamentFacts::fold(tournament_events).games.into_iter().map(|g| g.game).collect()

@@ -168,7 +168,7 @@ fn tie_breaker_name(lang: Lang, name: &str) -> String {
 /// `0.654 (game q3-t1)`, `σ 1.2 (variance 3/2, game q1-t1)`, `drawn 3`) in `lang`: its few words
 /// and the roles it names from the catalogues, its decimals as `lang` writes them. Ids and
 /// pseudonyms are capitalised or carry digits, and are left alone.
-fn tie_breaker_value(lang: Lang, display: &str) -> String {
+pub(super) fn tie_breaker_value(lang: Lang, display: &str) -> String {
     let word = |w: &str| match w {
         "frederick" | "elisabeth" | "maria_theresa" | "pompadour" => Some(lang.t(&format!("role-{w}"))),
         "game" | "variance" | "drawn" => Some(lang.t(&format!("board-tb-{w}"))),

@@ -14,6 +14,7 @@
 use super::auth::Viewer;
 use super::i18n::Lang;
 use super::layout::{esc, shell_in, short_id, Head};
+use super::refusal::Say;
 use super::tables::tournament_facts;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
@@ -30,15 +31,10 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// The tournament's schedule, for a viewer who may print it.
-async fn load(
-    state: &WebState,
-    viewer: &Viewer,
-    lang: Lang,
-    tournament: &str,
-) -> Result<(StreamId, TournamentFacts), PageError> {
+async fn load(state: &WebState, viewer: &Viewer, tournament: &str) -> Result<(StreamId, TournamentFacts), PageError> {
     if let Err(status) = state.auth.authorize(&viewer.metadata, Access::Paper) {
         // The same code (a sign-in would help the public, not a table), said in the page's language.
-        return Err(tonic::Status::new(status.code(), lang.t("paper-refused")).into());
+        return Err(PageError::from(status).saying(Say::new("paper-refused")));
     }
     let id = StreamId::tournament(short_id(tournament)).map_err(crate::status::from_rejection)?;
     let log = std::sync::Arc::clone(&state.log);
@@ -68,10 +64,11 @@ fn round_label(lang: Lang, round: u32, games: &[&ScheduledGame]) -> String {
 }
 
 /// The games of `round`, or the page saying there are none.
-fn round_games(facts: &TournamentFacts, lang: Lang, round: u32) -> Result<Vec<&ScheduledGame>, PageError> {
-    rounds(facts)
-        .remove(&round)
-        .ok_or_else(|| tonic::Status::not_found(lang.t_args("paper-no-round", &[("round", round.into())])).into())
+fn round_games(facts: &TournamentFacts, round: u32) -> Result<Vec<&ScheduledGame>, PageError> {
+    rounds(facts).remove(&round).ok_or_else(|| {
+        let status = tonic::Status::not_found(format!("round {round} has no games in this tournament"));
+        PageError::from(status).saying(Say::new("paper-no-round").arg("round", round.to_string()))
+    })
 }
 
 fn seat(seats: &Seats, role: Role) -> &str {
@@ -123,7 +120,7 @@ pub(crate) async fn index(
     lang: Lang,
     Path(tournament): Path<String>,
 ) -> Result<Html<String>, PageError> {
-    let (id, facts) = load(&state, &viewer, lang, &tournament).await?;
+    let (id, facts) = load(&state, &viewer, &tournament).await?;
     let t = esc(id.id());
     let title = lang.t_args("paper-index-title", &[("tournament", facts.name.clone().into())]);
     let mut items = String::new();
@@ -156,8 +153,8 @@ pub(crate) async fn pairings(
     lang: Lang,
     Path((tournament, round)): Path<(String, u32)>,
 ) -> Result<Html<String>, PageError> {
-    let (_, facts) = load(&state, &viewer, lang, &tournament).await?;
-    let games = round_games(&facts, lang, round)?;
+    let (_, facts) = load(&state, &viewer, &tournament).await?;
+    let games = round_games(&facts, round)?;
     let roles: String = Role::ALL.iter().map(|r| format!("<th>{}</th>", esc(&lang.t(&format!("role-{r}"))))).collect();
     let rows: String = games
         .iter()
@@ -210,8 +207,8 @@ pub(crate) async fn sheets(
     headers: HeaderMap,
     Path((tournament, round)): Path<(String, u32)>,
 ) -> Result<Html<String>, PageError> {
-    let (_, facts) = load(&state, &viewer, lang, &tournament).await?;
-    let games = round_games(&facts, lang, round)?;
+    let (_, facts) = load(&state, &viewer, &tournament).await?;
+    let games = round_games(&facts, round)?;
     let title = format!("{} · {}", lang.t("paper-sheets"), round_label(lang, round, &games));
     let site = origin(&headers);
     let mut content = String::new();
@@ -355,7 +352,7 @@ pub(crate) async fn standings(
     lang: Lang,
     Path(tournament): Path<String>,
 ) -> Result<Html<String>, PageError> {
-    let (id, facts) = load(&state, &viewer, lang, &tournament).await?;
+    let (id, facts) = load(&state, &viewer, &tournament).await?;
     let mut request =
         tonic::Request::new(pb::StandingsRequest { tournament: id.to_string(), public: false, as_of_position: None });
     *request.metadata_mut() = viewer.metadata.clone();
@@ -378,8 +375,9 @@ pub(crate) async fn standings(
                 .tie_breakers
                 .iter()
                 .map(|tb| {
-                    let shown = super::unavailable::reason(lang, &tb.display);
-                    format!("<td class=\"num tb\">{}</td>", esc(shown.as_deref().unwrap_or(&tb.display)))
+                    let shown = super::unavailable::reason(lang, &tb.display)
+                        .unwrap_or_else(|| super::board::tie_breaker_value(lang, &tb.display));
+                    format!("<td class=\"num tb\">{}</td>", esc(&shown))
                 })
                 .collect();
             // A withdrawn player keeps its place, marked; the finalists are counted without it.

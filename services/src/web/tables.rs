@@ -6,15 +6,16 @@
 //! serves a table the whole tournament.
 
 use super::auth::Viewer;
-use super::i18n::Lang;
 use super::layout::short_id;
+use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
+use crate::projections::created_tournament;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use ledger::rules::Rules;
-use ledger::{Event, StreamId, StreamKind, StreamState};
+use ledger::{StreamId, StreamKind, StreamState};
 use ledger_store::Log;
 use replay::standings::TournamentFacts;
 
@@ -23,13 +24,10 @@ use replay::standings::TournamentFacts;
 /// # Errors
 /// The log cannot be read; `NOT_FOUND` without such a tournament.
 pub(crate) fn tournament_facts(log: &Log, tournament: &StreamId) -> Result<TournamentFacts, PageError> {
-    let events: Vec<(u64, Event)> =
-        log.read_stream(tournament, 1, usize::MAX)?.into_iter().map(|r| (r.envelope.seq, r.event)).collect();
-    let facts = TournamentFacts::fold(&events);
-    if facts.ruleset.is_none() {
-        return Err(tonic::Status::not_found(format!("there is no tournament {tournament}")).into());
-    }
-    Ok(facts)
+    created_tournament(tournament, &log.read_stream(tournament, 1, usize::MAX)?).map_err(|missing| {
+        PageError::from(tonic::Status::not_found(missing.to_string()))
+            .saying(Say::new("error-no-tournament").arg("id", tournament.id()))
+    })
 }
 
 /// The games on `table`, in round order (scheduling order within a round).
@@ -66,7 +64,6 @@ fn has_ended(log: &Log, game: &str) -> Result<bool, PageError> {
 pub(crate) async fn redirect(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
     Path((tournament, table)): Path<(String, u32)>,
 ) -> Result<Response, PageError> {
     // Whoever may open a table page may be sent to one.
@@ -79,11 +76,10 @@ pub(crate) async fn redirect(
     })
     .await?;
     let Some(game) = found else {
-        let message = lang.t_args(
-            "paper-no-table",
-            &[("table", table.into()), ("tournament", short_id(&tournament).to_owned().into())],
-        );
-        return Err(tonic::Status::not_found(message).into());
+        let tournament = short_id(&tournament);
+        let status = tonic::Status::not_found(format!("table {table} has no game in tournament {tournament}"));
+        let say = Say::new("paper-no-table").arg("table", table.to_string()).arg("tournament", tournament);
+        return Err(PageError::from(status).saying(say));
     };
     // Never cached: the same address leads to the next game once this one ends.
     Ok(([(header::CACHE_CONTROL, "no-store")], Redirect::to(&format!("/table/{game}"))).into_response())

@@ -315,9 +315,45 @@ async fn refusals_are_sentences_in_the_readers_language() {
         assert!(answer.body.contains("id=\"token\""), "the form is not shown again");
         assert!(!answer.head.to_ascii_lowercase().contains("set-cookie: ledger_token"), "{}", answer.head);
     }
-    // A missing tournament, game, Andes match; a page that is not; a year that is not.
-    let refusals: [(&str, Option<&str>, u16, &str, &str); 7] = [
+    // A missing tournament, game, Andes match, round or table; a page that is not; a year that
+    // is not; paper for a table.
+    let refusals: [(&str, Option<&str>, u16, &str, &str); 12] = [
         ("/board/nowhere", None, 404, "There is no tournament nowhere.", "No existe el torneo nowhere."),
+        (
+            "/paper/nowhere/standings",
+            Some(ORGANISER_TOKEN),
+            404,
+            "There is no tournament nowhere.",
+            "No existe el torneo nowhere.",
+        ),
+        (
+            "/tables/nowhere/1",
+            Some(ORGANISER_TOKEN),
+            404,
+            "There is no tournament nowhere.",
+            "No existe el torneo nowhere.",
+        ),
+        (
+            "/paper/open26/pairings/9",
+            Some(ORGANISER_TOKEN),
+            404,
+            "Round 9 has no games in this tournament.",
+            "La ronda 9 no tiene partidas en este torneo.",
+        ),
+        (
+            "/tables/open26/9",
+            Some(ORGANISER_TOKEN),
+            404,
+            "Table 9 has no game in tournament open26.",
+            "La mesa 9 no tiene partida en el torneo open26.",
+        ),
+        (
+            "/paper/open26/standings",
+            Some(TABLE_TOKEN),
+            403,
+            "Printing the day",
+            "Imprimir el papel del día requiere el código de la organización o del jurado.",
+        ),
         ("/jury/q9-t9", Some(JURY_TOKEN), 404, "There is no game q9-t9.", "No existe la partida q9-t9."),
         (
             "/andes/none",
@@ -351,6 +387,20 @@ async fn refusals_are_sentences_in_the_readers_language() {
             assert!(!code.is_empty() && !page.contains(&format!(">{code}:")), "{path}: {page}");
         }
     }
+    // The printed standings write each tie-breaker's value as the reader's language does.
+    let (en, es) =
+        says(&site, "/paper/open26/standings", Some(ORGANISER_TOKEN), 200, &["(game q"], &["(partida q"]).await;
+    let values = |page: &str| -> Vec<String> {
+        page.split("<td class=\"num tb\">").skip(1).map(|cell| cell.split("</td>").next().unwrap().to_owned()).collect()
+    };
+    let decimal_point = |cell: &String| {
+        cell.as_bytes().windows(3).any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+    };
+    let decimal_comma = |cell: &String| {
+        cell.as_bytes().windows(3).any(|w| w[0].is_ascii_digit() && w[1] == b',' && w[2].is_ascii_digit())
+    };
+    assert!(values(&en).iter().any(decimal_point), "{en}");
+    assert!(values(&es).iter().any(decimal_comma) && !values(&es).iter().any(decimal_point), "{:?}", values(&es));
     // Who may not see a page is offered to sign in, back to the same page.
     let answer = http(&site, "GET", "/jury/q1-t1", &Ask::Browser("es").headers(Some(TABLE_TOKEN)), "").await;
     assert!(

@@ -16,6 +16,7 @@ mod withdraw;
 use super::common::{from_status, CliError};
 use super::connection::{connect, read_stream};
 use super::Cli;
+use crate::projections::NoTournament;
 use clap::Subcommand;
 use ledger::rules::{Rules, TournamentState};
 use ledger::{Recorded, StreamId, StreamState};
@@ -74,6 +75,11 @@ fn state_of(id: &StreamId, records: &[Recorded]) -> Result<TournamentState, CliE
     }
     match state.rules() {
         Rules::Tournament(t) if t.ruleset.is_some() => Ok(t.clone()),
-        _ => Err(CliError::Refused(format!("NOT_FOUND: there is no tournament {id}"))),
+        _ => Err(not_found(NoTournament(id.clone()))),
     }
+}
+
+/// `NOT_FOUND: there is no tournament <id>`, refused as ledgerd refuses a stream it lacks.
+fn not_found(missing: NoTournament) -> CliError {
+    CliError::Refused(format!("NOT_FOUND: {missing}"))
 }

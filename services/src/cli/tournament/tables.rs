@@ -10,9 +10,9 @@ use crate::cli::common::{from_status, CliError};
 use crate::cli::connection::{connect, read_stream};
 use crate::cli::{values, Cli};
 use crate::paper::tables::{sheet, signin_link, table_actor, TableSignin};
+use crate::projections::created_tournament;
 use crate::web::i18n::Lang;
 use ledger::StreamId;
-use replay::standings::TournamentFacts;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;
@@ -52,11 +52,7 @@ fn site_url(text: &str) -> Result<String, String> {
 pub async fn run(cli: &Cli, args: &TablesArgs) -> Result<(), CliError> {
     let id = &args.tournament;
     let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(|s| from_status(&s))?;
-    let events: Vec<_> = records.into_iter().map(|r| (r.envelope.seq, r.event)).collect();
-    let facts = TournamentFacts::fold(&events);
-    if facts.ruleset.is_none() {
-        return Err(CliError::Refused(format!("NOT_FOUND: there is no tournament {id}")));
-    }
+    let facts = created_tournament(id, &records).map_err(super::not_found)?;
     let numbers: BTreeSet<u32> = facts.games.iter().map(|g| g.slot.table).collect();
     if numbers.is_empty() {
         return Err(CliError::Refused(format!(
