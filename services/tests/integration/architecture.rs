@@ -1,6 +1,7 @@
 //! The Architecture Invariants of docs/ARCHITECTURE.md that a reading of the code can check:
 //! the domain crates `ledger` and `replay`, and the proofs' `ledger-proof`, depend, even
-//! transitively, on none of tokio, sled, tonic, prost or async-nats; the store never sees
+//! transitively, on none of tokio, sled, tonic, prost or async-nats, and their own code names no
+//! file, socket, clock or environment (and replay's no float); the store never sees
 //! protobuf; in `services`, protobuf types and hand-built gRPC statuses stay in the places
 //! listed here, and what `server::run` wires imports nothing from `server`.
 
@@ -23,6 +24,32 @@ fn the_domain_crates_do_no_io() {
         let found: Vec<&&str> = forbidden.iter().filter(|f| dependencies.contains(**f)).collect();
         assert!(found.is_empty(), "{package} depends on {found:?}");
     }
+}
+
+/// What the domain's own code must not name: files, sockets, clocks, the environment, processes.
+const NO_IO: &[&str] =
+    &["std::fs", "std::net", "SystemTime", "Instant::now", "std::env", "std::process", "thread::sleep"];
+
+#[test]
+fn the_domain_code_names_no_file_clock_or_float() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut wrong = Vec::new();
+    for (folder, forbidden) in
+        [("ledger/src", NO_IO), ("replay/src", &[NO_IO, &["f64", "f32"]].concat()[..]), ("proof/src", NO_IO)]
+    {
+        let mut files = Vec::new();
+        rust_files(&root.join(folder), &mut files);
+        assert!(!files.is_empty(), "no code in {folder}");
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for line in text.lines().filter(|line| !line.trim_start().starts_with("//")) {
+                for word in forbidden.iter().filter(|word| line.contains(**word)) {
+                    wrong.push(format!("{}: `{word}` in {}", file.display(), line.trim()));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
 /// Everything each of `packages` depends on, even transitively (normal dependencies only).
