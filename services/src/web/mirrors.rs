@@ -1,9 +1,9 @@
 //! The tablets' copies of the ledger's event schema, held to `ledger::event::schema`: which events
 //! carry the table's clock (`TIMED`: the tablet stamps them with the table time), which an Andes
 //! table records (`RECORDED`: the rest the ledger derives), which may name a corrected turn
-//! (`correctedTurn`) and which fields are numbers (`TABLE_EVENTS`' `u32`, `u64` and `i32`). The differential tests compare decisions on the
-//! events they generate; these compare the lists themselves, so a new timed or numeric event
-//! fails here until the tablet knows it.
+//! (`correctedTurn`) and which fields are numbers (`TABLE_EVENTS`' `u32`, `u64` and `i32`). The
+//! differential tests compare decisions on the events they generate; these compare the lists
+//! themselves, so a new timed or numeric event fails here until the tablet knows it.
 
 use ledger::access::{permits, Clearance};
 use ledger::event::schema::{event_types, EventType};
