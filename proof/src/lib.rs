@@ -5,9 +5,9 @@
 //! that the log only ever grew.
 //!
 //! Architecture Invariant: this crate does no I/O and draws no randomness; it knows nothing of
-//! the store, gRPC or NATS. The writer keeps a [`Frontier`] per group commit, a store serves
-//! [`LeafHashes`] (see `source.rs` for the O(log n) layout), and the services sign and publish
-//! [`Checkpoint`]s: that wiring is built on this API in a later change (docs/PROOFS.md).
+//! the store, gRPC or NATS. ledgerd's tree keeper (`services/src/proofs`) keeps a [`Frontier`]
+//! as it follows the log, serves [`LeafHashes`] from its files (see `source.rs` for the O(log n)
+//! layout), and signs and publishes [`Checkpoint`]s (docs/PROOFS.md).
 
 pub mod checkpoint;
 pub mod frontier;

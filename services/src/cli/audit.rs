@@ -102,6 +102,11 @@ pub async fn run(cli: &Cli, args: &AuditArgs) -> Result<(), CliError> {
         let text =
             audit::report(&loaded.game, &loaded.records, seats.as_ref(), ruleset, ms_per_side).map_err(audit_error)?;
         say!("{}", text.trim_end());
+        if args.file.is_none() {
+            if let Some(proof) = super::proof::report_section(cli, &loaded.game, &loaded.records).await? {
+                say!("\n{}", proof.trim_end());
+            }
+        }
         return Ok(());
     }
     if args.timeline {

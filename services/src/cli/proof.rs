@@ -1,5 +1,5 @@
-//! `ledgerctl new-signing-key`, `prove` and `verify-proof`: the ledger's checkpoint key, a proof
-//! file of a stream's events against a signed checkpoint, and its check offline
+//! `ledgerctl new-signing-key`, `checkpoint`, `prove` and `verify-proof`: the ledger's checkpoint
+//! key, a signed checkpoint, a proof file of a stream's events against it, and its check offline
 //! (`crate::proofs::bundle`).
 
 use super::common::{from_status, read_input, CliError};
@@ -20,6 +20,13 @@ pub struct NewSigningKeyArgs {
     /// Where to write the private key (created; an existing file is never overwritten).
     #[arg(long)]
     out: PathBuf,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckpointArgs {
+    /// The first checkpoint holding at least this many events; without it, the latest.
+    #[arg(long)]
+    at_least: Option<u64>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -75,6 +82,24 @@ pub(super) fn verifier_key(key: &str) -> Result<VerifierKey, CliError> {
     VerifierKey::parse(text.trim()).map_err(|e| CliError::Failed(format!("--key is not a public key: {e}")))
 }
 
+/// Prints a signed checkpoint as the ledger signed it (the file `prove --checkpoint` takes).
+pub async fn checkpoint(cli: &Cli, args: &CheckpointArgs) -> Result<(), CliError> {
+    let mut proofs = connect_proofs(cli, None).await?;
+    let asked = pb::GetCheckpointRequest { at_least_size: args.at_least.unwrap_or(0) };
+    let signed = proofs.get_checkpoint(asked).await.map_err(|s| from_status(&s))?.into_inner();
+    if cli.json {
+        say!(
+            "{}",
+            serde_json::json!({"note": signed.note, "tree_size": signed.tree_size, "signed_at_ms": signed.signed_at_ms,
+                "reason": signed.reason})
+        );
+    } else {
+        // The note ends in a newline already.
+        say!("{}", signed.note.trim_end_matches('\n'));
+    }
+    Ok(())
+}
+
 /// Fetches the inclusion proofs of a stream's events and prints the proof file.
 pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
     let note = read_input(Some(&args.checkpoint))?;
@@ -99,13 +124,26 @@ pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
         )));
     }
     let mut proofs = connect_proofs(cli, None).await?;
+    let bundle = bundle_of(&mut proofs, note, checkpoint.size, &held).await?;
+    let text = serde_json::to_string_pretty(&bundle).map_err(|e| CliError::Failed(e.to_string()))?;
+    say!("{text}");
+    Ok(())
+}
+
+/// A proof file of `records` (all of one stream) against the signed checkpoint `note` of `size`.
+pub(super) async fn bundle_of(
+    proofs: &mut super::connection::Proofs,
+    note: String,
+    size: u64,
+    records: &[ledger::Recorded],
+) -> Result<Bundle, CliError> {
     let mut bundle = Bundle::new(note);
-    for record in &held {
+    for record in records {
         let request = pb::InclusionProofRequest {
-            stream: args.stream.to_string(),
+            stream: record.envelope.stream.to_string(),
             seq: record.envelope.seq,
             position: 0,
-            tree_size: checkpoint.size,
+            tree_size: size,
         };
         let proof = proofs.get_inclusion_proof(request).await.map_err(|s| from_status(&s))?.into_inner();
         let hashes = proof
@@ -116,9 +154,40 @@ pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
             .map_err(|_| CliError::Failed("the server sent a proof hash that is not 32 bytes".into()))?;
         bundle.push(record, &hashes);
     }
-    let text = serde_json::to_string_pretty(&bundle).map_err(|e| CliError::Failed(e.to_string()))?;
-    say!("{text}");
-    Ok(())
+    Ok(bundle)
+}
+
+/// The jury report's proof: the game's last event with its inclusion proof against the first
+/// checkpoint that holds it (the round's, once the round has ended), as a proof file to save and
+/// check with `verify-proof`. The last event's chain hash covers every event before it, so its
+/// proof vouches for the whole game as the report shows it. `None` from a ledgerd that signs no
+/// checkpoints, or none holding the game's last event yet.
+pub(super) async fn report_section(
+    cli: &Cli,
+    game: &StreamId,
+    records: &[ledger::Recorded],
+) -> Result<Option<String>, CliError> {
+    let Some(head) = records.last() else { return Ok(None) };
+    let mut proofs = connect_proofs(cli, None).await?;
+    let asked = pb::GetCheckpointRequest { at_least_size: head.envelope.position };
+    let signed = match proofs.get_checkpoint(asked).await {
+        Ok(signed) => signed.into_inner(),
+        Err(status) if matches!(status.code(), tonic::Code::FailedPrecondition | tonic::Code::NotFound) => {
+            return Ok(None)
+        }
+        Err(status) => return Err(from_status(&status)),
+    };
+    let bundle = bundle_of(&mut proofs, signed.note, signed.tree_size, std::slice::from_ref(head)).await?;
+    let json = serde_json::to_string_pretty(&bundle).map_err(|e| CliError::Failed(e.to_string()))?;
+    Ok(Some(format!(
+        "## In the ledger's signed log\n\n{game} event {} (its last, chain head {}) is in the ledger's checkpoint of {} \
+         events ({}); its chain hash covers every event before it. Save the block below as `proof.json` and check it \
+         offline with `ledgerctl verify-proof proof.json --key <the ledger's public key>`.\n\n```json\n{json}\n```\n",
+        head.envelope.seq,
+        ledger::envelope::short_digest(&head.envelope.hash),
+        signed.tree_size,
+        signed.reason,
+    )))
 }
 
 /// Checks a proof file offline: exit 0 and a sentence when it holds, 1 and why when it does not.

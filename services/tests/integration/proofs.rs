@@ -82,8 +82,10 @@ async fn a_proof_file_is_checked_offline_and_an_edited_record_fails_it() {
     append(&daemon, "game/q1-t1", &[call("late")]);
     let mut client = proofs_client(&daemon).await;
     let signed = checkpoint(&mut client, 5).await;
+    let out = ledgerctl_at(&daemon, &["checkpoint", "--at-least", "5"]);
+    assert_eq!(text(&out.stdout), signed.note, "ledgerctl checkpoint prints the note as signed");
     let note = dir.path().join("checkpoint.txt");
-    std::fs::write(&note, &signed.note).unwrap();
+    std::fs::write(&note, &out.stdout).unwrap();
 
     let out = ledgerctl_at(&daemon, &["prove", "--stream", "game/q1-t1", "--checkpoint", note.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -288,4 +290,103 @@ fn copy_dir(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), target).unwrap();
         }
     }
+}
+
+/// A round's checkpoint is signed at exactly the round's last event: the `game_ended` of the last
+/// of its games (here round 1 of a four-player draw is one game), whatever comes after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_round_is_signed_at_its_last_game_end() {
+    use ledger::{Event, Ruleset};
+    let dir = tempfile::tempdir().unwrap();
+    let (key, public) = new_key(dir.path(), "ledger.test/open26");
+    // No checkpoint by the clock during the test: only the start's and the round's.
+    let daemon = Daemon::spawn_with(
+        &dir.path().join("data"),
+        &["--signing-key", key.to_str().unwrap(), "--checkpoint-interval", "3600"],
+    );
+    let tournament = ledger::testing::simple_tournament(Ruleset::Cafe2019, 4);
+    let drawn = tournament.iter().find_map(|e| match e {
+        Event::QualifyingDrawn { games, .. } => Some(games.clone()),
+        _ => None,
+    });
+    let first = drawn.unwrap().into_iter().filter(|g| g.round == 1).map(|g| g.game).collect::<Vec<_>>();
+    assert_eq!(first.len(), 1, "four players play one game a round");
+    let game = (1..50u32)
+        .map(|seed| {
+            ledger::testing::simulate_game(
+                Ruleset::Cafe2019,
+                &(0..3000u32).map(|i| i.wrapping_mul(seed * 7_919 + 1) % 1_000_003).collect::<Vec<_>>(),
+            )
+        })
+        .find(|events| matches!(events.last(), Some(Event::GameEnded { .. })))
+        .expect("a simulated game that ends");
+    let lines = |events: &[Event]| events.iter().map(ledger::event::to_canonical_json).collect::<Vec<_>>();
+    append(&daemon, "tournament/t", &lines(&tournament));
+    append(&daemon, &format!("game/{}", first[0]), &lines(&game));
+    let round_end = u64::try_from(tournament.len() + game.len()).unwrap();
+    append(&daemon, "game/other", &[started()]);
+    let mut client = proofs_client(&daemon).await;
+    let signed = checkpoint(&mut client, round_end).await;
+    assert_eq!(signed.tree_size, round_end, "the round's checkpoint ends at its last game_ended");
+    assert_eq!(signed.reason, "end of round 1 of tournament/t");
+
+    // The jury's report carries the game's proof against that checkpoint, checkable offline.
+    let out = ledgerctl_at(&daemon, &["audit", &first[0], "--report"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let section = report.split("## In the ledger's signed log").nth(1).expect("the report's proof section");
+    assert!(
+        section.contains(&format!("checkpoint of {round_end} events (end of round 1 of tournament/t)")),
+        "{section}"
+    );
+    let json = section.split("```json\n").nth(1).and_then(|rest| rest.split("\n```").next()).unwrap();
+    let proof = dir.path().join("report-proof.json");
+    std::fs::write(&proof, json).unwrap();
+    let out = run_ledgerctl(&["verify-proof", proof.to_str().unwrap(), "--key", &public], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+}
+
+/// Each checkpoint goes out on NATS (`ledger.checkpoint.v1`) beside the fan-out, which keeps
+/// publishing every event: the checkpoints' subject is outside the fan-out stream's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn checkpoints_are_published_on_nats_beside_the_fan_out() {
+    use crate::fanout::{nats_server_binary, NatsServer};
+    use tokio_stream::StreamExt;
+    let Some(binary) = nats_server_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let nats = NatsServer::start(&binary, &dir.path().join("nats"));
+    let (key, public) = new_key(dir.path(), "ledger.test/open26");
+    let client = async_nats::connect(nats.url()).await.unwrap();
+    let mut checkpoints = client.subscribe(ledger_services::proofs::publish::SUBJECT).await.unwrap();
+    client.flush().await.unwrap();
+    let args = ["--signing-key", key.to_str().unwrap(), "--checkpoint-interval", "1", "--nats-url", &nats.url()];
+    let daemon = Daemon::spawn_with(&dir.path().join("data"), &args);
+    append(&daemon, "game/g", &[started(), call("1")]);
+    let key = ledger_proof::VerifierKey::parse(&public).unwrap();
+    let size = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let message = checkpoints.next().await.expect("the subscription lives");
+            let note = std::str::from_utf8(&message.payload).unwrap();
+            let opened = ledger_proof::Checkpoint::open(note, &key, &[]).expect("a checkpoint signed by the key");
+            let header = message.headers.as_ref().and_then(|h| h.get(ledger_services::proofs::publish::SIZE_HEADER));
+            assert_eq!(header.map(|v| v.as_str().to_owned()), Some(opened.checkpoint.size.to_string()));
+            if opened.checkpoint.size == 2 {
+                return opened.checkpoint.size;
+            }
+        }
+    })
+    .await
+    .expect("the checkpoint of both events on NATS within 20 s");
+    assert_eq!(size, 2);
+    let js = async_nats::jetstream::new(client);
+    let events = eventually("the fan-out to publish both events", Duration::from_secs(20), || {
+        let js = js.clone();
+        async move {
+            let mut stream = js.get_stream("LEDGER").await.ok()?;
+            let held = stream.info().await.ok()?.state.messages;
+            (held == 2).then_some(held)
+        }
+    })
+    .await;
+    assert_eq!(events, 2, "only the events are in the fan-out's stream");
 }
