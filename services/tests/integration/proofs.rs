@@ -390,3 +390,53 @@ async fn checkpoints_are_published_on_nats_beside_the_fan_out() {
     .await;
     assert_eq!(events, 2, "only the events are in the fan-out's stream");
 }
+
+/// On JetStream every ledgerd follows the one shared log in its order, so two ledgerd with the
+/// same key keep the same tree: their proofs are the same hashes, and a witness that cosigned
+/// one's checkpoint finds the other's consistent with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_ledgerd_on_jetstream_keep_the_same_tree() {
+    use crate::fanout::{nats_server_binary, NatsServer};
+    let Some(binary) = nats_server_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let nats = NatsServer::start(&binary, &dir.path().join("nats"));
+    let (key, public) = new_key(dir.path(), "ledger.test/open26");
+    let url = nats.url();
+    let args = ["--backend", "jetstream", "--nats-url", &url, "--signing-key", key.to_str().unwrap()];
+    let both: Vec<Daemon> = ["a", "b"]
+        .iter()
+        .map(|name| {
+            let mut args = args.to_vec();
+            args.extend(["--checkpoint-interval", "1"]);
+            Daemon::spawn_with(&dir.path().join(name), &args)
+        })
+        .collect();
+    append(&both[0], "game/a", &[started(), call("a1")]);
+    append(&both[1], "game/b", &[started(), call("b1")]);
+    append(&both[0], "game/b", &[call("b2 via a")]);
+    append(&both[1], "game/a", &[call("a2 via b")]);
+    let mut clients = Vec::new();
+    for daemon in &both {
+        let mut client = proofs_client(daemon).await;
+        assert_eq!(checkpoint(&mut client, 6).await.tree_size, 6);
+        clients.push(client);
+    }
+    let mut proofs = Vec::new();
+    for client in &mut clients {
+        let inclusion = pb::InclusionProofRequest { position: 3, tree_size: 6, ..Default::default() };
+        proofs.push((
+            consistency(client, 2, 6).await,
+            client.get_inclusion_proof(inclusion).await.unwrap().into_inner().hashes,
+        ));
+    }
+    assert_eq!(proofs[0], proofs[1], "the same tree on both ledgerd");
+    let (witness_key, _) = new_key(dir.path(), "witness.test/club");
+    let state = dir.path().join("witness.json");
+    for daemon in &both {
+        let args = ["witness", "--key", &public, "--witness-key", witness_key.to_str().unwrap(), "--once", "--state"];
+        let mut args = args.to_vec();
+        args.push(state.to_str().unwrap());
+        let out = ledgerctl_at(daemon, &args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+}
