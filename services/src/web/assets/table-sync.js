@@ -522,8 +522,9 @@
 
   // The `#refused` box: the taps the ledger (or the rules, on a state another device moved on)
   // refused, kept on the tablet with why, until they are handed to the jury — in a jury call
-  // of their own that goes through the queue like any tap and is kept first — or exported as
-  // JSON Lines. `stream` names the stream in the export (`game/hall-1`, `andes/m1`).
+  // of their own that goes through the queue like any tap, kept by the write that forgets
+  // them — or exported as JSON Lines. `stream` names the stream in the export (`game/hall-1`,
+  // `andes/m1`).
   function refusedBox(app, sync, options) {
     const t = options.t;
     function handToJury() {
