@@ -165,7 +165,8 @@ impl CrashReport {
         ["all", "subset", "torn"].iter().map(|k| format!("{} {k}", count(k))).collect::<Vec<_>>().join(", ")
     }
 
-    /// Restarts after which the store said it indexed again or cut something off.
+    /// Restarts after which the store said it indexed again, cut a torn tail off or rebuilt its
+    /// index from the records file.
     pub fn restarts_with_recovery(&self) -> usize {
         let recovering =
             |said: &String| said.contains("unindexed") || said.contains("cut off") || said.contains("rebuil");
@@ -189,7 +190,7 @@ impl CrashReport {
              in flight at the kills:   {} appends, retried by id after the restart: {} had been stored \
              (duplicate), {} appended once, {} superseded on a shared stream\n\
              restart:                  p50 {restart_p50} ms, max {restart_max} ms (spawn to first answer); the store \
-             said it indexed again or cut a torn tail after {} of them\n\
+             said it indexed again, cut a torn tail or rebuilt the index after {} of them\n\
              throughput under load:    {:.0} appends/s, {:.0} events/s ({:.1} s of load)\n\
              time:                     {:.1} s in all; the last ledgerd on SIGTERM: {}",
             if self.passed() { "PASSED" } else { "FAILED" },
@@ -237,5 +238,35 @@ impl CrashReport {
             text.push_str(&format!("\nrerun: ledger-crash --seed {} (same flags)", self.seed));
         }
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cycle(restart_ms: u64, cut: &str, said: &str) -> CycleReport {
+        CycleReport {
+            restart_ms,
+            cut_kind: Some(cut.to_owned()),
+            ledgerd_said: vec![said.to_owned()],
+            passed: true,
+            ..CycleReport::default()
+        }
+    }
+
+    #[test]
+    fn restarts_cuts_and_recoveries_are_summed_up() {
+        let report = CrashReport {
+            cycles: vec![
+                cycle(300, "all", "INFO indexed the records a stop left unindexed (n_frames=3)"),
+                cycle(100, "torn", "WARN the index could not be used: it is rebuilt from the records file"),
+                cycle(200, "torn", "INFO the records file checks (bytes=10)"),
+            ],
+            ..CrashReport::default()
+        };
+        assert_eq!(report.restart_ms(), (200, 300));
+        assert_eq!(report.cuts(), "1 all, 0 subset, 2 torn");
+        assert_eq!(report.restarts_with_recovery(), 2);
     }
 }
