@@ -16,8 +16,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 
-/// Records taken from the subscription per step.
-const BATCH: usize = 4096;
+/// Records taken off the subscription and not yet in the tree, at most (then the subscription
+/// waits, and past its live buffer reads from storage again).
+const PENDING: usize = 65_536;
 
 #[derive(Debug, thiserror::Error)]
 enum KeeperError {
@@ -31,9 +32,10 @@ enum KeeperError {
     Ended,
 }
 
-/// What one step found.
+/// What one piece of the keeper's blocking work came to.
 enum Step {
     Kept(Rounds),
+    Signed,
     /// The tree must be rebuilt from the log, for this reason.
     Rebuild(String),
 }
@@ -90,7 +92,7 @@ async fn keep(proofs: &Arc<Proofs>, log: &Arc<Log>, interval: Duration) -> Resul
             check = None;
         }
         let (p, l) = (Arc::clone(proofs), Arc::clone(log));
-        let (mut rounds, ended) = blocking(move || rounds_so_far(&l, p.tree_size())).await?;
+        let (rounds, ended) = blocking(move || rounds_so_far(&l, p.tree_size())).await?;
         let uncovered = |e: &RoundEnded| proofs.latest().is_none_or(|c| c.checkpoint.size < e.position);
         if let Some(ended) = ended.filter(uncovered) {
             sign(proofs, reason_of(&ended, " (before this start)")).await?;
@@ -102,28 +104,51 @@ async fn keep(proofs: &Arc<Proofs>, log: &Arc<Log>, interval: Duration) -> Resul
         let mut ticker = tokio::time::interval(interval);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         ticker.tick().await;
+        // Records are taken off the subscription while the batch before is written (or a
+        // checkpoint signed), so that a slow write or sync never lets the live feed overflow,
+        // which would send the subscription back to storage to read and decode them again.
+        let mut pending: Vec<Arc<Recorded>> = Vec::new();
+        let mut working: Option<tokio::task::JoinHandle<Result<Step, KeeperError>>> = None;
+        let mut rounds = Some(rounds);
+        let mut sign_due = false;
         rebuild = loop {
+            if working.is_none() {
+                let p = Arc::clone(proofs);
+                if sign_due {
+                    sign_due = false;
+                    working = Some(tokio::task::spawn_blocking(move || {
+                        p.sign("interval", now_ms())?;
+                        Ok(Step::Signed)
+                    }));
+                } else if !pending.is_empty() {
+                    let (batch, expected) = (std::mem::take(&mut pending), check.clone());
+                    let kept = rounds.take().expect("no batch in flight");
+                    working =
+                        Some(tokio::task::spawn_blocking(move || step(&p, batch, kept, expected.as_deref(), rebuilt)));
+                }
+            }
             tokio::select! {
-                first = events.recv() => {
-                    let mut batch = vec![first.ok_or(KeeperError::Ended)??];
-                    while batch.len() < BATCH {
+                record = events.recv(), if pending.len() < PENDING => {
+                    pending.push(record.ok_or(KeeperError::Ended)??);
+                    while pending.len() < PENDING {
                         match events.try_recv() {
-                            Ok(record) => batch.push(record?),
+                            Ok(record) => pending.push(record?),
                             Err(_) => break,
                         }
                     }
-                    let (p, expected) = (Arc::clone(proofs), check.clone());
-                    match blocking(move || step(&p, batch, rounds, expected.as_deref(), rebuilt)).await? {
-                        Step::Kept(kept) => rounds = kept,
+                }
+                done = async { working.as_mut().expect("guarded by is_some").await }, if working.is_some() => {
+                    working = None;
+                    match done.expect("the keeper's blocking work does not panic")? {
+                        Step::Kept(kept) => rounds = Some(kept),
+                        Step::Signed => {}
                         Step::Rebuild(why) => break Some(why),
                     }
                     if check.as_ref().is_some_and(|c| proofs.tree_size() >= c.checkpoint.size) {
                         check = None;
                     }
                 }
-                _ = ticker.tick() => {
-                    sign(proofs, "interval".into()).await?;
-                }
+                _ = ticker.tick() => sign_due = true,
             }
         };
     }
