@@ -353,13 +353,29 @@ pub(crate) async fn page(
     let position = state.log.last_position()?;
     let (content, _) = render(&state, &viewer.metadata, &id, lang).await?;
     let body = format!(
-        "<section class=\"board\" id=\"board\" data-live=\"/board/{t}/live?from={from}\" data-event=\"board\">{content}</section>{status}",
+        "<section class=\"board\" id=\"board\" data-live=\"/board/{t}/live?from={from}\" data-event=\"board\">{content}</section>{status}{checkpoint}",
         t = esc(id.id()),
         from = position + 1,
         status = status_line(lang, &lang.t("live-now")),
+        checkpoint = checkpoint(&state, lang)?,
     );
     let title = lang.t_args("board-title", &[("tournament", id.id().to_owned().into())]);
     Ok(axum::response::Html(shell(lang, &title, Some(&viewer), &body, &["live.js"])))
+}
+
+/// The latest signed checkpoint as text and as a QR code a player can photograph, to check
+/// proofs against it later (`ledgerctl verify-proof`); nothing without `--signing-key`. As of
+/// when the page was opened: the live part above is the standings.
+fn checkpoint(state: &WebState, lang: Lang) -> Result<String, PageError> {
+    let Some(signed) = state.proofs.as_ref().and_then(|p| p.latest()) else { return Ok(String::new()) };
+    let qr = crate::paper::qr::svg(&signed.note, &lang.t("board-checkpoint"))
+        .map_err(|e| PageError::internal(e.to_string()))?;
+    Ok(format!(
+        "<section class=\"checkpoint\"><h2>{title}</h2><p>{help}</p><pre>{note}</pre>{qr}</section>",
+        title = esc(&lang.t("board-checkpoint")),
+        help = esc(&lang.t("board-checkpoint-help")),
+        note = esc(&signed.note),
+    ))
 }
 
 #[derive(serde::Deserialize)]

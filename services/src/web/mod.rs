@@ -58,13 +58,21 @@ pub struct WebState {
     stopping: watch::Receiver<bool>,
     /// One permit per live page (an open event stream).
     live_pages: Arc<tokio::sync::Semaphore>,
+    /// The signed checkpoints the board shows (`--signing-key`); `None`: none.
+    proofs: Option<Arc<crate::proofs::Proofs>>,
 }
 
 impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
         let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth));
         let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
-        WebState { log, auth, projections, stopping, live_pages }
+        WebState { log, auth, projections, stopping, live_pages, proofs: None }
+    }
+
+    /// The pages with the checkpoints of `proofs` (the board shows the latest).
+    pub fn with_proofs(mut self, proofs: Option<Arc<crate::proofs::Proofs>>) -> Self {
+        self.proofs = proofs;
+        self
     }
 }
 

@@ -302,7 +302,7 @@ async fn a_round_is_signed_at_its_last_game_end() {
     // No checkpoint by the clock during the test: only the start's and the round's.
     let daemon = Daemon::spawn_with(
         &dir.path().join("data"),
-        &["--signing-key", key.to_str().unwrap(), "--checkpoint-interval", "3600"],
+        &["--signing-key", key.to_str().unwrap(), "--checkpoint-interval", "3600", "--http-listen", "127.0.0.1:0"],
     );
     let tournament = ledger::testing::simple_tournament(Ruleset::Cafe2019, 4);
     let drawn = tournament.iter().find_map(|e| match e {
@@ -344,6 +344,25 @@ async fn a_round_is_signed_at_its_last_game_end() {
     std::fs::write(&proof, json).unwrap();
     let out = run_ledgerctl(&["verify-proof", proof.to_str().unwrap(), "--key", &public], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // The board shows the latest checkpoint as text and as a QR code that reads back as the note.
+    let http = daemon.announced("http").to_owned();
+    let page = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&http).unwrap();
+        write!(stream, "GET /board/t HTTP/1.1\r\nHost: ledgerd\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut page = String::new();
+        stream.read_to_string(&mut page).unwrap();
+        page
+    })
+    .await
+    .unwrap();
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    let section = page.split("<section class=\"checkpoint\">").nth(1).expect("the board's checkpoint section");
+    assert!(section.contains("Signed checkpoint of the log"), "{section}");
+    assert!(section.contains(&format!("ledger.test/open26\n{round_end}\n")), "the note as text: {section}");
+    assert!(section.contains("<svg"), "the note as a QR code: {section}");
 }
 
 /// Each checkpoint goes out on NATS (`ledger.checkpoint.v1`) beside the fan-out, which keeps
