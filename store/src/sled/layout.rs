@@ -25,7 +25,7 @@
 //! Public (hidden) so that the tamper tests can damage a log the way an attacker would.
 
 use crate::error::StoreError;
-use ledger::{Hash, StreamId, StreamKind};
+use ledger::{Hash, StreamId};
 
 /// A frame key is written at most every this many bytes of the records file (and a chunk of
 /// the second layout held records up to about this many bytes).
@@ -167,15 +167,20 @@ pub fn spans_of(chunk: &[u8]) -> impl Iterator<Item = Result<(usize, usize), Sto
     ledger::envelope::stored_spans(chunk).map(|span| span.map_err(StoreError::Corrupt))
 }
 
-/// The stream (kind and id), seq and position a stored record names, read without decoding the
-/// rest: readers check that the index led them to the record it promised.
-pub fn identity_of(record: &[u8]) -> Option<(StreamKind, &str, u64, u64)> {
-    match record.split_first()? {
-        (&ledger::envelope::STORAGE_VERSION, body) => {
-            postcard::take_from_bytes::<(StreamKind, &str, u64, u64)>(body).ok().map(|(identity, _)| identity)
-        }
-        _ => None,
-    }
+/// The first bytes of every stored record of `stream`: the storage version, then the stream as
+/// postcard writes it (the record's envelope starts with it).
+pub fn stored_prefix(stream: &StreamId) -> Vec<u8> {
+    let mut prefix = vec![ledger::envelope::STORAGE_VERSION];
+    prefix.extend(postcard::to_stdvec(stream).expect("stream ids always encode"));
+    prefix
+}
+
+/// The seq and position a stored record names, if it starts with `prefix` (its stream's, from
+/// [`stored_prefix`]): read without decoding the rest, so readers can check that the index led
+/// them to the record it promised.
+pub fn seq_and_position(record: &[u8], prefix: &[u8]) -> Option<(u64, u64)> {
+    let rest = record.strip_prefix(prefix)?;
+    postcard::take_from_bytes::<(u64, u64)>(rest).ok().map(|(numbers, _)| numbers)
 }
 
 /// A head value as the writer loads it (no snapshot when none was stored).
@@ -191,4 +196,30 @@ pub fn decode_u64(bytes: &[u8]) -> Result<u64, StoreError> {
 
 fn damaged(what: &str) -> StoreError {
     StoreError::Corrupt(format!("malformed {what} in the sled tree"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::envelope::{encode_record, Draft, Recorded, GENESIS};
+
+    #[test]
+    fn a_stored_record_names_its_stream_seq_and_position_in_its_first_bytes() {
+        let stream = StreamId::game("q1-t1").unwrap();
+        let draft = Draft {
+            stream: stream.clone(),
+            seq: 300,
+            position: 70_000,
+            event_id: "e".into(),
+            recorded_at_ms: 1,
+            actor: "a".into(),
+        };
+        let record = Recorded::seal(draft, GENESIS, ledger::Event::JuryCalled { reason: "r".into() });
+        let bytes = encode_record(&record);
+        assert_eq!(seq_and_position(&bytes, &stored_prefix(&stream)), Some((300, 70_000)));
+        let other = StreamId::game("q1-t2").unwrap();
+        assert_eq!(seq_and_position(&bytes, &stored_prefix(&other)), None, "another stream's record");
+        let tournament = StreamId::tournament("q1-t1").unwrap();
+        assert_eq!(seq_and_position(&bytes, &stored_prefix(&tournament)), None, "another kind's");
+    }
 }

@@ -460,6 +460,7 @@ impl SledStorage {
         // The readable end is read after the positions: the sync thread moves it before it
         // indexes a group, so every position found is within it.
         let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
+        let prefix = layout::stored_prefix(stream);
         for (seq, position) in (from_seq..).zip(positions) {
             let bytes = match self.fetch(position, &mut cursor) {
                 Ok(Some(bytes)) => bytes,
@@ -474,7 +475,7 @@ impl SledStorage {
                 }
                 Err(other) => return Err(other),
             };
-            if layout::identity_of(bytes) != Some((stream.kind(), stream.id(), seq, position)) {
+            if layout::seq_and_position(bytes, &prefix) != Some((seq, position)) {
                 return Err(StoreError::Corrupt(format!(
                     "the index of {stream} is damaged: it says event #{seq} is at position {position}, which holds \
                      another; `ledgerctl repair --reindex` rebuilds it from the records file"
