@@ -459,3 +459,40 @@ async fn two_ledgerd_on_jetstream_keep_the_same_tree() {
         assert!(out.status.success(), "{}", text(&out.stderr));
     }
 }
+
+/// The access table's rows for proofs: checkpoints and consistency proofs are for everyone (the
+/// public gets past the access check to the missing key here), an inclusion proof is a read of
+/// its stream's kind, or of the whole log when asked by position.
+#[tokio::test]
+async fn proofs_follow_the_access_table() {
+    use ledger_services::auth::{token_digest, Auth, Identity, Role};
+    let table = Identity { actor: "table-1".into(), role: Role::Table };
+    let auth = Auth::Tokens(std::collections::HashMap::from([(token_digest("table-secret"), table)]).into());
+    let server = crate::support::TestServer::start_with_auth(auth).await;
+    let channel = Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect().await.unwrap();
+    let mut client = ProofsClient::new(channel);
+    let public = client.get_checkpoint(with(None, pb::GetCheckpointRequest::default())).await.unwrap_err();
+    assert_eq!(public.code(), tonic::Code::FailedPrecondition, "{}", public.message());
+    let asked = pb::ConsistencyProofRequest { old_size: 1, new_size: 2 };
+    let public = client.get_consistency_proof(with(None, asked)).await.unwrap_err();
+    assert_eq!(public.code(), tonic::Code::FailedPrecondition, "{}", public.message());
+    let game = pb::InclusionProofRequest { stream: "game/g".into(), seq: 1, ..Default::default() };
+    let public = client.get_inclusion_proof(with(None, game.clone())).await.unwrap_err();
+    assert_eq!(public.code(), tonic::Code::Unauthenticated);
+    let table = client.get_inclusion_proof(with(Some("table-secret"), game)).await.unwrap_err();
+    assert_eq!(table.code(), tonic::Code::FailedPrecondition, "a table may prove a game's events");
+    let by_position = pb::InclusionProofRequest { position: 1, ..Default::default() };
+    let table = client.get_inclusion_proof(with(Some("table-secret"), by_position)).await.unwrap_err();
+    assert_eq!(table.code(), tonic::Code::PermissionDenied);
+    assert_eq!(table.message(), "reading the whole log is for analyst, organiser, jury; table-1 is cleared as table");
+    server.stop().await;
+}
+
+/// `message` with a bearer token, or as the public.
+fn with<T>(token: Option<&str>, message: T) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(message);
+    if let Some(token) = token {
+        request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    }
+    request
+}
