@@ -2,8 +2,8 @@
 //! sequencer has done (appends acknowledged and refused, events and group commits, time in
 //! durable writes) and where the log stands.
 
-use crate::nats::fanout::FanoutStatus;
 use crate::limits::ServerStats;
+use crate::nats::fanout::FanoutStatus;
 use ledger_store::Log;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::ConstCounter;
