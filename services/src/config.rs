@@ -42,4 +42,6 @@ pub struct Config {
     pub signing_key: Option<PathBuf>,
     /// A checkpoint at least this often while the log grows (and at each round's end).
     pub checkpoint_interval: std::time::Duration,
+    /// The witnesses whose cosignatures ledgerd keeps and shows (their public keys).
+    pub witnesses: Vec<String>,
 }

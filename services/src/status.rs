@@ -102,6 +102,11 @@ pub fn no_checkpoints() -> Status {
     )
 }
 
+/// A cosignature ledgerd does not keep, and why.
+pub fn cosignature_refused(why: String) -> Status {
+    Status::invalid_argument(bounded(why))
+}
+
 /// Why a proof could not be made: a size or index beyond the tree is the caller's
 /// (OUT_OF_RANGE: it may exist later), a failed read the server's.
 pub fn from_prove(error: ledger_proof::ProveError<std::io::Error>) -> Status {

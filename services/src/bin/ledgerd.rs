@@ -56,6 +56,10 @@ struct Args {
     /// end.
     #[arg(long, env = "LEDGER_CHECKPOINT_INTERVAL", default_value_t = 10)]
     checkpoint_interval: u64,
+    /// A witness's public key (`ledgerctl witness --publish` hands its cosignatures back); the
+    /// board shows them. Repeat it, or separate keys with commas in the environment.
+    #[arg(long = "witness", env = "LEDGER_WITNESSES", value_delimiter = ',')]
+    witnesses: Vec<String>,
     /// Log filter, e.g. `info` or `ledger_services=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
@@ -202,6 +206,7 @@ async fn main() -> anyhow::Result<()> {
         tls: args.tls.files(),
         signing_key: args.signing_key,
         checkpoint_interval: Duration::from_secs(args.checkpoint_interval),
+        witnesses: args.witnesses,
     };
     run(config, shutdown_signal()?).await?;
     Ok(())

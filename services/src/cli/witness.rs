@@ -38,6 +38,10 @@ pub struct WitnessArgs {
     /// Look once and exit (for cron or a script).
     #[arg(long)]
     once: bool,
+    /// Hand each cosignature back to the ledger (its board shows it, if ledgerd was started
+    /// with this witness's public key in --witness).
+    #[arg(long)]
+    publish: bool,
 }
 
 /// The last checkpoint the witness verified and cosigned.
@@ -53,7 +57,7 @@ pub async fn run(cli: &Cli, args: &WitnessArgs) -> Result<(), CliError> {
     let witness = read_signing_key(&args.witness_key).map_err(CliError::Failed)?;
     let mut proofs = connect_proofs(cli, args.url.as_deref()).await?;
     loop {
-        look(&mut proofs, &log_key, &witness, &args.state).await.inspect_err(|e| {
+        look(&mut proofs, &log_key, &witness, &args.state, args.publish).await.inspect_err(|e| {
             if let CliError::Refused(why) = e {
                 eprintln!("WITNESS ALARM: {why}");
             }
@@ -66,7 +70,13 @@ pub async fn run(cli: &Cli, args: &WitnessArgs) -> Result<(), CliError> {
 }
 
 /// One look: the latest checkpoint, checked against the state, cosigned, printed, kept.
-async fn look(proofs: &mut Proofs, log_key: &VerifierKey, witness: &SigningKey, state: &Path) -> Result<(), CliError> {
+async fn look(
+    proofs: &mut Proofs,
+    log_key: &VerifierKey,
+    witness: &SigningKey,
+    state: &Path,
+    publish: bool,
+) -> Result<(), CliError> {
     let latest = proofs.get_checkpoint(pb::GetCheckpointRequest { at_least_size: 0 }).await;
     let latest = latest.map_err(|s| from_status(&s))?.into_inner();
     let new = Checkpoint::open(&latest.note, log_key, &[])
@@ -103,7 +113,14 @@ async fn look(proofs: &mut Proofs, log_key: &VerifierKey, witness: &SigningKey, 
     let mut note: Note = new.note.clone();
     note.sign(witness);
     say!("{note}");
-    write_state(state, &State { note: latest.note })
+    write_state(state, &State { note: latest.note })?;
+    if publish {
+        let handed = pb::AddCosignatureRequest { note: note.to_string() };
+        // Not an alarm: the ledger keeping or refusing a cosignature says nothing of its log.
+        let kept = proofs.add_cosignature(handed).await;
+        kept.map_err(|s| CliError::Failed(format!("the ledger did not keep the cosignature: {}", from_status(&s))))?;
+    }
+    Ok(())
 }
 
 fn read_state(path: &Path, log_key: &VerifierKey) -> Result<Option<Opened>, CliError> {

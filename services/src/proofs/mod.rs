@@ -50,6 +50,11 @@ pub struct Proofs {
     latest: watch::Sender<Option<Arc<SignedCheckpoint>>>,
     /// Set when the log no longer matches a checkpoint signed before: nothing is signed again.
     alarm: Mutex<Option<String>>,
+    /// The witnesses whose cosignatures are taken (`--witness`).
+    witnesses: Vec<VerifierKey>,
+    /// Cosigned notes by tree size, and who cosigned each: in memory only (a witness that
+    /// cosigned keeps its own copy; a restart forgets them until the witnesses hand them back).
+    cosigned: Mutex<std::collections::BTreeMap<u64, (String, Vec<String>)>>,
 }
 
 impl Proofs {
@@ -67,7 +72,63 @@ impl Proofs {
             checkpoints: RwLock::new(checkpoints),
             latest,
             alarm: Mutex::new(None),
+            witnesses: Vec::new(),
+            cosigned: Mutex::new(std::collections::BTreeMap::new()),
         })
+    }
+
+    /// Takes the cosignatures of these witnesses.
+    pub fn with_witnesses(mut self, witnesses: Vec<VerifierKey>) -> Self {
+        self.witnesses = witnesses;
+        self
+    }
+
+    /// The note of the checkpoint of `size` with the cosignatures handed back, and the
+    /// witnesses' names; `None` when no witness handed one back.
+    pub fn cosigned(&self, size: u64) -> Option<(String, Vec<String>)> {
+        self.cosigned.lock().expect("not poisoned").get(&size).cloned()
+    }
+
+    /// Keeps a witness's cosignature of a checkpoint this ledgerd signed.
+    ///
+    /// # Errors
+    /// A sentence: the note is not one of this ledgerd's checkpoints, or carries no valid
+    /// cosignature of a known witness.
+    pub fn add_cosignature(&self, note: &str) -> Result<(String, Vec<String>), String> {
+        let opened = Checkpoint::open(note, &self.verifier(), &self.witnesses).map_err(|e| e.to_string())?;
+        let log = self.verifier();
+        let known = |name: &str, id: u32| {
+            std::iter::once(&log).chain(&self.witnesses).any(|k| k.name() == name && k.id() == id)
+        };
+        if let Some(stranger) = opened.note.signatures().iter().find(|s| !known(&s.name, s.key_id)) {
+            return Err(format!(
+                "{} is not a witness this ledgerd knows (--witness): its cosignature is not kept",
+                stranger.name
+            ));
+        }
+        if opened.cosigned_by.is_empty() {
+            return Err("the note carries no cosignature of a witness this ledgerd knows (--witness)".into());
+        }
+        let size = opened.checkpoint.size;
+        let signed = self
+            .at_least(size)
+            .filter(|s| s.checkpoint == opened.checkpoint)
+            .ok_or_else(|| format!("this ledgerd signed no checkpoint of {size} records with that root"))?;
+        let mut cosigned = self.cosigned.lock().expect("not poisoned");
+        let (merged, names) = cosigned.entry(size).or_insert_with(|| (signed.note.clone(), Vec::new()));
+        for signature in opened.note.signatures() {
+            let Some(key) =
+                opened.cosigned_by.iter().find(|k| k.name() == signature.name && k.id() == signature.key_id)
+            else {
+                continue;
+            };
+            let line = format!("{signature}\n");
+            if !merged.contains(&line) {
+                merged.push_str(&line);
+                names.push(key.name().to_owned());
+            }
+        }
+        Ok((merged.clone(), names.clone()))
     }
 
     /// The log's public key.

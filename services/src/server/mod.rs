@@ -87,13 +87,18 @@ async fn open_proofs(config: &Config) -> Result<Option<Arc<crate::proofs::Proofs
         return Ok(None);
     };
     let key = crate::proofs::read_signing_key(&path).map_err(ServeError::SigningKey)?;
+    let witnesses = config
+        .witnesses
+        .iter()
+        .map(|w| ledger_proof::VerifierKey::parse(w).map_err(|e| ServeError::SigningKey(format!("--witness {w}: {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
     let dir = config.data_dir.join("proofs");
     tracing::info!(verifier = %key.verifier(), "signing checkpoints");
     let opened = tokio::task::spawn_blocking(move || crate::proofs::Proofs::open(&dir, key).map_err(|e| (dir, e)))
         .await
         .map_err(|e| ServeError::SigningKey(format!("opening the proof tree panicked: {e}")))?;
     let proofs = opened.map_err(|(dir, source)| ServeError::Proofs { dir, source })?;
-    Ok(Some(Arc::new(proofs)))
+    Ok(Some(Arc::new(proofs.with_witnesses(witnesses))))
 }
 
 /// Says on standard output where a listener is bound, one line each, `ledgerd listening: grpc

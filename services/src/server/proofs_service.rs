@@ -39,13 +39,17 @@ impl ProofsService {
     }
 }
 
-fn to_proto(signed: &SignedCheckpoint) -> pb::SignedCheckpoint {
+/// A checkpoint with the cosignatures witnesses handed back for it.
+fn to_proto(proofs: &Proofs, signed: &SignedCheckpoint) -> pb::SignedCheckpoint {
+    let (note, cosigned_by) =
+        proofs.cosigned(signed.checkpoint.size).unwrap_or_else(|| (signed.note.clone(), Vec::new()));
     pb::SignedCheckpoint {
-        note: signed.note.clone(),
+        note,
         tree_size: signed.checkpoint.size,
         root: signed.checkpoint.root.to_vec(),
         signed_at_ms: signed.signed_at_ms,
         reason: signed.reason.clone(),
+        cosigned_by,
     }
 }
 
@@ -67,7 +71,23 @@ impl pb::proofs_server::Proofs for ProofsService {
             0 => Status::unavailable("no checkpoint is signed yet"),
             _ => Status::not_found(format!("no checkpoint holds {size} records yet")),
         })?;
-        Ok(Response::new(to_proto(&signed)))
+        Ok(Response::new(to_proto(proofs, &signed)))
+    }
+
+    async fn add_cosignature(
+        &self,
+        request: Request<pb::AddCosignatureRequest>,
+    ) -> Result<Response<pb::SignedCheckpoint>, Status> {
+        self.auth.authorize(request.metadata(), Access::Checkpoints)?;
+        let proofs = self.proofs()?;
+        let note = request.into_inner().note;
+        proofs.add_cosignature(&note).map_err(crate::status::cosignature_refused)?;
+        let size = ledger_proof::Note::parse(&note)
+            .ok()
+            .and_then(|n| ledger_proof::Checkpoint::parse_text(n.text()).ok())
+            .map_or(0, |c| c.size);
+        let signed = proofs.at_least(size).ok_or_else(|| Status::internal("a cosigned checkpoint went missing"))?;
+        Ok(Response::new(to_proto(proofs, &signed)))
     }
 
     async fn get_inclusion_proof(

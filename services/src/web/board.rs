@@ -367,14 +367,24 @@ pub(crate) async fn page(
 /// proofs against it later (`ledgerctl verify-proof`); nothing without `--signing-key`. As of
 /// when the page was opened: the live part above is the standings.
 fn checkpoint(state: &WebState, lang: Lang) -> Result<String, PageError> {
-    let Some(signed) = state.proofs.as_ref().and_then(|p| p.latest()) else { return Ok(String::new()) };
-    let qr = crate::paper::qr::svg(&signed.note, &lang.t("board-checkpoint"))
-        .map_err(|e| PageError::internal(e.to_string()))?;
+    let Some(proofs) = state.proofs.as_ref() else { return Ok(String::new()) };
+    let Some(signed) = proofs.latest() else { return Ok(String::new()) };
+    let (note, witnesses) =
+        proofs.cosigned(signed.checkpoint.size).unwrap_or_else(|| (signed.note.clone(), Vec::new()));
+    let qr =
+        crate::paper::qr::svg(&note, &lang.t("board-checkpoint")).map_err(|e| PageError::internal(e.to_string()))?;
+    let cosigned = match witnesses.is_empty() {
+        true => String::new(),
+        false => format!(
+            "<p>{}</p>",
+            esc(&lang.t_args("board-checkpoint-witnesses", &[("witnesses", witnesses.join(", ").into())]))
+        ),
+    };
     Ok(format!(
-        "<section class=\"checkpoint\"><h2>{title}</h2><p>{help}</p><pre>{note}</pre>{qr}</section>",
+        "<section class=\"checkpoint\"><h2>{title}</h2><p>{help}</p>{cosigned}<pre>{note}</pre>{qr}</section>",
         title = esc(&lang.t("board-checkpoint")),
         help = esc(&lang.t("board-checkpoint-help")),
-        note = esc(&signed.note),
+        note = esc(&note),
     ))
 }
 

@@ -496,3 +496,69 @@ fn with<T>(token: Option<&str>, message: T) -> tonic::Request<T> {
     }
     request
 }
+
+/// A witness hands its cosignature back (`witness --publish`): ledgerd keeps it when it knows the
+/// witness's key, serves the cosigned note, and the board names the witness; an unknown witness's
+/// cosignature is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_witness_cosignature_is_handed_back_and_shown_on_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, public) = new_key(dir.path(), "ledger.test/open26");
+    let (witness_key, witness_public) = new_key(dir.path(), "witness.test/club");
+    let (stranger_key, _) = new_key(dir.path(), "witness.test/stranger");
+    let args = [
+        "--signing-key",
+        key.to_str().unwrap(),
+        "--checkpoint-interval",
+        "1",
+        "--witness",
+        &witness_public,
+        "--http-listen",
+        "127.0.0.1:0",
+    ];
+    let daemon = Daemon::spawn_with(&dir.path().join("data"), &args);
+    append(&daemon, "tournament/t", &[json!({"type": "tournament_created", "name": "T", "ruleset": "cafe2019"})]);
+    let mut client = proofs_client(&daemon).await;
+    checkpoint(&mut client, 1).await;
+    let witness = |key: &Path, state: &str| {
+        let state = dir.path().join(state);
+        let args = ["witness", "--key", &public, "--witness-key", key.to_str().unwrap(), "--once", "--publish"];
+        let mut args = args.to_vec();
+        args.extend(["--state", state.to_str().unwrap()]);
+        ledgerctl_at(&daemon, &args)
+    };
+    let out = witness(&witness_key, "club.json");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let refused = witness(&stranger_key, "stranger.json");
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stdout));
+    let said = text(&refused.stderr);
+    assert!(
+        said.contains(
+            "the ledger did not keep the cosignature: INVALID_ARGUMENT: witness.test/stranger is not a witness"
+        ),
+        "{said}"
+    );
+    assert!(!said.contains("ALARM"), "{said}");
+
+    let latest = client.get_checkpoint(pb::GetCheckpointRequest::default()).await.unwrap().into_inner();
+    assert_eq!(latest.cosigned_by, ["witness.test/club"]);
+    let keys = [ledger_proof::VerifierKey::parse(&witness_public).unwrap()];
+    let opened =
+        ledger_proof::Checkpoint::open(&latest.note, &ledger_proof::VerifierKey::parse(&public).unwrap(), &keys);
+    assert_eq!(opened.unwrap().cosigned_by, keys);
+
+    let http = daemon.announced("http").to_owned();
+    let page = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(&http).unwrap();
+        write!(stream, "GET /board/t HTTP/1.1\r\nHost: ledgerd\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let mut page = String::new();
+        stream.read_to_string(&mut page).unwrap();
+        page
+    })
+    .await
+    .unwrap();
+    assert!(page.contains("cosigned by the witnesses witness.test/club"), "{page}");
+    assert!(page.contains("— witness.test/club "), "the cosigned note: {page}");
+}

@@ -114,6 +114,7 @@ board-no-clock = no clock yet
 board-final = The final
 board-checkpoint = Signed checkpoint of the log
 board-checkpoint-help = Photograph it: with the ledger's public key, `ledgerctl verify-proof` checks offline that a game's events are in the log it signed.
+board-checkpoint-witnesses = cosigned by the witnesses { $witnesses }
 board-winner = Winner
 # The words of a tie-breaker's value (13.1 (elisabeth 6.7 + …), 0.654 (game q3-t1), drawn 3).
 board-tb-game = game

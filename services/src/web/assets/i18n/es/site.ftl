@@ -119,6 +119,7 @@ board-no-clock = aún sin reloj
 board-final = La final
 board-checkpoint = Checkpoint firmado del registro
 board-checkpoint-help = Fotografíelo: con la clave pública del ledger, `ledgerctl verify-proof` comprueba sin conexión que los eventos de una partida están en el registro que firmó.
+board-checkpoint-witnesses = cofirmado por los testigos { $witnesses }
 board-winner = Ganador
 # Las palabras del valor de un desempate.
 board-tb-game = partida
