@@ -346,18 +346,7 @@ async fn a_round_is_signed_at_its_last_game_end() {
     assert!(out.status.success(), "{}", text(&out.stderr));
 
     // The board shows the latest checkpoint as text and as a QR code that reads back as the note.
-    let http = daemon.announced("http").to_owned();
-    let page = tokio::task::spawn_blocking(move || {
-        use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(&http).unwrap();
-        write!(stream, "GET /board/t HTTP/1.1\r\nHost: ledgerd\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
-            .unwrap();
-        let mut page = String::new();
-        stream.read_to_string(&mut page).unwrap();
-        page
-    })
-    .await
-    .unwrap();
+    let page = board_page(&daemon, "t").await;
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     let section = page.split("<section class=\"checkpoint\">").nth(1).expect("the board's checkpoint section");
     assert!(section.contains("Signed checkpoint of the log"), "{section}");
@@ -547,18 +536,23 @@ async fn a_witness_cosignature_is_handed_back_and_shown_on_the_board() {
         ledger_proof::Checkpoint::open(&latest.note, &ledger_proof::VerifierKey::parse(&public).unwrap(), &keys);
     assert_eq!(opened.unwrap().cosigned_by, keys);
 
-    let http = daemon.announced("http").to_owned();
-    let page = tokio::task::spawn_blocking(move || {
+    let page = board_page(&daemon, "t").await;
+    assert!(page.contains("cosigned by the witnesses witness.test/club"), "{page}");
+    assert!(page.contains("— witness.test/club "), "the cosigned note: {page}");
+}
+
+/// The board page of `tournament`, in English, as a browser gets it (status line included).
+async fn board_page(daemon: &Daemon, tournament: &str) -> String {
+    let (http, path) = (daemon.announced("http").to_owned(), format!("/board/{tournament}"));
+    tokio::task::spawn_blocking(move || {
         use std::io::{Read, Write};
         let mut stream = std::net::TcpStream::connect(&http).unwrap();
-        write!(stream, "GET /board/t HTTP/1.1\r\nHost: ledgerd\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: ledgerd\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
             .unwrap();
         let mut page = String::new();
         stream.read_to_string(&mut page).unwrap();
         page
     })
     .await
-    .unwrap();
-    assert!(page.contains("cosigned by the witnesses witness.test/club"), "{page}");
-    assert!(page.contains("— witness.test/club "), "the cosigned note: {page}");
+    .unwrap()
 }
