@@ -291,8 +291,11 @@ fn watch_damage(health: &tonic_health::server::HealthReporter, log: &Arc<Log>) {
             let damaged = log.damaged_records() > 0;
             drop(log);
             if reported != Some(damaged) {
-                let status =
-                    if damaged { tonic_health::ServingStatus::NotServing } else { tonic_health::ServingStatus::Serving };
+                let status = if damaged {
+                    tonic_health::ServingStatus::NotServing
+                } else {
+                    tonic_health::ServingStatus::Serving
+                };
                 health.set_service_status(RECORDS_HEALTH, status).await;
                 reported = Some(damaged);
             }
