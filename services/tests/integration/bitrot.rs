@@ -1,8 +1,8 @@
 //! Bit rot on the real binaries: one flipped bit in a stopped ledgerd's records file costs the
 //! one event it hits (every other event is served, the damaged one is DATA_LOSS naming where
-//! it lies, health and metrics say so, appends go on), and `ledgerctl repair` takes it back
-//! from the JetStream stream ledgerd's NATS fan-out filled.
-
+//! it lies, health and metrics say so, appends go on), and `ledgerctl repair` takes damaged
+//! events back from a copy: an export (holding only another game here, it repairs that game's
+//! event and says what it left), then the JetStream stream ledgerd's NATS fan-out filled.
 use crate::daemon::{read_all, Daemon};
 use crate::fanout::{nats_server_binary, NatsServer};
 use crate::support::{append, eventually, run_ledgerctl};
@@ -95,6 +95,11 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
         (n == 80).then_some(())
     })
     .await;
+    let server = format!("http://{}", daemon.addr());
+    let exported = run_ledgerctl(&["--server", &server, "--clearance", "jury", "export", "--stream", "game/b"], "");
+    assert!(exported.status.success(), "{}", String::from_utf8_lossy(&exported.stderr));
+    let export = data.path().parent().unwrap().join(format!("game-b-{}.jsonl", std::process::id()));
+    std::fs::write(&export, &exported.stdout).unwrap();
     stop(daemon).await;
 
     // One bit of game a's 21st event (its event id is stored once, in it).
@@ -131,6 +136,9 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
     client.append(append("game/b", &[more], "b-turn-40-", None)).await.expect("appends go on");
     stop(daemon).await;
 
+    // And, the daemon stopped, one bit of game b's 11th event.
+    flip_a_bit_in(data.path(), b"b-turn-10-");
+    let b_position = b[10].envelope.position;
     let dir = data.path().to_str().unwrap();
     let before = run_ledgerctl(&["verify", "--data-dir", dir], "");
     let said = String::from_utf8_lossy(&before.stdout);
@@ -139,12 +147,26 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
         said.contains("game/a") && said.contains(&format!("no longer matches its checksum (position {position}")),
         "verify names the damaged event: {said}"
     );
+    // An export of game b alone repairs b's event and leaves a's, saying so (exit 1).
+    let partly = run_ledgerctl(&["repair", "--data-dir", dir, "--from-export", export.to_str().unwrap()], "");
+    let stdout = String::from_utf8_lossy(&partly.stdout);
+    assert_eq!(partly.status.code(), Some(1), "{stdout}{}", String::from_utf8_lossy(&partly.stderr));
+    assert!(stdout.contains(&format!("repaired game/b #11 (position {b_position})")), "{stdout}");
+    assert!(stdout.contains(&format!("left position {position} as it is: the copy does not hold it")), "{stdout}");
+    std::fs::remove_file(&export).unwrap();
     let repaired = run_ledgerctl(&["repair", "--data-dir", dir, "--from-nats", &nats.url()], "");
     let stdout = String::from_utf8_lossy(&repaired.stdout);
     assert!(repaired.status.success(), "{stdout}{}", String::from_utf8_lossy(&repaired.stderr));
     assert!(stdout.contains(&format!("repaired game/a #21 (position {position})")), "{stdout}");
     let report = std::fs::read_to_string(data.path().join("repairs.jsonl")).unwrap();
-    let line: serde_json::Value = serde_json::from_str(report.trim()).unwrap();
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), 2, "one line a repair: {report}");
+    let first: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(
+        (first["repaired"][0]["seq"].as_u64(), first["left"][0]["position"].as_u64()),
+        (Some(11), Some(position))
+    );
+    let line: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
     assert_eq!(line["repaired"][0]["stream"], "game/a", "{report}");
     assert_eq!(line["repaired"][0]["seq"], 21, "{report}");
 
@@ -153,6 +175,7 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
     let daemon = Daemon::spawn_with(data.path(), &with);
     let mut client = daemon.connect().await;
     assert_eq!(read_all(&mut client, "game/a").await, a, "game a is whole again");
+    assert_eq!(read_all(&mut client, "game/b").await[..40], b[..], "and game b");
     eventually("health to say the records are whole", Duration::from_secs(20), || async {
         (records_health(&daemon).await == 1).then_some(())
     })
