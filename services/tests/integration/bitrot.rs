@@ -3,6 +3,7 @@
 //! it lies, health and metrics say so, appends go on), and `ledgerctl repair` takes damaged
 //! events back from a copy: an export (holding only another game here, it repairs that game's
 //! event and says what it left), then the JetStream stream ledgerd's NATS fan-out filled.
+
 use crate::daemon::{read_all, Daemon};
 use crate::fanout::{nats_server_binary, NatsServer};
 use crate::support::{append, eventually, run_ledgerctl};
