@@ -182,3 +182,39 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
     })
     .await;
 }
+
+/// The copy can be another ledgerd serving the same log (here: on a copy of the data directory
+/// taken before the damage): `ledgerctl --server … repair --from-ledger` reads the lost events
+/// from it by position.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_ledgerd_serving_the_same_log_is_a_copy_to_repair_from() {
+    let (data, copy) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let daemon = Daemon::spawn(data.path());
+    let mut client = daemon.connect().await;
+    let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
+    client.append(append("game/c", &[start], "c-start-", None)).await.unwrap();
+    for turn in 1..12 {
+        let event = Event::TurnStarted { turn, at_ms: None };
+        client.append(append("game/c", &[event], &format!("c-turn-{turn}-"), None)).await.unwrap();
+    }
+    let c = read_all(&mut client, "game/c").await;
+    stop(daemon).await;
+    for entry in std::fs::read_dir(data.path()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, copy.path().join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    flip_a_bit_in(data.path(), b"c-turn-5-");
+    let other = Daemon::spawn(copy.path());
+    let server = format!("http://{}", other.addr());
+    let dir = data.path().to_str().unwrap();
+    let repaired =
+        run_ledgerctl(&["--server", &server, "--clearance", "jury", "repair", "--data-dir", dir, "--from-ledger"], "");
+    let stdout = String::from_utf8_lossy(&repaired.stdout);
+    assert!(repaired.status.success(), "{stdout}{}", String::from_utf8_lossy(&repaired.stderr));
+    assert!(stdout.contains(&format!("repaired game/c #6 (position {})", c[5].envelope.position)), "{stdout}");
+    let daemon = Daemon::spawn(data.path());
+    let mut client = daemon.connect().await;
+    assert_eq!(read_all(&mut client, "game/c").await, c, "game c is whole again");
+}
