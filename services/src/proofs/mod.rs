@@ -40,6 +40,19 @@ pub fn read_signing_key(path: &Path) -> Result<SigningKey, String> {
     SigningKey::parse(text.trim()).map_err(|e| format!("{} holds no signing key: {e}", path.display()))
 }
 
+/// Appends `line` to `path` and makes it durable before the caller answers.
+fn keep_line(path: &Path, line: &str) -> io::Result<()> {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path)?;
+    writeln!(file, "{line}")?;
+    file.sync_data()?;
+    // The file's name too, the first time (cosignatures are rare: syncing the folder is cheap).
+    match path.parent() {
+        Some(dir) => std::fs::File::open(dir)?.sync_all(),
+        None => Ok(()),
+    }
+}
+
 /// The tree, the checkpoints and the key, shared by the keeper (which writes) and the gRPC and
 /// web services (which read).
 #[derive(Debug)]
@@ -52,10 +65,14 @@ pub struct Proofs {
     alarm: Mutex<Option<String>>,
     /// The witnesses whose cosignatures are taken (`--witness`).
     witnesses: Vec<VerifierKey>,
-    /// Cosigned notes by tree size, and who cosigned each: in memory only (a witness that
-    /// cosigned keeps its own copy; a restart forgets them until the witnesses hand them back).
+    /// Cosigned notes by tree size, and who cosigned each; every note a witness handed back is
+    /// also appended to [`COSIGNATURES_FILE`], so a restart shows them again.
     cosigned: Mutex<std::collections::BTreeMap<u64, (String, Vec<String>)>>,
+    dir: std::path::PathBuf,
 }
+
+/// The notes witnesses handed back, one JSON line each (`{"note": …}`), in the proofs folder.
+pub const COSIGNATURES_FILE: &str = "cosignatures.jsonl";
 
 impl Proofs {
     /// Opens the tree and the checkpoints in `dir` (created if missing).
@@ -74,12 +91,27 @@ impl Proofs {
             alarm: Mutex::new(None),
             witnesses: Vec::new(),
             cosigned: Mutex::new(std::collections::BTreeMap::new()),
+            dir: dir.to_owned(),
         })
     }
 
-    /// Takes the cosignatures of these witnesses.
+    /// Takes the cosignatures of these witnesses, and those they handed back before this start
+    /// (a note whose witness is no longer named, or that no longer checks, is left out, said once).
     pub fn with_witnesses(mut self, witnesses: Vec<VerifierKey>) -> Self {
         self.witnesses = witnesses;
+        let kept = std::fs::read_to_string(self.dir.join(COSIGNATURES_FILE)).unwrap_or_default();
+        let mut left_out = 0usize;
+        for line in kept.lines().filter(|l| !l.trim().is_empty()) {
+            let note = serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| v.get("note").and_then(serde_json::Value::as_str).map(str::to_owned));
+            if note.is_none_or(|note| self.merge_cosignature(&note).is_err()) {
+                left_out += 1;
+            }
+        }
+        if left_out > 0 {
+            tracing::warn!(left_out, "cosignatures kept before this start no longer check against --witness");
+        }
         self
     }
 
@@ -95,6 +127,15 @@ impl Proofs {
     /// A sentence: the note is not one of this ledgerd's checkpoints, or carries no valid
     /// cosignature of a known witness.
     pub fn add_cosignature(&self, note: &str) -> Result<(String, Vec<String>), String> {
+        let merged = self.merge_cosignature(note)?;
+        let line = serde_json::json!({ "note": note }).to_string();
+        keep_line(&self.dir.join(COSIGNATURES_FILE), &line)
+            .map_err(|e| format!("the cosignature could not be kept on disk: {e}"))?;
+        Ok(merged)
+    }
+
+    /// Checks a cosigned note and adds its witnesses' signatures to the checkpoint's note.
+    fn merge_cosignature(&self, note: &str) -> Result<(String, Vec<String>), String> {
         let opened = Checkpoint::open(note, &self.verifier(), &self.witnesses).map_err(|e| e.to_string())?;
         let log = self.verifier();
         let known = |name: &str, id: u32| {

@@ -539,6 +539,17 @@ async fn a_witness_cosignature_is_handed_back_and_shown_on_the_board() {
     let page = board_page(&daemon, "t").await;
     assert!(page.contains("cosigned by the witnesses witness.test/club"), "{page}");
     assert!(page.contains("— witness.test/club "), "the cosigned note: {page}");
+
+    // Kept on disk: after a restart (a kill) the cosigned note is served again.
+    drop(daemon);
+    let daemon = Daemon::spawn_with(&dir.path().join("data"), &args);
+    let mut client = proofs_client(&daemon).await;
+    let again = client.get_checkpoint(pb::GetCheckpointRequest::default()).await.unwrap().into_inner();
+    assert_eq!(
+        (again.note, again.cosigned_by),
+        (latest.note, latest.cosigned_by),
+        "the cosignature outlives a restart"
+    );
 }
 
 /// The board page of `tournament`, in English, as a browser gets it (status line included).
