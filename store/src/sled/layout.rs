@@ -180,7 +180,22 @@ pub fn stored_prefix(stream: &StreamId) -> Vec<u8> {
 /// them to the record it promised.
 pub fn seq_and_position(record: &[u8], prefix: &[u8]) -> Option<(u64, u64)> {
     let rest = record.strip_prefix(prefix)?;
-    postcard::take_from_bytes::<(u64, u64)>(rest).ok().map(|(numbers, _)| numbers)
+    let (seq, rest) = varint(rest)?;
+    let (position, _) = varint(rest)?;
+    Some((seq, position))
+}
+
+/// A u64 as postcard writes it (LEB128: seven bits a byte, low first), and the bytes after it.
+/// Read here, on every record a reader fetches, without postcard's deserializer around it.
+fn varint(bytes: &[u8]) -> Option<(u64, &[u8])> {
+    let mut value = 0u64;
+    for (i, &byte) in bytes.iter().enumerate().take(10) {
+        value |= u64::from(byte & 0x7f) << (7 * i);
+        if byte & 0x80 == 0 {
+            return Some((value, &bytes[i + 1..]));
+        }
+    }
+    None
 }
 
 /// A head value as the writer loads it (no snapshot when none was stored).
@@ -217,6 +232,10 @@ mod tests {
         let record = Recorded::seal(draft, GENESIS, ledger::Event::JuryCalled { reason: "r".into() });
         let bytes = encode_record(&record);
         assert_eq!(seq_and_position(&bytes, &stored_prefix(&stream)), Some((300, 70_000)));
+        for n in [0, 1, 127, 128, 16_383, 16_384, u64::from(u32::MAX), u64::MAX] {
+            let encoded = postcard::to_stdvec(&n).unwrap();
+            assert_eq!(varint(&encoded), Some((n, &[][..])), "{n} as postcard writes it");
+        }
         let other = StreamId::game("q1-t2").unwrap();
         assert_eq!(seq_and_position(&bytes, &stored_prefix(&other)), None, "another stream's record");
         let tournament = StreamId::tournament("q1-t1").unwrap();

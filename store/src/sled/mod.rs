@@ -201,6 +201,13 @@ impl<'a> Cursor<'a> {
         Cursor { reader: FrameReader::new(&storage.records, end), current: None }
     }
 
+    /// Whether the current frame holds `position`.
+    fn holds(&self, position: u64) -> bool {
+        self.current
+            .as_ref()
+            .is_some_and(|(found, _)| (found.header.first_position..found.header.next_position()).contains(&position))
+    }
+
     fn in_current(&self, position: u64) -> Option<Fetched<'_>> {
         let (found, slots) = self.current.as_ref()?;
         let index = usize::try_from(position.checked_sub(found.header.first_position)?).ok()?;
@@ -380,7 +387,7 @@ impl SledStorage {
     /// The record is damaged ([`StoreError::Damaged`], noted for health), or the file cannot
     /// be read.
     fn fetch<'c>(&self, position: u64, cursor: &'c mut Cursor<'_>) -> Result<Option<&'c [u8]>, StoreError> {
-        if cursor.in_current(position).is_none() {
+        if !cursor.holds(position) {
             // Reading on in log order needs no lookup: the next frame follows the current one.
             let from = match cursor.next_after_current(position) {
                 Some(offset) => offset,
