@@ -2,7 +2,7 @@
 //! whole file when the log opens, so that health and metrics say the log is damaged (and
 //! where) while every intact event is still served and appends go on.
 
-use super::frames::{FrameReader, Slot};
+use super::frames::{FrameWalk, Slot, Walked};
 use crate::error::Damage;
 use crate::error::StoreError;
 use std::collections::BTreeMap;
@@ -34,48 +34,27 @@ impl DamageLog {
 }
 
 /// Every damaged record of the records file up to `end` (a durable end), with the last
-/// position the file should hold: walks every frame, checks each record, and steps over a
-/// frame whose header is damaged to the next one that checks (the positions between are lost
-/// with it).
+/// position the file should hold: every record of every frame checked, and the positions lost
+/// with a damaged header (see [`FrameWalk`]).
 ///
 /// # Errors
-/// The file cannot be read, or the frames do not follow each other (positions out of order).
+/// The file cannot be read.
 pub fn scan(records: &File, end: u64, last_position: u64) -> Result<Vec<Damage>, StoreError> {
-    let mut reader = FrameReader::new(records, end);
+    let mut walk = FrameWalk::new(records, end, last_position);
     let mut found_damage = Vec::new();
-    let (mut at, mut next_position) = (0u64, 1u64);
-    let lost = |from: u64, to: u64, offset: u64, into: &mut Vec<Damage>| {
-        into.extend((from..to).map(|position| Damage { position, offset, event: None }));
-    };
-    loop {
-        let found = match reader.frame_unchecked(at) {
-            Ok(Some(found)) => found,
-            Ok(None) => break,
-            Err(StoreError::Corrupt(_)) => match reader.next_header_after(at)? {
-                Some(next) => {
-                    lost(next_position, next.header.first_position, at, &mut found_damage);
-                    next
+    while let Some(step) = walk.step()? {
+        match step {
+            Walked::Lost { offset, positions, .. } => {
+                found_damage.extend(positions.map(|position| Damage { position, offset, event: None }));
+            }
+            Walked::Frame(found) => {
+                for (position, slot) in (found.header.first_position..).zip(walk.reader.slots(&found)?) {
+                    if let Slot::Damaged { at } = slot {
+                        found_damage.push(Damage { position, offset: at, event: None });
+                    }
                 }
-                None => {
-                    lost(next_position, last_position + 1, at, &mut found_damage);
-                    break;
-                }
-            },
-            Err(other) => return Err(other),
-        };
-        if found.header.first_position < next_position {
-            return Err(StoreError::Corrupt(format!(
-                "the records file is damaged at byte {}: its frame starts at position {}, before {next_position}",
-                found.offset, found.header.first_position
-            )));
-        }
-        for (position, slot) in (found.header.first_position..).zip(reader.slots(&found)?) {
-            if let Slot::Damaged { at } = slot {
-                found_damage.push(Damage { position, offset: at, event: None });
             }
         }
-        next_position = found.header.next_position();
-        at = found.next_offset();
     }
     Ok(found_damage)
 }

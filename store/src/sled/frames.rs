@@ -291,23 +291,6 @@ impl<'a> FrameReader<'a> {
         FrameReader { file, end, start: 0, window: Vec::new() }
     }
 
-    /// Where this reader stops.
-    pub fn end(&self) -> u64 {
-        self.end
-    }
-
-    /// The frame at `offset`, every record of it checked. `Ok(None)` at the end.
-    ///
-    /// # Errors
-    /// The file cannot be read, or what is there is not a whole frame whose records all check.
-    pub fn frame(&mut self, offset: u64) -> Result<Option<Found>, StoreError> {
-        let found = self.frame_unchecked(offset)?;
-        if let Some(found) = &found {
-            self.check(found)?;
-        }
-        Ok(found)
-    }
-
     /// Fails unless every record of a frame is what it was written as.
     ///
     /// # Errors
@@ -452,6 +435,57 @@ impl<'a> FrameReader<'a> {
     }
 }
 
+/// What a walk over the records file meets next (see [`FrameWalk`]).
+#[derive(Debug)]
+pub enum Walked {
+    /// A frame whose header checks (its records may not: [`FrameReader::slots`] says).
+    Frame(Found),
+    /// Bytes from `offset` to `end` where no header checks: the records at `positions` are lost
+    /// with them (up to the next frame that checks, or the last position the log holds).
+    Lost { offset: u64, end: u64, positions: std::ops::Range<u64> },
+}
+
+/// Every frame of the records file in order, stepping over damaged headers: the one walk the
+/// scrub, verification and repair share.
+pub struct FrameWalk<'a> {
+    pub reader: FrameReader<'a>,
+    at: u64,
+    next_position: u64,
+    last_position: u64,
+}
+
+impl<'a> FrameWalk<'a> {
+    /// A walk up to `end`, over a log whose last position is `last_position`.
+    pub fn new(file: &'a File, end: u64, last_position: u64) -> Self {
+        FrameWalk { reader: FrameReader::new(file, end), at: 0, next_position: 1, last_position }
+    }
+
+    /// The next frame or lost stretch; `Ok(None)` at the end.
+    ///
+    /// # Errors
+    /// The file cannot be read.
+    pub fn step(&mut self) -> Result<Option<Walked>, StoreError> {
+        match self.reader.frame_unchecked(self.at) {
+            Ok(None) => Ok(None),
+            Ok(Some(found)) => {
+                self.next_position = found.header.next_position();
+                self.at = found.next_offset();
+                Ok(Some(Walked::Frame(found)))
+            }
+            Err(StoreError::Corrupt(_)) => {
+                let (offset, from) = (self.at, self.next_position);
+                let (end, until) = match self.reader.next_header_after(offset)? {
+                    Some(next) => (next.offset, next.header.first_position),
+                    None => (self.reader.end, self.last_position.max(from.saturating_sub(1)) + 1),
+                };
+                (self.at, self.next_position) = (end, until);
+                Ok(Some(Walked::Lost { offset, end, positions: from..until }))
+            }
+            Err(other) => Err(other),
+        }
+    }
+}
+
 fn damaged(offset: u64, why: &str) -> StoreError {
     StoreError::Corrupt(format!("the records file is damaged at byte {offset}: {why}"))
 }
@@ -551,14 +585,15 @@ mod tests {
         let mut reader = FrameReader::new(&file, durable);
         let mut at = 0;
         let mut firsts = Vec::new();
-        while let Some(found) = reader.frame(at).unwrap() {
+        while let Some(found) = reader.frame_unchecked(at).unwrap() {
+            reader.check(&found).unwrap();
             firsts.push(found.header.first_position);
             at = found.next_offset();
         }
         assert_eq!(firsts, [1, 3]);
         // A reader bounded inside a frame refuses it.
         let mut short = FrameReader::new(&file, durable - 1);
-        assert!(short.frame(frames[0].len() as u64).is_err());
+        assert!(short.frame_unchecked(frames[0].len() as u64).is_err());
     }
 
     #[test]
@@ -581,5 +616,21 @@ mod tests {
         let next = reader.next_header_after(offsets[1]).unwrap().unwrap();
         assert_eq!((next.offset, next.header.first_position), (offsets[2], 3));
         assert!(reader.next_header_after(offsets[2]).unwrap().is_none());
+        // A walk meets the first frame, the stretch lost with the damaged header, the third.
+        let mut walk = FrameWalk::new(&file, offset, 3);
+        let mut met = Vec::new();
+        while let Some(step) = walk.step().unwrap() {
+            met.push(match step {
+                Walked::Frame(found) => format!("frame {}", found.header.first_position),
+                Walked::Lost { offset, end, positions } => format!("lost {offset}..{end} {positions:?}"),
+            });
+        }
+        assert_eq!(met, ["frame 1".to_owned(), format!("lost {}..{} 2..3", offsets[1], offsets[2]), "frame 3".into()]);
+        // Damage running to the end loses every position the log holds after it.
+        file.write_all_at(&[0xff], offsets[2] + 9).unwrap();
+        let mut walk = FrameWalk::new(&file, offset, 3);
+        walk.step().unwrap();
+        assert!(matches!(walk.step().unwrap(), Some(Walked::Lost { positions, .. }) if positions == (2..4)));
+        assert!(walk.step().unwrap().is_none());
     }
 }

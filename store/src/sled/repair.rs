@@ -11,7 +11,7 @@
 //! the same total length (the number of frames follows from it); index keys pointing inside it
 //! are dropped, since its frames may now begin elsewhere.
 
-use super::frames::{self, Format, FrameReader, Slot};
+use super::frames::{self, Format, FrameWalk, Slot, Walked};
 use super::{layout, Cursor, SledStorage};
 use crate::error::{Damage, StoreError};
 use crate::storage::Storage;
@@ -60,40 +60,30 @@ impl SledStorage {
     pub fn repair(&self, copy: &mut Copy<'_>) -> Result<RepairReport, StoreError> {
         let file_len = self.records.metadata()?.len();
         let last_indexed = self.next_position()?.saturating_sub(1);
-        let mut reader = FrameReader::new(&self.records, file_len);
+        let mut walk = FrameWalk::new(&self.records, file_len, last_indexed);
         let mut checker = Checker { storage: self, accepted: BTreeMap::new(), copy, file_len };
         let (mut report, mut rewrites) = (RepairReport::default(), Vec::new());
-        let (mut at, mut next_position) = (0u64, 1u64);
-        loop {
-            let found = match reader.frame_unchecked(at) {
-                Ok(Some(found)) => found,
-                Ok(None) => break,
-                Err(StoreError::Corrupt(_)) => {
-                    let next = reader.next_header_after(at)?;
-                    let (end, until) = match &next {
-                        Some(next) => (next.offset, next.header.first_position),
-                        None => (file_len, last_indexed.max(next_position.saturating_sub(1)) + 1),
-                    };
-                    let lost = checker.take(next_position..until, at, &mut report);
-                    if let Some(records) = lost {
-                        match frames_of_length(next_position, at, &records, end - at) {
+        while let Some(step) = walk.step()? {
+            let found = match step {
+                Walked::Frame(found) => found,
+                Walked::Lost { offset, end, positions } => {
+                    let (first, until) = (positions.start, positions.end);
+                    if let Some(records) = checker.take(positions, offset, &mut report) {
+                        match frames_of_length(first, offset, &records, end - offset) {
                             Some(bytes) => {
-                                rewrites.push(Rewrite { offset: at, bytes, unkeyed: Some((next_position, until)) });
-                                report.repaired.extend(repaired(&records, at));
+                                rewrites.push(Rewrite { offset, bytes, unkeyed: Some((first, until)) });
+                                report.repaired.extend(repaired(&records, offset));
                             }
-                            None => report.left.extend((next_position..until).map(|position| {
-                                let damage = Damage { position, offset: at, event: None };
+                            None => report.left.extend((first..until).map(|position| {
+                                let damage = Damage { position, offset, event: None };
                                 (damage, "the copy's records do not fill the damaged frames exactly".to_owned())
                             })),
                         }
                     }
-                    match next {
-                        Some(next) => next,
-                        None => break,
-                    }
+                    continue;
                 }
-                Err(other) => return Err(other),
             };
+            let reader = &walk.reader;
             let slots = reader.slots(&found)?;
             let first = found.header.first_position;
             if slots.iter().any(|slot| matches!(slot, Slot::Damaged { .. })) {
@@ -151,8 +141,6 @@ impl SledStorage {
                     }
                 }
             }
-            next_position = found.header.next_position();
-            at = found.next_offset();
         }
         self.write_back(&rewrites)?;
         Ok(report)

@@ -6,7 +6,7 @@
 //! it lies), then checks each stream's recorded head and the runs readers use to find its
 //! events.
 
-use super::frames::{FrameReader, Slot};
+use super::frames::{FrameWalk, Slot, Walked};
 use super::layout;
 use super::SledStorage;
 use crate::error::StoreError;
@@ -55,29 +55,17 @@ impl SledStorage {
     pub fn verify(&self) -> Result<Vec<StreamVerdict>, StoreError> {
         let mut streams: BTreeMap<StreamId, Progress> = BTreeMap::new();
         let mut damaged: BTreeMap<u64, u64> = BTreeMap::new();
-        let end = self.durable_end.load(Ordering::Acquire);
-        let mut reader = FrameReader::new(&self.records, end);
-        let (mut at, mut next_position) = (0, 1);
-        loop {
-            let found = match reader.frame_unchecked(at) {
-                Ok(Some(found)) => found,
-                Ok(None) => break,
-                // A frame whose header is damaged: its records are lost with it, up to the
-                // next frame that checks (or the end of the file).
-                Err(StoreError::Corrupt(why)) => match reader.next_header_after(at)? {
-                    Some(next) => {
-                        damaged.extend((next_position..next.header.first_position).map(|p| (p, at)));
-                        next
-                    }
-                    None => {
-                        tracing::warn!(at, %why, "the records end in an unreadable frame");
-                        let last = self.durable.load(Ordering::Acquire);
-                        damaged.extend((next_position..=last).map(|p| (p, at)));
-                        break;
-                    }
-                },
-                Err(other) => return Err(other),
+        let (end, last) = (self.durable_end.load(Ordering::Acquire), self.durable.load(Ordering::Acquire));
+        let mut walk = FrameWalk::new(&self.records, end, last);
+        while let Some(step) = walk.step()? {
+            let found = match step {
+                Walked::Frame(found) => found,
+                Walked::Lost { offset, positions, .. } => {
+                    damaged.extend(positions.map(|p| (p, offset)));
+                    continue;
+                }
             };
+            let reader = &walk.reader;
             for (slot, state) in (found.header.first_position..).zip(reader.slots(&found)?) {
                 let bytes = match state {
                     Slot::Intact(start, end) => reader.record(&found, (start, end)),
@@ -107,8 +95,6 @@ impl SledStorage {
                     progress.positions.push(slot);
                 }
             }
-            next_position = found.header.next_position();
-            at = found.next_offset();
         }
         let mut heads = BTreeMap::new();
         for item in self.tree.scan_prefix(layout::HEAD_PREFIX) {
