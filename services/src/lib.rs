@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod convert;
 pub mod cross_check;
+pub mod error;
 pub mod limits;
 pub mod metrics;
 pub mod nats;
