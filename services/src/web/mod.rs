@@ -204,6 +204,14 @@ impl From<tonic::Status> for PageError {
     }
 }
 
+impl From<crate::error::Error> for PageError {
+    /// A failure of the house on a page: its HTTP status, its machine text and its sentence.
+    fn from(error: crate::error::Error) -> Self {
+        let status = StatusCode::from_u16(error.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        PageError { status, message: error.text(), say: refusal::Say::of_error(&error) }
+    }
+}
+
 impl From<ledger_store::StoreError> for PageError {
     fn from(error: ledger_store::StoreError) -> Self {
         tracing::error!(%error, "a page could not read the log");

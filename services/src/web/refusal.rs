@@ -68,6 +68,28 @@ impl Say {
         }
     }
 
+    /// What a failure of the house says when the page did not name its cause: the sentence of
+    /// its code (as [`Say::of_status`] for the same code and message).
+    pub(crate) fn of_error(error: &crate::error::Error) -> Say {
+        use crate::error::{Code as C, Error};
+        match error {
+            Error::Unauthenticated(message)
+                if message == "unknown token" || message.starts_with("the authorization header") =>
+            {
+                Say::new("error-unknown-token")
+            }
+            _ => match error.code() {
+                C::Unauthenticated => Say::new("error-needs-signin"),
+                C::PermissionDenied => Say::new("error-not-cleared"),
+                C::NotFound => Say::new("error-not-found"),
+                C::InvalidArgument => Say::new("error-invalid").with_detail(),
+                C::FailedPrecondition | C::Aborted | C::AlreadyExists => Say::new("error-precondition").with_detail(),
+                C::Unavailable | C::ResourceExhausted => Say::new("error-unavailable"),
+                _ => Say::new("error-internal").with_detail(),
+            },
+        }
+    }
+
     /// The sentence for a refusal made without a gRPC status, by its HTTP status.
     pub(crate) fn of_http(status: StatusCode) -> Say {
         match status {
