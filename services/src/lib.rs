@@ -7,6 +7,7 @@ pub mod config;
 pub mod convert;
 pub mod cross_check;
 pub mod error;
+pub mod facade;
 pub mod limits;
 pub mod metrics;
 pub mod nats;

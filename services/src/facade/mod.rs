@@ -1,0 +1,402 @@
+//! The projections facade: domain values in, domain values out. The gRPC Projections service,
+//! the web pages and `ledgerctl`'s offline mode all ask it for a score sheet, standings, a
+//! clock or statistics, and each renders the answer its own way (protobuf and JSON only at
+//! those edges). It reads streams from a [`Source`] — the live log, or the validated records of
+//! a file ([`Records`]) — and folds them with `crate::projections` and `replay`.
+//!
+//! Its methods read and fold, so they block: async callers run them in
+//! `tokio::task::spawn_blocking`. It knows no transport (no tonic, prost or axum here).
+
+use crate::error::Error;
+use crate::projections::{self, ProjectionError, Streams};
+use ledger::rejection::quote;
+use ledger::stream::MAX_NAME_BYTES;
+use ledger::{Event, Recorded, Ruleset, Stage, StreamId, StreamKind};
+use ledger_store::Log;
+use replay::clock::ClockView;
+use replay::stats::{year_of_unix_ms, Filter, Stats};
+use replay::{ScoreSheet, Standings};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// A projection and the newest global position it includes (the API's `as_of_position`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct At<T> {
+    pub value: T,
+    pub as_of_position: u64,
+}
+
+/// One event as the facade reads it: where it stands in its stream and in the log, and when it
+/// was recorded where that is known (a file's lines may not say).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub stream: StreamId,
+    pub seq: u64,
+    pub position: u64,
+    pub recorded_at_ms: Option<u64>,
+    pub event: Event,
+}
+
+impl From<Recorded> for Entry {
+    fn from(record: Recorded) -> Self {
+        let envelope = record.envelope;
+        Entry {
+            stream: envelope.stream,
+            seq: envelope.seq,
+            position: envelope.position,
+            recorded_at_ms: Some(envelope.recorded_at_ms),
+            event: record.event,
+        }
+    }
+}
+
+/// Where the facade reads streams: the live log (`ledgerd`) or a validated file (`ledgerctl`
+/// offline, [`Records`]).
+pub trait Source {
+    /// Every event of a stream, in seq order (none for a stream that does not exist).
+    ///
+    /// # Errors
+    /// The source cannot be read.
+    fn read_stream(&self, stream: &StreamId) -> Result<Vec<Entry>, Error>;
+
+    /// The tournament streams that schedule `game` (a game id).
+    ///
+    /// # Errors
+    /// The source cannot be read.
+    fn tournaments_of(&self, game: &str) -> Result<Vec<StreamId>, Error>;
+
+    /// Every tournament stream, in stream order.
+    ///
+    /// # Errors
+    /// The source cannot be read.
+    fn tournaments(&self) -> Result<Vec<StreamId>, Error>;
+
+    /// Every stream, in stream order.
+    ///
+    /// # Errors
+    /// The source cannot be read.
+    fn streams(&self) -> Result<Vec<StreamId>, Error>;
+
+    /// The ruleset a game is scored under when no tournament of the source schedules it: none
+    /// in the log; the `--ruleset` of `ledgerctl score --file`.
+    fn unscheduled_ruleset(&self) -> Option<Ruleset> {
+        None
+    }
+}
+
+impl Source for Log {
+    fn read_stream(&self, stream: &StreamId) -> Result<Vec<Entry>, Error> {
+        Ok(Log::read_stream(self, stream, 1, usize::MAX)?.into_iter().map(Entry::from).collect())
+    }
+
+    fn tournaments_of(&self, game: &str) -> Result<Vec<StreamId>, Error> {
+        Ok(Log::tournaments_of(self, game)?)
+    }
+
+    fn tournaments(&self) -> Result<Vec<StreamId>, Error> {
+        Ok(Log::tournaments(self))
+    }
+
+    fn streams(&self) -> Result<Vec<StreamId>, Error> {
+        Ok(Log::streams(self)?.into_iter().map(|info| info.stream).collect())
+    }
+}
+
+impl<S: Source + ?Sized> Source for Arc<S> {
+    fn read_stream(&self, stream: &StreamId) -> Result<Vec<Entry>, Error> {
+        (**self).read_stream(stream)
+    }
+
+    fn tournaments_of(&self, game: &str) -> Result<Vec<StreamId>, Error> {
+        (**self).tournaments_of(game)
+    }
+
+    fn tournaments(&self) -> Result<Vec<StreamId>, Error> {
+        (**self).tournaments()
+    }
+
+    fn streams(&self) -> Result<Vec<StreamId>, Error> {
+        (**self).streams()
+    }
+
+    fn unscheduled_ruleset(&self) -> Option<Ruleset> {
+        (**self).unscheduled_ruleset()
+    }
+}
+
+/// Streams held in memory: the records of a file `ledgerctl` validated (with the server's
+/// rules) before asking the facade anything.
+#[derive(Debug, Clone, Default)]
+pub struct Records {
+    streams: BTreeMap<StreamId, Vec<Entry>>,
+    unscheduled_ruleset: Option<Ruleset>,
+}
+
+impl Records {
+    /// No streams yet.
+    pub fn new() -> Self {
+        Records::default()
+    }
+
+    /// A game scored under `ruleset` when no tournament here schedules it (`score --ruleset`).
+    pub fn with_unscheduled_ruleset(mut self, ruleset: Option<Ruleset>) -> Self {
+        self.unscheduled_ruleset = ruleset;
+        self
+    }
+
+    /// Adds an event at the end of its stream (seq 1, 2, … in the order pushed).
+    pub fn push(&mut self, stream: StreamId, position: u64, recorded_at_ms: Option<u64>, event: Event) {
+        let entries = self.streams.entry(stream.clone()).or_default();
+        let seq = entries.len() as u64 + 1;
+        entries.push(Entry { stream, seq, position, recorded_at_ms, event });
+    }
+
+    /// The events of a stream as the projections take them (none for an unknown stream).
+    pub fn events(&self, stream: &StreamId) -> Vec<(u64, Event)> {
+        self.streams
+            .get(stream)
+            .map_or_else(Vec::new, |entries| entries.iter().map(|e| (e.seq, e.event.clone())).collect())
+    }
+}
+
+impl Source for Records {
+    fn read_stream(&self, stream: &StreamId) -> Result<Vec<Entry>, Error> {
+        Ok(self.streams.get(stream).cloned().unwrap_or_default())
+    }
+
+    fn tournaments_of(&self, game: &str) -> Result<Vec<StreamId>, Error> {
+        Ok(self
+            .streams
+            .iter()
+            .filter(|(id, _)| id.kind() == StreamKind::Tournament)
+            .filter(|(id, _)| projections::tournament_games(&self.events(id)).iter().any(|g| g == game))
+            .map(|(id, _)| id.clone())
+            .collect())
+    }
+
+    fn tournaments(&self) -> Result<Vec<StreamId>, Error> {
+        Ok(self.streams.keys().filter(|id| id.kind() == StreamKind::Tournament).cloned().collect())
+    }
+
+    fn streams(&self) -> Result<Vec<StreamId>, Error> {
+        Ok(self.streams.keys().cloned().collect())
+    }
+
+    fn unscheduled_ruleset(&self) -> Option<Ruleset> {
+        self.unscheduled_ruleset
+    }
+}
+
+impl From<ProjectionError> for Error {
+    /// A stream that is not there is `NOT_FOUND`; a projection the log cannot make yet,
+    /// `FAILED_PRECONDITION`.
+    fn from(error: ProjectionError) -> Self {
+        match error {
+            ProjectionError::NotFound(_) => Error::NotFound(error.to_string()),
+            other => Error::FailedPrecondition(other.to_string()),
+        }
+    }
+}
+
+/// A stream id as requests name it: `<id>` or `<kind>/<id>`, of the kind asked for.
+///
+/// # Errors
+/// `Refused` (malformed) for a name the ledger refuses; `InvalidArgument` for a stream of
+/// another kind.
+pub fn stream_id(kind: StreamKind, text: &str) -> Result<StreamId, Error> {
+    let name = if text.contains('/') { text.to_owned() } else { format!("{}/{text}", kind.prefix()) };
+    let id = StreamId::parse(&name)?;
+    if id.kind() != kind {
+        return Err(Error::InvalidArgument(format!("{name} is not a {} stream", kind.prefix())));
+    }
+    Ok(id)
+}
+
+/// The analysts' filter from its parts as requests carry them: a tournament id, a ruleset's
+/// and a stage's names, a year.
+///
+/// # Errors
+/// `InvalidArgument`: a tournament id longer than a stream name may be, an unknown ruleset or
+/// stage.
+pub fn stats_filter(
+    tournament: Option<String>,
+    ruleset: Option<&str>,
+    stage: Option<&str>,
+    year: Option<i32>,
+) -> Result<Filter, Error> {
+    if let Some(tournament) = tournament.as_deref().filter(|t| t.len() > MAX_NAME_BYTES) {
+        return Err(Error::InvalidArgument(format!(
+            "tournament `{}` is {} bytes long; a stream name is at most {MAX_NAME_BYTES} bytes",
+            quote(tournament),
+            tournament.len()
+        )));
+    }
+    let ruleset = ruleset
+        .map(|r| Ruleset::parse(r).ok_or_else(|| Error::InvalidArgument(format!("unknown ruleset `{}`", quote(r)))))
+        .transpose()?;
+    let stage = stage
+        .map(|s| Stage::parse(s).ok_or_else(|| Error::InvalidArgument(format!("unknown stage `{}`", quote(s)))))
+        .transpose()?;
+    Ok(Filter { tournament, ruleset, stage, year })
+}
+
+/// What was read: the streams, the newest position included, and when each stream began.
+struct Loaded {
+    entries: Vec<Entry>,
+    streams: Streams,
+    last_position: u64,
+    first_recorded_ms: BTreeMap<StreamId, Option<u64>>,
+}
+
+/// The events of `entries`, by stream, as the projections take them.
+fn events_by_stream(entries: &[Entry]) -> Streams {
+    let mut streams = Streams::new();
+    for entry in entries {
+        streams.entry(entry.stream.clone()).or_default().push((entry.seq, entry.event.clone()));
+    }
+    streams
+}
+
+impl Loaded {
+    fn from_entries(entries: Vec<Entry>) -> Loaded {
+        let last_position = entries.iter().map(|e| e.position).max().unwrap_or(0);
+        let mut first_recorded_ms = BTreeMap::new();
+        for entry in &entries {
+            first_recorded_ms.entry(entry.stream.clone()).or_insert(entry.recorded_at_ms);
+        }
+        let streams = events_by_stream(&entries);
+        Loaded { entries, streams, last_position, first_recorded_ms }
+    }
+
+    /// The global position of a stream's event `seq` (its last event for `None`), 0 if none.
+    fn position_of(&self, stream: &StreamId, seq: Option<u64>) -> u64 {
+        let seq = seq.unwrap_or(u64::MAX);
+        self.entries.iter().filter(|e| e.stream == *stream && e.seq <= seq).map(|e| e.position).max().unwrap_or(0)
+    }
+}
+
+/// The projections over one source of streams.
+#[derive(Debug, Clone)]
+pub struct Projections<S> {
+    source: S,
+}
+
+impl<S: Source> Projections<S> {
+    pub fn new(source: S) -> Self {
+        Projections { source }
+    }
+
+    /// The source it reads.
+    pub fn source(&self) -> &S {
+        &self.source
+    }
+
+    /// The entries of `ids`, each stream read once, up to a global position.
+    fn read(&self, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Vec<Entry>, Error> {
+        let limit = as_of_position.unwrap_or(u64::MAX);
+        let mut entries = Vec::new();
+        for id in ids {
+            entries.extend(self.source.read_stream(id)?.into_iter().filter(|e| e.position <= limit));
+        }
+        Ok(entries)
+    }
+
+    /// A game with the tournaments that scheduled it (its ruleset, clock and seats), and
+    /// nothing else of the source.
+    fn load_game(&self, game: &StreamId) -> Result<Loaded, Error> {
+        let mut ids = self.source.tournaments_of(game.id())?;
+        ids.push(game.clone());
+        Ok(Loaded::from_entries(self.read(&ids, None)?))
+    }
+
+    /// Tournaments and the games they schedule, every stream read once.
+    fn load_tournaments(&self, tournaments: &[StreamId], as_of: Option<u64>) -> Result<Loaded, Error> {
+        let mut entries = self.read(tournaments, as_of)?;
+        let streams = events_by_stream(&entries);
+        let games: BTreeSet<StreamId> = tournaments
+            .iter()
+            .filter_map(|t| streams.get(t))
+            .flat_map(|events| projections::tournament_games(events))
+            .filter_map(|game| StreamId::game(&game).ok())
+            .collect();
+        entries.extend(self.read(&games.into_iter().collect::<Vec<_>>(), as_of)?);
+        Ok(Loaded::from_entries(entries))
+    }
+
+    /// A game's score sheet, as of its event `as_of_seq` if given.
+    ///
+    /// # Errors
+    /// `NotFound` without such a game; `FailedPrecondition` when it cannot be scored (yet);
+    /// the source's failure.
+    pub fn score_sheet(&self, game: &StreamId, as_of_seq: Option<u64>) -> Result<At<ScoreSheet>, Error> {
+        let loaded = self.load_game(game)?;
+        let sheet = match self.source.unscheduled_ruleset() {
+            Some(ruleset) if projections::scheduled_ruleset(&loaded.streams, game.id()).is_none() => {
+                let events = loaded.streams.get(game).filter(|e| !e.is_empty());
+                let events = events.ok_or_else(|| ProjectionError::NotFound(game.to_string()))?;
+                match as_of_seq {
+                    Some(seq) => replay::score_game_as_of(Some(ruleset), events, seq),
+                    None => replay::score_game(Some(ruleset), events),
+                }
+                .map_err(ProjectionError::from)?
+            }
+            _ => projections::score_sheet(&loaded.streams, game, as_of_seq)?,
+        };
+        Ok(At { value: sheet, as_of_position: loaded.position_of(game, as_of_seq) })
+    }
+
+    /// A tournament's standings as of a global position; under pseudonyms if `public`.
+    ///
+    /// # Errors
+    /// `NotFound` without such a tournament; `FailedPrecondition` when its games cannot be
+    /// scored; the source's failure.
+    pub fn standings(
+        &self,
+        tournament: &StreamId,
+        as_of_position: Option<u64>,
+        public: bool,
+    ) -> Result<At<Standings>, Error> {
+        let loaded = self.load_tournaments(std::slice::from_ref(tournament), as_of_position)?;
+        let standings = if public {
+            projections::public_standings(&loaded.streams, tournament)
+        } else {
+            projections::standings(&loaded.streams, tournament)
+        }?;
+        Ok(At { value: standings, as_of_position: loaded.last_position })
+    }
+
+    /// A game's chess clock as of its event `as_of_seq`, extrapolated to the table time
+    /// `now_ms` if given.
+    ///
+    /// # Errors
+    /// `NotFound` without such a game; `FailedPrecondition` without a ruleset; the source's
+    /// failure.
+    pub fn clock(&self, game: &StreamId, as_of_seq: Option<u64>, now_ms: Option<u64>) -> Result<At<ClockView>, Error> {
+        let loaded = self.load_game(game)?;
+        let view = projections::clock(&loaded.streams, game, as_of_seq, now_ms)?;
+        Ok(At { value: view, as_of_position: loaded.position_of(game, as_of_seq) })
+    }
+
+    /// Role and nation statistics over the tournaments `filter` admits, as of a global
+    /// position. A tournament filter names a stream id: only that tournament is read.
+    ///
+    /// # Errors
+    /// `FailedPrecondition` when a tournament's games cannot be scored; the source's failure.
+    pub fn role_stats(&self, filter: &Filter, as_of_position: Option<u64>) -> Result<At<Stats>, Error> {
+        let tournaments: Vec<StreamId> = self
+            .source
+            .tournaments()?
+            .into_iter()
+            .filter(|id| filter.tournament.as_deref().is_none_or(|wanted| id.id() == wanted))
+            .collect();
+        let loaded = self.load_tournaments(&tournaments, as_of_position)?;
+        let years = loaded
+            .first_recorded_ms
+            .iter()
+            .filter(|(id, _)| id.kind() == StreamKind::Tournament)
+            .filter_map(|(id, ms)| ms.map(|ms| (id.clone(), year_of_unix_ms(ms))))
+            .collect();
+        let stats = projections::role_stats(&loaded.streams, &years, filter)?;
+        Ok(At { value: stats, as_of_position: loaded.last_position })
+    }
+}
