@@ -243,3 +243,6 @@ pub fn player_level(
     });
     Ok(Rendered { json: json.to_string(), text: format!("{}\n", level.explain) })
 }
+
+#[cfg(test)]
+mod tests;
