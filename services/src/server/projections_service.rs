@@ -1,18 +1,19 @@
-//! The Projections gRPC service: score sheets, standings and statistics folded from the log,
-//! as of the newest event or an earlier point; and the Andes board, scores, match and levels
-//! of one match (`crate::projections::andes`).
+//! The Projections gRPC service: the edge of the projections facade (`crate::facade`). Each
+//! RPC authorizes, parses its request into domain values, asks the facade off the async
+//! workers and renders the answer as a `pb::Projection` (JSON, text, as-of position). The
+//! Andes board, scores, match and levels of one match are folded here still
+//! (`crate::projections::andes`).
 
 use crate::auth::{Access, Auth};
+use crate::error::Error;
+use crate::facade::{self, At, Projections};
 use crate::projections::andes::{self, BoardView, Rendered};
 use crate::projections::{self, ProjectionError, Streams};
 use crate::status::{from_rejection, from_store};
-use ledger::rejection::quote;
-use ledger::stream::MAX_NAME_BYTES;
-use ledger::{Recorded, Ruleset, Stage, StreamId, StreamKind};
+use ledger::{Recorded, StreamId, StreamKind};
 use ledger_proto::v1 as pb;
 use ledger_store::{Log, StoreError};
-use replay::stats::{year_of_unix_ms, Filter};
-use std::collections::{BTreeMap, BTreeSet};
+use replay::Standings;
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
@@ -20,20 +21,21 @@ use tonic::{Request, Response, Status};
 pub struct ProjectionsService {
     log: Arc<Log>,
     auth: Arc<Auth>,
+    facade: Projections<Arc<Log>>,
 }
 
 impl ProjectionsService {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>) -> Self {
-        ProjectionsService { log, auth }
+        let facade = Projections::new(Arc::clone(&log));
+        ProjectionsService { log, auth, facade }
     }
 }
 
-/// What was read: the streams, the newest position included, and when each stream began.
+/// What was read: the streams and the newest position included.
 struct Loaded {
     records: Vec<Recorded>,
     streams: Streams,
     last_position: u64,
-    first_recorded_ms: BTreeMap<StreamId, u64>,
 }
 
 impl Loaded {
@@ -66,44 +68,44 @@ fn read(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Vec<
 impl Loaded {
     fn from_records(records: Vec<Recorded>) -> Loaded {
         let last_position = records.iter().map(|r| r.envelope.position).max().unwrap_or(0);
-        let mut first_recorded_ms = BTreeMap::new();
-        for r in &records {
-            first_recorded_ms.entry(r.envelope.stream.clone()).or_insert(r.envelope.recorded_at_ms);
-        }
-        Loaded { streams: projections::from_records(&records), records, last_position, first_recorded_ms }
+        Loaded { streams: projections::from_records(&records), records, last_position }
     }
 }
 
-/// A game with the tournaments that scheduled it (its ruleset, clock and seats), and nothing
-/// else of the log: the writer knows which tournaments those are.
-fn load_game(log: &Log, game: &StreamId) -> Result<Loaded, StoreError> {
-    let mut ids = log.tournaments_of(game.id())?;
-    ids.push(game.clone());
-    load(log, &ids, None)
-}
-
-/// Tournaments and the games they schedule, every stream read once.
-fn load_tournaments(log: &Log, tournaments: &[StreamId], as_of: Option<u64>) -> Result<Loaded, StoreError> {
-    let mut records = read(log, tournaments, as_of)?;
-    let streams = projections::from_records(&records);
-    let games: BTreeSet<StreamId> = tournaments
-        .iter()
-        .filter_map(|t| streams.get(t))
-        .flat_map(|events| projections::tournament_games(events))
-        .filter_map(|game| StreamId::game(&game).ok())
-        .collect();
-    records.extend(read(log, &games.into_iter().collect::<Vec<_>>(), as_of)?);
-    Ok(Loaded::from_records(records))
-}
-
-/// `<id>` or `<kind>/<id>`.
+/// `<id>` or `<kind>/<id>`, of the kind asked for ([`facade::stream_id`]).
 fn stream_id(kind: StreamKind, text: &str) -> Result<StreamId, Status> {
-    let name = if text.contains('/') { text.to_owned() } else { format!("{}/{text}", kind.prefix()) };
-    let id = StreamId::parse(&name).map_err(from_rejection)?;
-    if id.kind() != kind {
-        return Err(Status::invalid_argument(format!("{name} is not a {} stream", kind.prefix())));
+    facade::stream_id(kind, text).map_err(status)
+}
+
+/// A failure of the facade as a gRPC status.
+fn status(error: Error) -> Status {
+    match error {
+        Error::Refused(rejection) => from_rejection(rejection),
+        other => Status::new(code(&other), other.message()),
     }
-    Ok(id)
+}
+
+fn code(error: &Error) -> tonic::Code {
+    use crate::error::Code as C;
+    match error.code() {
+        C::InvalidArgument => tonic::Code::InvalidArgument,
+        C::NotFound => tonic::Code::NotFound,
+        C::AlreadyExists => tonic::Code::AlreadyExists,
+        C::PermissionDenied => tonic::Code::PermissionDenied,
+        C::ResourceExhausted => tonic::Code::ResourceExhausted,
+        C::FailedPrecondition => tonic::Code::FailedPrecondition,
+        C::Aborted => tonic::Code::Aborted,
+        C::OutOfRange => tonic::Code::OutOfRange,
+        C::Internal => tonic::Code::Internal,
+        C::Unavailable => tonic::Code::Unavailable,
+        C::DataLoss => tonic::Code::DataLoss,
+        C::Unauthenticated => tonic::Code::Unauthenticated,
+    }
+}
+
+/// A projection as the API answers it: its JSON, its text and the newest position it includes.
+fn projection<T>(at: At<T>, json: impl Fn(&T) -> String, text: impl Fn(&T) -> String) -> Response<pb::Projection> {
+    Response::new(pb::Projection { json: json(&at.value), text: text(&at.value), as_of_position: at.as_of_position })
 }
 
 fn from_projection(error: ProjectionError) -> Status {
@@ -235,108 +237,47 @@ impl pb::projections_server::Projections for ProjectionsService {
         self.auth.authorize(request.metadata(), Access::ScoreSheet)?;
         let request = request.into_inner();
         let game = stream_id(StreamKind::Game, &request.game)?;
-        let log = Arc::clone(&self.log);
-        blocking(move || {
-            let loaded = load_game(&log, &game).map_err(from_store)?;
-            let sheet = projections::score_sheet(&loaded.streams, &game, request.as_of_seq).map_err(from_projection)?;
-            let as_of_position = loaded.position_of(&game, request.as_of_seq);
-            Ok(Response::new(pb::Projection { json: sheet.to_json_string(), text: sheet.to_string(), as_of_position }))
-        })
-        .await
+        let facade = self.facade.clone();
+        let sheet = blocking(move || facade.score_sheet(&game, request.as_of_seq).map_err(status)).await?;
+        Ok(projection(sheet, |s| s.to_json_string(), ToString::to_string))
     }
 
     async fn get_standings(&self, request: Request<pb::StandingsRequest>) -> Result<Response<pb::Projection>, Status> {
         self.auth.authorize(request.metadata(), Access::Standings { public: request.get_ref().public })?;
         let request = request.into_inner();
         let tournament = stream_id(StreamKind::Tournament, &request.tournament)?;
-        let log = Arc::clone(&self.log);
-        blocking(move || {
-            let loaded = load_tournaments(&log, std::slice::from_ref(&tournament), request.as_of_position)
-                .map_err(from_store)?;
-            let standings = if request.public {
-                projections::public_standings(&loaded.streams, &tournament)
-            } else {
-                projections::standings(&loaded.streams, &tournament)
-            }
-            .map_err(from_projection)?;
-            Ok(Response::new(pb::Projection {
-                json: standings.to_json_string(),
-                text: standings.to_string(),
-                as_of_position: loaded.last_position,
-            }))
-        })
-        .await
+        let facade = self.facade.clone();
+        let standings =
+            blocking(move || facade.standings(&tournament, request.as_of_position, request.public).map_err(status))
+                .await?;
+        Ok(projection(standings, Standings::to_json_string, ToString::to_string))
     }
 
     async fn get_clock(&self, request: Request<pb::ClockRequest>) -> Result<Response<pb::Projection>, Status> {
         self.auth.authorize(request.metadata(), Access::Clock)?;
         let request = request.into_inner();
         let game = stream_id(StreamKind::Game, &request.game)?;
-        let log = Arc::clone(&self.log);
-        blocking(move || {
-            let loaded = load_game(&log, &game).map_err(from_store)?;
-            let view = projections::clock(&loaded.streams, &game, request.as_of_seq, request.now_at_ms)
-                .map_err(from_projection)?;
-            let as_of_position = loaded.position_of(&game, request.as_of_seq);
-            Ok(Response::new(pb::Projection {
-                json: serde_json::to_string(&view).expect("clock views serialise"),
-                text: view.to_string(),
-                as_of_position,
-            }))
-        })
-        .await
+        let facade = self.facade.clone();
+        let view = blocking(move || facade.clock(&game, request.as_of_seq, request.now_at_ms).map_err(status)).await?;
+        Ok(projection(view, |v| serde_json::to_string(v).expect("clock views serialise"), ToString::to_string))
     }
 
     async fn get_role_stats(&self, request: Request<pb::RoleStatsRequest>) -> Result<Response<pb::Projection>, Status> {
         self.auth.authorize(request.metadata(), Access::RoleStats)?;
         let request = request.into_inner();
-        if let Some(tournament) = request.tournament.as_deref().filter(|t| t.len() > MAX_NAME_BYTES) {
-            return Err(Status::invalid_argument(format!(
-                "tournament `{}` is {} bytes long; a stream name is at most {MAX_NAME_BYTES} bytes",
-                quote(tournament),
-                tournament.len()
-            )));
-        }
-        let filter = Filter {
-            tournament: request.tournament.clone(),
-            ruleset: request
-                .ruleset
-                .as_deref()
-                .map(|r| {
-                    Ruleset::parse(r).ok_or_else(|| Status::invalid_argument(format!("unknown ruleset `{}`", quote(r))))
-                })
-                .transpose()?,
-            stage: request
-                .stage
-                .as_deref()
-                .map(|s| {
-                    Stage::parse(s).ok_or_else(|| Status::invalid_argument(format!("unknown stage `{}`", quote(s))))
-                })
-                .transpose()?,
-            year: request.year,
-        };
-        let log = Arc::clone(&self.log);
-        blocking(move || {
-            // The analysts' tournament filter names a stream id: only that tournament is read.
-            let tournaments: Vec<StreamId> = log
-                .tournaments()
-                .into_iter()
-                .filter(|id| filter.tournament.as_deref().is_none_or(|wanted| id.id() == wanted))
-                .collect();
-            let loaded = load_tournaments(&log, &tournaments, request.as_of_position).map_err(from_store)?;
-            let years = loaded
-                .first_recorded_ms
-                .iter()
-                .filter(|(id, _)| id.kind() == StreamKind::Tournament)
-                .map(|(id, ms)| (id.clone(), year_of_unix_ms(*ms)))
-                .collect();
-            let stats = projections::role_stats(&loaded.streams, &years, &filter).map_err(from_projection)?;
-            Ok(Response::new(pb::Projection {
-                json: serde_json::to_string(&stats.to_json()).expect("stats serialise"),
-                text: projections::stats_text(&stats),
-                as_of_position: loaded.last_position,
-            }))
-        })
-        .await
+        let filter = facade::stats_filter(
+            request.tournament,
+            request.ruleset.as_deref(),
+            request.stage.as_deref(),
+            request.year,
+        )
+        .map_err(status)?;
+        let facade = self.facade.clone();
+        let stats = blocking(move || facade.role_stats(&filter, request.as_of_position).map_err(status)).await?;
+        Ok(projection(
+            stats,
+            |s| serde_json::to_string(&s.to_json()).expect("stats serialise"),
+            projections::stats_text,
+        ))
     }
 }
