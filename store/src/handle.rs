@@ -4,8 +4,9 @@
 use crate::append::{AppendRequest, Appended};
 use crate::cross_check::{CrossCheck, NoCrossCheck};
 use crate::error::{AppendError, StoreError};
+use crate::handover::Job;
 use crate::schedule::Schedule;
-use crate::sequencer::{Job, Sequencer, WriterConfig};
+use crate::sequencer::{Sequencer, WriterConfig};
 use crate::sled::SledStorage;
 use crate::stats::{LogStats, StatsSnapshot};
 use crate::storage::{Reader, Storage, StoredPage, StreamInfo};

@@ -11,6 +11,7 @@ mod append;
 mod cross_check;
 mod error;
 mod handle;
+mod handover;
 mod ids;
 #[cfg(feature = "jetstream")]
 pub mod jetstream;

@@ -6,32 +6,14 @@
 //! after the last good sync is acknowledged, and every later append is refused until ledgerd
 //! restarts and reloads what is really on disk (a failed fsync may have dropped pages).
 
-use crate::append::Appended;
 use crate::error::{AppendError, StoreError};
-use crate::sequencer::Job;
+use crate::handover::{Answer, ToSync};
 use crate::stats::LogStats;
-use crate::storage::{Sealed, Storage};
+use crate::storage::Storage;
 use ledger::Recorded;
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
-use tokio::sync::{broadcast, oneshot};
-
-/// The answer to one append, sent once its group is durable.
-pub(crate) struct Answer {
-    pub reply: oneshot::Sender<Result<Appended, AppendError>>,
-    pub answer: Result<Appended, AppendError>,
-}
-
-/// What the writer hands over.
-pub(crate) enum Synced {
-    /// A written group (possibly with no records: only refusals and retries, which still wait
-    /// for the groups before them, so a retry is never answered before its original is durable).
-    Group { records: Vec<Sealed>, answers: Vec<Answer> },
-    /// The write of a group failed: nothing of it is acknowledged, and the log stops.
-    Failed { error: StoreError, answers: Vec<Answer> },
-    /// An append that arrived after the log stopped.
-    AfterStop(Job),
-}
+use tokio::sync::broadcast;
 
 pub(crate) struct Syncer<S: Storage> {
     pub storage: Arc<S>,
@@ -44,7 +26,7 @@ pub(crate) struct Syncer<S: Storage> {
 
 impl<S: Storage> Syncer<S> {
     /// Serves written groups until the writer is gone.
-    pub fn run(mut self, groups: Receiver<Synced>) {
+    pub fn run(mut self, groups: Receiver<ToSync>) {
         while let Ok(first) = groups.recv() {
             let mut batch = vec![first];
             while let Ok(next) = groups.try_recv() {
@@ -67,11 +49,11 @@ impl<S: Storage> Syncer<S> {
     }
 
     /// One sync for every group in `batch`, then their answers in order.
-    fn settle(&mut self, batch: Vec<Synced>) {
+    fn settle(&mut self, batch: Vec<ToSync>) {
         let last = batch
             .iter()
             .filter_map(|s| match s {
-                Synced::Group { records, .. } => records.last().map(|r| r.record.envelope.position),
+                ToSync::Group { records, .. } => records.last().map(|r| r.record.envelope.position),
                 _ => None,
             })
             .max();
@@ -90,9 +72,9 @@ impl<S: Storage> Syncer<S> {
                 }
             }
         }
-        for synced in batch {
-            match synced {
-                Synced::Group { records, answers } => {
+        for handed in batch {
+            match handed {
+                ToSync::Group { records, answers } => {
                     if self.stopped.is_none() {
                         self.stats.committed(records.len());
                         if let Some(committed) = &self.committed {
@@ -103,11 +85,11 @@ impl<S: Storage> Syncer<S> {
                     }
                     self.answer(answers);
                 }
-                Synced::Failed { error, answers } => {
+                ToSync::Failed { error, answers } => {
                     self.stopped.get_or_insert(error);
                     self.answer(answers);
                 }
-                Synced::AfterStop(job) => {
+                ToSync::AfterStop(job) => {
                     let error = self.stopped.clone().unwrap_or(StoreError::Closed);
                     self.answer(vec![Answer { reply: job.reply, answer: Err(error.into()) }]);
                 }
