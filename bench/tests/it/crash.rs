@@ -44,7 +44,7 @@ async fn miniature(extra: &[&str], test: &str) -> CrashReport {
     if !report.passed() {
         let kept = dir.keep();
         panic!(
-            "seed {} (rerun: LEDGER_CRASH_SEED={} cargo test -p ledger-bench --test crash -- {test}), data in {}:\n{:#?}",
+            "seed {} (rerun: LEDGER_CRASH_SEED={} cargo test -p ledger-bench --test it -- crash::{test}), data in {}:\n{:#?}",
             report.seed,
             report.seed,
             kept.display(),

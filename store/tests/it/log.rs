@@ -187,7 +187,7 @@ async fn subscriptions_pass_from_catch_up_to_live_without_gap_or_duplicate() {
 #[test]
 fn storage_format_v1_still_decodes() {
     // A record written by version 1 of the storage format; never regenerate this sample.
-    let sample = include_str!("samples/record-v1.hex").trim();
+    let sample = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/samples/record-v1.hex")).trim();
     let record = ledger::envelope::decode_record(&hex::decode(sample).unwrap()).unwrap();
     assert_eq!(record.envelope.stream.to_string(), "game/sample");
     assert_eq!(
