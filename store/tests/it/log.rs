@@ -1,33 +1,23 @@
 //! The sled log end to end: durability across restarts, idempotent retries, optimistic
 //! concurrency, atomic batches and gap-free subscriptions.
 
+use crate::support::{self, game_events, hooked_log, Hooks};
 use ledger::envelope::verify_chain;
-use ledger::event::from_canonical_json;
-use ledger::testing::{simple_tournament, simulate_game, started_game};
+use ledger::testing::{simple_tournament, simulate_game};
 use ledger::{Event, RejectionKind, Ruleset, StreamId};
-use ledger_store::{AppendError, AppendRequest, Filter, Log, ProposedEvent};
+use ledger_store::sled::SledStorage;
+use ledger_store::{AppendError, AppendRequest, Commit, Filter, Log, StoreError, Written};
 use serde_json::json;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
+/// An append as a jury member makes it (ids as in [`support::request`]), at `expected_version`
+/// when given.
 fn request(stream: &StreamId, events: Vec<Event>, ids: &str, expected_version: Option<u64>) -> AppendRequest {
     AppendRequest {
-        stream: stream.clone(),
-        events: events
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| ProposedEvent {
-                event_id: if ids.is_empty() { String::new() } else { format!("{ids}-{i}") },
-                event,
-            })
-            .collect(),
         expected_version,
-        actor: "table-1".into(),
         clearance: ledger::access::Clearance::Jury,
+        ..support::request(stream, events, ids)
     }
-}
-
-fn game_events(turns: u32) -> Vec<Event> {
-    started_game(Some(Ruleset::Cafe2023), turns).iter().map(|v| from_canonical_json(v).unwrap()).collect()
 }
 
 fn rejection(result: Result<ledger_store::Appended, AppendError>) -> ledger::Rejection {
@@ -207,51 +197,24 @@ enum Failure {
     Sync,
 }
 
-/// A backend whose disk can be made to fail, to see the writer stop.
-#[derive(Clone)]
-struct FailingDisk {
-    inner: ledger_store::sled::SledStorage,
-    failing: Arc<std::sync::Mutex<Failure>>,
-}
+/// A disk that fails where the test says, to see the writer stop.
+struct FailingDisk(Arc<Mutex<Failure>>);
 
 impl FailingDisk {
-    fn fails(&self, at: Failure) -> Result<(), ledger_store::StoreError> {
-        if *self.failing.lock().unwrap() == at {
-            return Err(ledger_store::StoreError::Io("fdatasync: Input/output error".into()));
+    fn fails(&self, at: Failure) -> Result<(), StoreError> {
+        if *self.0.lock().unwrap() == at {
+            return Err(StoreError::Io("fdatasync: Input/output error".into()));
         }
         Ok(())
     }
 }
 
-impl ledger_store::Storage for FailingDisk {
-    fn load_head(&self, stream: &StreamId) -> Result<Option<ledger_store::StoredHead>, ledger_store::StoreError> {
-        self.inner.load_head(stream)
+impl Hooks for FailingDisk {
+    fn write(&self, _sled: &SledStorage, _commit: &Commit) -> Option<Result<Written, StoreError>> {
+        self.fails(Failure::Write).err().map(Err)
     }
-    fn load_events(&self, stream: &StreamId) -> Result<Vec<ledger::Recorded>, ledger_store::StoreError> {
-        self.inner.load_events(stream)
-    }
-    fn find_event_id(&self, event_id: &str) -> Result<Option<ledger::Recorded>, ledger_store::StoreError> {
-        self.inner.find_event_id(event_id)
-    }
-    fn for_each_id_hash(&self, each: &mut dyn FnMut(u64)) -> Result<(), ledger_store::StoreError> {
-        self.inner.for_each_id_hash(each)
-    }
-    fn next_position(&self) -> Result<u64, ledger_store::StoreError> {
-        self.inner.next_position()
-    }
-    fn write(&self, commit: &ledger_store::Commit) -> Result<ledger_store::Written, ledger_store::StoreError> {
-        self.fails(Failure::Write)?;
-        self.inner.write(commit)
-    }
-    fn sync(&self, position: u64) -> Result<(), ledger_store::StoreError> {
-        self.fails(Failure::Sync)?;
-        self.inner.sync(position)
-    }
-    fn tidy(&self) -> Result<(), ledger_store::StoreError> {
-        self.inner.tidy()
-    }
-    fn checkpoint(&self) -> Result<(), ledger_store::StoreError> {
-        self.inner.checkpoint()
+    fn sync(&self) -> Result<(), StoreError> {
+        self.fails(Failure::Sync)
     }
 }
 
@@ -260,11 +223,8 @@ async fn a_failure_stops_the_log_until_a_restart(at: Failure) {
     let game = StreamId::game("g").unwrap();
     let t2 = || request(&game, vec![Event::TurnStarted { turn: 2, at_ms: None }], "t2", None);
     {
-        let inner = ledger_store::sled::SledStorage::open(dir.path()).unwrap();
-        let failing = Arc::new(std::sync::Mutex::new(Failure::None));
-        let disk = FailingDisk { inner: inner.clone(), failing: Arc::clone(&failing) };
-        let log =
-            Log::start(disk, inner, &[], "failing", Arc::new(ledger_store::NoCrossCheck), Default::default()).unwrap();
+        let failing = Arc::new(Mutex::new(Failure::None));
+        let log = hooked_log(dir.path(), FailingDisk(Arc::clone(&failing)), Default::default());
         log.append(request(&game, game_events(1), "ok", None)).await.unwrap();
         *failing.lock().unwrap() = at;
         let failed = log.append(t2()).await;

@@ -8,4 +8,5 @@ mod model;
 mod race;
 mod recover;
 mod snapshot;
+mod support;
 mod verify;

@@ -2,52 +2,15 @@
 //! intact: the first (`ledger/v1`: a key per record, position, id and head), the second
 //! (records in chunks inside sled) and the first index of event ids.
 
-use ledger::envelope::{encode_record, verify_chain, Draft, GENESIS};
+use crate::support::{open_raw, sealed, single};
+use ledger::envelope::{encode_record, verify_chain, GENESIS};
 use ledger::{Event, Recorded, Ruleset, StreamId};
-use ledger_store::{AppendRequest, Log, ProposedEvent};
-
-/// sled itself on a log's directory. A closed log's last sled handle may still be dropping on
-/// one of sled's I/O threads for a moment, holding the directory's lock: wait for it.
-fn open_raw(dir: &std::path::Path) -> sled::Db {
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    loop {
-        match sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open() {
-            Ok(db) => return db,
-            Err(e) if e.to_string().contains("lock") && std::time::Instant::now() < deadline => {
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-            Err(e) => panic!("cannot open {}: {e}", dir.display()),
-        }
-    }
-}
+use ledger_store::Log;
 
 fn game(turns: u32) -> Vec<Event> {
     let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None }];
     events.extend((1..=turns).map(|turn| Event::TurnStarted { turn, at_ms: None }));
     events
-}
-
-fn request(stream: &StreamId, event_id: &str, event: Event) -> AppendRequest {
-    AppendRequest {
-        stream: stream.clone(),
-        events: vec![ProposedEvent { event_id: event_id.into(), event }],
-        expected_version: None,
-        actor: "table-1".into(),
-        clearance: ledger::access::Clearance::Table,
-    }
-}
-
-/// The record an earlier layout stored for event `seq` of `stream` at `position`.
-fn sealed(stream: &StreamId, seq: u64, position: u64, prev: ledger::Hash, event: Event) -> Recorded {
-    let draft = Draft {
-        stream: stream.clone(),
-        seq,
-        position,
-        event_id: format!("{stream}-{seq}"),
-        recorded_at_ms: 1_700_000_000_000 + position,
-        actor: "table-1".into(),
-    };
-    Recorded::seal(draft, prev, event)
 }
 
 /// The moved log reads back `written` in position order, each stream chained to its listed head.
@@ -72,7 +35,7 @@ fn write_v1(dir: &std::path::Path, streams: &[(StreamId, Vec<Event>)]) -> Vec<Re
         let mut prev = GENESIS;
         for (seq, event) in (1u64..).zip(events) {
             position += 1;
-            let record = sealed(stream, seq, position, prev, event.clone());
+            let record = sealed(stream, seq, position, format!("{stream}-{seq}"), prev, event.clone());
             prev = record.envelope.hash;
             let mut event_key = format!("e{stream}\0").into_bytes();
             event_key.extend_from_slice(&seq.to_be_bytes());
@@ -98,9 +61,9 @@ async fn a_first_layout_log_moves_to_chunks_intact() {
     let log = Log::open_sled(dir.path()).unwrap();
     assert_intact(&log, &written, &[(&a, 6), (&b, 4)]);
     // An id of the old layout is still known; the rules state was replayed from the records.
-    let retry = log.append(request(&a, "game/a-6", Event::TurnStarted { turn: 5, at_ms: None })).await.unwrap();
+    let retry = log.append(single(&a, Event::TurnStarted { turn: 5, at_ms: None }, "game/a-6")).await.unwrap();
     assert!(retry.duplicate);
-    let next = log.append(request(&a, "new", Event::TurnStarted { turn: 6, at_ms: None })).await.unwrap();
+    let next = log.append(single(&a, Event::TurnStarted { turn: 6, at_ms: None }, "new")).await.unwrap();
     assert_eq!((next.first_seq, next.first_position), (7, 11));
     log.close();
     drop(log);
@@ -116,7 +79,7 @@ async fn a_key_per_id_index_moves_to_buckets() {
     use ledger_store::sled::layout;
     let dir = tempfile::tempdir().unwrap();
     let g = StreamId::game("g").unwrap();
-    let request = |event_id: &str, event: Event| request(&g, event_id, event);
+    let request = |event_id: &str, event: Event| single(&g, event, event_id);
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
     {
         let log = Log::open_sled(dir.path()).unwrap();
@@ -172,7 +135,7 @@ async fn a_second_layout_log_moves_its_chunks_into_the_records_file() {
             let mut positions = Vec::new();
             for (seq, event) in (1u64..).zip(events) {
                 position += 1;
-                let record = sealed(stream, seq, position, prev, event);
+                let record = sealed(stream, seq, position, format!("{stream}-{seq}"), prev, event);
                 prev = record.envelope.hash;
                 layout::push_record(&mut chunk, &encode_record(&record));
                 let hash = ledger_store::id_hash(&record.envelope.event_id);
@@ -194,9 +157,9 @@ async fn a_second_layout_log_moves_its_chunks_into_the_records_file() {
     let log = Log::open_sled(dir.path()).unwrap();
     assert_intact(&log, &written, &[(&a, 6), (&b, 4)]);
     assert_eq!(log.read_all(8, 2).unwrap(), written[7..9], "a read from the middle of the second chunk");
-    let retry = log.append(request(&b, "game/b-4", Event::TurnStarted { turn: 3, at_ms: None })).await.unwrap();
+    let retry = log.append(single(&b, Event::TurnStarted { turn: 3, at_ms: None }, "game/b-4")).await.unwrap();
     assert!(retry.duplicate);
-    let next = log.append(request(&b, "new", Event::TurnStarted { turn: 4, at_ms: None })).await.unwrap();
+    let next = log.append(single(&b, Event::TurnStarted { turn: 4, at_ms: None }, "new")).await.unwrap();
     assert_eq!((next.first_seq, next.first_position), (5, 11));
     log.close();
     drop(log);
@@ -219,7 +182,7 @@ async fn a_first_layout_log_of_a_whole_batch_keeps_its_heads() {
     let listed = log.streams().unwrap();
     assert_eq!(listed.len(), 512);
     assert!(listed.iter().all(|s| s.version == 8), "every head moved");
-    let next = log.append(request(&streams[0].0, "new", Event::TurnStarted { turn: 8, at_ms: None })).await.unwrap();
+    let next = log.append(single(&streams[0].0, Event::TurnStarted { turn: 8, at_ms: None }, "new")).await.unwrap();
     assert_eq!((next.first_seq, next.first_position), (9, 4097));
 }
 
@@ -232,7 +195,7 @@ async fn chunks_written_after_the_move_are_refused() {
     let g = StreamId::game("g").unwrap();
     {
         let log = Log::open_sled(dir.path()).unwrap();
-        log.append(request(&g, "start", game(0).remove(0))).await.unwrap();
+        log.append(single(&g, game(0).remove(0), "start")).await.unwrap();
         log.close();
     }
     {

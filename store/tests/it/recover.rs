@@ -2,25 +2,12 @@
 //! indexed again, the half-written one is kept aside and cut off, and the writer goes on where
 //! the records end.
 
-use ledger::envelope::{encode_record, verify_chain, Draft};
-use ledger::{Event, Recorded, Ruleset, StreamId};
+use crate::support::{request, sealed};
+use ledger::envelope::{encode_record, verify_chain};
+use ledger::{Event, Ruleset, StreamId};
 use ledger_store::sled::{frames, RECORDS_FILE};
-use ledger_store::{AppendError, AppendRequest, Log, ProposedEvent};
+use ledger_store::{AppendError, Log};
 use std::os::unix::fs::FileExt;
-
-fn request(stream: &StreamId, event_id: &str, events: Vec<Event>) -> AppendRequest {
-    AppendRequest {
-        stream: stream.clone(),
-        events: events
-            .into_iter()
-            .enumerate()
-            .map(|(i, event)| ProposedEvent { event_id: format!("{event_id}-{i}"), event })
-            .collect(),
-        expected_version: None,
-        actor: "table-1".into(),
-        clearance: ledger::access::Clearance::Table,
-    }
-}
 
 fn turn(turn: u32) -> Event {
     Event::TurnStarted { turn, at_ms: None }
@@ -33,27 +20,17 @@ async fn unindexed_frames_are_indexed_again_and_a_torn_one_is_kept_aside() {
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Wm2015), tournament: None };
     let last = {
         let log = Log::open_sled(dir.path()).unwrap();
-        log.append(request(&game, "opening", vec![start, turn(1), turn(2), turn(3)])).await.unwrap();
+        log.append(request(&game, vec![start, turn(1), turn(2), turn(3)], "opening")).await.unwrap();
         let last = log.read_stream(&game, 4, 1).unwrap().remove(0);
         log.close();
         last
     };
     // What a stop can leave: two whole frames the index never saw (turns 4 and 5), then the
     // start of a third (turn 6).
-    let sealed = |seq: u64, prev, event| {
-        let draft = Draft {
-            stream: game.clone(),
-            seq,
-            position: seq,
-            event_id: format!("lost-{seq}-0"),
-            recorded_at_ms: 1_700_000_000_000,
-            actor: "table-1".into(),
-        };
-        Recorded::seal(draft, prev, event)
-    };
-    let fifth = sealed(5, last.envelope.hash, turn(4));
-    let sixth = sealed(6, fifth.envelope.hash, turn(5));
-    let seventh = sealed(7, sixth.envelope.hash, turn(6));
+    let lost = |seq: u64, prev, event| sealed(&game, seq, seq, format!("lost-{seq}-0"), prev, event);
+    let fifth = lost(5, last.envelope.hash, turn(4));
+    let sixth = lost(6, fifth.envelope.hash, turn(5));
+    let seventh = lost(7, sixth.envelope.hash, turn(6));
     let file = std::fs::OpenOptions::new().write(true).open(dir.path().join(RECORDS_FILE)).unwrap();
     let mut end = file.metadata().unwrap().len();
     for record in [&fifth, &sixth] {
@@ -77,11 +54,11 @@ async fn unindexed_frames_are_indexed_again_and_a_torn_one_is_kept_aside() {
     assert_eq!(std::fs::read(dir.path().join(format!("torn-{end}"))).unwrap(), torn, "and kept aside");
 
     // Ids of recovered records are known; the rules state is replayed from the records.
-    let retry = log.append(request(&game, "lost-5", vec![turn(4)])).await.unwrap();
+    let retry = log.append(request(&game, vec![turn(4)], "lost-5")).await.unwrap();
     assert_eq!((retry.duplicate, retry.first_seq), (true, 5));
-    let stale = log.append(request(&game, "again", vec![turn(5)])).await;
+    let stale = log.append(request(&game, vec![turn(5)], "again")).await;
     assert!(matches!(stale, Err(AppendError::Rejected(_))), "turn 5 was already started: {stale:?}");
-    let next = log.append(request(&game, "next", vec![turn(6)])).await.unwrap();
+    let next = log.append(request(&game, vec![turn(6)], "next")).await.unwrap();
     assert_eq!((next.first_seq, next.first_position), (7, 7));
     log.close();
     drop(log);
@@ -106,22 +83,14 @@ async fn a_damaged_frame_that_later_frames_vouch_for_is_never_cut_as_a_torn_one(
         let dir = tempfile::tempdir().unwrap();
         let last = {
             let log = Log::open_sled(dir.path()).unwrap();
-            log.append(request(&game, "opening", vec![start.clone(), turn(1)])).await.unwrap();
+            log.append(request(&game, vec![start.clone(), turn(1)], "opening")).await.unwrap();
             let last = log.read_stream(&game, 2, 1).unwrap().remove(0);
             log.close();
             last
         };
         let (mut prev, mut records) = (last.envelope.hash, Vec::new());
         for seq in 3..=5u64 {
-            let draft = Draft {
-                stream: game.clone(),
-                seq,
-                position: seq,
-                event_id: format!("later-{seq}-0"),
-                recorded_at_ms: 1_700_000_000_000,
-                actor: "table-1".into(),
-            };
-            let record = Recorded::seal(draft, prev, turn(u32::try_from(seq).unwrap() - 1));
+            let record = sealed(&game, seq, seq, format!("later-{seq}-0"), prev, turn(u32::try_from(seq).unwrap() - 1));
             prev = record.envelope.hash;
             records.push(record);
         }

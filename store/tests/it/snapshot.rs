@@ -2,10 +2,10 @@
 //! (a change to the rules' state types must bump `SNAPSHOT_VERSION`), and with them the writer
 //! never reads a stream's events to append to it, before or after a restart.
 
+use crate::support::{hooked_log, single, Hooks};
 use ledger::testing::{arb_game, simple_tournament};
 use ledger::{Event, Folded, Ruleset, StreamId, StreamState};
-use ledger_store::sled::SledStorage;
-use ledger_store::{snapshot, AppendRequest, Commit, Log, NoCrossCheck, ProposedEvent, StoreError, StoredHead};
+use ledger_store::{snapshot, AppendRequest, Log};
 use proptest::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -62,60 +62,27 @@ const GAME_SNAPSHOT: &str = "040100010201000101e80701020102000000000000000300";
 const TOURNAMENT_SNAPSHOT: &str =
     "040001000402703109506c6179657220703102703209506c6179657220703202703309506c6179657220703302703409506c6179657220703404027031027032027033027034000001050566696e616c0105010270320270310270340270330571312d74310001010270320270330270340270310571322d74310002010270340270310270330270320571332d74310003010270310270340270320270330571342d743100040102703302703202703102703400000700";
 
-/// sled, counting how often the writer reads a stream's events.
-#[derive(Clone)]
-struct Counting {
-    inner: SledStorage,
-    event_reads: Arc<AtomicUsize>,
-}
+/// Counts how often the writer reads a stream's events.
+struct Counting(Arc<AtomicUsize>);
 
-impl ledger_store::Storage for Counting {
-    fn load_head(&self, stream: &StreamId) -> Result<Option<StoredHead>, StoreError> {
-        self.inner.load_head(stream)
-    }
-    fn load_events(&self, stream: &StreamId) -> Result<Vec<ledger::Recorded>, StoreError> {
-        self.event_reads.fetch_add(1, Ordering::SeqCst);
-        self.inner.load_events(stream)
-    }
-    fn find_event_id(&self, event_id: &str) -> Result<Option<ledger::Recorded>, StoreError> {
-        self.inner.find_event_id(event_id)
-    }
-    fn for_each_id_hash(&self, each: &mut dyn FnMut(u64)) -> Result<(), StoreError> {
-        self.inner.for_each_id_hash(each)
-    }
-    fn next_position(&self) -> Result<u64, StoreError> {
-        self.inner.next_position()
-    }
-    fn write(&self, commit: &Commit) -> Result<ledger_store::Written, StoreError> {
-        self.inner.write(commit)
-    }
-    fn sync(&self, position: u64) -> Result<(), StoreError> {
-        self.inner.sync(position)
-    }
-    fn tidy(&self) -> Result<(), StoreError> {
-        self.inner.tidy()
-    }
-    fn checkpoint(&self) -> Result<(), StoreError> {
-        self.inner.checkpoint()
+impl Hooks for Counting {
+    fn load_events(&self, _stream: &StreamId) {
+        self.0.fetch_add(1, Ordering::SeqCst);
     }
 }
 
 fn open(dir: &std::path::Path, cached_streams: usize) -> (Log, Arc<AtomicUsize>) {
-    let inner = SledStorage::open(dir).unwrap();
     let event_reads = Arc::new(AtomicUsize::new(0));
-    let storage = Counting { inner: inner.clone(), event_reads: Arc::clone(&event_reads) };
-    let config = ledger_store::WriterConfig { cached_streams };
-    let log = Log::start(storage, inner, &[], "counting", Arc::new(NoCrossCheck), config).unwrap();
+    let log = hooked_log(dir, Counting(Arc::clone(&event_reads)), ledger_store::WriterConfig { cached_streams });
     (log, event_reads)
 }
 
+/// An append by a jury member, who may void.
 fn append(stream: &StreamId, event: Event, id: String) -> AppendRequest {
     AppendRequest {
-        stream: stream.clone(),
-        events: vec![ProposedEvent { event_id: id, event }],
-        expected_version: None,
         actor: "jury-anna".into(),
         clearance: ledger::access::Clearance::Jury,
+        ..single(stream, event, &id)
     }
 }
 

@@ -1,8 +1,8 @@
 //! Tamper detection on a copy of a real sled log: a flipped byte in a stored event, a deleted
 //! event, a reordered pair and a truncated stream all break the chain at a named seq.
 
-use ledger::testing::started_game;
-use ledger::{Event, Ruleset, StreamId};
+use crate::support::{game_events, open_raw, single};
+use ledger::{Event, StreamId};
 use ledger_store::sled::{frames, layout, SledStorage, StreamVerdict, RECORDS_FILE};
 use ledger_store::{AppendRequest, Log, ProposedEvent};
 use std::path::Path;
@@ -13,20 +13,10 @@ async fn real_log() -> (tempfile::TempDir, tempfile::TempDir) {
     {
         let log = Log::open_sled(original.path()).unwrap();
         for game in ["a", "b"] {
-            let mut events: Vec<Event> = started_game(Some(Ruleset::Cafe2023), 4)
-                .iter()
-                .map(|v| ledger::event::from_canonical_json(v).unwrap())
-                .collect();
+            let mut events = game_events(4);
             events.push(Event::FateCardDrawn { card: format!("MARKER-{game}-CARD") });
             for (i, event) in events.into_iter().enumerate() {
-                let request = AppendRequest {
-                    stream: StreamId::game(game).unwrap(),
-                    events: vec![ProposedEvent { event_id: format!("{game}{i}"), event }],
-                    expected_version: None,
-                    actor: "table".into(),
-                    clearance: ledger::access::Clearance::Table,
-                };
-                log.append(request).await.unwrap();
+                log.append(single(&StreamId::game(game).unwrap(), event, &format!("{game}{i}"))).await.unwrap();
             }
         }
         log.close();
@@ -70,7 +60,7 @@ fn tamper(dir: &Path, change: impl FnOnce(&sled::Tree, &mut Frames)) {
         frames_read.push((header.first_position, layout::records_of(body).map(|r| r.unwrap().to_vec()).collect()));
         at += usize::try_from(header.frame_len()).unwrap();
     }
-    let db = sled::Config::new().path(dir).segment_size(8 * 1024 * 1024).open().unwrap();
+    let db = open_raw(dir);
     let tree = db.open_tree(layout::TREE).unwrap();
     change(&tree, &mut frames_read);
     let mut rewritten = Vec::new();
@@ -235,10 +225,7 @@ async fn rot_log(dir: &Path) -> Vec<ledger::Recorded> {
     for game in 0..6 {
         let log = std::sync::Arc::clone(&log);
         tasks.push(tokio::spawn(async move {
-            let events: Vec<Event> = started_game(Some(Ruleset::Cafe2023), 10)
-                .iter()
-                .map(|v| ledger::event::from_canonical_json(v).unwrap())
-                .collect();
+            let events = game_events(10);
             let mut at = 0;
             for size in (1..=8).cycle() {
                 if at >= events.len() {
