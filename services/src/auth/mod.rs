@@ -4,8 +4,9 @@
 //! the SHA-256 of each token to an actor and a role, so the file itself holds no usable secret.
 //! A caller without a token is the public, who may see only the public standings and the clocks
 //! ([`policy`]). Without an auth file ledgerd runs open (a trusted network, development): the
-//! `x-ledger-actor` and `x-ledger-clearance` headers are taken as given, every read is allowed,
-//! and the daemon says so at startup.
+//! `x-ledger-actor` and `x-ledger-clearance` headers are taken as given, every read but the
+//! jury's replay viewer is allowed, and the daemon says so at startup. Every refusal here is an
+//! [`Error`]; the transports turn it into their status.
 //!
 //! The tokens can change while ledgerd runs: [`Auth::reload`] reads the file again (ledgerd does
 //! it on SIGHUP), so tablets given new tokens need no restart; [`file`] adds entries to the file.
@@ -22,7 +23,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, RwLock};
 use tonic::metadata::MetadataMap;
-use tonic::Status;
+
+use crate::error::Error;
 
 /// The metadata key naming the actor in open mode.
 pub const ACTOR_HEADER: &str = "x-ledger-actor";
@@ -152,7 +154,7 @@ fn read_tokens(path: &Path) -> Result<HashMap<[u8; 32], Identity>, AuthFileError
             .ok()
             .and_then(|b| b.try_into().ok())
             .ok_or_else(|| fail(format!("sha256 of {} must be 64 hex digits", entry.actor)))?;
-        check_actor(&entry.actor).map_err(|e| fail(e.message().to_owned()))?;
+        check_actor(&entry.actor).map_err(|e| fail(e.message()))?;
         if entry.clearance == Role::Public {
             return Err(fail(format!("{} has role public: the public needs no token", entry.actor)));
         }
@@ -167,16 +169,15 @@ impl Auth {
     /// # Errors
     /// `UNAUTHENTICATED` for a malformed or unknown token (token mode); `INVALID_ARGUMENT` for
     /// malformed headers (open mode).
-    pub fn identify(&self, metadata: &MetadataMap) -> Result<Identity, Status> {
+    pub fn identify(&self, metadata: &MetadataMap) -> Result<Identity, Error> {
         match self {
             Auth::Open => open_identity(metadata),
             Auth::Tokens(tokens) => {
                 let Some(header) = metadata.get("authorization") else { return Ok(Identity::public()) };
-                let token =
-                    header.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or_else(|| {
-                        Status::unauthenticated("the authorization header must read `Bearer <token>`")
-                    })?;
-                tokens.get(&token_digest(token)).ok_or_else(|| Status::unauthenticated("unknown token"))
+                let token = header.to_str().ok().and_then(|v| v.strip_prefix("Bearer ")).ok_or_else(|| {
+                    Error::Unauthenticated("the authorization header must read `Bearer <token>`".into())
+                })?;
+                tokens.get(&token_digest(token)).ok_or_else(|| Error::Unauthenticated("unknown token".into()))
             }
         }
     }
@@ -186,11 +187,12 @@ impl Auth {
     /// # Errors
     /// As [`Auth::identify`]; then `UNAUTHENTICATED` when the public asks for more than the
     /// public may see, `PERMISSION_DENIED` when a role asks for what it may not.
-    pub fn authorize(&self, metadata: &MetadataMap, access: Access) -> Result<Identity, Status> {
+    pub fn authorize(&self, metadata: &MetadataMap, access: Access) -> Result<Identity, Error> {
         let who = self.identify(metadata)?;
         match self {
-            // Open mode trusts whoever reaches it; the clearance still decides what is recorded.
-            Auth::Open if access != Access::Record => Ok(who),
+            // Open mode trusts whoever reaches it; the clearance still decides what is recorded
+            // and who sees the jury's viewer.
+            Auth::Open if !access.when_open_too() => Ok(who),
             _ if who.role.may(access) => Ok(who),
             _ => Err(policy::denied(&who, access)),
         }
@@ -202,7 +204,7 @@ impl Auth {
     ///
     /// # Errors
     /// As [`Auth::authorize`] for [`Access::Record`]: analysts and the public record nothing.
-    pub fn recorder(&self, metadata: &MetadataMap) -> Result<(String, Clearance), Status> {
+    pub fn recorder(&self, metadata: &MetadataMap) -> Result<(String, Clearance), Error> {
         let who = self.authorize(metadata, Access::Record)?;
         match who.role.clearance() {
             Some(clearance) => Ok((who.actor, clearance)),
@@ -211,13 +213,11 @@ impl Auth {
     }
 }
 
-fn open_identity(metadata: &MetadataMap) -> Result<Identity, Status> {
-    let header = |key: &str| -> Result<Option<String>, Status> {
+fn open_identity(metadata: &MetadataMap) -> Result<Identity, Error> {
+    let header = |key: &str| -> Result<Option<String>, Error> {
         metadata
             .get(key)
-            .map(|v| {
-                v.to_str().map(str::to_owned).map_err(|_| Status::invalid_argument(format!("{key} must be ASCII")))
-            })
+            .map(|v| v.to_str().map(str::to_owned).map_err(|_| Error::InvalidArgument(format!("{key} must be ASCII"))))
             .transpose()
     };
     let actor = header(ACTOR_HEADER)?.unwrap_or_else(|| "anonymous".into());
@@ -225,7 +225,7 @@ fn open_identity(metadata: &MetadataMap) -> Result<Identity, Status> {
     let role = match header(CLEARANCE_HEADER)? {
         None => Role::Table,
         Some(text) => Role::parse(&text).ok_or_else(|| {
-            Status::invalid_argument(format!(
+            Error::InvalidArgument(format!(
                 "{CLEARANCE_HEADER} must be one of {}, not {}",
                 Role::ALL.map(Role::as_str).join(", "),
                 ledger::rejection::quote(&text)
@@ -235,9 +235,13 @@ fn open_identity(metadata: &MetadataMap) -> Result<Identity, Status> {
     Ok(Identity { actor, role })
 }
 
-fn check_actor(actor: &str) -> Result<(), Status> {
+/// An actor's name as the ledger records it: 1 to 64 printable characters.
+///
+/// # Errors
+/// `INVALID_ARGUMENT` for any other.
+pub fn check_actor(actor: &str) -> Result<(), Error> {
     if actor.is_empty() || actor.len() > 64 || actor.chars().any(char::is_control) {
-        return Err(Status::invalid_argument("an actor is 1 to 64 printable characters"));
+        return Err(Error::InvalidArgument("an actor is 1 to 64 printable characters".into()));
     }
     Ok(())
 }
@@ -265,7 +269,7 @@ mod tests {
         let mut metadata = MetadataMap::new();
         assert_eq!(auth.identify(&metadata).unwrap(), Identity::public());
         metadata.insert("authorization", "Basic abc".parse().unwrap());
-        assert_eq!(auth.identify(&metadata).unwrap_err().code(), tonic::Code::Unauthenticated);
+        assert_eq!(auth.identify(&metadata).unwrap_err().code(), crate::error::Code::Unauthenticated);
         assert_eq!(auth.identify(&bearer("wrong")).unwrap_err().message(), "unknown token");
         let mut metadata = bearer("s3cret");
         assert_eq!(auth.identify(&metadata).unwrap().role, Role::Jury);
@@ -282,12 +286,15 @@ mod tests {
         assert!(auth.authorize(&public, Access::Standings { public: true }).is_ok());
         assert!(auth.authorize(&public, Access::Clock).is_ok());
         let refused = auth.authorize(&public, Access::ListStreams).unwrap_err();
-        assert_eq!(refused.code(), tonic::Code::Unauthenticated);
+        assert_eq!(refused.code(), crate::error::Code::Unauthenticated);
         let refused = auth.authorize(&bearer("numbers"), Access::Record).unwrap_err();
-        assert_eq!(refused.code(), tonic::Code::PermissionDenied);
+        assert_eq!(refused.code(), crate::error::Code::PermissionDenied);
         assert!(auth.authorize(&bearer("numbers"), Access::ReadLog).is_ok());
         // A wrong token is refused even where the public is welcome: it is a mistake to report.
-        assert_eq!(auth.authorize(&bearer("wrong"), Access::Clock).unwrap_err().code(), tonic::Code::Unauthenticated);
+        assert_eq!(
+            auth.authorize(&bearer("wrong"), Access::Clock).unwrap_err().code(),
+            crate::error::Code::Unauthenticated
+        );
     }
 
     #[test]
@@ -300,6 +307,9 @@ mod tests {
         let refused = Auth::Open.identify(&metadata).unwrap_err();
         assert!(refused.message().contains("analyst, table, organiser, jury"), "{}", refused.message());
         metadata.insert(CLEARANCE_HEADER, "analyst".parse().unwrap());
-        assert_eq!(Auth::Open.authorize(&metadata, Access::Record).unwrap_err().code(), tonic::Code::PermissionDenied);
+        assert_eq!(
+            Auth::Open.authorize(&metadata, Access::Record).unwrap_err().code(),
+            crate::error::Code::PermissionDenied
+        );
     }
 }

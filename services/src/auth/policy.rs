@@ -8,7 +8,11 @@
 //! | read or follow a game stream or an Andes match (`andes/<match>`), or prove one of its events | — | yes | yes | yes |
 //! | read or follow a tournament stream, the whole log, list streams, role statistics; prove their events | — | yes | — | yes |
 //! | the day's paper: pairings, game report sheets, final standings with names | — | — | — | yes |
+//! | the jury's replay viewer of a game and its report (`web::jury`), on an open ledgerd too | — | — | — | jury only |
 //! | record events | — | — | by clearance | by clearance |
+//!
+//! On an open ledgerd (no auth file) every read is allowed; the clearance the headers name still
+//! decides what is recorded and who sees the jury's replay viewer ([`Access::when_open_too`]).
 //!
 //! Tournament streams carry players' full names, so the public and the tables see players only
 //! through the standings; a table reads the games it plays and follows. An Andes stream names
@@ -18,10 +22,10 @@
 //! the ledger derives.
 
 use super::Identity;
+use crate::error::Error;
 use ledger::access::Clearance;
 use ledger::StreamKind;
 use serde::Deserialize;
-use tonic::Status;
 
 /// A caller's role.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -61,6 +65,9 @@ pub enum Access {
     /// Signed checkpoints and consistency proofs: hashes that say nothing of any event, for
     /// anyone to check the log by. (An inclusion proof is a read of its stream or of the log.)
     Checkpoints,
+    /// The jury's replay viewer of a game and its Markdown report (`web::jury`): the jury's
+    /// working tool on top of reading the game's stream.
+    ReplayViewer,
 }
 
 impl Role {
@@ -100,6 +107,7 @@ impl Role {
             (_, Access::Standings { public: true } | Access::Clock | Access::Checkpoints) => true,
             (Role::Public, _) => false,
             (Role::Analyst, Access::Record | Access::Paper) => false,
+            (Role::Analyst | Role::Organiser, Access::ReplayViewer) => false,
             (Role::Analyst | Role::Organiser | Role::Jury, _) => true,
             (
                 Role::Table,
@@ -115,13 +123,20 @@ impl Role {
                 | Access::ReadLog
                 | Access::ListStreams
                 | Access::RoleStats
-                | Access::Paper,
+                | Access::Paper
+                | Access::ReplayViewer,
             ) => false,
         }
     }
 }
 
 impl Access {
+    /// Whether the role still decides on an open ledgerd, which trusts whoever reaches it with
+    /// every other read.
+    pub fn when_open_too(self) -> bool {
+        matches!(self, Access::Record | Access::ReplayViewer)
+    }
+
     fn describe(self) -> String {
         match self {
             Access::Record => "recording events".into(),
@@ -136,21 +151,35 @@ impl Access {
             Access::AndesProjection => "Andes boards and scores".into(),
             Access::Paper => "printing the day's paper".into(),
             Access::Checkpoints => "checkpoints".into(),
+            Access::ReplayViewer => "the replay viewer".into(),
         }
     }
 }
 
 /// The refusal for a caller who may not have `access`: UNAUTHENTICATED for the public (a token
 /// would help), PERMISSION_DENIED for a role (it would not).
-pub(super) fn denied(who: &Identity, access: Access) -> Status {
+pub(super) fn denied(who: &Identity, access: Access) -> Error {
     let what = access.describe();
-    if who.role == Role::Public {
-        return Status::unauthenticated(format!(
-            "{what} needs a token (`authorization: Bearer <token>`); without one, only the public standings and the clocks"
-        ));
+    match (access, who.role) {
+        (Access::ReplayViewer, Role::Public) => {
+            return Error::Unauthenticated(format!("{what} needs the jury's token"));
+        }
+        (Access::ReplayViewer, role) => {
+            return Error::PermissionDenied(format!(
+                "{what} is for the jury; {} is cleared as {}",
+                who.actor,
+                role.as_str()
+            ));
+        }
+        (_, Role::Public) => {
+            return Error::Unauthenticated(format!(
+                "{what} needs a token (`authorization: Bearer <token>`); without one, only the public standings and the clocks"
+            ));
+        }
+        _ => {}
     }
     let roles: Vec<&str> = Role::ALL.iter().filter(|r| r.may(access)).map(|r| r.as_str()).collect();
-    Status::permission_denied(format!(
+    Error::PermissionDenied(format!(
         "{what} is for {}; {} is cleared as {}",
         roles.join(", "),
         who.actor,
@@ -181,11 +210,21 @@ mod tests {
     #[test]
     fn refusals_say_who_may() {
         let table = Identity { actor: "table-4".into(), role: Role::Table };
-        let status = denied(&table, Access::ReadStream(StreamKind::Tournament));
-        assert_eq!(status.code(), tonic::Code::PermissionDenied);
+        let error = denied(&table, Access::ReadStream(StreamKind::Tournament));
+        assert_eq!(error.code(), crate::error::Code::PermissionDenied);
         assert_eq!(
-            status.message(),
+            error.message(),
             "reading tournament streams is for analyst, organiser, jury; table-4 is cleared as table"
         );
+        let error = denied(&table, Access::ReplayViewer);
+        assert_eq!(error.text(), "PERMISSION_DENIED: the replay viewer is for the jury; table-4 is cleared as table");
+        let error = denied(&Identity { actor: "public".into(), role: Role::Public }, Access::ReplayViewer);
+        assert_eq!(error.text(), "UNAUTHENTICATED: the replay viewer needs the jury's token");
+    }
+
+    #[test]
+    fn only_the_jury_opens_the_replay_viewer() {
+        let viewers: Vec<Role> = Role::ALL.into_iter().filter(|r| r.may(Access::ReplayViewer)).collect();
+        assert_eq!(viewers, [Role::Jury]);
     }
 }

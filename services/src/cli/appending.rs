@@ -21,7 +21,7 @@
 //! what the ledger derives from the line before them ([`DerivedLines::Checked`]).
 
 use super::common::{from_status, CliError};
-use super::connection::{connect, read_stream, Ledger};
+use super::connection::{connect, read_stream, Ledger, ReadError};
 use super::Cli;
 use crate::convert::ToProto;
 use ledger::check::Line;
@@ -83,7 +83,7 @@ fn split_derived(lines: &[Line], mode: DerivedLines) -> Result<Split<'_>, CliErr
 
 /// A rule's refusal of one line of `of`, as the server would word it.
 fn refusal(line: &Line, rejection: &ledger::Rejection, of: usize) -> CliError {
-    let code = crate::status::code_name(crate::status::rejection_code(rejection.kind));
+    let code = crate::error::Code::of_rejection(rejection.kind).name();
     let stored = if of > 1 { "; nothing was stored" } else { "" };
     CliError::Refused(format!("line {}: {code}: {}{stored}", line.number, rejection.message))
 }
@@ -328,8 +328,8 @@ pub(super) async fn append_lines(
     // alone decides: retries are still recognised there by their ids.
     let stored = match read_stream(client, &stream.to_string()).await {
         Ok(stored) => stored,
-        Err(status) if status.code() == tonic::Code::PermissionDenied => Vec::new(),
-        Err(status) => return Err(from_status(&status)),
+        Err(ReadError::Server(status)) if status.code() == tonic::Code::PermissionDenied => Vec::new(),
+        Err(error) => return Err(error.into()),
     };
     let missing = missing_lines(stream, lines, &ids, &stored)?;
     stored_derived(lines, &ids, &stored, &derived)?;
@@ -377,7 +377,7 @@ pub(super) async fn append_lines(
 
 /// A refusal of "event k of n" of a batch, pointed at its line, saying what was stored before.
 fn refused_batch(batch: &[(&Line, String)], status: &tonic::Status, done: &Summary, of: usize) -> CliError {
-    let (event, _) = crate::status::refusal_of(status);
+    let (event, _) = crate::error::refusal_of(status);
     let k = usize::try_from(event).ok().filter(|k| (1..=batch.len()).contains(k)).or(if batch.len() == 1 {
         Some(1)
     } else {

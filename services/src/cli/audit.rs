@@ -69,9 +69,9 @@ async fn load(cli: &Cli, game: StreamId, file: Option<&Path>) -> Result<Loaded, 
                 .map_err(|s| from_status(&s))?
                 .into_inner();
             for summary in listed.streams {
-                records.extend(read_stream(&mut client, &summary.stream).await.map_err(|s| from_status(&s))?);
+                records.extend(read_stream(&mut client, &summary.stream).await.map_err(CliError::from)?);
             }
-            records.extend(read_stream(&mut client, &game.to_string()).await.map_err(|s| from_status(&s))?);
+            records.extend(read_stream(&mut client, &game.to_string()).await.map_err(CliError::from)?);
         }
     }
     let streams = projections::from_records(&records);

@@ -2,7 +2,7 @@
 
 use super::common::{read_input, CliError};
 use super::{values, Cli};
-use crate::status::rejection_code;
+use crate::error::Code;
 use ledger::check::{check_stream, parse_lines, LineError};
 use ledger::rules::Rules;
 use ledger::{Ruleset, StreamId};
@@ -24,7 +24,7 @@ pub struct CheckArgs {
 pub fn run(cli: &Cli, args: &CheckArgs) -> Result<(), CliError> {
     let (json, ruleset, stream) = (cli.json, args.ruleset, &args.stream);
     let refused = |e: LineError| {
-        let code = crate::status::code_name(rejection_code(e.kind));
+        let code = Code::of_rejection(e.kind).name();
         if json {
             say!("{}", json!({"ok": false, "line": e.line, "code": code, "message": e.message}));
         }

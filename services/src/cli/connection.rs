@@ -96,6 +96,33 @@ pub(super) async fn connect_projections(cli: &Cli) -> Result<Projections, CliErr
     Ok(ProjectionsClient::with_interceptor(channel(cli).await?, Credentials::of(cli)?))
 }
 
+/// Why a read ended early: the server's status (a refusal, a failure it reports), or records
+/// it sent that do not decode (`DATA_LOSS`, said by ledgerctl itself).
+#[derive(Debug)]
+pub(super) enum ReadError {
+    Server(tonic::Status),
+    Damaged(String),
+}
+
+impl From<tonic::Status> for ReadError {
+    fn from(status: tonic::Status) -> Self {
+        ReadError::Server(status)
+    }
+}
+
+impl From<ReadError> for CliError {
+    fn from(error: ReadError) -> Self {
+        match error {
+            ReadError::Server(status) => super::common::from_status(&status),
+            ReadError::Damaged(message) => CliError::Failed(format!(
+                "{}: {}",
+                crate::error::Code::DataLoss.name(),
+                super::output::printable(&message)
+            )),
+        }
+    }
+}
+
 /// The events of a read, in order: `ReadPages` (many to a message, in the stored encoding), or
 /// `Read` from a ledgerd older than `ReadPages`.
 pub(super) enum Records {
@@ -121,9 +148,9 @@ impl Records {
     }
 
     /// The next event, `None` at the end of the read.
-    pub(super) async fn next(&mut self) -> Option<Result<Recorded, tonic::Status>> {
+    pub(super) async fn next(&mut self) -> Option<Result<Recorded, ReadError>> {
         match self {
-            Records::Events(events) => Some(events.next().await?.and_then(from_proto)),
+            Records::Events(events) => Some(events.next().await?.map_err(ReadError::from).and_then(from_proto)),
             Records::Pages(pages, page) => loop {
                 if let Some(record) = page.next() {
                     return Some(Ok(record));
@@ -131,9 +158,9 @@ impl Records {
                 match pages.next().await? {
                     Ok(next) => match page_records(next) {
                         Ok(records) => *page = records.into_iter(),
-                        Err(status) => return Some(Err(status)),
+                        Err(damaged) => return Some(Err(damaged)),
                     },
-                    Err(status) => return Some(Err(status)),
+                    Err(status) => return Some(Err(status.into())),
                 }
             },
         }
@@ -142,24 +169,24 @@ impl Records {
 
 /// A page's records: in the stored encoding, or as messages (a ledgerd older than the
 /// encoding field ignores it).
-fn page_records(page: pb::RecordedEventPage) -> Result<Vec<Recorded>, tonic::Status> {
+fn page_records(page: pb::RecordedEventPage) -> Result<Vec<Recorded>, ReadError> {
     let mut records = Vec::with_capacity(page.events.len());
     for event in page.events {
         records.push(from_proto(event)?);
     }
     for record in ledger::envelope::decode_run(&page.stored) {
-        records.push(record.map_err(|e| tonic::Status::data_loss(format!("the server sent a {e}")))?);
+        records.push(record.map_err(|e| ReadError::Damaged(format!("the server sent a {e}")))?);
     }
     Ok(records)
 }
 
-fn from_proto(event: pb::RecordedEvent) -> Result<Recorded, tonic::Status> {
-    Recorded::from_proto(event).map_err(|r| tonic::Status::data_loss(format!("the server sent {r}")))
+fn from_proto(event: pb::RecordedEvent) -> Result<Recorded, ReadError> {
+    Recorded::from_proto(event).map_err(|r| ReadError::Damaged(format!("the server sent {r}")))
 }
 
-/// Every event of one stream, or the server's status (a caller may treat a refusal to read
+/// Every event of one stream, or why not (a caller may treat the server's refusal to read
 /// differently from a failure).
-pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec<Recorded>, tonic::Status> {
+pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec<Recorded>, ReadError> {
     let request = pb::ReadRequest { stream: stream.to_owned(), from_seq: 1, limit: None, ..Default::default() };
     let mut read = Records::start(client, request).await?;
     let mut records = Vec::new();
@@ -191,6 +218,7 @@ mod tests {
             pb::RecordedEventPage { events: expected.iter().map(ToProto::to_proto).collect(), ..Default::default() };
         assert_eq!(page_records(messages).unwrap(), expected);
         let damaged = pb::RecordedEventPage { stored: run[..run.len() - 2].to_vec().into(), ..Default::default() };
-        assert_eq!(page_records(damaged).unwrap_err().code(), tonic::Code::DataLoss);
+        let damaged = CliError::from(page_records(damaged).unwrap_err());
+        assert!(damaged.to_string().starts_with("DATA_LOSS: the server sent a "), "{damaged}");
     }
 }

@@ -108,7 +108,7 @@ pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
     let checkpoint = Checkpoint::parse_text(parsed.text())
         .map_err(|e| CliError::Failed(format!("{} is no checkpoint: {e}", args.checkpoint.display())))?;
     let mut ledger = connect(cli).await?;
-    let records = read_stream(&mut ledger, &args.stream.to_string()).await.map_err(|s| from_status(&s))?;
+    let records = read_stream(&mut ledger, &args.stream.to_string()).await.map_err(CliError::from)?;
     let chosen: Vec<_> = records.into_iter().filter(|r| args.seq.is_none_or(|seq| r.envelope.seq == seq)).collect();
     if chosen.is_empty() {
         return Err(CliError::Refused(match args.seq {

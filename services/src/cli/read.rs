@@ -51,7 +51,7 @@ pub async fn read(cli: &Cli, args: &ReadArgs) -> Result<(), CliError> {
     let mut read = Records::start(&mut client, request).await.map_err(|s| from_status(&s))?;
     let mut n_events = 0usize;
     while let Some(event) = read.next().await {
-        print(cli, &event.map_err(|s| from_status(&s))?)?;
+        print(cli, &event.map_err(CliError::from)?)?;
         n_events += 1;
     }
     if n_events == 0 && !cli.json {

@@ -135,7 +135,7 @@ async fn from_ledger(cli: &Cli, wanted: &BTreeSet<u64>) -> Result<BTreeMap<u64, 
             pb::ReadRequest { stream: String::new(), from_seq: position, limit: Some(1), ..Default::default() };
         let mut read = Records::start(&mut client, request).await.map_err(|s| from_status(&s))?;
         if let Some(record) = read.next().await {
-            let record = record.map_err(|s| from_status(&s))?;
+            let record = record.map_err(CliError::from)?;
             found.insert(record.envelope.position, record);
         }
     }

@@ -176,7 +176,7 @@ pub async fn export(cli: &Cli, args: &ExportArgs) -> Result<(), CliError> {
     let request = pb::ReadRequest { stream, from_seq: 1, limit: None, ..Default::default() };
     let mut read = Records::start(&mut client, request).await.map_err(|s| from_status(&s))?;
     while let Some(record) = read.next().await {
-        say!("{}", json_line(&record.map_err(|s| from_status(&s))?.to_json()));
+        say!("{}", json_line(&record.map_err(CliError::from)?.to_json()));
     }
     Ok(())
 }

@@ -2,8 +2,8 @@
 
 use crate::auth::{Access, Auth};
 use crate::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
+use crate::error::{refusal_of, Error};
 use crate::limits::{Limits, ServerStats};
-use crate::status::{from_append, from_rejection, from_store};
 use ledger::rejection::quote;
 use ledger::stream::MAX_NAME_BYTES;
 use ledger::StreamId;
@@ -130,11 +130,15 @@ impl Delivery {
         true
     }
 
+    /// Ends the read with `status` (already logged); a client that has gone is not told.
     async fn fail(&self, status: Status) {
-        let _ = match self {
+        let told = match self {
             Delivery::Events(tx) => tx.send(Err(status)).await.is_ok(),
             Delivery::Pages(tx) | Delivery::Stored(tx) => tx.send(Err(status)).await.is_ok(),
         };
+        if !told {
+            tracing::debug!("the reader had gone before its read failed");
+        }
     }
 }
 
@@ -147,7 +151,7 @@ impl LedgerService {
         // An empty stream reads the whole log in global position order (exports, imports).
         let stream = match request.stream.as_str() {
             "" => None,
-            name => Some(StreamId::parse(name).map_err(from_rejection)?),
+            name => Some(StreamId::parse(name).map_err(Error::from)?),
         };
         self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
         let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
@@ -188,7 +192,7 @@ impl LedgerService {
                             }
                         }
                         tracing::error!(%error, "read failed");
-                        delivery.fail(from_store(error)).await;
+                        delivery.fail(Error::from(error).into()).await;
                         break;
                     }
                 };
@@ -309,7 +313,7 @@ fn read_access(stream: Option<&StreamId>) -> Access {
 }
 
 fn error_answer(status: &Status) -> pb::AppendStreamResponse {
-    let (event, refusal) = crate::status::refusal_of(status);
+    let (event, refusal) = refusal_of(status);
     pb::AppendStreamResponse {
         result: Some(pb::append_stream_response::Result::Error(pb::AppendError {
             code: status.code() as i32,
@@ -325,10 +329,10 @@ impl pb::ledger_server::Ledger for LedgerService {
     #[tracing::instrument(skip_all, fields(stream = %quote(&request.get_ref().stream), n_events = request.get_ref().events.len()))]
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
         let (actor, clearance) = self.auth.recorder(request.metadata())?;
-        let append = append_from_proto(request.into_inner(), actor, clearance).map_err(from_rejection)?;
+        let append = append_from_proto(request.into_inner(), actor, clearance).map_err(Error::from)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
-            from_append(e)
+            Error::from(e)
         })?;
         Ok(Response::new(appended_to_proto(&appended)))
     }
@@ -357,14 +361,14 @@ impl pb::ledger_server::Ledger for LedgerService {
                 };
                 let Some(message) = message else { break };
                 let mut permit = None;
-                let submitted = match message
-                    .map(|proto| append_from_proto(proto, actor.clone(), clearance).map_err(from_rejection))
-                {
+                let submitted = match message.map(|proto| {
+                    append_from_proto(proto, actor.clone(), clearance).map_err(|r| Status::from(Error::from(r)))
+                }) {
                     Err(status) | Ok(Err(status)) => Err(status),
                     Ok(Ok(append)) => {
                         let n_events = u32::try_from(append.events.len()).unwrap_or(u32::MAX).min(IN_FLIGHT_EVENTS);
                         permit = Arc::clone(&budget).acquire_many_owned(n_events).await.ok();
-                        log.submit(append).map_err(from_store)
+                        log.submit(append).map_err(|e| Status::from(Error::from(e)))
                     }
                 };
                 if pending_tx.send((submitted, permit)).await.is_err() {
@@ -380,7 +384,7 @@ impl pb::ledger_server::Ledger for LedgerService {
                         Ok(appended) => pb::AppendStreamResponse {
                             result: Some(pb::append_stream_response::Result::Ok(appended_to_proto(&appended))),
                         },
-                        Err(error) => error_answer(&from_append(error)),
+                        Err(error) => error_answer(&Error::from(error).into()),
                     },
                     Err(status) => error_answer(&status),
                 };
@@ -409,11 +413,12 @@ impl pb::ledger_server::Ledger for LedgerService {
             Ok(pb::PageEncoding::Messages) => Delivery::Pages(tx),
             Ok(pb::PageEncoding::StoredV1) => Delivery::Stored(tx),
             Err(_) => {
-                return Err(Status::invalid_argument(format!(
+                return Err(Error::InvalidArgument(format!(
                     "unknown page encoding {}: this ledgerd sends PAGE_ENCODING_MESSAGES (0) or \
                      PAGE_ENCODING_STORED_V1 (1)",
                     request.get_ref().encoding
-                )))
+                ))
+                .into())
             }
         };
         self.start_read(request, delivery)?;
@@ -429,17 +434,18 @@ impl pb::ledger_server::Ledger for LedgerService {
         let (metadata, request) = (request.metadata().clone(), request.into_inner());
         let stream = match request.stream.as_str() {
             "" => None,
-            name => Some(StreamId::parse(name).map_err(from_rejection)?),
+            name => Some(StreamId::parse(name).map_err(Error::from)?),
         };
         self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
         let filter = stream.map_or(Filter::All, Filter::Stream);
         let Ok(slot) = Arc::clone(&self.subscribers).try_acquire_owned() else {
             ServerStats::add(&self.stats.subscribers_refused, 1);
             tracing::warn!(max_subscribers = self.limits.max_subscribers, "subscription refused: limit reached");
-            return Err(Status::resource_exhausted(format!(
+            return Err(Error::ResourceExhausted(format!(
                 "ledgerd already serves {} subscriptions (--max-subscribers); try again later",
                 self.limits.max_subscribers
-            )));
+            ))
+            .into());
         };
         let mut source = self.log.subscribe(filter, request.from);
         let mut stopping = self.stopping.clone();
@@ -465,16 +471,21 @@ impl pb::ledger_server::Ledger for LedgerService {
                     permit = tokio::time::timeout(stall, tx.reserve()) => permit,
                 };
                 match permit {
-                    Ok(Ok(permit)) => permit.send(item.map(|record| record.to_proto()).map_err(from_store)),
+                    Ok(Ok(permit)) => {
+                        permit.send(item.map(|record| record.to_proto()).map_err(|e| Error::from(e).into()))
+                    }
                     Ok(Err(_closed)) => break,
                     Err(_stalled) => {
                         ServerStats::add(&stats.subscribers_cut_off, 1);
                         tracing::warn!(delivered, "cutting off a subscriber that took no event for {stall:?}");
-                        let _ = cut_off.send(Status::resource_exhausted(format!(
+                        let cut = Error::ResourceExhausted(format!(
                             "subscription cut off: it took no event for {} s while events waited; \
                              subscribe again from the event after the last one received",
                             stall.as_secs_f64()
-                        )));
+                        ));
+                        if cut_off.send(cut.into()).is_err() {
+                            tracing::debug!("the cut-off subscriber had already gone");
+                        }
                         break;
                     }
                 }
@@ -492,14 +503,15 @@ impl pb::ledger_server::Ledger for LedgerService {
         self.auth.authorize(request.metadata(), Access::ListStreams)?;
         let prefix = request.into_inner().prefix;
         if prefix.len() > MAX_NAME_BYTES {
-            return Err(Status::invalid_argument(format!(
+            return Err(Error::InvalidArgument(format!(
                 "prefix `{}` is {} bytes long; a stream name is at most {MAX_NAME_BYTES} bytes",
                 quote(&prefix),
                 prefix.len()
-            )));
+            ))
+            .into());
         }
-        let streams = self.log.streams().map_err(from_store)?;
-        let last_position = self.log.last_position().map_err(from_store)?;
+        let streams = self.log.streams().map_err(Error::from)?;
+        let last_position = self.log.last_position().map_err(Error::from)?;
         Ok(Response::new(pb::ListStreamsResponse {
             streams: streams
                 .iter()

@@ -4,9 +4,9 @@
 
 use crate::auth::{Access, Auth};
 use crate::convert::record_into_proto;
+use crate::error::Error;
 use crate::proofs::checkpoints::SignedCheckpoint;
 use crate::proofs::Proofs;
-use crate::status::{from_prove, from_store, no_checkpoints};
 use ledger::StreamId;
 use ledger_proto::v1 as pb;
 use ledger_store::Log;
@@ -25,18 +25,31 @@ impl ProofsService {
         ProofsService { log, auth, proofs }
     }
 
-    fn proofs(&self) -> Result<&Proofs, Status> {
+    fn proofs(&self) -> Result<&Proofs, Error> {
         self.proofs.as_deref().ok_or_else(no_checkpoints)
     }
 
     /// `size`, or the latest checkpoint's for 0.
-    fn size_or_latest(&self, size: u64) -> Result<u64, Status> {
+    fn size_or_latest(&self, size: u64) -> Result<u64, Error> {
         if size > 0 {
             return Ok(size);
         }
-        let latest = self.proofs()?.latest().ok_or_else(|| Status::unavailable("no checkpoint is signed yet"))?;
+        let latest = self.proofs()?.latest().ok_or_else(not_signed_yet)?;
         Ok(latest.checkpoint.size)
     }
+}
+
+/// The refusal of a proof request to a ledgerd that signs no checkpoints.
+fn no_checkpoints() -> Error {
+    Error::FailedPrecondition(
+        "this ledgerd signs no checkpoints, so it has no proofs: start it with --signing-key FILE \
+         (`ledgerctl new-signing-key` makes one)"
+            .into(),
+    )
+}
+
+fn not_signed_yet() -> Error {
+    Error::Unavailable("no checkpoint is signed yet".into())
 }
 
 /// A checkpoint with the cosignatures witnesses handed back for it.
@@ -68,8 +81,8 @@ impl pb::proofs_server::Proofs for ProofsService {
         let size = request.into_inner().at_least_size;
         let found = if size == 0 { proofs.latest() } else { proofs.at_least(size) };
         let signed = found.ok_or_else(|| match size {
-            0 => Status::unavailable("no checkpoint is signed yet"),
-            _ => Status::not_found(format!("no checkpoint holds {size} records yet")),
+            0 => not_signed_yet(),
+            _ => Error::NotFound(format!("no checkpoint holds {size} records yet")),
         })?;
         Ok(Response::new(to_proto(proofs, &signed)))
     }
@@ -81,12 +94,13 @@ impl pb::proofs_server::Proofs for ProofsService {
         self.auth.authorize(request.metadata(), Access::Checkpoints)?;
         let proofs = self.proofs()?;
         let note = request.into_inner().note;
-        proofs.add_cosignature(&note).map_err(crate::status::cosignature_refused)?;
+        proofs.add_cosignature(&note).map_err(Error::InvalidArgument)?;
         let size = ledger_proof::Note::parse(&note)
             .ok()
             .and_then(|n| ledger_proof::Checkpoint::parse_text(n.text()).ok())
             .map_or(0, |c| c.size);
-        let signed = proofs.at_least(size).ok_or_else(|| Status::internal("a cosigned checkpoint went missing"))?;
+        let signed =
+            proofs.at_least(size).ok_or_else(|| Error::Internal("a cosigned checkpoint went missing".into()))?;
         Ok(Response::new(to_proto(proofs, &signed)))
     }
 
@@ -97,7 +111,7 @@ impl pb::proofs_server::Proofs for ProofsService {
         let (metadata, _, asked) = request.into_parts();
         let stream = match asked.stream.as_str() {
             "" => None,
-            name => Some(StreamId::parse(name).map_err(crate::status::from_rejection)?),
+            name => Some(StreamId::parse(name).map_err(Error::from)?),
         };
         let access = stream.as_ref().map_or(Access::ReadLog, |s| Access::ReadStream(s.kind()));
         self.auth.authorize(&metadata, access)?;
@@ -112,18 +126,18 @@ impl pb::proofs_server::Proofs for ProofsService {
                 .map(|r| r.into_iter().find(|r| r.envelope.position == asked.position)),
         })
         .await
-        .map_err(|e| Status::internal(format!("a read panicked: {e}")))?
-        .map_err(from_store)?;
+        .map_err(|e| Error::Internal(format!("a read panicked: {e}")))?
+        .map_err(Error::from)?;
         let record = found.ok_or_else(|| match asked.stream.as_str() {
-            "" => Status::not_found(format!("the log has no event at position {}", asked.position)),
-            stream => Status::not_found(format!("{stream} has no event {}", asked.seq)),
+            "" => Error::NotFound(format!("the log has no event at position {}", asked.position)),
+            stream => Error::NotFound(format!("{stream} has no event {}", asked.seq)),
         })?;
         let position = record.envelope.position;
         let proofs = self.proofs.clone().ok_or_else(no_checkpoints)?;
         let proof = tokio::task::spawn_blocking(move || proofs.inclusion(position - 1, size))
             .await
-            .map_err(|e| Status::internal(format!("a proof panicked: {e}")))?
-            .map_err(from_prove)?;
+            .map_err(|e| Error::Internal(format!("a proof panicked: {e}")))?
+            .map_err(Error::from)?;
         Ok(Response::new(pb::InclusionProof {
             position,
             tree_size: size,
@@ -143,8 +157,8 @@ impl pb::proofs_server::Proofs for ProofsService {
         let old_size = asked.old_size;
         let proof = tokio::task::spawn_blocking(move || proofs.consistency(old_size, new_size))
             .await
-            .map_err(|e| Status::internal(format!("a proof panicked: {e}")))?
-            .map_err(from_prove)?;
+            .map_err(|e| Error::Internal(format!("a proof panicked: {e}")))?
+            .map_err(Error::from)?;
         Ok(Response::new(pb::ConsistencyProof { old_size, new_size, hashes: hashes(proof) }))
     }
 }

@@ -17,6 +17,7 @@ use super::sse::Live;
 use super::table::{JsonError, LiveQuery, TablePayload};
 use super::{blocking, wall_ms, PageError, WebState};
 use crate::auth::Access;
+use crate::error::Error;
 use crate::projections::andes_table::{andes_table_view, AndesTableView};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -27,7 +28,7 @@ use std::sync::Arc;
 
 /// `<id>` or `andes/<id>` as an Andes stream.
 fn match_id(text: &str) -> Result<StreamId, PageError> {
-    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(crate::status::from_rejection)?)
+    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(Error::from)?)
 }
 
 pub(crate) async fn page(

@@ -12,9 +12,10 @@
 use super::refusal::Say;
 use super::{PageError, WebState};
 use crate::auth::{Auth, Identity, Role, ACTOR_HEADER, CLEARANCE_HEADER};
+use crate::error::Error;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap};
 use tonic::metadata::{MetadataMap, MetadataValue};
 
 /// The cookie holding the bearer token (hex of its bytes).
@@ -101,8 +102,8 @@ pub(crate) fn same_origin(headers: &HeaderMap) -> Result<(), PageError> {
         Some(origin) => origin.split_once("://").is_some_and(|(_, rest)| rest == host),
     };
     if cross_site || !origin_ok {
-        let refused = PageError::new(StatusCode::FORBIDDEN, "PERMISSION_DENIED: a form from another site".into());
-        return Err(refused.saying(Say::new("error-cross-site")));
+        let refused = Error::PermissionDenied("a form from another site".into());
+        return Err(PageError::from(refused).saying(Say::new("error-cross-site")));
     }
     Ok(())
 }

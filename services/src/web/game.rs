@@ -3,6 +3,7 @@
 //! the sequencer would accept next), and the table time now.
 
 use super::PageError;
+use crate::error::Error;
 use crate::projections::{self, Streams};
 use ledger::rules::{GameState, Rules};
 use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind, StreamState};
@@ -27,9 +28,9 @@ pub(crate) struct Game {
 /// Not a valid game stream name (`INVALID_ARGUMENT`).
 pub(crate) fn game_id(text: &str) -> Result<StreamId, PageError> {
     let name = if text.contains('/') { text.to_owned() } else { format!("game/{text}") };
-    let id = StreamId::parse(&name).map_err(crate::status::from_rejection)?;
+    let id = StreamId::parse(&name).map_err(Error::from)?;
     if id.kind() != StreamKind::Game {
-        return Err(PageError::bad_request(format!("{name} is not a game stream")));
+        return Err(Error::InvalidArgument(format!("{name} is not a game stream")).into());
     }
     Ok(id)
 }

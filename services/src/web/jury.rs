@@ -13,9 +13,10 @@ use super::layout::{esc, shell};
 use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use crate::auth::{Access, Role};
+use crate::error::Error;
 use crate::projections;
 use axum::extract::{Path, Query, State};
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::envelope::{short_digest, verify_chain};
 use ledger::StreamKind;
@@ -23,35 +24,27 @@ use replay::audit::{self, table_time_text, AuditError, Auditor};
 use serde::Deserialize;
 use std::sync::Arc;
 
-/// The jury alone: the table in `auth/policy.rs` lets every reader of a game read its stream;
-/// this page is the jury's working tool on top of that.
+/// The jury alone: whoever reads the game's stream, and then the jury ([`Access::ReplayViewer`]
+/// in the access table, on an open ledgerd too); a refusal is said in the jury's words.
 fn jury_only(state: &WebState, viewer: &Viewer) -> Result<(), PageError> {
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    match &viewer.identity {
-        Some(who) if who.role == Role::Jury => Ok(()),
-        Some(who) if who.role == Role::Public => Err(PageError::new(
-            StatusCode::UNAUTHORIZED,
-            "UNAUTHENTICATED: the replay viewer needs the jury's token".into(),
-        )
-        .saying(Say::new("error-jury-signin"))),
-        Some(who) => {
-            let message = format!(
-                "PERMISSION_DENIED: the replay viewer is for the jury; {} is cleared as {}",
-                who.actor,
-                who.role.as_str()
-            );
-            // The catalogue names the clearance in the reader's language (a Fluent selector).
-            Err(PageError::new(StatusCode::FORBIDDEN, message).saying(
-                Say::new("error-jury-only").arg("actor", who.actor.clone()).arg("clearance", who.role.as_str()),
-            ))
+    let refused = match state.auth.authorize(&viewer.metadata, Access::ReplayViewer) {
+        Ok(_) => return Ok(()),
+        Err(error) => error,
+    };
+    let say = match (&refused, &viewer.identity) {
+        (Error::Unauthenticated(_), Some(who)) if who.role == Role::Public => Say::new("error-jury-signin"),
+        // The catalogue names the clearance in the reader's language (a Fluent selector).
+        (Error::PermissionDenied(_), Some(who)) => {
+            Say::new("error-jury-only").arg("actor", who.actor.clone()).arg("clearance", who.role.as_str())
         }
-        None => Err(PageError::new(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED: unknown token".into())
-            .saying(Say::new("error-unknown-token"))),
-    }
+        _ => Say::of_error(&refused),
+    };
+    Err(PageError::from(refused).saying(say))
 }
 
 fn audit_error(error: AuditError) -> PageError {
-    PageError::new(StatusCode::CONFLICT, format!("FAILED_PRECONDITION: {error}"))
+    Error::FailedPrecondition(error.to_string()).into()
 }
 
 #[derive(Deserialize)]
@@ -73,9 +66,8 @@ pub(crate) async fn page(
     let body = blocking(move || {
         let game = Game::load(&log, id)?;
         if game.records.is_empty() {
-            let message = format!("NOT_FOUND: there is no stream {}", game.id);
-            return Err(PageError::new(StatusCode::NOT_FOUND, message)
-                .saying(Say::new("error-no-game").arg("id", game.id.id())));
+            let missing = Error::NotFound(format!("there is no stream {}", game.id));
+            return Err(PageError::from(missing).saying(Say::new("error-no-game").arg("id", game.id.id())));
         }
         render(lang, &game, query.at, query.diff)
     })

@@ -7,8 +7,9 @@ use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
 use crate::auth::Role;
+use crate::error::Error;
 use axum::extract::{Path, State};
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::StreamKind;
 
@@ -35,7 +36,7 @@ pub(crate) async fn asset(Path(file): Path<String>) -> Response {
         Some((_, kind, body)) => {
             ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *body).into_response()
         }
-        None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+        None => super::plain(Error::NotFound("no such asset".into())),
     }
 }
 
@@ -221,7 +222,7 @@ pub(crate) async fn open(axum::extract::Query(query): axum::extract::Query<OpenQ
     let page = match query.page.as_str() {
         "board" | "table" | "jury" | "andes" => query.page.as_str(),
         other => {
-            let refused = PageError::new(StatusCode::NOT_FOUND, format!("NOT_FOUND: there is no page {other}"));
+            let refused = PageError::from(Error::NotFound(format!("there is no page {other}")));
             return refused.saying(Say::new("error-no-page")).into_response();
         }
     };

@@ -34,6 +34,7 @@ mod tables;
 mod unavailable;
 
 use crate::auth::Auth;
+use crate::error::{Code, Error};
 use crate::server::ProjectionsService;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -145,31 +146,34 @@ pub async fn serve(
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, PageError> + Send + 'static,
 ) -> Result<T, PageError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| PageError::internal(format!("a page failed: {e}")))?
+    tokio::task::spawn_blocking(work).await.map_err(|e| Error::Internal(format!("a page failed: {e}")))?
 }
 
-/// A page that cannot be shown, as the gRPC API would have refused it: the machine text for
-/// JSON routes and logs, and what a person reads in their language ([`refusal`]).
+/// A page that cannot be shown, as the gRPC API would have refused it: its code (which says
+/// the HTTP status, [`Code::http_status`]), the machine text for JSON routes and logs, and what
+/// a person reads in their language ([`refusal`]).
 #[derive(Debug, Clone)]
 pub(crate) struct PageError {
-    status: StatusCode,
+    code: Code,
     /// `CODE: the ledger's sentence`, as `ledgerctl` prints it.
     message: String,
     say: refusal::Say,
 }
 
 impl PageError {
+    /// A failure whose text is already written (without its code in front, for the pages
+    /// not yet on [`Error`]).
     fn internal(message: String) -> Self {
-        PageError::new(StatusCode::INTERNAL_SERVER_ERROR, message)
+        PageError::written(Code::Internal, message)
     }
 
+    /// A bad request whose text is already written (see [`PageError::internal`]).
     fn bad_request(message: impl Into<String>) -> Self {
-        PageError::new(StatusCode::BAD_REQUEST, message.into())
+        PageError::written(Code::InvalidArgument, message.into())
     }
 
-    /// A refusal said by its HTTP status's sentence.
-    fn new(status: StatusCode, message: String) -> Self {
-        PageError { status, message, say: refusal::Say::of_http(status) }
+    fn written(code: Code, message: String) -> Self {
+        PageError { code, message, say: refusal::Say::of_code(code) }
     }
 
     /// The same refusal, said as `say` in a page.
@@ -180,57 +184,67 @@ impl PageError {
 
     /// A "not found" said as `say` (a page that knows what it looked for).
     fn when_not_found(self, say: refusal::Say) -> Self {
-        if self.status == StatusCode::NOT_FOUND {
+        if self.code == Code::NotFound {
             self.saying(say)
         } else {
             self
         }
     }
-}
 
-impl From<tonic::Status> for PageError {
-    fn from(status: tonic::Status) -> Self {
-        use tonic::Code;
-        let http = match status.code() {
-            Code::Unauthenticated => StatusCode::UNAUTHORIZED,
-            Code::PermissionDenied => StatusCode::FORBIDDEN,
-            Code::NotFound => StatusCode::NOT_FOUND,
-            Code::InvalidArgument => StatusCode::BAD_REQUEST,
-            Code::FailedPrecondition | Code::Aborted | Code::AlreadyExists => StatusCode::CONFLICT,
-            Code::Unavailable | Code::ResourceExhausted => StatusCode::SERVICE_UNAVAILABLE,
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        PageError { status: http, message: status_text(&status), say: refusal::Say::of_status(&status) }
+    /// The HTTP status the page is answered with.
+    fn status(&self) -> StatusCode {
+        http_status(self.code)
+    }
+
+    /// Logs a failure of the server (not a refusal) where it is answered: on its page or JSON.
+    fn log_failure(&self) {
+        if matches!(self.code, Code::Internal | Code::DataLoss) {
+            tracing::error!(message = %self.message, "a page failed");
+        }
     }
 }
 
-impl From<crate::error::Error> for PageError {
+/// The HTTP status of a code.
+fn http_status(code: Code) -> StatusCode {
+    StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+impl From<tonic::Status> for PageError {
+    /// A status from the Projections service called in-process (pages not yet on the facade).
+    fn from(status: tonic::Status) -> Self {
+        let message = format!("{}: {}", crate::error::code_name(status.code()), status.message());
+        PageError { code: Code::of_received(status.code()), message, say: refusal::Say::of_status(&status) }
+    }
+}
+
+impl From<Error> for PageError {
     /// A failure of the house on a page: its HTTP status, its machine text and its sentence.
-    fn from(error: crate::error::Error) -> Self {
-        let status = StatusCode::from_u16(error.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        PageError { status, message: error.text(), say: refusal::Say::of_error(&error) }
+    fn from(error: Error) -> Self {
+        PageError { code: error.code(), message: error.text(), say: refusal::Say::of_error(&error) }
     }
 }
 
 impl From<ledger_store::StoreError> for PageError {
     fn from(error: ledger_store::StoreError) -> Self {
-        tracing::error!(%error, "a page could not read the log");
-        PageError::from(crate::status::from_store(error))
+        PageError::from(Error::from(error))
     }
 }
 
 impl IntoResponse for PageError {
-    /// In English here; [`refusal::localize`] writes it again in the reader's language.
+    /// In English here; [`refusal::localize`] writes it again in the reader's language. A
+    /// failure of the server (not a refusal) is logged here, where it is answered.
     fn into_response(self) -> Response {
+        self.log_failure();
         let mut response = refusal::page(i18n::Lang::En, "/", &self);
         response.extensions_mut().insert(self);
         response
     }
 }
 
-/// A status as `ledgerctl` prints it: `FAILED_PRECONDITION: the message`.
-pub(crate) fn status_text(status: &tonic::Status) -> String {
-    format!("{}: {}", crate::status::code_name(status.code()), status.message())
+/// A plain-text answer for what is no page (an asset, a catalogue): the failure's HTTP status
+/// and its message alone.
+fn plain(error: Error) -> Response {
+    (http_status(error.code()), error.message()).into_response()
 }
 
 /// Milliseconds since the Unix epoch, the server's clock (table time on web-started games

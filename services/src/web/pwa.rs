@@ -4,8 +4,9 @@
 
 use super::i18n::{self, Lang, COOKIE_LANG};
 use super::layout::{asset_names, asset_version};
+use crate::error::Error;
 use axum::extract::{Path, Query};
-use axum::http::{header, StatusCode};
+use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use serde::Deserialize;
 
@@ -43,7 +44,7 @@ pub(crate) async fn catalogue(Path((lang, file)): Path<(String, String)>) -> Res
             ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], text)
                 .into_response()
         }
-        None => (StatusCode::NOT_FOUND, "no such catalogue").into_response(),
+        None => super::plain(Error::NotFound("no such catalogue".into())),
     }
 }
 
@@ -56,7 +57,7 @@ pub(crate) struct Switch {
 /// `/lang?to=es&next=/board/wm26`: remembers the language for a year and goes back.
 pub(crate) async fn switch(Query(query): Query<Switch>, headers: axum::http::HeaderMap) -> Response {
     let Some(lang) = Lang::from_code(&query.to) else {
-        let refused = super::PageError::new(StatusCode::NOT_FOUND, "NOT_FOUND: no such language".into());
+        let refused = super::PageError::from(Error::NotFound("no such language".into()));
         return refused.saying(super::refusal::Say::new("error-no-language")).into_response();
     };
     // Back where the switch was pressed: the `next` given, else the page it was on.

@@ -15,6 +15,7 @@ use super::auth::same_origin;
 use super::sse::{follow, html_event, Live};
 use super::table::JsonError;
 use super::{blocking, PageError, WebState};
+use crate::error::Error;
 use axum::http::HeaderMap;
 use axum::Json;
 use ledger::{RejectionKind, StreamId, StreamState};
@@ -103,10 +104,10 @@ pub(crate) async fn append(
     same_origin(headers)?;
     let (actor, clearance) = state.auth.recorder(&viewer.metadata)?;
     if queue.events.len() > MAX_EVENTS_PER_SEND {
-        return Err(PageError::bad_request(format!(
+        return Err(PageError::from(Error::InvalidArgument(format!(
             "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
             queue.events.len()
-        ))
+        )))
         .into());
     }
     let log = Arc::clone(&state.log);
@@ -176,11 +177,7 @@ pub(crate) async fn append(
             let refused = rejection.event.map_or(0, |n| (n as usize).saturating_sub(1)).min(batch.len() - 1);
             if refused > 0 {
                 let before = &batch[..refused];
-                let appended = state
-                    .log
-                    .append(request(before))
-                    .await
-                    .map_err(|e| PageError::from(crate::status::from_append(e)))?;
+                let appended = state.log.append(request(before)).await.map_err(|e| PageError::from(Error::from(e)))?;
                 acknowledged(&mut results, before, appended.first_seq, appended.duplicate);
             }
             let message = strip_event_prefix(&rejection.message, rejection.event);

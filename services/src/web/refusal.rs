@@ -8,12 +8,11 @@
 use super::i18n::Lang;
 use super::layout::{esc, shell_in, Head};
 use super::PageError;
+use crate::error::{Code, Error};
 use axum::extract::Request;
-use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use fluent_bundle::FluentValue;
-use tonic::Code;
 
 /// A catalogue message with its arguments, formatted in whichever language reads it.
 #[derive(Debug, Clone)]
@@ -46,16 +45,27 @@ impl Say {
         lang.t_args(self.id, &args)
     }
 
-    /// What a gRPC refusal says when the page did not name its cause: the sentence of its code.
+    /// What a gRPC status from the Projections service says (pages not yet on the facade): as
+    /// [`Say::of_error`] for the same code and message.
     pub(crate) fn of_status(status: &tonic::Status) -> Say {
         match status.code() {
-            // `Auth::identify`: a token it does not know, or a header that is not a bearer token
-            // (a cookie the browser kept from another ledgerd).
-            Code::Unauthenticated
-                if status.message() == "unknown token" || status.message().starts_with("the authorization header") =>
-            {
-                Say::new("error-unknown-token")
-            }
+            tonic::Code::Unauthenticated if is_unknown_token(status.message()) => Say::new("error-unknown-token"),
+            code => Say::of_code(Code::of_received(code)),
+        }
+    }
+
+    /// What a failure of the house says when the page did not name its cause: the sentence of
+    /// its code.
+    pub(crate) fn of_error(error: &Error) -> Say {
+        match error {
+            Error::Unauthenticated(message) if is_unknown_token(message) => Say::new("error-unknown-token"),
+            _ => Say::of_code(error.code()),
+        }
+    }
+
+    /// The sentence of a code.
+    pub(crate) fn of_code(code: Code) -> Say {
+        match code {
             Code::Unauthenticated => Say::new("error-needs-signin"),
             Code::PermissionDenied => Say::new("error-not-cleared"),
             Code::NotFound => Say::new("error-not-found"),
@@ -67,57 +77,18 @@ impl Say {
             _ => Say::new("error-internal").with_detail(),
         }
     }
-
-    /// What a failure of the house says when the page did not name its cause: the sentence of
-    /// its code (as [`Say::of_status`] for the same code and message).
-    pub(crate) fn of_error(error: &crate::error::Error) -> Say {
-        use crate::error::{Code as C, Error};
-        match error {
-            Error::Unauthenticated(message)
-                if message == "unknown token" || message.starts_with("the authorization header") =>
-            {
-                Say::new("error-unknown-token")
-            }
-            _ => match error.code() {
-                C::Unauthenticated => Say::new("error-needs-signin"),
-                C::PermissionDenied => Say::new("error-not-cleared"),
-                C::NotFound => Say::new("error-not-found"),
-                C::InvalidArgument => Say::new("error-invalid").with_detail(),
-                C::FailedPrecondition | C::Aborted | C::AlreadyExists => Say::new("error-precondition").with_detail(),
-                C::Unavailable | C::ResourceExhausted => Say::new("error-unavailable"),
-                _ => Say::new("error-internal").with_detail(),
-            },
-        }
-    }
-
-    /// The sentence for a refusal made without a gRPC status, by its HTTP status.
-    pub(crate) fn of_http(status: StatusCode) -> Say {
-        match status {
-            StatusCode::BAD_REQUEST => Say::new("error-invalid").with_detail(),
-            StatusCode::NOT_FOUND => Say::new("error-not-found"),
-            StatusCode::CONFLICT => Say::new("error-precondition").with_detail(),
-            _ => Say::new("error-internal").with_detail(),
-        }
-    }
 }
 
-/// The machine code of an HTTP status, as gRPC names it (JSON routes and `data-code`).
-pub(crate) fn code_of(status: StatusCode) -> &'static str {
-    match status {
-        StatusCode::BAD_REQUEST => "INVALID_ARGUMENT",
-        StatusCode::UNAUTHORIZED => "UNAUTHENTICATED",
-        StatusCode::FORBIDDEN => "PERMISSION_DENIED",
-        StatusCode::NOT_FOUND => "NOT_FOUND",
-        StatusCode::CONFLICT => "FAILED_PRECONDITION",
-        StatusCode::SERVICE_UNAVAILABLE => "UNAVAILABLE",
-        _ => "INTERNAL",
-    }
+/// `Auth::identify`'s refusals of a token it does not know, or of a header that is not a bearer
+/// token (a cookie the browser kept from another ledgerd): signing in again helps.
+fn is_unknown_token(message: &str) -> bool {
+    message == "unknown token" || message.starts_with("the authorization header")
 }
 
 /// The error page: the sentence in `lang`, the machine code in `data-code`, the ledger's own
 /// words when they are the information, and a way to sign in when a token would help.
 pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
-    let code = code_of(error.status);
+    let code = error.code.name();
     let mut body = format!(
         "<h1>{}</h1><p class=\"refusal\" id=\"error\" data-code=\"{code}\">{}</p>",
         esc(&lang.t("error-title")),
@@ -131,7 +102,7 @@ pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
             esc(detail)
         ));
     }
-    if matches!(error.status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN) {
+    if matches!(error.code, Code::Unauthenticated | Code::PermissionDenied) {
         let next = super::auth::local_path(Some(path));
         body.push_str(&format!(
             "<p><a href=\"/signin?next={}\" id=\"error-signin\">{}</a></p>",
@@ -141,7 +112,7 @@ pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
     }
     body.push_str(&format!("<p><a href=\"/\">{}</a></p>", esc(&lang.t("error-home"))));
     let html = shell_in(lang, &lang.t("error-title"), None, &body, &Head { manifest: false, scripts: &[] });
-    (error.status, Html(html)).into_response()
+    (error.status(), Html(html)).into_response()
 }
 
 /// Every route's layer: a [`PageError`] a handler returned is written in the request's language.
@@ -175,13 +146,13 @@ mod tests {
         let mut metadata = MetadataMap::new();
         metadata.insert("authorization", "Bearer unknown".parse().unwrap());
         let refused = auth.identify(&metadata).unwrap_err();
-        let say = Say::of_status(&refused);
+        let say = Say::of_error(&refused);
         assert_eq!(say.text(Lang::Es), "Token desconocido: vuelva a iniciar sesión.");
         assert_eq!(say.text(Lang::En), "Unknown token: sign in again.");
         let error = PageError::from(refused);
         assert_eq!(
-            (error.status, error.message.as_str()),
-            (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED: unknown token")
+            (error.status(), error.message.as_str()),
+            (axum::http::StatusCode::UNAUTHORIZED, "UNAUTHENTICATED: unknown token")
         );
     }
 

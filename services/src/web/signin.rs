@@ -7,9 +7,10 @@ use super::i18n::Lang;
 use super::layout::{clearance_name, esc, shell};
 use super::refusal::Say;
 use super::{PageError, WebState};
-use crate::auth::{Auth, Role};
+use crate::auth::{check_actor, Auth, Role};
+use crate::error::Error;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
 use serde::Deserialize;
@@ -113,8 +114,9 @@ pub(crate) async fn signin(
     same_origin(&headers)?;
     let next = local_path(form.next.as_deref());
     // The form again, with the refusal in the reader's language (its code in `data-code`).
-    let refuse = |status: StatusCode, code: &str, say: Say| {
-        (status, Html(signin_html(&state, &viewer, lang, &next, Some((code, say))))).into_response()
+    let refuse = |error: Error, say: Say| {
+        let html = signin_html(&state, &viewer, lang, &next, Some((error.code().name(), say)));
+        (super::http_status(error.code()), Html(html)).into_response()
     };
     let cookies = match *state.auth {
         Auth::Tokens(_) => {
@@ -122,20 +124,21 @@ pub(crate) async fn signin(
             let token = token.trim();
             let mut metadata = MetadataMap::new();
             let Ok(value) = MetadataValue::try_from(format!("Bearer {token}").as_str()) else {
-                return Ok(refuse(StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", Say::new("error-unknown-token")));
+                let unknown = Error::Unauthenticated("unknown token".into());
+                return Ok(refuse(unknown, Say::new("error-unknown-token")));
             };
             metadata.insert("authorization", value);
-            if let Err(status) = state.auth.identify(&metadata) {
-                let code = crate::status::code_name(status.code());
-                return Ok(refuse(StatusCode::UNAUTHORIZED, code, Say::of_status(&status)));
+            if let Err(error) = state.auth.identify(&metadata) {
+                let say = Say::of_error(&error);
+                return Ok(refuse(error, say));
             }
             vec![set_cookie(COOKIE_TOKEN, &hex::encode(token), COOKIE_MAX_AGE_SECS)]
         }
         Auth::Open => {
             let actor = form.actor.unwrap_or_default();
             let role = form.clearance.as_deref().and_then(Role::parse).unwrap_or(Role::Table);
-            if actor.is_empty() || actor.len() > 64 || actor.chars().any(char::is_control) {
-                return Ok(refuse(StatusCode::BAD_REQUEST, "INVALID_ARGUMENT", Say::new("signin-actor-invalid")));
+            if let Err(error) = check_actor(&actor) {
+                return Ok(refuse(error, Say::new("signin-actor-invalid")));
             }
             vec![
                 set_cookie(COOKIE_ACTOR, &hex::encode(&actor), COOKIE_MAX_AGE_SECS),

@@ -8,7 +8,7 @@ use super::i18n::Lang;
 use super::layout::esc;
 use super::refusal::Say;
 use super::{PageError, WebState};
-use axum::http::StatusCode;
+use crate::error::Error;
 use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
 use ledger::Recorded;
 use ledger_store::Filter;
@@ -36,8 +36,8 @@ where
     Fut: Future<Output = Option<Event>> + Send,
 {
     let slot: OwnedSemaphorePermit = Arc::clone(&state.live_pages).try_acquire_owned().map_err(|_| {
-        let message = format!("UNAVAILABLE: this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later");
-        PageError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+        let message = format!("this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later");
+        PageError::from(Error::Unavailable(message))
             .saying(Say::new("error-too-many-live").arg("max", MAX_LIVE_PAGES.to_string()))
     })?;
     let mut events = state.log.subscribe(Filter::All, from.max(1));

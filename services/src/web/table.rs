@@ -17,6 +17,7 @@ use super::queue::{self, Queue, Sent};
 use super::sse::Live;
 use super::{blocking, wall_ms, PageError, WebState};
 use crate::auth::Access;
+use crate::error::Error;
 use crate::projections::table::{table_view, TableView};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
@@ -133,15 +134,16 @@ impl From<PageError> for JsonError {
     }
 }
 
-impl From<tonic::Status> for JsonError {
-    fn from(status: tonic::Status) -> Self {
-        JsonError(PageError::from(status))
+impl From<Error> for JsonError {
+    fn from(error: Error) -> Self {
+        JsonError(PageError::from(error))
     }
 }
 
 impl IntoResponse for JsonError {
     fn into_response(self) -> Response {
-        let status = self.0.status;
+        self.0.log_failure();
+        let status = self.0.status();
         let body = serde_json::json!({"error": self.0.message, "status": status.as_u16()});
         (status, Json(body)).into_response()
     }

@@ -99,7 +99,7 @@ pub(crate) async fn a_batch_with_one_bad_event_names_it_and_appends_nothing(mut 
     assert_eq!(status.code(), Code::InvalidArgument);
     assert_eq!(status.message(), "event 2 of 2: nation is missing or unknown (0)");
     // Beside the message, for clients that should not parse it: which event, which kind of rule.
-    assert_eq!(ledger_services::status::refusal_of(&status), (2, "malformed".to_owned()));
+    assert_eq!(ledger_services::error::refusal_of(&status), (2, "malformed".to_owned()));
     assert_eq!(server.version("game/g").await, 0);
     server.stop().await;
 }

@@ -1,6 +1,7 @@
 //! Who may read what, and the bounds that keep ledgerd serving its tables: connections,
 //! subscribers, stalled readers, TLS.
 
+use crate::daemon::Daemon;
 use crate::support::{append, eventually, TestServer};
 use ledger::testing::simulate_game;
 use ledger::{Event, Ruleset};
@@ -197,6 +198,98 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
     ));
     assert!(unauth.await.unwrap_err().message().starts_with("reading game streams needs a token"));
     server.stop().await;
+}
+
+/// The jury's replay viewer (`/jury/<game>` and its report), a page and no RPC, as every kind
+/// of caller: its row of the access table (`Access::ReplayViewer`: the jury alone, after the
+/// right to read the game), written out here again, with an auth file and on an open ledgerd,
+/// where the clearance the browser chose still decides.
+#[tokio::test]
+async fn the_jury_viewer_answers_each_role_as_the_access_table_says() {
+    const OK: Result<(), Code> = Ok(());
+    const UNAUTH: Result<(), Code> = Err(Code::Unauthenticated);
+    const DENIED: Result<(), Code> = Err(Code::PermissionDenied);
+    #[rustfmt::skip]
+    let table: [(&str, [Result<(), Code>; 6]); 2] = [
+        //                       public  wrong   analyst table   organiser jury
+        ("jury viewer",         [UNAUTH, UNAUTH, DENIED, DENIED, DENIED, OK]),
+        ("jury report",         [UNAUTH, UNAUTH, DENIED, DENIED, DENIED, OK]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let entries: Vec<serde_json::Value> = CALLERS[2..]
+        .iter()
+        .map(|(role, token)| {
+            let digest = hex::encode(token_digest(token.unwrap()));
+            serde_json::json!({"sha256": digest, "actor": format!("{role}-1"), "clearance": role})
+        })
+        .collect();
+    let auth_file = dir.path().join("auth.json");
+    std::fs::write(&auth_file, serde_json::json!({ "tokens": entries }).to_string()).unwrap();
+    let daemon = Daemon::spawn_with(
+        &dir.path().join("data"),
+        &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+    );
+    let mut client = daemon.connect().await;
+    let game = simulate_game(Ruleset::Cafe2023, &(0..40).map(|i| (i * 7_919) % 1_000_003).collect::<Vec<u32>>());
+    client.append(request(append("game/g1", &game, "", None), Some("jury-secret"))).await.unwrap();
+    let mut wrong = Vec::new();
+    for (page, expected) in table {
+        let path = if page == "jury viewer" { "/jury/g1" } else { "/jury/g1/report.md" };
+        for ((caller, token), expected) in CALLERS.into_iter().zip(expected) {
+            let cookie = token.map(|t| format!("ledger_token={}", hex::encode(t)));
+            let got = page_answer(daemon.announced("http"), path, cookie).await;
+            if got != expected {
+                wrong.push(format!("{page} as {caller}: expected {expected:?}, got {got:?}"));
+            }
+        }
+    }
+    drop(daemon);
+    // Open: every read is allowed, but the viewer still asks for the jury's clearance.
+    let open_dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::spawn_with(open_dir.path(), &["--http-listen", "127.0.0.1:0"]);
+    let mut client = daemon.connect().await;
+    client.append(request(append("game/g1", &game, "", None), None)).await.unwrap();
+    #[rustfmt::skip]
+    let open: [(&str, Result<(), Code>); 6] = [
+        ("no cookie (anonymous, table)", DENIED),
+        ("public", UNAUTH), ("analyst", DENIED), ("table", DENIED), ("organiser", DENIED), ("jury", OK),
+    ];
+    for (clearance, expected) in open {
+        let cookie = (!clearance.starts_with("no cookie"))
+            .then(|| format!("ledger_actor={}; ledger_clearance={clearance}", hex::encode("anna")));
+        let got = page_answer(daemon.announced("http"), "/jury/g1", cookie).await;
+        if got != expected {
+            wrong.push(format!("open jury viewer as {clearance}: expected {expected:?}, got {got:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A page as the code its HTTP status stands for: OK for 200.
+async fn page_answer(http: &str, path: &str, cookie: Option<String>) -> Result<(), Code> {
+    use std::io::{Read, Write};
+    let mut request = format!("GET {path} HTTP/1.1\r\nHost: {http}\r\nConnection: close\r\n");
+    if let Some(cookie) = cookie {
+        request.push_str(&format!("Cookie: {cookie}\r\n"));
+    }
+    request.push_str("\r\n");
+    let addr = http.to_owned();
+    let head = tokio::task::spawn_blocking(move || {
+        let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+        stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        stream.read_to_end(&mut raw).unwrap();
+        String::from_utf8_lossy(&raw).into_owned()
+    })
+    .await
+    .unwrap();
+    match head.split(' ').nth(1) {
+        Some("200") => Ok(()),
+        Some("401") => Err(Code::Unauthenticated),
+        Some("403") => Err(Code::PermissionDenied),
+        other => panic!("GET {path}: {other:?}"),
+    }
 }
 
 /// How long a bound the server keeps may take to show in its stats.

@@ -13,7 +13,7 @@ mod tables;
 pub mod verify;
 mod withdraw;
 
-use super::common::{from_status, CliError};
+use super::common::CliError;
 use super::connection::{connect, read_stream};
 use super::Cli;
 use crate::projections::NoTournament;
@@ -63,7 +63,7 @@ pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
 
 /// The tournament's rules state as the server holds it (voided events left out).
 async fn tournament_state(cli: &Cli, id: &StreamId) -> Result<TournamentState, CliError> {
-    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(|s| from_status(&s))?;
+    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(CliError::from)?;
     state_of(id, &records)
 }
 

@@ -6,7 +6,7 @@
 
 use crate::auth::file::{add_entries, entry, mint_token};
 use crate::auth::Role;
-use crate::cli::common::{from_status, CliError};
+use crate::cli::common::CliError;
 use crate::cli::connection::{connect, read_stream};
 use crate::cli::{values, Cli};
 use crate::paper::tables::{sheet, signin_link, table_actor, TableSignin};
@@ -51,7 +51,7 @@ fn site_url(text: &str) -> Result<String, String> {
 
 pub async fn run(cli: &Cli, args: &TablesArgs) -> Result<(), CliError> {
     let id = &args.tournament;
-    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(|s| from_status(&s))?;
+    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(CliError::from)?;
     let facts = created_tournament(id, &records).map_err(super::not_found)?;
     let numbers: BTreeSet<u32> = facts.games.iter().map(|g| g.slot.table).collect();
     if numbers.is_empty() {

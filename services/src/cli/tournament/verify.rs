@@ -2,7 +2,7 @@
 //! registered players, online or offline from an export.
 
 use super::state_of;
-use crate::cli::common::{from_status, read_input, CliError};
+use crate::cli::common::{read_input, CliError};
 use crate::cli::connection::{connect, read_stream};
 use crate::cli::{values, Cli};
 use clap::Subcommand;
@@ -50,7 +50,7 @@ pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
         }
         None => {
             // Read once: the state and the recorded draw come from the same records.
-            let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(|s| from_status(&s))?;
+            let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(CliError::from)?;
             (state_of(id, &records)?, records.into_iter().map(|r| r.event).collect::<Vec<_>>())
         }
     };
