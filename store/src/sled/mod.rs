@@ -15,7 +15,7 @@
 //! docs/DECISIONS.md has the measurements.
 //!
 //! The type and its opening are here, with the traits' methods; a group's write and sync and the
-//! index's flush are in [`write`], the readers' cursors over the records file in [`read`].
+//! index's flush are in `write.rs`, the readers' cursors over the records file in `read.rs`.
 
 mod damage;
 pub mod frames;
