@@ -51,12 +51,19 @@ where
                 () = tx.closed() => return,
                 next = events.recv() => next,
             };
-            let Some(Ok(record)) = first else { return };
+            let record = match first {
+                Some(Ok(record)) => record,
+                Some(Err(error)) => return ended_by(&error),
+                None => return,
+            };
             let mut position = record.envelope.position;
             let mut changed = relevant(&record);
             // Whatever else is already here belongs to the same render.
             while let Ok(next) = events.try_recv() {
-                let Ok(record) = next else { return };
+                let record = match next {
+                    Ok(record) => record,
+                    Err(error) => return ended_by(&error),
+                };
                 position = record.envelope.position;
                 changed |= relevant(&record);
             }
@@ -71,6 +78,12 @@ where
         }
     });
     Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
+}
+
+/// A live page's subscription ended by a failure of the log: logged here, where it is handled
+/// (the page stays as it is and its script reconnects).
+fn ended_by(error: &ledger_store::StoreError) {
+    tracing::error!(%error, "a live page's subscription failed");
 }
 
 /// An SSE event carrying HTML: each line its own `data:` line, as the format requires.
