@@ -1,12 +1,13 @@
 //! Files read offline (`score --file`, `standings --file`, `stats roles --file`, `andes … --file`):
-//! validated with exactly the server's rules before anything is computed from them.
+//! validated with exactly the server's rules before anything is computed from them, then
+//! projected by the same facade as ledgerd's (`crate::facade`, over [`Records`]).
 
 use super::common::CliError;
+use crate::facade::{Projections, Records};
 use crate::projections::{self, Streams};
 use crate::status::rejection_code;
 use ledger::check::{check_stream, parse_lines, Line, LineError};
 use ledger::{StreamId, StreamKind};
-use replay::stats::year_of_unix_ms;
 use std::collections::BTreeMap;
 
 /// A line the rules refuse: `line N: CODE: message`.
@@ -16,8 +17,9 @@ pub(super) fn refused_line(e: LineError) -> CliError {
 
 /// A multi-stream file: every line names its stream (an export, or lines with `stream`).
 /// Each stream is validated with the server's rules, tournaments first so that games know their
-/// ruleset. Also the year each stream was first recorded in, where the file says.
-pub(super) fn load_streams(text: &str) -> Result<(Streams, BTreeMap<StreamId, i32>), CliError> {
+/// ruleset, then held for the facade (each line's place in the file is its position, and its
+/// `recorded_at_ms`, where the file says, gives the year statistics filter on).
+pub(super) fn load_records(text: &str) -> Result<Records, CliError> {
     let mut by_stream: BTreeMap<StreamId, Vec<Line>> = BTreeMap::new();
     for line in parse_lines(text).map_err(refused_line)? {
         let name = line.stream.clone().ok_or_else(|| {
@@ -29,17 +31,22 @@ pub(super) fn load_streams(text: &str) -> Result<(Streams, BTreeMap<StreamId, i3
         let id = StreamId::parse(&name).map_err(|r| CliError::Refused(format!("line {}: {r}", line.number)))?;
         by_stream.entry(id).or_default().push(line);
     }
-    let mut streams = Streams::new();
-    let mut years = BTreeMap::new();
+    let mut validated = Streams::new();
+    let mut records = Records::new();
     let (tournaments, games): (Vec<_>, Vec<_>) =
         by_stream.into_iter().partition(|(id, _)| id.kind() == StreamKind::Tournament);
     for (id, lines) in tournaments.into_iter().chain(games) {
-        let scheduled = projections::scheduled_ruleset(&streams, id.id());
+        let scheduled = projections::scheduled_ruleset(&validated, id.id());
         check_stream(&id, scheduled, &lines).map_err(refused_line)?;
-        if let Some(ms) = lines.first().and_then(|l| l.recorded_at_ms) {
-            years.insert(id.clone(), year_of_unix_ms(ms));
+        validated.insert(id.clone(), (1u64..).zip(lines.iter().map(|l| l.event.clone())).collect());
+        for line in lines {
+            records.push(id.clone(), line.number as u64, line.recorded_at_ms, line.event);
         }
-        streams.insert(id, (1u64..).zip(lines.into_iter().map(|l| l.event)).collect());
     }
-    Ok((streams, years))
+    Ok(records)
+}
+
+/// The facade over a validated file.
+pub(super) fn offline(records: Records) -> Projections<Records> {
+    Projections::new(records)
 }

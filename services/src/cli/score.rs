@@ -1,11 +1,12 @@
 //! `ledgerctl score`: a game's score sheet, online from ledgerd or offline from a file
-//! (validated first, exactly as `check` does).
+//! (validated first, exactly as `check` does, then scored by the projections facade).
 
 use super::common::{from_status, read_input, CliError};
 use super::connection::connect_projections;
-use super::offline::refused_line;
+use super::offline::{offline, refused_line};
 use super::output::print_projection;
 use super::{values, Cli};
+use crate::facade::Records;
 use ledger::check::{check_stream, parse_lines};
 use ledger::{Ruleset, StreamId};
 use ledger_proto::v1 as pb;
@@ -38,12 +39,14 @@ pub async fn run(cli: &Cli, args: &ScoreArgs) -> Result<(), CliError> {
     let lines = parse_lines(&read_input(args.file.as_deref())?).map_err(refused_line)?;
     let stream = StreamId::game("offline").expect("valid id");
     check_stream(&stream, ruleset, &lines).map_err(refused_line)?;
-    let events: Vec<(u64, ledger::Event)> = (1u64..).zip(lines.into_iter().map(|l| l.event)).collect();
-    let sheet = match as_of {
-        Some(seq) => replay::score_game_as_of(ruleset, &events, seq),
-        None => replay::score_game(ruleset, &events),
+    let mut records = Records::of_lone_game(ruleset);
+    for line in lines {
+        records.push(stream.clone(), line.number as u64, line.recorded_at_ms, line.event);
     }
-    .map_err(|e| CliError::Refused(format!("FAILED_PRECONDITION: {e}")))?;
+    let sheet = offline(records)
+        .score_sheet(&stream, as_of)
+        .map_err(|e| CliError::Refused(format!("FAILED_PRECONDITION: {e}")))?
+        .value;
     print_projection(cli.json, &sheet.to_json_string(), &sheet.to_string());
     Ok(())
 }

@@ -3,10 +3,9 @@
 
 use super::common::{from_status, read_input, CliError};
 use super::connection::connect_projections;
-use super::offline::load_streams;
+use super::offline::{load_records, offline};
 use super::output::print_projection;
 use super::{values, Cli};
-use crate::projections;
 use ledger::StreamId;
 use ledger_proto::v1 as pb;
 use std::path::PathBuf;
@@ -33,10 +32,8 @@ pub async fn run(cli: &Cli, args: &StandingsArgs) -> Result<(), CliError> {
         print_projection(cli.json, &answer.json, &answer.text);
         return Ok(());
     };
-    let (streams, _) = load_streams(&read_input(Some(file.as_path()))?)?;
-    let standings =
-        if public { projections::public_standings(&streams, id) } else { projections::standings(&streams, id) }
-            .map_err(|e| CliError::Refused(e.to_string()))?;
+    let facade = offline(load_records(&read_input(Some(file.as_path()))?)?);
+    let standings = facade.standings(id, None, public).map_err(|e| CliError::Refused(e.to_string()))?.value;
     print_projection(cli.json, &standings.to_json_string(), &standings.to_string());
     Ok(())
 }

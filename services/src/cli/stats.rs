@@ -3,7 +3,7 @@
 
 use super::common::{from_status, read_input, CliError};
 use super::connection::connect_projections;
-use super::offline::load_streams;
+use super::offline::{load_records, offline};
 use super::output::print_projection;
 use super::{values, Cli};
 use crate::projections;
@@ -59,8 +59,8 @@ pub async fn run(cli: &Cli, args: &StatsArgs) -> Result<(), CliError> {
         return Ok(());
     };
     let filter = Filter { tournament, ruleset: args.ruleset, stage: args.stage, year: args.year };
-    let (streams, years) = load_streams(&read_input(Some(file.as_path()))?)?;
-    let stats = projections::role_stats(&streams, &years, &filter).map_err(|e| CliError::Refused(e.to_string()))?;
+    let facade = offline(load_records(&read_input(Some(file.as_path()))?)?);
+    let stats = facade.role_stats(&filter, None).map_err(|e| CliError::Refused(e.to_string()))?.value;
     print_projection(
         cli.json,
         &serde_json::to_string(&stats.to_json()).expect("stats serialise"),

@@ -77,11 +77,18 @@ pub trait Source {
     /// The source cannot be read.
     fn streams(&self) -> Result<Vec<StreamId>, Error>;
 
-    /// The ruleset a game is scored under when no tournament of the source schedules it: none
-    /// in the log; the `--ruleset` of `ledgerctl score --file`.
-    fn unscheduled_ruleset(&self) -> Option<Ruleset> {
+    /// A source that is one game's events alone (`ledgerctl score --file`): the game is scored
+    /// under the ruleset given with it (else its own), as replay scores it, even with no events.
+    /// `None` (the default): streams name themselves, a game without events is not found.
+    fn lone_game(&self) -> Option<LoneGame> {
         None
     }
+}
+
+/// One game's events alone, scored under a ruleset given beside them (`score --ruleset`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoneGame {
+    pub ruleset: Option<Ruleset>,
 }
 
 impl Source for Log {
@@ -119,8 +126,8 @@ impl<S: Source + ?Sized> Source for Arc<S> {
         (**self).streams()
     }
 
-    fn unscheduled_ruleset(&self) -> Option<Ruleset> {
-        (**self).unscheduled_ruleset()
+    fn lone_game(&self) -> Option<LoneGame> {
+        (**self).lone_game()
     }
 }
 
@@ -129,7 +136,7 @@ impl<S: Source + ?Sized> Source for Arc<S> {
 #[derive(Debug, Clone, Default)]
 pub struct Records {
     streams: BTreeMap<StreamId, Vec<Entry>>,
-    unscheduled_ruleset: Option<Ruleset>,
+    lone_game: Option<LoneGame>,
 }
 
 impl Records {
@@ -138,10 +145,9 @@ impl Records {
         Records::default()
     }
 
-    /// A game scored under `ruleset` when no tournament here schedules it (`score --ruleset`).
-    pub fn with_unscheduled_ruleset(mut self, ruleset: Option<Ruleset>) -> Self {
-        self.unscheduled_ruleset = ruleset;
-        self
+    /// One game's events alone, scored under `ruleset` (else its own): see [`Source::lone_game`].
+    pub fn of_lone_game(ruleset: Option<Ruleset>) -> Self {
+        Records { lone_game: Some(LoneGame { ruleset }), ..Records::default() }
     }
 
     /// Adds an event at the end of its stream (seq 1, 2, … in the order pushed).
@@ -182,8 +188,8 @@ impl Source for Records {
         Ok(self.streams.keys().cloned().collect())
     }
 
-    fn unscheduled_ruleset(&self) -> Option<Ruleset> {
-        self.unscheduled_ruleset
+    fn lone_game(&self) -> Option<LoneGame> {
+        self.lone_game
     }
 }
 
@@ -330,17 +336,16 @@ impl<S: Source> Projections<S> {
     /// the source's failure.
     pub fn score_sheet(&self, game: &StreamId, as_of_seq: Option<u64>) -> Result<At<ScoreSheet>, Error> {
         let loaded = self.load_game(game)?;
-        let sheet = match self.source.unscheduled_ruleset() {
-            Some(ruleset) if projections::scheduled_ruleset(&loaded.streams, game.id()).is_none() => {
-                let events = loaded.streams.get(game).filter(|e| !e.is_empty());
-                let events = events.ok_or_else(|| ProjectionError::NotFound(game.to_string()))?;
+        let sheet = match self.source.lone_game() {
+            Some(LoneGame { ruleset }) => {
+                let events = loaded.streams.get(game).map_or(&[][..], Vec::as_slice);
                 match as_of_seq {
-                    Some(seq) => replay::score_game_as_of(Some(ruleset), events, seq),
-                    None => replay::score_game(Some(ruleset), events),
+                    Some(seq) => replay::score_game_as_of(ruleset, events, seq),
+                    None => replay::score_game(ruleset, events),
                 }
                 .map_err(ProjectionError::from)?
             }
-            _ => projections::score_sheet(&loaded.streams, game, as_of_seq)?,
+            None => projections::score_sheet(&loaded.streams, game, as_of_seq)?,
         };
         Ok(At { value: sheet, as_of_position: loaded.position_of(game, as_of_seq) })
     }
