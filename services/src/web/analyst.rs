@@ -1,22 +1,24 @@
 //! The analysts' page: role and nation win rates with their 95% Wilson intervals and average
 //! scores as SVG charts, filtered by ruleset, tournament, stage and year, and the same numbers
-//! as CSV. Both read the Projections service's role statistics JSON — the bytes
-//! `ledgerctl stats roles --json` prints — so the page, the CSV and the CLI cannot disagree.
+//! as CSV. Both show the facade's role statistics (`crate::facade`) in the numbers of their JSON
+//! form (`replay::stats::StatsJson`, the bytes `ledgerctl stats roles --json` prints), so the
+//! page, the CSV and the CLI cannot disagree.
 
 use super::auth::Viewer;
 use super::i18n::Lang;
 use super::layout::{esc, shell};
 use super::refusal::Say;
-use super::{PageError, WebState};
+use super::{blocking, PageError, WebState};
 use crate::auth::Access;
+use crate::facade;
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
-use ledger::{Ruleset, Stage};
-use ledger_proto::v1 as pb;
-use ledger_proto::v1::projections_server::Projections;
+use ledger::{Nation, Role, Ruleset, Stage};
+use replay::stats::{Filter, LineJson, StatsJson};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::Number;
+use std::collections::BTreeMap;
 
 /// The filters, as the query string carries them (empty: any).
 #[derive(Deserialize, Default)]
@@ -32,7 +34,8 @@ fn given(value: &Option<String>) -> Option<String> {
 }
 
 impl Filters {
-    fn request(&self) -> Result<pb::RoleStatsRequest, PageError> {
+    /// The filter asked for, if this viewer may see statistics.
+    fn filter(&self, state: &WebState, viewer: &Viewer) -> Result<Filter, PageError> {
         let year = given(&self.year)
             .map(|y| {
                 y.parse::<i32>().map_err(|_| {
@@ -44,13 +47,9 @@ impl Filters {
                 })
             })
             .transpose()?;
-        Ok(pb::RoleStatsRequest {
-            tournament: given(&self.tournament).map(|t| t.strip_prefix("tournament/").unwrap_or(&t).to_owned()),
-            ruleset: given(&self.ruleset),
-            stage: given(&self.stage),
-            year,
-            as_of_position: None,
-        })
+        state.auth.authorize(&viewer.metadata, Access::RoleStats)?;
+        let tournament = given(&self.tournament).map(|t| t.strip_prefix("tournament/").unwrap_or(&t).to_owned());
+        Ok(facade::stats_filter(tournament, given(&self.ruleset).as_deref(), given(&self.stage).as_deref(), year)?)
     }
 
     fn query_string(&self) -> String {
@@ -79,28 +78,36 @@ impl Filters {
     }
 }
 
-/// The statistics JSON of the Projections service, for this viewer and these filters.
-async fn stats_json(state: &WebState, viewer: &Viewer, filters: &Filters) -> Result<Value, PageError> {
-    let mut request = tonic::Request::new(filters.request()?);
-    *request.metadata_mut() = viewer.metadata.clone();
-    let json = state.projections.get_role_stats(request).await?.into_inner().json;
-    serde_json::from_str(&json).map_err(|e| PageError::internal(format!("statistics JSON: {e}")))
+/// The statistics for this viewer and these filters, in the numbers of their JSON form.
+async fn stats_json(state: &WebState, viewer: &Viewer, filters: &Filters) -> Result<StatsJson, PageError> {
+    let filter = filters.filter(state, viewer)?;
+    let facade = state.facade.clone();
+    blocking(move || Ok(facade.role_stats(&filter, None)?.value.to_json())).await
+}
+
+/// The lines of one kind (roles or nations), by name, in the statistics' order.
+type Lines = Vec<(&'static str, LineJson)>;
+
+fn lines<K: Copy>(by: &BTreeMap<K, LineJson>, name: impl Fn(K) -> &'static str) -> Lines {
+    by.iter().map(|(k, line)| (name(*k), line.clone())).collect()
 }
 
 /// A decimal number's text as ten-thousandths (`0.4375` → 4375), for drawing: no floats.
-fn ten_thousandths(value: &Value) -> Option<u64> {
-    let text = value.as_number()?.to_string();
+fn ten_thousandths(value: Option<&Number>) -> Option<u64> {
+    let text = value?.to_string();
     let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
     let fraction: String = fraction.chars().chain(std::iter::repeat('0')).take(4).collect();
     Some(whole.parse::<u64>().ok()? * 10_000 + fraction.parse::<u64>().ok()?)
 }
 
-/// A number of the statistics JSON as `lang` writes it (the JSON's own digits).
-fn show(lang: Lang, value: &Value) -> String {
-    match value {
-        Value::Null => "–".to_owned(),
-        other => lang.decimal(other.to_string().trim_matches('"')),
-    }
+/// A number of the statistics as `lang` writes it (the JSON's own digits), `–` for none.
+fn show(lang: Lang, value: Option<&Number>) -> String {
+    value.map_or_else(|| "–".to_owned(), |n| lang.decimal(&n.to_string()))
+}
+
+/// A count of the statistics as `lang` writes it.
+fn count(lang: Lang, value: u64) -> String {
+    lang.decimal(&value.to_string())
 }
 
 /// A role's or nation's name (`maria_theresa`, `imperial_army`) in `lang`, from `rules.ftl`.
@@ -109,7 +116,7 @@ fn line_name(lang: Lang, kind: &str, name: &str) -> String {
 }
 
 /// Win rates as bars, with the 95% interval as a whisker: one SVG, every number also as text.
-fn rate_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+fn rate_chart(lang: Lang, kind: &str, title: &str, lines: &Lines) -> String {
     let id = format!("chart-{kind}s");
     let title = esc(title);
     const WIDTH: u64 = 600;
@@ -133,13 +140,13 @@ fn rate_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<Strin
     for (index, (name, line)) in lines.iter().enumerate() {
         let y = 14 + ROW * index as u64;
         svg.push_str(&row_label(LEFT, y, &line_name(lang, kind, name)));
-        if let Some(rate) = ten_thousandths(&line["win_rate"]) {
+        if let Some(rate) = ten_thousandths(line.win_rate.as_ref()) {
             let said = lang.t_args(
                 "analyst-bar",
                 &[
-                    ("wins", show(lang, &line["wins"]).into()),
-                    ("games", show(lang, &line["games"]).into()),
-                    ("rate", show(lang, &line["win_rate"]).into()),
+                    ("wins", count(lang, line.wins).into()),
+                    ("games", count(lang, line.games).into()),
+                    ("rate", show(lang, line.win_rate.as_ref()).into()),
                 ],
             );
             svg.push_str(&format!(
@@ -149,7 +156,9 @@ fn rate_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<Strin
                 name = esc(name),
             ));
         }
-        if let (Some(low), Some(high)) = (ten_thousandths(&line["wilson_low"]), ten_thousandths(&line["wilson_high"])) {
+        if let (Some(low), Some(high)) =
+            (ten_thousandths(line.wilson_low.as_ref()), ten_thousandths(line.wilson_high.as_ref()))
+        {
             svg.push_str(&format!(
                 "<line class=\"whisker\" x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\"/><line class=\"whisker\" x1=\"{0}\" x2=\"{0}\" y1=\"{3}\" y2=\"{4}\"/>\
                  <line class=\"whisker\" x1=\"{1}\" x2=\"{1}\" y1=\"{3}\" y2=\"{4}\"/>",
@@ -171,7 +180,7 @@ fn row_label(left: u64, y: u64, name: &str) -> String {
 }
 
 /// Average scores as bars (scaled to the largest).
-fn score_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<String, Value>) -> String {
+fn score_chart(lang: Lang, kind: &str, title: &str, lines: &Lines) -> String {
     let id = format!("chart-{kind}-scores");
     let title = esc(title);
     const WIDTH: u64 = 600;
@@ -179,18 +188,18 @@ fn score_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<Stri
     const ROW: u64 = 34;
     let plot = WIDTH - LEFT - 70;
     let height = ROW * lines.len() as u64 + 20;
-    let max = lines.values().filter_map(|l| ten_thousandths(&l["average_score"])).max().unwrap_or(0).max(1);
+    let max = lines.iter().filter_map(|(_, l)| ten_thousandths(l.average_score.as_ref())).max().unwrap_or(0).max(1);
     let mut svg = format!("<figure class=\"chart\"><figcaption>{title}</figcaption><svg id=\"{id}\" viewBox=\"0 0 {WIDTH} {height}\" role=\"img\" aria-label=\"{title}\">");
     for (index, (name, line)) in lines.iter().enumerate() {
         let y = 10 + ROW * index as u64;
         svg.push_str(&row_label(LEFT, y, &line_name(lang, kind, name)));
-        if let Some(score) = ten_thousandths(&line["average_score"]) {
+        if let Some(score) = ten_thousandths(line.average_score.as_ref()) {
             let width = score * plot / max;
             svg.push_str(&format!(
                 "<rect class=\"bar score\" x=\"{LEFT}\" y=\"{y}\" width=\"{width}\" height=\"20\"/><text x=\"{}\" y=\"{}\" class=\"value\">{}</text>",
                 LEFT + width + 6,
                 y + 15,
-                show(lang, &line["average_score"])
+                show(lang, line.average_score.as_ref())
             ));
         }
     }
@@ -198,7 +207,7 @@ fn score_chart(lang: Lang, kind: &str, title: &str, lines: &serde_json::Map<Stri
     svg
 }
 
-fn table(lang: Lang, kind: &str, lines: &serde_json::Map<String, Value>) -> String {
+fn table(lang: Lang, kind: &str, lines: &Lines) -> String {
     let rows: String = lines
         .iter()
         .map(|(name, l)| {
@@ -206,12 +215,12 @@ fn table(lang: Lang, kind: &str, lines: &serde_json::Map<String, Value>) -> Stri
                 "<tr data-name=\"{}\"><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{} – {}</td><td class=\"num\">{}</td></tr>",
                 esc(name),
                 esc(&line_name(lang, kind, name)),
-                show(lang, &l["games"]),
-                show(lang, &l["wins"]),
-                show(lang, &l["win_rate"]),
-                show(lang, &l["wilson_low"]),
-                show(lang, &l["wilson_high"]),
-                show(lang, &l["average_score"])
+                count(lang, l.games),
+                count(lang, l.wins),
+                show(lang, l.win_rate.as_ref()),
+                show(lang, l.wilson_low.as_ref()),
+                show(lang, l.wilson_high.as_ref()),
+                show(lang, l.average_score.as_ref())
             )
         })
         .collect();
@@ -265,11 +274,10 @@ pub(crate) async fn page(
     let tournament_refs: Vec<&str> = tournaments.iter().map(String::as_str).collect();
     let rulesets: Vec<&str> = Ruleset::ALL.iter().map(|r| r.as_str()).collect();
     let stages: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
-    let empty = serde_json::Map::new();
-    let roles = stats["roles"].as_object().unwrap_or(&empty);
-    let nations = stats["nations"].as_object().unwrap_or(&empty);
+    let roles = &lines(&stats.roles, Role::as_str);
+    let nations = &lines(&stats.nations, Nation::as_str);
     let t = |id: &str| esc(&lang.t(id));
-    let games = stats["games"].as_u64().unwrap_or(0);
+    let games = stats.games;
     let body = format!(
         "<h1>{}</h1>\
          <form class=\"filters\" method=\"get\" action=\"/analyst\">{}{}{}\
@@ -297,27 +305,25 @@ pub(crate) async fn page(
     Ok(Html(shell(lang, &lang.t("analyst-page"), Some(&viewer), &body, &[])))
 }
 
-/// The numbers of the statistics JSON as CSV: one line per role and nation, each number
-/// written as the JSON writes it.
-pub(crate) fn to_csv(stats: &Value) -> String {
+/// The numbers of the statistics as CSV: one line per role and nation, each number written as
+/// the JSON writes it.
+pub(crate) fn to_csv(stats: &StatsJson) -> String {
     let mut out =
         String::from("kind,name,games,wins,win_rate,wilson_low,wilson_high,average_score,average_score_exact\n");
-    for (kind, key) in [("role", "roles"), ("nation", "nations")] {
-        for (name, line) in stats[key].as_object().into_iter().flatten() {
-            let field = |k: &str| match &line[k] {
-                Value::Null => String::new(),
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
+    for (kind, lines) in
+        [("role", lines(&stats.roles, Role::as_str)), ("nation", lines(&stats.nations, Nation::as_str))]
+    {
+        for (name, line) in lines {
+            let number = |n: &Option<Number>| n.as_ref().map(ToString::to_string).unwrap_or_default();
             out.push_str(&format!(
                 "{kind},{name},{},{},{},{},{},{},{}\n",
-                field("games"),
-                field("wins"),
-                field("win_rate"),
-                field("wilson_low"),
-                field("wilson_high"),
-                field("average_score"),
-                field("average_score_exact")
+                line.games,
+                line.wins,
+                number(&line.win_rate),
+                number(&line.wilson_low),
+                number(&line.wilson_high),
+                number(&line.average_score),
+                line.average_score_exact.clone().unwrap_or_default()
             ));
         }
     }
@@ -346,16 +352,26 @@ mod tests {
 
     #[test]
     fn decimals_are_drawn_without_floats() {
-        assert_eq!(ten_thousandths(&serde_json::json!(0.375)), Some(3750));
-        assert_eq!(ten_thousandths(&serde_json::json!(0.1368)), Some(1368));
-        assert_eq!(ten_thousandths(&serde_json::json!(1)), Some(10_000));
-        assert_eq!(ten_thousandths(&Value::Null), None);
+        let number = |text: &str| text.parse::<Number>().unwrap();
+        assert_eq!(ten_thousandths(Some(&number("0.375"))), Some(3750));
+        assert_eq!(ten_thousandths(Some(&number("0.1368"))), Some(1368));
+        assert_eq!(ten_thousandths(Some(&number("1"))), Some(10_000));
+        assert_eq!(ten_thousandths(None), None);
     }
 
     #[test]
     fn csv_writes_the_json_numbers() {
-        let stats = serde_json::json!({"games": 1, "roles": {"frederick": {"games": 8, "wins": 3, "win_rate": 0.375,
-            "wilson_low": 0.1368, "wilson_high": 0.6943, "average_score": 9.78, "average_score_exact": "9.775"}}, "nations": {}});
+        let number = |text: &str| Some(text.parse::<Number>().unwrap());
+        let line = LineJson {
+            games: 8,
+            wins: 3,
+            win_rate: number("0.375"),
+            wilson_low: number("0.1368"),
+            wilson_high: number("0.6943"),
+            average_score: number("9.78"),
+            average_score_exact: Some("9.775".into()),
+        };
+        let stats = StatsJson { games: 1, roles: BTreeMap::from([(Role::Frederick, line)]), nations: BTreeMap::new() };
         assert_eq!(to_csv(&stats).lines().nth(1), Some("role,frederick,8,3,0.375,0.1368,0.6943,9.78,9.775"));
     }
 }

@@ -13,12 +13,16 @@ use super::layout::{esc, hms, shell, short_id};
 use super::refusal::Say;
 use super::sse::{follow, html_event, refused_event, status_line, Live};
 use super::{blocking, wall_ms, PageError, WebState};
-use ledger::{Event, Recorded, StreamId, StreamKind};
-use ledger_proto::v1 as pb;
-use ledger_proto::v1::projections_server::Projections;
+use crate::auth::Access;
+use crate::error::Error;
+use crate::facade::Projections;
+use ledger::{Event, Recorded, Role, Ruleset, StreamId, StreamKind};
+use ledger_store::Log;
 use replay::clock::ClockView;
-use replay::standings::TournamentFacts;
-use serde_json::Value;
+use replay::exact::json_rounded;
+use replay::sheet::display_places;
+use replay::standings::{Decider, FinalDecider, TournamentFacts};
+use replay::{Rational, Standings};
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 use tonic::metadata::MetadataMap;
@@ -55,44 +59,60 @@ async fn render(
     tournament: &StreamId,
     lang: Lang,
 ) -> Result<(String, BTreeSet<String>), PageError> {
-    let mut request = tonic::Request::new(pb::StandingsRequest {
-        tournament: tournament.to_string(),
-        public: true,
-        as_of_position: None,
-    });
-    *request.metadata_mut() = metadata.clone();
-    let answer = state.projections.get_standings(request).await.map_err(|status| {
-        PageError::from(status).when_not_found(Say::new("error-no-tournament").arg("id", tournament.id()))
-    })?;
-    let standings: Value = serde_json::from_str(&answer.into_inner().json)
-        .map_err(|e| PageError::internal(format!("standings JSON: {e}")))?;
-    let pending: Vec<String> = strings(&standings["pending_games"]);
+    state.auth.authorize(metadata, Access::Standings { public: true })?;
+    // The public may see clocks; a viewer who may not sees the board without them.
+    let clocks = state.auth.authorize(metadata, Access::Clock).is_ok();
+    let (facade, id) = (state.facade.clone(), tournament.clone());
+    let standings = blocking(move || Ok(facade.standings(&id, None, true)?.value))
+        .await
+        .map_err(|error| error.when_not_found(Say::new("error-no-tournament").arg("id", tournament.id())))?;
     let (mut games, facts) = scheduled_games(state, tournament).await?;
-    games.extend(pending.iter().cloned());
-    if let Some(final_game) = standings["final"]["game"].as_str() {
-        games.insert(final_game.to_owned());
+    games.extend(standings.pending_games.iter().cloned());
+    if let Some(final_game) = &standings.final_result {
+        games.insert(final_game.game.clone());
     }
-    // The public may see clocks; the turn of a running game is read here and shown alone.
+    // The turn of a running game is read here and shown alone.
     let mut running = Vec::new();
-    for game in &pending {
-        let Ok(id) = StreamId::game(game) else { continue };
-        let log = Arc::clone(&state.log);
-        let records = blocking(move || Ok(log.read_stream(&id, 1, usize::MAX)?)).await?;
-        if records.is_empty() {
-            continue;
-        }
-        let (turn, now_ms) = turn_and_now(&records);
-        let mut request =
-            tonic::Request::new(pb::ClockRequest { game: game.clone(), as_of_seq: None, now_at_ms: Some(now_ms) });
-        *request.metadata_mut() = metadata.clone();
-        let clock = match state.projections.get_clock(request).await {
-            Ok(answer) => serde_json::from_str(&answer.into_inner().json).ok(),
-            Err(_) => None,
+    for game in &standings.pending_games {
+        let id = match StreamId::game(game) {
+            Ok(id) => id,
+            Err(rejection) => {
+                tracing::warn!(game, %rejection, "the standings name a game the board cannot read");
+                continue;
+            }
         };
+        let (log, facade) = (Arc::clone(&state.log), state.facade.clone());
+        let found = blocking(move || {
+            let records = log.read_stream(&id, 1, usize::MAX)?;
+            if records.is_empty() {
+                return Ok(None);
+            }
+            let (turn, now_ms) = turn_and_now(&records);
+            let clock = match clocks {
+                true => clock_of(&facade, &id, now_ms)?,
+                false => None,
+            };
+            Ok(Some((turn, clock)))
+        })
+        .await?;
+        let Some((turn, clock)) = found else { continue };
         let seats = facts.games.iter().find(|g| g.game == *game).map(|g| g.slot.seats.clone());
         running.push(Running { game: game.clone(), turn, clock, seats });
     }
     Ok((board_html(lang, &standings, &facts, &running), games))
+}
+
+/// A running game's clock at the table time `now_ms`; none for a game the clock cannot be
+/// projected for (no ruleset yet: said in the log once, here).
+fn clock_of(facade: &Projections<Arc<Log>>, game: &StreamId, now_ms: u64) -> Result<Option<ClockView>, Error> {
+    match facade.clock(game, None, Some(now_ms)) {
+        Ok(at) => Ok(Some(at.value)),
+        Err(error @ (Error::NotFound(_) | Error::FailedPrecondition(_))) => {
+            tracing::debug!(%game, %error, "the board shows a game without its clock");
+            Ok(None)
+        }
+        Err(error) => Err(error),
+    }
 }
 
 /// Every game the tournament schedules (drawn, scheduled one by one, the final), whether it has
@@ -125,37 +145,34 @@ fn stand_in_label(lang: Lang, n: usize) -> String {
     lang.t_args("board-stand-in", &[("n", n.into())])
 }
 
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .map(|items| items.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
-        .unwrap_or_default()
-}
-
-fn text(value: &Value) -> String {
-    match value {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+/// What put a row below the one above (`replay`'s [`Decider`]), in `lang`.
+fn decided(lang: Lang, decider: Option<Decider>) -> String {
+    match decider {
+        Some(Decider::Total) => lang.t("board-decided-total"),
+        Some(Decider::Unresolved) => lang.t("board-decided-unresolved"),
+        Some(Decider::TieBreaker { index, tie_breaker }) => lang.t_args(
+            "board-decided-tie-breaker",
+            &[("index", index.to_string().into()), ("name", tie_breaker_name(lang, tie_breaker.as_str()).into())],
+        ),
+        None => String::new(),
     }
 }
 
-/// What put a row below the one above (`replay`'s `Decider` as JSON), in `lang`.
-fn decided(lang: Lang, value: &Value) -> String {
-    match value {
-        Value::String(s) if s == "total" => lang.t("board-decided-total"),
-        Value::String(s) if s == "unresolved" => lang.t("board-decided-unresolved"),
-        Value::Object(map) => match map.get("tie_breaker") {
-            Some(inner) => lang.t_args(
-                "board-decided-tie-breaker",
-                &[
-                    ("index", text(&inner["index"]).into()),
-                    ("name", tie_breaker_name(lang, &text(&inner["tie_breaker"])).into()),
-                ],
-            ),
-            None => String::new(),
-        },
-        _ => String::new(),
+/// A number of the standings as their JSON writes it (rounded to the ruleset's places).
+pub(super) fn shown_number(ruleset: Ruleset, value: Rational) -> String {
+    json_rounded(value, display_places(ruleset)).to_string()
+}
+
+/// What decided the final, by the name the catalogues give it (`final-decided-<name>`).
+pub(super) fn final_decider_name(decider: FinalDecider) -> &'static str {
+    match decider {
+        FinalDecider::NotEnded => "not_ended",
+        FinalDecider::OnlyWinner => "only_winner",
+        FinalDecider::MostWinningNations => "most_winning_nations",
+        FinalDecider::FewestQualifyingWins => "fewest_qualifying_wins",
+        FinalDecider::CafeRoleOrder => "cafe_role_order",
+        FinalDecider::Lot => "lot",
+        FinalDecider::Unresolved => "unresolved",
     }
 }
 
@@ -194,17 +211,15 @@ pub(super) fn tie_breaker_value(lang: Lang, display: &str) -> String {
     lang.decimal(&out)
 }
 
-const ROLES: [&str; 4] = ["frederick", "elisabeth", "maria_theresa", "pompadour"];
-
-fn board_html(lang: Lang, standings: &Value, facts: &TournamentFacts, running: &[Running]) -> String {
+fn board_html(lang: Lang, standings: &Standings, facts: &TournamentFacts, running: &[Running]) -> String {
     let t = |id: &str| esc(&lang.t(id));
-    let ruleset = text(&standings["ruleset"]);
+    let ruleset = standings.ruleset;
     let mut out = format!(
         "<h1 class=\"board-title\">{} <span class=\"muted\">{}</span></h1>",
-        esc(&text(&standings["tournament"])),
-        t(&format!("ruleset-{ruleset}"))
+        esc(&standings.tournament),
+        t(&format!("ruleset-{}", ruleset.as_str()))
     );
-    let roles: String = ROLES.iter().map(|role| format!("<th>{}</th>", t(&format!("role-{role}")))).collect();
+    let roles: String = Role::ALL.iter().map(|role| format!("<th>{}</th>", t(&format!("role-{role}")))).collect();
     out.push_str(&format!(
         "<table class=\"standings\" id=\"standings\"><thead><tr><th>#</th><th>{}</th>{roles}<th>{}</th><th>{}</th>\
          <th class=\"tb\">{}</th></tr></thead><tbody>",
@@ -213,53 +228,51 @@ fn board_html(lang: Lang, standings: &Value, facts: &TournamentFacts, running: &
         t("board-total"),
         t("board-tie-breakers"),
     ));
-    let finalists = strings(&standings["finalists"]);
-    for row in standings["rows"].as_array().into_iter().flatten() {
-        let player = text(&row["player"]);
-        let scores: String = ROLES
+    let finalists = &standings.finalists;
+    for row in &standings.rows {
+        let player = &row.player;
+        let scores: String = Role::ALL
             .iter()
-            .map(|role| format!("<td class=\"num\">{}</td>", esc(&lang.decimal(&text(&row["scores"][*role])))))
+            .map(|role| {
+                let score = row.scores.get(role).map(|v| shown_number(ruleset, *v)).unwrap_or_default();
+                format!("<td class=\"num\">{}</td>", esc(&lang.decimal(&score)))
+            })
             .collect();
-        let tie_breakers: String = row["tie_breakers"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|tb| !tb["value"].is_null())
+        let tie_breakers: String = row
+            .tie_breakers
+            .iter()
+            .filter(|tb| tb.value.is_some())
             .map(|tb| {
                 format!(
                     "<span class=\"tiebreak\">{} {}</span>",
-                    esc(&tie_breaker_name(lang, &text(&tb["name"]))),
-                    esc(&tie_breaker_value(lang, &text(&tb["display"])))
+                    esc(&tie_breaker_name(lang, tb.tie_breaker.as_str())),
+                    esc(&tie_breaker_value(lang, &tb.display))
                 )
             })
             .collect();
-        let by = decided(lang, &row["decided_by"]);
+        let by = decided(lang, row.decided_by);
         let by = if by.is_empty() { String::new() } else { format!("<span class=\"decided\">{}</span>", esc(&by)) };
         // A withdrawn player keeps its row, marked; it is never among the finalists.
-        let (class, left) = match row["withdrawn"].as_u64() {
+        let (class, left) = match row.withdrawn {
             Some(from_round) => {
                 let after = lang.t_args("board-withdrawn", &[("after", from_round.saturating_sub(1).into())]);
                 ("withdrawn", format!(" <span class=\"withdrawn-note\">{}</span>", esc(&after)))
             }
-            None if finalists.contains(&player) => ("finalist", String::new()),
+            None if finalists.contains(player) => ("finalist", String::new()),
             None => ("", String::new()),
         };
         out.push_str(&format!(
             "<tr class=\"{class}\" data-player=\"{p}\"><td class=\"num\">{rank}</td><td class=\"player\"><span class=\"name\">{p}</span>{left}</td>{scores}\
              <td class=\"num\">{games}</td><td class=\"num total\">{total}</td><td class=\"tb\">{by}{tie_breakers}</td></tr>",
-            p = esc(&player),
-            rank = text(&row["rank"]),
-            games = text(&row["games_counted"]),
-            total = esc(&lang.decimal(&text(&row["total"]))),
+            p = esc(player),
+            rank = row.rank,
+            games = row.games_counted,
+            total = esc(&lang.decimal(&shown_number(ruleset, row.total))),
         ));
     }
     out.push_str("</tbody></table>");
     if !finalists.is_empty() {
-        let settled = if standings["finalists_settled"].as_bool() == Some(true) {
-            "board-finalists"
-        } else {
-            "board-finalists-so-far"
-        };
+        let settled = if standings.finalists_settled { "board-finalists" } else { "board-finalists-so-far" };
         let line = lang.t_args(settled, &[("players", finalists.join(", ").into())]);
         out.push_str(&format!("<p class=\"finalists\" id=\"finalists\">{}</p>", esc(&line)));
     }
@@ -277,14 +290,13 @@ fn board_html(lang: Lang, standings: &Value, facts: &TournamentFacts, running: &
         out.push_str(&running_html(lang, facts, game));
     }
     out.push_str("</div>");
-    let final_game = &standings["final"];
-    if !final_game.is_null() {
-        let seats: String = ROLES
+    if let Some(final_game) = &standings.final_result {
+        let seats: String = Role::ALL
             .iter()
-            .map(|role| format!("<li>{}: {}</li>", t(&format!("role-{role}")), esc(&text(&final_game["seats"][*role]))))
+            .map(|role| format!("<li>{}: {}</li>", t(&format!("role-{role}")), esc(final_game.seats.player(*role))))
             .collect();
-        let how = t(&format!("final-decided-{}", text(&final_game["decided_by"])));
-        let winner = match final_game["winner"].as_str() {
+        let how = t(&format!("final-decided-{}", final_decider_name(final_game.decided_by)));
+        let winner = match &final_game.winner {
             Some(winner) => format!(
                 "<p class=\"winner\" id=\"winner\">{}: <strong>{}</strong> ({how})</p>",
                 t("board-winner"),
@@ -295,7 +307,7 @@ fn board_html(lang: Lang, standings: &Value, facts: &TournamentFacts, running: &
         out.push_str(&format!(
             "<h2>{} <span class=\"muted\">{}</span></h2><ul class=\"seats\" id=\"final-seats\">{seats}</ul>{winner}",
             t("board-final"),
-            esc(&text(&final_game["game"]))
+            esc(&final_game.game)
         ));
     }
     out
@@ -437,6 +449,7 @@ pub(crate) async fn live(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
     #[test]
     fn a_tie_breakers_value_reads_in_each_language() {
@@ -452,13 +465,26 @@ mod tests {
 
     #[test]
     fn a_withdrawal_and_a_stand_in_are_marked_in_each_language() {
-        let row = |player: &str, withdrawn: Option<u32>| {
-            serde_json::json!({"rank": 1, "player": player, "total": "0", "games_counted": 1, "scores": {},
-                "tie_breakers": [], "decided_by": null, "withdrawn": withdrawn})
+        let row = |player: &str, withdrawn: Option<u32>| replay::standings::StandingRow {
+            rank: 1,
+            player: player.into(),
+            name: player.into(),
+            total: Rational::ZERO,
+            games_counted: 1,
+            scores: BTreeMap::new(),
+            tie_breakers: Vec::new(),
+            decided_by: None,
+            withdrawn,
         };
-        let standings = serde_json::json!({"tournament": "relief", "ruleset": "cafe2023",
-            "rows": [row("Otter", Some(3)), row("Heron", None), row("Lynx", Some(1))], "finalists": ["Heron"],
-            "finalists_settled": false, "pending_games": ["q3-t1"], "final": null});
+        let standings = Standings {
+            tournament: "relief".into(),
+            ruleset: Ruleset::Cafe2023,
+            rows: vec![row("Otter", Some(3)), row("Heron", None), row("Lynx", Some(1))],
+            finalists: vec!["Heron".into()],
+            finalists_settled: false,
+            pending_games: vec!["q3-t1".into()],
+            final_result: None,
+        };
         let facts = TournamentFacts {
             stand_ins: vec![("stand-in 1".into(), "stand-in 1".into()), ("stand-in 2".into(), "stand-in 2".into())],
             ..TournamentFacts::default()

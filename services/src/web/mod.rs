@@ -35,6 +35,7 @@ mod unavailable;
 
 use crate::auth::Auth;
 use crate::error::{Code, Error};
+use crate::facade::Projections;
 use crate::server::ProjectionsService;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -55,6 +56,8 @@ pub struct WebState {
     log: Arc<Log>,
     auth: Arc<Auth>,
     projections: ProjectionsService,
+    /// The projections the pages show (`crate::facade`), over the live log.
+    facade: Projections<Arc<Log>>,
     /// Turns true when ledgerd shuts down: live pages end their event streams then.
     stopping: watch::Receiver<bool>,
     /// One permit per live page (an open event stream).
@@ -67,7 +70,8 @@ impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
         let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth));
         let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
-        WebState { log, auth, projections, stopping, live_pages, proofs: None }
+        let facade = Projections::new(Arc::clone(&log));
+        WebState { log, auth, projections, facade, stopping, live_pages, proofs: None }
     }
 
     /// The pages with the checkpoints of `proofs` (the board shows the latest).

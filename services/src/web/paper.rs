@@ -12,6 +12,7 @@
 //! opens the game's table page.
 
 use super::auth::Viewer;
+use super::board::{final_decider_name, shown_number};
 use super::i18n::Lang;
 use super::layout::{esc, shell_in, short_id, Head};
 use super::refusal::Say;
@@ -24,10 +25,7 @@ use axum::http::HeaderMap;
 use axum::response::Html;
 use ledger::event::Seats;
 use ledger::{Nation, Role, Stage, StreamId};
-use ledger_proto::v1 as pb;
-use ledger_proto::v1::projections_server::Projections;
-use replay::standings::{ScheduledGame, TournamentFacts};
-use serde_json::Value;
+use replay::standings::{Decider, ScheduledGame, TournamentFacts};
 use std::collections::BTreeMap;
 
 /// The tournament's schedule, for a viewer who may print it.
@@ -291,56 +289,13 @@ fn sheet(lang: Lang, facts: &TournamentFacts, game: &ScheduledGame, site: &str) 
     ))
 }
 
-/// The standings as the Projections service gives them (`replay::standings::StandingsJson`),
-/// read back for print: only what the page shows.
-#[derive(serde::Deserialize)]
-struct StandingsPrint {
-    ruleset: String,
-    rows: Vec<RowPrint>,
-    finalists: Vec<String>,
-    pending_games: Vec<String>,
-    #[serde(rename = "final")]
-    final_game: Option<FinalPrint>,
-}
-
-#[derive(serde::Deserialize)]
-struct RowPrint {
-    rank: u32,
-    player: String,
-    total: serde_json::Number,
-    games_counted: u32,
-    scores: BTreeMap<String, serde_json::Number>,
-    tie_breakers: Vec<TieBreakPrint>,
-    decided_by: Value,
-    /// The round from which the player withdrew (absent for everyone else).
-    #[serde(default)]
-    withdrawn: Option<u32>,
-}
-
-#[derive(serde::Deserialize)]
-struct TieBreakPrint {
-    name: String,
-    display: String,
-}
-
-#[derive(serde::Deserialize)]
-struct FinalPrint {
-    game: String,
-    winner: Option<String>,
-    decided_by: String,
-}
-
-/// What put a row below the one above (`replay`'s `Decider` as JSON), in the page's language.
-fn decided(lang: Lang, value: &Value) -> String {
-    match value {
-        Value::String(s) if s == "total" => lang.t("paper-decided-total"),
-        Value::String(s) if s == "unresolved" => lang.t("paper-decided-unresolved"),
-        Value::Object(map) => map
-            .get("tie_breaker")
-            .and_then(|tb| tb["tie_breaker"].as_str())
-            .map(|name| lang.t(&format!("paper-tb-{name}")))
-            .unwrap_or_default(),
-        _ => String::new(),
+/// What put a row below the one above (`replay`'s [`Decider`]), in the page's language.
+fn decided(lang: Lang, decider: Option<Decider>) -> String {
+    match decider {
+        Some(Decider::Total) => lang.t("paper-decided-total"),
+        Some(Decider::Unresolved) => lang.t("paper-decided-unresolved"),
+        Some(Decider::TieBreaker { tie_breaker, .. }) => lang.t(&format!("paper-tb-{}", tie_breaker.as_str())),
+        None => String::new(),
     }
 }
 
@@ -353,23 +308,21 @@ pub(crate) async fn standings(
     Path(tournament): Path<String>,
 ) -> Result<Html<String>, PageError> {
     let (id, facts) = load(&state, &viewer, &tournament).await?;
-    let mut request =
-        tonic::Request::new(pb::StandingsRequest { tournament: id.to_string(), public: false, as_of_position: None });
-    *request.metadata_mut() = viewer.metadata.clone();
-    let json = state.projections.get_standings(request).await?.into_inner().json;
-    let standings: StandingsPrint =
-        serde_json::from_str(&json).map_err(|e| PageError::internal(format!("standings JSON: {e}")))?;
+    state.auth.authorize(&viewer.metadata, Access::Standings { public: false })?;
+    let facade = state.facade.clone();
+    let standings = blocking(move || Ok(facade.standings(&id, None, false)?.value)).await?;
+    let ruleset = standings.ruleset;
     let th = |class: &str, label: String| format!("<th class=\"{class}\">{}</th>", esc(&label));
     let tie_breakers = standings.rows.first().map(|row| row.tie_breakers.as_slice()).unwrap_or_default();
     // The columns in the board's order: role scores, games, total, every tie-breaker, the decider.
     let roles_head: String = Role::ALL.iter().map(|r| th("num", lang.t(&format!("role-{r}")))).collect();
     let tbs_head: String =
-        tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.name)))).collect();
+        tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))).collect();
     let body: String = standings
         .rows
         .iter()
         .map(|row| {
-            let score = |r: &Role| row.scores.get(r.as_str()).map(ToString::to_string).unwrap_or_default();
+            let score = |r: &Role| row.scores.get(r).map(|v| shown_number(ruleset, *v)).unwrap_or_default();
             let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
             let tbs: String = row
                 .tie_breakers
@@ -394,8 +347,8 @@ pub(crate) async fn standings(
                 rank = row.rank,
                 name = player(lang, &facts, &row.player),
                 games = row.games_counted,
-                total = row.total,
-                by = esc(&decided(lang, &row.decided_by)),
+                total = shown_number(ruleset, row.total),
+                by = esc(&decided(lang, row.decided_by)),
             )
         })
         .collect();
@@ -415,10 +368,10 @@ pub(crate) async fn standings(
         let named: Vec<String> = facts.stand_ins.iter().map(|(id, _)| player(lang, &facts, id)).collect();
         format!("<p id=\"stand-ins\"><strong>{}</strong>: {}</p>", esc(&lang.t("paper-stand-ins")), named.join(", "))
     };
-    let final_part = standings.final_game.map_or_else(String::new, |final_game| {
+    let final_part = standings.final_result.map_or_else(String::new, |final_game| {
         let result = match &final_game.winner {
             Some(winner) => {
-                let how = lang.t(&format!("paper-final-by-{}", final_game.decided_by));
+                let how = lang.t(&format!("paper-final-by-{}", final_decider_name(final_game.decided_by)));
                 format!(
                     "<p id=\"winner\"><strong>{}</strong> ({})</p>",
                     esc(&lang.t_args("paper-winner", &[("player", name_of(&facts, winner).into())])),
@@ -434,7 +387,7 @@ pub(crate) async fn standings(
          <table class=\"print\" id=\"standings\"><thead><tr>{rank}{player_h}{roles_head}{games}{total}{tbs_head}{decided_h}</tr></thead>\
          <tbody>{body}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
         title_h = esc(&title),
-        ruleset = esc(&standings.ruleset),
+        ruleset = esc(ruleset.as_str()),
         rank = th("num", lang.t("paper-col-rank")),
         player_h = th("", lang.t("paper-col-player")),
         games = th("num", lang.t("paper-col-games")),
@@ -469,9 +422,9 @@ mod tests {
 
     #[test]
     fn decisions_read_in_both_languages() {
-        let by_tb = serde_json::json!({"tie_breaker": {"index": 2, "tie_breaker": "stcc"}});
-        assert_eq!(decided(Lang::En, &by_tb), "sTCC");
-        assert_eq!(decided(Lang::Es, &Value::String("total".into())), "total");
-        assert!(decided(Lang::Es, &Value::String("unresolved".into())).starts_with("sin resolver"));
+        let by_tb = Decider::TieBreaker { index: 2, tie_breaker: replay::standings::TieBreaker::ScaledTcc };
+        assert_eq!(decided(Lang::En, Some(by_tb)), "sTCC");
+        assert_eq!(decided(Lang::Es, Some(Decider::Total)), "total");
+        assert!(decided(Lang::Es, Some(Decider::Unresolved)).starts_with("sin resolver"));
     }
 }
