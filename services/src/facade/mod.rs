@@ -329,6 +329,32 @@ impl<S: Source> Projections<S> {
         Ok(Loaded::from_entries(entries))
     }
 
+    /// A tournament's schedule as its stream records it (voided events left out).
+    ///
+    /// # Errors
+    /// `NotFound` when its stream created no tournament; the source's failure.
+    pub fn tournament(&self, tournament: &StreamId) -> Result<TournamentFacts, Error> {
+        let events: Vec<(u64, Event)> =
+            self.source.read_stream(tournament)?.into_iter().map(|e| (e.seq, e.event)).collect();
+        let facts = TournamentFacts::fold(&events);
+        match facts.ruleset {
+            Some(_) => Ok(facts),
+            None => Err(Error::NotFound(NoTournament(tournament.clone()).to_string())),
+        }
+    }
+
+    /// Whether a game's stream holds an end that no void took back (as the sequencer folds it).
+    ///
+    /// # Errors
+    /// The source's failure.
+    pub fn game_ended(&self, game: &StreamId) -> Result<bool, Error> {
+        let mut state = StreamState::new(game, None);
+        for entry in self.source.read_stream(game)? {
+            state.evolve(&entry.event);
+        }
+        Ok(matches!(state.rules(), Rules::Game(game) if game.ended.is_some()))
+    }
+
     /// A game's score sheet, as of its event `as_of_seq` if given.
     ///
     /// # Errors

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use tonic::metadata::MetadataMap;
 
 fn tournament_id(text: &str) -> Result<StreamId, PageError> {
-    let id = StreamId::tournament(short_id(text)).map_err(crate::status::from_rejection)?;
+    let id = StreamId::tournament(short_id(text)).map_err(Error::from)?;
     Ok(id)
 }
 

@@ -19,6 +19,7 @@ use super::refusal::Say;
 use super::tables::tournament_facts;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
+use crate::error::Error;
 use crate::paper::{qr, PRINT_CSS};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -34,10 +35,9 @@ async fn load(state: &WebState, viewer: &Viewer, tournament: &str) -> Result<(St
         // The same code (a sign-in would help the public, not a table), said in the page's language.
         return Err(PageError::from(status).saying(Say::new("paper-refused")));
     }
-    let id = StreamId::tournament(short_id(tournament)).map_err(crate::status::from_rejection)?;
-    let log = std::sync::Arc::clone(&state.log);
-    let read = id.clone();
-    let facts = blocking(move || tournament_facts(&log, &read)).await?;
+    let id = StreamId::tournament(short_id(tournament)).map_err(Error::from)?;
+    let (facade, read) = (state.facade.clone(), id.clone());
+    let facts = blocking(move || tournament_facts(&facade, &read)).await?;
     Ok((id, facts))
 }
 
@@ -64,8 +64,8 @@ fn round_label(lang: Lang, round: u32, games: &[&ScheduledGame]) -> String {
 /// The games of `round`, or the page saying there are none.
 fn round_games(facts: &TournamentFacts, round: u32) -> Result<Vec<&ScheduledGame>, PageError> {
     rounds(facts).remove(&round).ok_or_else(|| {
-        let status = tonic::Status::not_found(format!("round {round} has no games in this tournament"));
-        PageError::from(status).saying(Say::new("paper-no-round").arg("round", round.to_string()))
+        let missing = Error::NotFound(format!("round {round} has no games in this tournament"));
+        PageError::from(missing).saying(Say::new("paper-no-round").arg("round", round.to_string()))
     })
 }
 

@@ -10,23 +10,26 @@ use super::layout::short_id;
 use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use crate::auth::Access;
-use crate::projections::created_tournament;
+use crate::error::Error;
+use crate::facade::Projections;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
-use ledger::rules::Rules;
-use ledger::{StreamId, StreamKind, StreamState};
+use ledger::{StreamId, StreamKind};
 use ledger_store::Log;
 use replay::standings::TournamentFacts;
+use std::sync::Arc;
 
 /// The tournament's schedule as its stream records it (voided events left out).
 ///
 /// # Errors
 /// The log cannot be read; `NOT_FOUND` without such a tournament.
-pub(crate) fn tournament_facts(log: &Log, tournament: &StreamId) -> Result<TournamentFacts, PageError> {
-    created_tournament(tournament, &log.read_stream(tournament, 1, usize::MAX)?).map_err(|missing| {
-        PageError::from(tonic::Status::not_found(missing.to_string()))
-            .saying(Say::new("error-no-tournament").arg("id", tournament.id()))
+pub(crate) fn tournament_facts(
+    facade: &Projections<Arc<Log>>,
+    tournament: &StreamId,
+) -> Result<TournamentFacts, PageError> {
+    facade.tournament(tournament).map_err(|error| {
+        PageError::from(error).when_not_found(Say::new("error-no-tournament").arg("id", tournament.id()))
     })
 }
 
@@ -52,13 +55,8 @@ pub(crate) fn current(
 }
 
 /// Whether the game's stream holds an end that no void took back.
-fn has_ended(log: &Log, game: &str) -> Result<bool, PageError> {
-    let id = StreamId::game(game).map_err(crate::status::from_rejection)?;
-    let mut state = StreamState::new(&id, None);
-    for record in log.read_stream(&id, 1, usize::MAX)? {
-        state.evolve(&record.event);
-    }
-    Ok(matches!(state.rules(), Rules::Game(game) if game.ended.is_some()))
+fn has_ended(facade: &Projections<Arc<Log>>, game: &str) -> Result<bool, PageError> {
+    Ok(facade.game_ended(&StreamId::game(game).map_err(Error::from)?)?)
 }
 
 pub(crate) async fn redirect(
@@ -68,18 +66,18 @@ pub(crate) async fn redirect(
 ) -> Result<Response, PageError> {
     // Whoever may open a table page may be sent to one.
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    let id = StreamId::tournament(short_id(&tournament)).map_err(crate::status::from_rejection)?;
-    let log = std::sync::Arc::clone(&state.log);
+    let id = StreamId::tournament(short_id(&tournament)).map_err(Error::from)?;
+    let facade = state.facade.clone();
     let found = blocking(move || {
-        let games = games_at(&tournament_facts(&log, &id)?, table);
-        current(&games, |game| has_ended(&log, game))
+        let games = games_at(&tournament_facts(&facade, &id)?, table);
+        current(&games, |game| has_ended(&facade, game))
     })
     .await?;
     let Some(game) = found else {
         let tournament = short_id(&tournament);
-        let status = tonic::Status::not_found(format!("table {table} has no game in tournament {tournament}"));
+        let missing = Error::NotFound(format!("table {table} has no game in tournament {tournament}"));
         let say = Say::new("paper-no-table").arg("table", table.to_string()).arg("tournament", tournament);
-        return Err(PageError::from(status).saying(say));
+        return Err(PageError::from(missing).saying(say));
     };
     // Never cached: the same address leads to the next game once this one ends.
     Ok(([(header::CACHE_CONTROL, "no-store")], Redirect::to(&format!("/table/{game}"))).into_response())

@@ -101,16 +101,15 @@ fn dependencies_of<const N: usize>(packages: &[&str; N]) -> [BTreeSet<String>; N
 }
 
 /// Where `services` may name protobuf types (paths under `services/src`): the conversions, the
-/// gRPC services, `ledgerctl`, and the web pages that still call the Projections service
-/// in-process. Issue 27's projections facade is to take the web pages off this list.
-const PROTOBUF_AT: &[&str] =
-    &["convert/", "server/", "cli/", "web/analyst.rs", "web/andes.rs", "web/board.rs", "web/paper.rs"];
+/// gRPC services, `ledgerctl`, and the web page that still calls the Projections service
+/// in-process (the Andes board, until it moves onto the projections facade as the others did).
+const PROTOBUF_AT: &[&str] = &["convert/", "server/", "cli/", "web/andes.rs"];
 
 /// Where a `tonic::Status` may be built by hand: `error.rs`, whose `From<Error> for
 /// tonic::Status` is the one place a failure becomes a status (every other place fails with an
-/// `Error` and lets `?` convert it). Until issue 27's projections facade lands, the Projections
-/// service and the two pages that call it in-process still build their own.
-const STATUS_AT: &[&str] = &["error.rs", "server/projections_service.rs", "web/paper.rs", "web/tables.rs"];
+/// `Error` and lets `?` convert it). The Projections service still builds its own until it uses
+/// that conversion too.
+const STATUS_AT: &[&str] = &["error.rs", "server/projections_service.rs"];
 
 /// What `server::run` wires and what the services use; none of them imports from `server`.
 const WIRED_BY_THE_SERVER: &[&str] = &["config.rs", "metrics.rs", "limits.rs", "tls.rs"];
