@@ -8,12 +8,14 @@
 //! `tokio::task::spawn_blocking`. It knows no transport (no tonic, prost or axum here).
 
 use crate::error::Error;
-use crate::projections::{self, ProjectionError, Streams};
+use crate::projections::{self, NoTournament, ProjectionError, Streams};
 use ledger::rejection::quote;
+use ledger::rules::Rules;
 use ledger::stream::MAX_NAME_BYTES;
-use ledger::{Event, Recorded, Ruleset, Stage, StreamId, StreamKind};
+use ledger::{Event, Recorded, Ruleset, Stage, StreamId, StreamKind, StreamState};
 use ledger_store::Log;
 use replay::clock::ClockView;
+use replay::standings::TournamentFacts;
 use replay::stats::{year_of_unix_ms, Filter, Stats};
 use replay::{ScoreSheet, Standings};
 use std::collections::{BTreeMap, BTreeSet};
