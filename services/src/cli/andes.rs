@@ -1,20 +1,24 @@
-//! `ledgerctl andes board|score|match|level <match>` (and `level --player <name>` across every match): an Andes match's board, points, match
-//! sheet and levels, online from ledgerd (the Projections service) or offline from a JSON Lines
-//! file (`--file`, validated first with the server's rules). Both print the same text, and the
-//! same JSON under `--json`: every number with the line saying how it was reached.
+//! `ledgerctl andes board|score|match|level <match>` (and `level --player <name>` across every
+//! match): an Andes match's board, points, match sheet and levels, online from ledgerd (the
+//! Projections service) or offline from a JSON Lines file (`--file`, validated first with the
+//! server's rules, then asked of the projections facade as ledgerd asks it). Both print the same
+//! text, and the same JSON under `--json`: every number with the line saying how it was reached.
 
 use super::common::{from_status, read_input, CliError};
 use super::connection::connect_projections;
 use super::offline::refused_line;
 use super::{values, Cli};
-use crate::projections::andes::{self, BoardView, Rendered};
-use crate::projections::{ProjectionError, Streams};
+use crate::error::Error;
+use crate::facade::{At, Projections, Records};
+use crate::projections::andes::WhichBoard;
 use clap::Subcommand;
 use ledger::andes::Side;
 use ledger::check::{check_stream, parse_lines, Line};
 use ledger::{StreamId, StreamKind};
 use ledger_proto::v1 as pb;
+use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt::Display;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, clap::Args)]
@@ -91,12 +95,12 @@ struct LevelArgs {
 }
 
 pub async fn run(cli: &Cli, args: &AndesArgs) -> Result<(), CliError> {
-    let rendered = match &args.what {
+    let printed = match &args.what {
         AndesCommand::Board(BoardArgs { match_id, game, at, side, file }) => {
             let side = *side;
             if let Some(file) = file {
-                let streams = load_file(match_id, file)?;
-                andes::board(&streams, match_id, *at, BoardView { game: *game, side }).map_err(refused)?
+                let which = WhichBoard { game: *game, side };
+                offline(load_file(match_id, file)?.andes_board(match_id, *at, which))?
             } else {
                 let mut client = connect_projections(cli).await?;
                 let request = pb::AndesBoardRequest {
@@ -109,25 +113,21 @@ pub async fn run(cli: &Cli, args: &AndesArgs) -> Result<(), CliError> {
             }
         }
         AndesCommand::Score(args) => match &args.file {
-            Some(file) => offline(args, file, andes::score)?,
+            Some(file) => offline(load_file(&args.match_id, file)?.andes_score(&args.match_id, args.at))?,
             None => {
                 let mut client = connect_projections(cli).await?;
                 answered(client.get_andes_score(request(args)).await)?
             }
         },
         AndesCommand::Match(args) => match &args.file {
-            Some(file) => offline(args, file, andes::whole_match)?,
+            Some(file) => offline(load_file(&args.match_id, file)?.andes_match(&args.match_id, args.at))?,
             None => {
                 let mut client = connect_projections(cli).await?;
                 answered(client.get_andes_match(request(args)).await)?
             }
         },
         AndesCommand::Level(LevelArgs { player: Some(player), file, .. }) => match file {
-            Some(file) => {
-                let (streams, positions) = load_all(file)?;
-                andes::player_level(&streams, player, |id, seq| positions.get(&(id.clone(), seq)).copied().unwrap_or(0))
-                    .map_err(refused)?
-            }
+            Some(file) => offline(load_all(file)?.andes_player_level(player))?,
             None => {
                 let mut client = connect_projections(cli).await?;
                 answered(client.get_andes_player_level(pb::AndesPlayerRequest { player: player.clone() }).await)?
@@ -137,7 +137,7 @@ pub async fn run(cli: &Cli, args: &AndesArgs) -> Result<(), CliError> {
             let match_id = match_id.clone().ok_or_else(|| CliError::Failed("give a MATCH or --player".into()))?;
             let args = MatchArgs { match_id, at: *at, file: file.clone() };
             match &args.file {
-                Some(file) => offline(&args, file, andes::level)?,
+                Some(file) => offline(load_file(&args.match_id, file)?.andes_level(&args.match_id, args.at))?,
                 None => {
                     let mut client = connect_projections(cli).await?;
                     answered(client.get_andes_level(request(&args)).await)?
@@ -146,42 +146,39 @@ pub async fn run(cli: &Cli, args: &AndesArgs) -> Result<(), CliError> {
         }
     };
     if cli.json {
-        say!("{}", rendered.json);
+        say!("{}", printed.json);
     } else {
-        say!("{}", rendered.text.strip_suffix('\n').unwrap_or(&rendered.text));
+        say!("{}", printed.text.strip_suffix('\n').unwrap_or(&printed.text));
     }
     Ok(())
+}
+
+/// A projection as `ledgerctl` prints it: its JSON under `--json`, else its text.
+struct Printed {
+    json: String,
+    text: String,
 }
 
 fn request(args: &MatchArgs) -> pb::AndesMatchRequest {
     pb::AndesMatchRequest { match_id: args.match_id.to_string(), as_of_seq: args.at }
 }
 
-fn answered(answer: Result<tonic::Response<pb::Projection>, tonic::Status>) -> Result<Rendered, CliError> {
+fn answered(answer: Result<tonic::Response<pb::Projection>, tonic::Status>) -> Result<Printed, CliError> {
     let answer = answer.map_err(|s| from_status(&s))?.into_inner();
-    Ok(Rendered { json: answer.json, text: answer.text })
+    Ok(Printed { json: answer.json, text: answer.text })
 }
 
-fn offline(
-    args: &MatchArgs,
-    file: &Path,
-    project: fn(&Streams, &StreamId, Option<u64>) -> Result<Rendered, ProjectionError>,
-) -> Result<Rendered, CliError> {
-    let streams = load_file(&args.match_id, file)?;
-    project(&streams, &args.match_id, args.at).map_err(refused)
-}
-
-fn refused(error: ProjectionError) -> CliError {
-    let code = match error {
-        ProjectionError::NotFound(_) => "NOT_FOUND",
-        _ => "FAILED_PRECONDITION",
-    };
-    CliError::Refused(format!("{code}: {error}"))
+/// A view the facade made from a file, printed as ledgerd's answer is: its JSON and its text.
+/// Every failure is a refusal (`CODE: message`): a file has no server to fail.
+fn offline<T: Serialize + Display>(view: Result<At<T>, Error>) -> Result<Printed, CliError> {
+    let view = view.map_err(|error| CliError::Refused(error.text()))?.value;
+    Ok(Printed { json: serde_json::to_string(&view).expect("Andes views serialise"), text: view.to_string() })
 }
 
 /// The match's lines of a file: the lines that name its stream (an export of the whole log
 /// holds others too) or name none; validated with the server's rules, derived events included.
-fn load_file(id: &StreamId, file: &Path) -> Result<Streams, CliError> {
+/// Each event's line number stands for its log position.
+fn load_file(id: &StreamId, file: &Path) -> Result<Projections<Records>, CliError> {
     let name = id.to_string();
     let lines: Vec<Line> = parse_lines(&read_input(Some(file))?)
         .map_err(refused_line)?
@@ -189,16 +186,21 @@ fn load_file(id: &StreamId, file: &Path) -> Result<Streams, CliError> {
         .filter(|line| line.stream.as_deref().is_none_or(|stream| stream == name))
         .collect();
     check_stream(id, None, &lines).map_err(refused_line)?;
-    let events = (1u64..).zip(lines.into_iter().map(|line| line.event)).collect();
-    Ok(Streams::from([(id.clone(), events)]))
+    let mut records = Records::new();
+    for line in lines {
+        records.push(id.clone(), line_position(&line), None, line.event);
+    }
+    Ok(Projections::new(records))
 }
 
-/// The line of each `(stream, seq)`.
-type Positions = BTreeMap<(StreamId, u64), u64>;
+/// A line's number, standing for its log position.
+fn line_position(line: &Line) -> u64 {
+    u64::try_from(line.number).unwrap_or(u64::MAX)
+}
 
 /// Every Andes match of a file (lines naming an `andes/` stream), each validated with the
-/// server's rules, and the place of each event: its line number stands for its log position.
-fn load_all(file: &Path) -> Result<(Streams, Positions), CliError> {
+/// server's rules; each event's line number stands for its log position.
+fn load_all(file: &Path) -> Result<Projections<Records>, CliError> {
     let mut by_stream: BTreeMap<StreamId, Vec<Line>> = BTreeMap::new();
     for line in parse_lines(&read_input(Some(file))?).map_err(refused_line)? {
         let Some(id) = line.stream.as_deref().and_then(|s| StreamId::parse(s).ok()) else { continue };
@@ -206,18 +208,12 @@ fn load_all(file: &Path) -> Result<(Streams, Positions), CliError> {
             by_stream.entry(id).or_default().push(line);
         }
     }
-    let mut streams = Streams::new();
-    let mut positions = BTreeMap::new();
+    let mut records = Records::new();
     for (id, lines) in by_stream {
         check_stream(&id, None, &lines).map_err(refused_line)?;
-        let events = (1u64..)
-            .zip(lines)
-            .map(|(seq, line)| {
-                positions.insert((id.clone(), seq), u64::try_from(line.number).unwrap_or(u64::MAX));
-                (seq, line.event)
-            })
-            .collect();
-        streams.insert(id, events);
+        for line in lines {
+            records.push(id.clone(), line_position(&line), None, line.event);
+        }
     }
-    Ok((streams, positions))
+    Ok(Projections::new(records))
 }

@@ -7,6 +7,8 @@
 //! Its methods read and fold, so they block: async callers run them in
 //! `tokio::task::spawn_blocking`. It knows no transport (no tonic, prost or axum here).
 
+pub mod andes;
+
 use crate::error::Error;
 use crate::projections::{self, NoTournament, ProjectionError, Streams};
 use ledger::rejection::quote;

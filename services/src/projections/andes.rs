@@ -1,24 +1,24 @@
 //! The Andes projections of one match (`andes/<match>`, docs/ANDES.md), shared by the
-//! Projections service and `ledgerctl andes`: the board of a game, each game's points, the whole
-//! match, the players' levels. Each is its canonical JSON and a text for people; every number in
-//! them comes from `replay::andes` with the line saying how it was reached.
+//! projections facade (`crate::facade`) and through it the Projections service, the web's board
+//! and `ledgerctl andes`: the board of a game, each game's points, the whole match, the players'
+//! levels. Each is a typed view whose JSON (serde) is the API's canonical JSON and whose
+//! `Display` is the text for people; every number in them comes from `replay::andes` with the
+//! line saying how it was reached.
 
 use super::{ProjectionError, Streams};
-use ledger::andes::{AndesEvent, Side};
+use ledger::andes::{AndesEvent, Position, Side};
+use ledger::event::PlayerId;
 use ledger::{Event, StreamId};
+use replay::andes::render::{EndJson, LevelJson, PointsJson};
 use replay::andes::{andes_match_json, andes_match_text, board_text, AndesFold, AndesReplayError, MatchJson, Points};
-use serde_json::{json, Value};
-
-/// A projection as the service answers it and the CLI prints it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rendered {
-    pub json: String,
-    pub text: String,
-}
+use serde::{Serialize, Serializer};
+use serde_json::Number;
+use std::collections::BTreeMap;
+use std::fmt;
 
 /// Which board: a game of the match (the last one started when `None`), from whose side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BoardView {
+pub struct WhichBoard {
     pub game: Option<u8>,
     pub side: Side,
 }
@@ -33,6 +33,32 @@ pub fn parse_side(text: Option<&str>) -> Result<Side, String> {
         "luna" => Ok(Side::Luna),
         other => Err(format!("side `{}` must be sol or luna", ledger::rejection::quote(other))),
     }
+}
+
+/// A game of a match: 1 or 2.
+///
+/// # Errors
+/// Any other number, in a sentence.
+pub fn parse_game(number: u64) -> Result<u8, String> {
+    u8::try_from(number)
+        .ok()
+        .filter(|game| (1..=ledger::andes::GAMES_PER_MATCH).contains(game))
+        .ok_or_else(|| format!("a match has games 1 and 2, not game {number}"))
+}
+
+/// A stream id as the JSON names a match: `andes/<match>`.
+fn as_text<S: Serializer>(id: &StreamId, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(id)
+}
+
+/// Each side's value, Sol first.
+fn sides<T>(f: impl Fn(Side) -> T) -> BTreeMap<Side, T> {
+    Side::BOTH.iter().map(|&side| (side, f(side))).collect()
+}
+
+/// A player with their side, as the texts name them: `ana (sol)`.
+fn who(player: &str, side: Side) -> String {
+    format!("{player} ({side})")
 }
 
 /// The Andes events of a match as they stood after event `as_of_seq` (all of them for `None`):
@@ -56,7 +82,78 @@ pub fn events_of(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Re
 }
 
 /// The board of one game: the position now (after its last move, attacks and captures
-/// included), as `view.side` sees it, with each side's points and how they were reached (5.1).
+/// included), as `side` sees it, with each side's points and how they were reached (5.1).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoardView {
+    #[serde(rename = "match", serialize_with = "as_text")]
+    pub match_id: StreamId,
+    pub game: u8,
+    pub sol: PlayerId,
+    pub luna: PlayerId,
+    /// Moves played in the game.
+    pub moves: usize,
+    /// Whose view.
+    pub side: Side,
+    pub position: BoardPosition,
+    pub end: Option<EndJson>,
+    pub points: BTreeMap<Side, BoardPoints>,
+    /// The position itself, which the text draws.
+    #[serde(skip)]
+    pub board: Position,
+}
+
+/// The position of a board view: its notation from each side, whose move it is, the reserves.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoardPosition {
+    pub sol_view: String,
+    pub luna_view: String,
+    pub to_move: Side,
+    pub reserve: BTreeMap<Side, u8>,
+}
+
+/// A side's points on the board and the line saying how they were reached (5.1).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BoardPoints {
+    pub on_board: u32,
+    pub attacked: u32,
+    pub reserve: u32,
+    pub points: u32,
+    pub explain: String,
+}
+
+impl BoardView {
+    /// The player of `side` in this game.
+    pub fn player(&self, side: Side) -> &str {
+        match side {
+            Side::Sol => &self.sol,
+            Side::Luna => &self.luna,
+        }
+    }
+}
+
+impl fmt::Display for BoardView {
+    /// `andes/m1, game 2: ana (sol) – bo (luna), after 13 moves`, the board as `side` sees it,
+    /// then each side's points.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ended = self.end.as_ref().map(|end| format!(", ended ({}, {})", end.reason, end.side)).unwrap_or_default();
+        writeln!(
+            f,
+            "{}, game {}: {} – {}, after {} moves{ended}",
+            self.match_id,
+            self.game,
+            who(&self.sol, Side::Sol),
+            who(&self.luna, Side::Luna),
+            self.moves
+        )?;
+        f.write_str(&board_text(&self.board, self.side))?;
+        for points in self.points.values() {
+            writeln!(f, "{}", points.explain)?;
+        }
+        Ok(())
+    }
+}
+
+/// The board of one game as `which` asks.
 ///
 /// # Errors
 /// No such match or game, or the stream is not one the rules accept.
@@ -64,63 +161,88 @@ pub fn board(
     streams: &Streams,
     id: &StreamId,
     as_of_seq: Option<u64>,
-    view: BoardView,
-) -> Result<Rendered, ProjectionError> {
+    which: WhichBoard,
+) -> Result<BoardView, ProjectionError> {
     let events = events_of(streams, id, as_of_seq)?;
     let fold = AndesFold::of(&events)?;
     fold.setup().ok_or(AndesReplayError::NoMatch)?;
-    let record = match view.game {
+    let record = match which.game {
         Some(number) => fold.games().iter().find(|g| g.number == number),
         None => fold.games().last(),
     }
-    .ok_or_else(|| match view.game {
+    .ok_or_else(|| match which.game {
         Some(number) => ProjectionError::NotFound(format!("game {number} of {id}: it has not started")),
         None => ProjectionError::NotFound(format!("a game of {id}: none has started")),
     })?;
     let position = &record.position;
-    let who = |side: Side| format!("{} ({side})", record.player(side));
-    let points = Side::BOTH.map(|side| Points::of(position, side));
-    let mut text = format!(
-        "{id}, game {}: {} – {}, after {} moves{}\n",
-        record.number,
-        who(Side::Sol),
-        who(Side::Luna),
-        record.plies.len(),
-        record.end.map(|end| format!(", ended ({}, {})", end.reason.as_str(), end.side)).unwrap_or_default()
-    );
-    text.push_str(&board_text(position, view.side));
-    for side in Side::BOTH {
-        text.push_str(&format!("{}\n", points[side.index()].explain(&who(side))));
-    }
-    let sides = |f: &dyn Fn(Side) -> Value| -> Value {
-        Side::BOTH.iter().map(|&side| (side.as_str().to_owned(), f(side))).collect::<serde_json::Map<_, _>>().into()
-    };
-    let json = json!({
-        "match": id.to_string(),
-        "game": record.number,
-        "sol": record.sol,
-        "luna": record.luna,
-        "moves": record.plies.len(),
-        "side": view.side,
-        "position": {
-            "sol_view": position.notation(Side::Sol),
-            "luna_view": position.notation(Side::Luna),
-            "to_move": position.to_move(),
-            "reserve": sides(&|side| position.reserve(side).into()),
+    Ok(BoardView {
+        match_id: id.clone(),
+        game: record.number,
+        sol: record.sol.clone(),
+        luna: record.luna.clone(),
+        moves: record.plies.len(),
+        side: which.side,
+        position: BoardPosition {
+            sol_view: position.notation(Side::Sol),
+            luna_view: position.notation(Side::Luna),
+            to_move: position.to_move(),
+            reserve: sides(|side| position.reserve(side)),
         },
-        "end": record.end.map(|end| json!({"reason": end.reason.as_str(), "side": end.side, "at_ms": end.at_ms})),
-        "points": sides(&|side| {
-            let p = points[side.index()];
-            json!({
-                "on_board": p.on_board,
-                "attacked": p.attacked,
-                "reserve": p.reserve,
-                "points": p.total(),
-                "explain": p.explain(&who(side)),
-            })
+        end: record.end.map(|end| EndJson { reason: end.reason.as_str(), side: end.side, at_ms: end.at_ms }),
+        points: sides(|side| {
+            let points = Points::of(position, side);
+            BoardPoints {
+                on_board: points.on_board,
+                attacked: points.attacked,
+                reserve: points.reserve,
+                points: points.total(),
+                explain: points.explain(&who(record.player(side), side)),
+            }
         }),
-    });
-    Ok(Rendered { json: json.to_string(), text })
+        board: position.clone(),
+    })
+}
+
+/// Each game's points, winner and bonus (5.1, 5.2, 9.2, 9.4), each with its explain lines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ScoreView {
+    #[serde(rename = "match", serialize_with = "as_text")]
+    pub match_id: StreamId,
+    pub games: Vec<GameScoreView>,
+}
+
+/// One game of a [`ScoreView`]: the match sheet's game without its moves and position.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameScoreView {
+    pub game: u8,
+    pub sol: PlayerId,
+    pub luna: PlayerId,
+    /// `in_progress` or `ended`.
+    pub status: &'static str,
+    pub end: Option<EndJson>,
+    pub points: BTreeMap<Side, PointsJson>,
+    pub winner: Option<Side>,
+    pub decided_by: Option<&'static str>,
+    pub bonus: Option<Number>,
+    /// Points plus the bonus.
+    pub total: BTreeMap<Side, Number>,
+    pub explain: Vec<String>,
+}
+
+impl fmt::Display for ScoreView {
+    /// `game 1: ana (sol) – bo (luna)` and its explain lines, for each game.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for game in &self.games {
+            writeln!(f, "game {}: {} – {}", game.game, who(&game.sol, Side::Sol), who(&game.luna, Side::Luna))?;
+            for line in &game.explain {
+                writeln!(f, "  {line}")?;
+            }
+        }
+        if self.games.is_empty() {
+            writeln!(f, "no game has started")?;
+        }
+        Ok(())
+    }
 }
 
 /// The match sheet of a stream, or why there is none.
@@ -128,78 +250,138 @@ fn match_json(events: &[AndesEvent]) -> Result<MatchJson, ProjectionError> {
     Ok(andes_match_json(events)?)
 }
 
-/// Each game's points, winner and bonus (5.1, 5.2, 9.2, 9.4), each with its explain lines.
+/// Each game's points, winner and bonus of a match as of a seq.
 ///
 /// # Errors
 /// No such match, or the stream is not one the rules accept.
-pub fn score(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result<Rendered, ProjectionError> {
+pub fn score(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result<ScoreView, ProjectionError> {
     let sheet = match_json(&events_of(streams, id, as_of_seq)?)?;
-    let mut text = String::new();
-    let mut games = Vec::new();
-    for game in &sheet.games {
-        text.push_str(&format!("game {}: {} (sol) – {} (luna)\n", game.game, game.sol, game.luna));
-        for line in &game.explain {
-            text.push_str(&format!("  {line}\n"));
-        }
-        games.push(json!({
-            "game": game.game,
-            "sol": game.sol,
-            "luna": game.luna,
-            "status": game.status,
-            "end": game.end,
-            "points": game.points,
-            "winner": game.winner,
-            "decided_by": game.decided_by,
-            "bonus": game.bonus,
-            "total": game.total,
-            "explain": game.explain,
-        }));
-    }
-    if sheet.games.is_empty() {
-        text.push_str("no game has started\n");
-    }
-    let json = json!({"match": id.to_string(), "games": games});
-    Ok(Rendered { json: json.to_string(), text })
+    let games = sheet
+        .games
+        .into_iter()
+        .map(|game| GameScoreView {
+            game: game.game,
+            sol: game.sol,
+            luna: game.luna,
+            status: game.status,
+            end: game.end,
+            points: game.points,
+            winner: game.winner,
+            decided_by: game.decided_by,
+            bonus: game.bonus,
+            total: game.total,
+            explain: game.explain,
+        })
+        .collect();
+    Ok(ScoreView { match_id: id.clone(), games })
 }
 
 /// The whole match: every game with its moves and positions, the totals and the winner (8.3,
-/// 9.3, 9.4) — `replay::andes::andes_match_json` and `andes_match_text` as they are.
+/// 9.3, 9.4). Its JSON is `replay::andes::andes_match_json`'s sheet, its text
+/// `replay::andes::andes_match_text`, both as they are.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct MatchView {
+    pub sheet: MatchJson,
+    /// For each game the board from both sides with its lines, then the match's lines.
+    #[serde(skip)]
+    text: String,
+}
+
+impl fmt::Display for MatchView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// The whole match as of a seq.
 ///
 /// # Errors
 /// No such match, or the stream is not one the rules accept.
-pub fn whole_match(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result<Rendered, ProjectionError> {
+pub fn whole_match(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result<MatchView, ProjectionError> {
     let events = events_of(streams, id, as_of_seq)?;
     let sheet = match_json(&events)?;
     let text = andes_match_text(&events)?;
-    Ok(Rendered { json: serde_json::to_string(&sheet).expect("match sheets serialise"), text })
+    Ok(MatchView { sheet, text })
 }
 
 /// Each player's level from the match's two game scores without bonus (9.5).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LevelsView {
+    #[serde(rename = "match", serialize_with = "as_text")]
+    pub match_id: StreamId,
+    pub players: Vec<MatchLevel>,
+}
+
+/// A player's level in one match: the scores without bonus of their ended games, and the level
+/// once there are two.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchLevel {
+    pub player: PlayerId,
+    pub scores: Vec<u32>,
+    pub level: Option<LevelJson>,
+}
+
+impl fmt::Display for LevelsView {
+    /// `level of ana: …` for each player.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for player in &self.players {
+            match &player.level {
+                Some(level) => writeln!(f, "level of {}: {}", player.player, level.explain)?,
+                None => {
+                    writeln!(f, "level of {}: needs two ended games, has {} (9.5)", player.player, player.scores.len())?
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The players' levels of a match as of a seq.
 ///
 /// # Errors
 /// No such match, or the stream is not one the rules accept.
-pub fn level(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result<Rendered, ProjectionError> {
+pub fn level(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result<LevelsView, ProjectionError> {
     let sheet = match_json(&events_of(streams, id, as_of_seq)?)?;
-    let mut text = String::new();
-    let mut players = Vec::new();
-    for player in &sheet.players {
-        match &player.level {
-            Some(level) => text.push_str(&format!("level of {}: {}\n", player.player, level.explain)),
-            None => text.push_str(&format!(
-                "level of {}: needs two ended games, has {} (9.5)\n",
-                player.player,
-                player.scores.len()
-            )),
-        }
-        players.push(json!({"player": player.player, "scores": player.scores, "level": player.level}));
-    }
-    let json = json!({"match": id.to_string(), "players": players});
-    Ok(Rendered { json: json.to_string(), text })
+    let players = sheet
+        .players
+        .into_iter()
+        .map(|player| MatchLevel { player: player.player, scores: player.scores, level: player.level })
+        .collect();
+    Ok(LevelsView { match_id: id.clone(), players })
 }
 
-/// One player's level from their last two ended games across every Andes match of `streams`
-/// (9.5), "last" by the global log position `position_of(stream, seq)` of the event that
-/// ended each game. Voided and jury events are left out as in every projection.
+/// One player's level from their last two ended games across every Andes match (9.5).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerLevelView {
+    pub player: PlayerId,
+    /// The games that count, older first (at most two).
+    pub games: Vec<CountedGame>,
+    pub level: Option<LevelJson>,
+    pub explain: String,
+}
+
+/// A game that counts for a player's level: where it was played, on which side, when it ended
+/// (its log position) and the player's points without bonus.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CountedGame {
+    #[serde(rename = "match")]
+    pub match_id: String,
+    pub game: u8,
+    pub side: Side,
+    pub position: u64,
+    pub points: u32,
+}
+
+impl fmt::Display for PlayerLevelView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.explain)
+    }
+}
+
+/// One player's level across every Andes match of `streams`, "last" by the global log position
+/// `position_of(stream, seq)` of the event that ended each game. Voided and jury events are
+/// left out as in every projection.
 ///
 /// # Errors
 /// A stream the rules do not accept.
@@ -207,7 +389,7 @@ pub fn player_level(
     streams: &Streams,
     player: &str,
     position_of: impl Fn(&StreamId, u64) -> u64,
-) -> Result<Rendered, ProjectionError> {
+) -> Result<PlayerLevelView, ProjectionError> {
     let mut games = Vec::new();
     for (id, events) in streams.iter().filter(|(id, _)| id.kind() == ledger::StreamKind::Andes) {
         let voided = replay::sheet::voided_seqs(events);
@@ -222,26 +404,31 @@ pub fn player_level(
         games.extend(replay::andes::ended_games(&id.to_string(), &andes)?);
     }
     let level = replay::andes::player_level(player, &games);
-    let used: Vec<Value> = level
+    let counted = level
         .games
         .iter()
         .filter_map(|g| {
             let side = g.side_of(player)?;
-            Some(json!({"match": g.match_id, "game": g.game, "side": side, "position": g.position, "points": g.points[side.index()]}))
+            Some(CountedGame {
+                match_id: g.match_id.clone(),
+                game: g.game,
+                side,
+                position: g.position,
+                points: g.points[side.index()],
+            })
         })
         .collect();
-    let json = json!({
-        "player": player,
-        "games": used,
-        "level": level.level.as_ref().map(|l| json!({
-            "value": replay::exact::json_rounded(l.value, 2),
-            "value_exact": l.value.exact_text(),
-            "band": l.band.as_str(),
-            "explain": l.explain,
-        })),
-        "explain": level.explain,
-    });
-    Ok(Rendered { json: json.to_string(), text: format!("{}\n", level.explain) })
+    Ok(PlayerLevelView {
+        player: player.to_owned(),
+        games: counted,
+        level: level.level.as_ref().map(|l| LevelJson {
+            value: replay::exact::json_rounded(l.value, 2),
+            value_exact: l.value.exact_text(),
+            band: l.band.as_str(),
+            explain: l.explain.clone(),
+        }),
+        explain: level.explain,
+    })
 }
 
 #[cfg(test)]

@@ -1,74 +1,32 @@
 //! The Projections gRPC service: the edge of the projections facade (`crate::facade`). Each
 //! RPC authorizes, parses its request into domain values, asks the facade off the async
-//! workers and renders the answer as a `pb::Projection` (JSON, text, as-of position). The
-//! Andes board, scores, match and levels of one match are folded here still
-//! (`crate::projections::andes`).
+//! workers and renders the answer as a `pb::Projection` (JSON, text, as-of position), the
+//! Andes board, scores, match and levels (`crate::projections::andes`'s views) included.
 
 use crate::auth::{Access, Auth};
 use crate::error::Error;
 use crate::facade::{self, At, Projections};
-use crate::projections::andes::{self, BoardView, Rendered};
-use crate::projections::{self, ProjectionError, Streams};
-use crate::status::{from_rejection, from_store};
-use ledger::{Recorded, StreamId, StreamKind};
+use crate::projections;
+use crate::projections::andes::WhichBoard;
+use crate::status::from_rejection;
+use ledger::{StreamId, StreamKind};
 use ledger_proto::v1 as pb;
-use ledger_store::{Log, StoreError};
+use ledger_store::Log;
 use replay::Standings;
+use serde::Serialize;
+use std::fmt;
 use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 #[derive(Clone)]
 pub struct ProjectionsService {
-    log: Arc<Log>,
     auth: Arc<Auth>,
     facade: Projections<Arc<Log>>,
 }
 
 impl ProjectionsService {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>) -> Self {
-        let facade = Projections::new(Arc::clone(&log));
-        ProjectionsService { log, auth, facade }
-    }
-}
-
-/// What was read: the streams and the newest position included.
-struct Loaded {
-    records: Vec<Recorded>,
-    streams: Streams,
-    last_position: u64,
-}
-
-impl Loaded {
-    /// The global position of a stream's event `seq` (its last event for `None`), 0 if none.
-    fn position_of(&self, stream: &StreamId, seq: Option<u64>) -> u64 {
-        let seq = seq.unwrap_or(u64::MAX);
-        self.records
-            .iter()
-            .filter(|r| r.envelope.stream == *stream && r.envelope.seq <= seq)
-            .map(|r| r.envelope.position)
-            .max()
-            .unwrap_or(0)
-    }
-}
-
-fn load(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Loaded, StoreError> {
-    Ok(Loaded::from_records(read(log, ids, as_of_position)?))
-}
-
-/// The records of `ids`, each stream read once, up to a global position.
-fn read(log: &Log, ids: &[StreamId], as_of_position: Option<u64>) -> Result<Vec<Recorded>, StoreError> {
-    let limit = as_of_position.unwrap_or(u64::MAX);
-    let mut records: Vec<Recorded> = Vec::new();
-    for id in ids {
-        records.extend(log.read_stream(id, 1, usize::MAX)?.into_iter().filter(|r| r.envelope.position <= limit));
-    }
-    Ok(records)
-}
-
-impl Loaded {
-    fn from_records(records: Vec<Recorded>) -> Loaded {
-        let last_position = records.iter().map(|r| r.envelope.position).max().unwrap_or(0);
-        Loaded { streams: projections::from_records(&records), records, last_position }
+        ProjectionsService { auth, facade: Projections::new(log) }
     }
 }
 
@@ -108,49 +66,31 @@ fn projection<T>(at: At<T>, json: impl Fn(&T) -> String, text: impl Fn(&T) -> St
     Response::new(pb::Projection { json: json(&at.value), text: text(&at.value), as_of_position: at.as_of_position })
 }
 
-fn from_projection(error: ProjectionError) -> Status {
-    match error {
-        ProjectionError::NotFound(_) => Status::not_found(error.to_string()),
-        other => Status::failed_precondition(other.to_string()),
-    }
-}
-
 /// Runs a blocking load and fold off the async workers.
 async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, Status> + Send + 'static) -> Result<T, Status> {
     tokio::task::spawn_blocking(work).await.map_err(|e| Status::internal(format!("projection failed: {e}")))?
 }
 
-/// An Andes projection of one match, as of a seq: `project` over the match's stream alone.
-async fn andes_projection(
-    log: &Arc<Log>,
-    match_id: &str,
-    as_of_seq: Option<u64>,
-    project: impl FnOnce(&Streams, &StreamId) -> Result<Rendered, ProjectionError> + Send + 'static,
-) -> Result<Response<pb::Projection>, Status> {
-    let id = stream_id(StreamKind::Andes, match_id)?;
-    let log = Arc::clone(log);
-    blocking(move || {
-        let loaded = load(&log, std::slice::from_ref(&id), None).map_err(from_store)?;
-        let rendered = project(&loaded.streams, &id).map_err(from_projection)?;
-        let as_of_position = loaded.position_of(&id, as_of_seq);
-        Ok(Response::new(pb::Projection { json: rendered.json, text: rendered.text, as_of_position }))
-    })
-    .await
+/// An Andes view as the API answers it: its JSON (serde) and its text (`Display`).
+fn andes_projection<T: Serialize + fmt::Display>(view: At<T>) -> Response<pb::Projection> {
+    projection(view, |v| serde_json::to_string(v).expect("Andes views serialise"), ToString::to_string)
 }
 
-/// An Andes projection of a whole match as of a seq: its score, its sheet or its levels.
-type MatchProjection = fn(&Streams, &StreamId, Option<u64>) -> Result<Rendered, ProjectionError>;
+/// A facade's Andes projection of a whole match as of a seq: its score, its sheet or its levels.
+type MatchProjection<T> = fn(&Projections<Arc<Log>>, &StreamId, Option<u64>) -> Result<At<T>, Error>;
 
 impl ProjectionsService {
-    async fn andes_match(
+    async fn andes_match<T: Serialize + fmt::Display + Send + 'static>(
         &self,
         request: Request<pb::AndesMatchRequest>,
-        project: MatchProjection,
+        project: MatchProjection<T>,
     ) -> Result<Response<pb::Projection>, Status> {
         self.auth.authorize(request.metadata(), Access::AndesProjection)?;
         let request = request.into_inner();
-        let as_of = request.as_of_seq;
-        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| project(streams, id, as_of)).await
+        let id = stream_id(StreamKind::Andes, &request.match_id)?;
+        let facade = self.facade.clone();
+        let view = blocking(move || project(&facade, &id, request.as_of_seq).map_err(status)).await?;
+        Ok(andes_projection(view))
     }
 }
 
@@ -162,42 +102,34 @@ impl pb::projections_server::Projections for ProjectionsService {
     ) -> Result<Response<pb::Projection>, Status> {
         self.auth.authorize(request.metadata(), Access::AndesProjection)?;
         let request = request.into_inner();
-        let side = andes::parse_side(Some(&request.side)).map_err(Status::invalid_argument)?;
-        let game = request
-            .game
-            .map(|g| {
-                u8::try_from(g)
-                    .ok()
-                    .filter(|g| (1..=ledger::andes::GAMES_PER_MATCH).contains(g))
-                    .ok_or_else(|| Status::invalid_argument(format!("a match has games 1 and 2, not game {g}")))
-            })
-            .transpose()?;
-        let as_of = request.as_of_seq;
-        andes_projection(&self.log, &request.match_id, as_of, move |streams, id| {
-            andes::board(streams, id, as_of, BoardView { game, side })
-        })
-        .await
+        let side = facade::andes::side(&request.side).map_err(status)?;
+        let game = request.game.map(facade::andes::game).transpose().map_err(status)?;
+        let id = stream_id(StreamKind::Andes, &request.match_id)?;
+        let facade = self.facade.clone();
+        let which = WhichBoard { game, side };
+        let board = blocking(move || facade.andes_board(&id, request.as_of_seq, which).map_err(status)).await?;
+        Ok(andes_projection(board))
     }
 
     async fn get_andes_score(
         &self,
         request: Request<pb::AndesMatchRequest>,
     ) -> Result<Response<pb::Projection>, Status> {
-        self.andes_match(request, andes::score).await
+        self.andes_match(request, Projections::andes_score).await
     }
 
     async fn get_andes_match(
         &self,
         request: Request<pb::AndesMatchRequest>,
     ) -> Result<Response<pb::Projection>, Status> {
-        self.andes_match(request, andes::whole_match).await
+        self.andes_match(request, Projections::andes_match).await
     }
 
     async fn get_andes_level(
         &self,
         request: Request<pb::AndesMatchRequest>,
     ) -> Result<Response<pb::Projection>, Status> {
-        self.andes_match(request, andes::level).await
+        self.andes_match(request, Projections::andes_level).await
     }
 
     async fn get_andes_player_level(
@@ -206,28 +138,9 @@ impl pb::projections_server::Projections for ProjectionsService {
     ) -> Result<Response<pb::Projection>, Status> {
         self.auth.authorize(request.metadata(), Access::AndesProjection)?;
         let player = request.into_inner().player;
-        if player.is_empty() {
-            return Err(Status::invalid_argument("name the player"));
-        }
-        let log = Arc::clone(&self.log);
-        blocking(move || {
-            let ids: Vec<StreamId> = log
-                .streams()
-                .map_err(from_store)?
-                .into_iter()
-                .map(|s| s.stream)
-                .filter(|s| s.kind() == StreamKind::Andes)
-                .collect();
-            let loaded = load(&log, &ids, None).map_err(from_store)?;
-            let rendered = andes::player_level(&loaded.streams, &player, |id, seq| loaded.position_of(id, Some(seq)))
-                .map_err(from_projection)?;
-            Ok(Response::new(pb::Projection {
-                json: rendered.json,
-                text: rendered.text,
-                as_of_position: loaded.last_position,
-            }))
-        })
-        .await
+        let facade = self.facade.clone();
+        let level = blocking(move || facade.andes_player_level(&player).map_err(status)).await?;
+        Ok(andes_projection(level))
     }
 
     async fn get_score_sheet(

@@ -1,6 +1,7 @@
 //! The Andes projections' JSON and text, byte for byte, for two sample matches (one played to
-//! its end, one in its first game) against `golden.txt`, which holds what they printed when the
-//! projections were still written as `serde_json::json!` values. `UPDATE_EXPECT=1` rewrites it.
+//! its end, one in its second game) against `golden.txt`, which holds what they printed when the
+//! projections were still written as `serde_json::json!` values, before they were typed views.
+//! `UPDATE_EXPECT=1` rewrites it.
 
 use super::*;
 use ledger::andes::testing::seeded_match;
@@ -20,6 +21,11 @@ fn sample() -> (Streams, StreamId, StreamId) {
     (Streams::from([(m1.clone(), stream(complete)), (m2.clone(), stream(started))]), m1, m2)
 }
 
+/// A view's JSON and text.
+fn shown<T: Serialize + fmt::Display>(view: Result<T, ProjectionError>) -> Result<(String, String), ProjectionError> {
+    view.map(|view| (serde_json::to_string(&view).unwrap(), view.to_string()))
+}
+
 /// Every projection of the sample, each under a `== name` line: its JSON, then its text.
 fn rendered() -> String {
     let (streams, m1, m2) = sample();
@@ -33,30 +39,30 @@ fn rendered() -> String {
         other => panic!("{other:?}"),
     };
     let mut out = String::new();
-    let mut case = |name: &str, result: Result<Rendered, ProjectionError>| {
+    let mut case = |name: &str, result: Result<(String, String), ProjectionError>| {
         out.push_str(&format!("== {name}\n"));
         match result {
-            Ok(Rendered { json, text }) => out.push_str(&format!("{json}\n{text}")),
+            Ok((json, text)) => out.push_str(&format!("{json}\n{text}")),
             Err(error) => out.push_str(&format!("error: {error}\n")),
         }
     };
-    let view = |game, side| BoardView { game, side };
-    case("board m1", board(&streams, &m1, None, view(None, Side::Sol)));
-    case("board m1 game 1 luna", board(&streams, &m1, None, view(Some(1), Side::Luna)));
-    case("board m1 at game 2 started", board(&streams, &m1, Some(game_two), view(None, Side::Sol)));
-    case("board m1 at 1", board(&streams, &m1, Some(1), view(None, Side::Sol)));
-    case("board m2 luna", board(&streams, &m2, None, view(None, Side::Luna)));
-    case("board m2 game 2", board(&streams, &m2, None, view(Some(2), Side::Sol)));
-    case("board m3", board(&streams, &StreamId::parse("andes/m3").unwrap(), None, view(None, Side::Sol)));
-    case("score m1", score(&streams, &m1, None));
-    case("score m1 at 1", score(&streams, &m1, Some(1)));
-    case("score m2", score(&streams, &m2, None));
-    case("match m2", whole_match(&streams, &m2, None));
-    case("level m1", level(&streams, &m1, None));
-    case("level m2", level(&streams, &m2, None));
+    let view = |game, side| WhichBoard { game, side };
+    case("board m1", shown(board(&streams, &m1, None, view(None, Side::Sol))));
+    case("board m1 game 1 luna", shown(board(&streams, &m1, None, view(Some(1), Side::Luna))));
+    case("board m1 at game 2 started", shown(board(&streams, &m1, Some(game_two), view(None, Side::Sol))));
+    case("board m1 at 1", shown(board(&streams, &m1, Some(1), view(None, Side::Sol))));
+    case("board m2 luna", shown(board(&streams, &m2, None, view(None, Side::Luna))));
+    case("board m2 game 2", shown(board(&streams, &m2, None, view(Some(2), Side::Sol))));
+    case("board m3", shown(board(&streams, &StreamId::parse("andes/m3").unwrap(), None, view(None, Side::Sol))));
+    case("score m1", shown(score(&streams, &m1, None)));
+    case("score m1 at 1", shown(score(&streams, &m1, Some(1))));
+    case("score m2", shown(score(&streams, &m2, None)));
+    case("match m2", shown(whole_match(&streams, &m2, None)));
+    case("level m1", shown(level(&streams, &m1, None)));
+    case("level m2", shown(level(&streams, &m2, None)));
     let position_of = |id: &StreamId, seq: u64| if *id == m1 { 10 * seq } else { seq };
-    case("player level", player_level(&streams, &first_sol, position_of));
-    case("player level nobody", player_level(&streams, "nobody", position_of));
+    case("player level", shown(player_level(&streams, &first_sol, position_of)));
+    case("player level nobody", shown(player_level(&streams, "nobody", position_of)));
     out
 }
 
