@@ -2,24 +2,27 @@
 //! position as a 7 × 7 board from Sol's side or Luna's (`?side=luna`), with the continent, the
 //! centre and the border as the laws define them, the move list in the laws' notation, the
 //! clocks, each side's points and the match lines, as of any event (`?at=SEQ`). Everything shown
-//! is the Projections service's own JSON (`ledgerctl andes board|match --json`), read with the
-//! viewer's credentials (`Access::AndesProjection`); it follows the log like the standings board.
+//! is the projections facade's board and match views (what `ledgerctl andes board|match` prints),
+//! for a viewer who may see them (`Access::AndesProjection`); it follows the log like the
+//! standings board.
 
 use super::auth::Viewer;
+use super::blocking;
 use super::i18n::Lang;
 use super::layout::{esc, hms, shell, short_id};
 use super::refusal::Say;
 use super::sse::{follow, html_event, refused_event, status_line, Live};
 use super::{PageError, WebState};
+use crate::auth::Access;
+use crate::projections::andes::{BoardView, WhichBoard};
 use axum::extract::{Path, Query, State};
 use axum::response::Html;
 use ledger::andes::notation::{parse_position, reading_order};
 use ledger::andes::{Colour, Side, Square};
 use ledger::StreamId;
-use ledger_proto::v1 as pb;
-use ledger_proto::v1::projections_server::Projections;
+use replay::andes::render::PieceJson;
+use replay::andes::MatchJson;
 use serde::Deserialize;
-use serde_json::Value;
 use tonic::metadata::MetadataMap;
 
 #[derive(Deserialize)]
@@ -41,18 +44,6 @@ fn side_of(query: &AndesQuery) -> Result<Side, PageError> {
     })
 }
 
-fn parse(json: &str) -> Result<Value, PageError> {
-    serde_json::from_str(json).map_err(|e| PageError::internal(format!("Andes JSON: {e}")))
-}
-
-fn text(value: &Value) -> String {
-    match value {
-        Value::Null => String::new(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// The board section: the board projection and the match projection, as of `at`.
 async fn render(
     state: &WebState,
@@ -63,21 +54,16 @@ async fn render(
     lang: Lang,
 ) -> Result<String, PageError> {
     let no_match = || Say::new("error-no-match").arg("id", id.id());
-    let mut request = tonic::Request::new(pb::AndesBoardRequest {
-        match_id: id.to_string(),
-        as_of_seq: at,
-        game: None,
-        side: side.as_str().to_owned(),
-    });
-    *request.metadata_mut() = metadata.clone();
-    let board =
-        state.projections.get_andes_board(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
-    let board = parse(&board.into_inner().json)?;
-    let mut request = tonic::Request::new(pb::AndesMatchRequest { match_id: id.to_string(), as_of_seq: at });
-    *request.metadata_mut() = metadata.clone();
-    let sheet =
-        state.projections.get_andes_match(request).await.map_err(|s| PageError::from(s).when_not_found(no_match()))?;
-    let sheet = parse(&sheet.into_inner().json)?;
+    state.auth.authorize(metadata, Access::AndesProjection)?;
+    let facade = state.facade.clone();
+    let which = WhichBoard { game: None, side };
+    let match_id = id.clone();
+    let (board, sheet) = blocking(move || {
+        let board = facade.andes_board(&match_id, at, which)?.value;
+        Ok((board, facade.andes_match(&match_id, at)?.value.sheet))
+    })
+    .await
+    .map_err(|error| error.when_not_found(no_match()))?;
     Ok(board_html(lang, id, &board, &sheet, side))
 }
 
@@ -88,18 +74,16 @@ fn side_name(lang: Lang, side: &str) -> String {
 
 /// The board in `lang`. The points' explanations are `replay::andes`'s own lines, as
 /// `ledgerctl andes match` prints them (English, marked `lang="en"`).
-fn board_html(lang: Lang, id: &StreamId, board: &Value, sheet: &Value, side: Side) -> String {
+fn board_html(lang: Lang, id: &StreamId, board: &BoardView, sheet: &MatchJson, side: Side) -> String {
     let t = |id: &str| esc(&lang.t(id));
-    let number = board["game"].as_u64().unwrap_or(0);
-    let game = sheet["games"].as_array().into_iter().flatten().find(|g| g["game"].as_u64() == Some(number));
-    let empty = Value::Null;
-    let game = game.unwrap_or(&empty);
-    let pieces = parse_position(&text(&board["position"]["sol_view"]), Side::Sol).unwrap_or_default();
+    let number = u64::from(board.game);
+    let game = sheet.games.iter().find(|g| g.game == board.game);
+    let pieces = parse_position(&board.position.sol_view, Side::Sol).unwrap_or_default();
     let mut out = format!(
         "<h1>{heading} <span class=\"sol\">{sol}</span> ({sol_side}) – <span class=\"luna\">{luna}</span> ({luna_side})</h1>",
         heading = esc(&lang.t_args("andes-game", &[("match", id.id().into()), ("number", number.into())])),
-        sol = esc(&text(&board["sol"])),
-        luna = esc(&text(&board["luna"])),
+        sol = esc(&board.sol),
+        luna = esc(&board.luna),
         sol_side = t("andes-side-sol"),
         luna_side = t("andes-side-luna"),
     );
@@ -107,14 +91,17 @@ fn board_html(lang: Lang, id: &StreamId, board: &Value, sheet: &Value, side: Sid
         "andes-view",
         &[
             ("side", side_name(lang, side.as_str()).into()),
-            ("moves", text(&board["moves"]).into()),
-            ("to_move", side_name(lang, &text(&board["position"]["to_move"])).into()),
+            ("moves", board.moves.to_string().into()),
+            ("to_move", side_name(lang, board.position.to_move.as_str()).into()),
         ],
     );
     out.push_str(&format!(
         "<p class=\"muted\" id=\"andes-view\">{} · <code id=\"andes-position\">{}</code></p>",
         esc(&view),
-        esc(&text(&board["position"][format!("{}_view", side.as_str())])),
+        esc(match side {
+            Side::Sol => &board.position.sol_view,
+            Side::Luna => &board.position.luna_view,
+        }),
     ));
     // The board, rows and columns named from the viewer's side.
     let rows = reading_order(side);
@@ -170,38 +157,38 @@ fn board_html(lang: Lang, id: &StreamId, board: &Value, sheet: &Value, side: Sid
     out.push_str("</tbody></table>");
     out.push_str(&format!("<p class=\"muted legend\">{}</p>", t("andes-legend")));
     // The clocks and reserves.
-    let running = game["status"].as_str() == Some("in_progress");
-    let to_move = text(&board["position"]["to_move"]);
+    let running = game.is_some_and(|g| g.status == "in_progress");
+    let reserve = |s: &Side| board.position.reserve.get(s).map_or_else(String::new, ToString::to_string);
     let clocks: String = Side::BOTH
         .iter()
         .map(|s| {
-            let ms = game["position"]["clock_ms"][s.as_str()].as_u64().unwrap_or(0);
-            let on = running && to_move == s.as_str();
+            let ms = game.and_then(|g| g.position.clock_ms.get(s).copied()).unwrap_or(0);
+            let on = running && board.position.to_move == *s;
             format!(
                 "<span class=\"side {s}{r}\">{name} <span class=\"clock\" data-side=\"{s}\" data-ms=\"{ms}\">{shown}</span> · {res}</span> ",
                 s = s.as_str(),
                 r = if on { " running" } else { "" },
                 name = esc(&side_name(lang, s.as_str())),
                 shown = hms(ms),
-                res = esc(&lang.t_args("andes-reserve", &[("count", text(&board["position"]["reserve"][s.as_str()]).into())])),
+                res = esc(&lang.t_args("andes-reserve", &[("count", reserve(s).into())])),
             )
         })
         .collect();
     out.push_str(&format!("<p class=\"clocks\" id=\"andes-clocks\">{clocks}</p>"));
     // The moves.
     out.push_str(&format!("<h2>{}</h2><ol class=\"andes-moves\" id=\"andes-moves\">", t("andes-moves")));
-    let square = |id: &str, at: &Value| lang.t_args(id, &[("square", text(&at["square"]).into())]);
-    for ply in game["moves"].as_array().into_iter().flatten() {
-        let taken: Vec<String> = ply["attacked"]
-            .as_object()
-            .map(|_| square("andes-attacks", &ply["attacked"]))
-            .into_iter()
-            .chain(ply["captured"].as_array().into_iter().flatten().map(|c| square("andes-captures", c)))
+    let square = |id: &str, at: &PieceJson| lang.t_args(id, &[("square", at.square.sol_name().into())]);
+    for ply in game.into_iter().flat_map(|g| &g.moves) {
+        let taken: Vec<String> = ply
+            .attacked
+            .iter()
+            .map(|a| square("andes-attacks", a))
+            .chain(ply.captured.iter().map(|c| square("andes-captures", c)))
             .collect();
         out.push_str(&format!(
             "<li class=\"{}\">{}{}</li>",
-            esc(&text(&ply["side"])),
-            esc(&text(&ply["notation"])),
+            esc(ply.side.as_str()),
+            esc(&ply.notation),
             if taken.is_empty() {
                 String::new()
             } else {
@@ -212,8 +199,8 @@ fn board_html(lang: Lang, id: &StreamId, board: &Value, sheet: &Value, side: Sid
     out.push_str("</ol>");
     // The points and the match, each line as `replay::andes` explains it.
     out.push_str(&format!("<h2>{}</h2><ul class=\"explain\" id=\"andes-explain\">", t("andes-points")));
-    for line in sheet["explain"].as_array().into_iter().flatten() {
-        out.push_str(&format!("<li lang=\"en\">{}</li>", esc(&text(line))));
+    for line in &sheet.explain {
+        out.push_str(&format!("<li lang=\"en\">{}</li>", esc(line)));
     }
     out.push_str("</ul>");
     out
