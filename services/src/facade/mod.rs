@@ -435,3 +435,95 @@ impl<S: Source> Projections<S> {
         Ok(At { value: stats, as_of_position: loaded.last_position })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::access::Clearance;
+    use ledger_store::{AppendRequest, ProposedEvent};
+
+    const OPEN26: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl"));
+
+    /// The example tournament's lines, each with its stream, in file order.
+    fn lines() -> Vec<(StreamId, ledger::check::Line)> {
+        let lines = ledger::check::parse_lines(OPEN26).unwrap();
+        lines.into_iter().map(|line| (StreamId::parse(line.stream.as_deref().unwrap()).unwrap(), line)).collect()
+    }
+
+    /// The example as `ledgerctl` holds a file: each line's number its position.
+    fn records() -> Records {
+        let mut records = Records::new();
+        for (id, line) in lines() {
+            records.push(id, line.number as u64, line.recorded_at_ms, line.event);
+        }
+        records
+    }
+
+    /// The example appended to a live log (a run of lines of one stream in one append).
+    fn log(dir: &std::path::Path) -> Arc<Log> {
+        let log = Log::open_sled(dir).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
+        let mut runs: Vec<(StreamId, Vec<ProposedEvent>)> = Vec::new();
+        for (id, line) in lines() {
+            let event = ProposedEvent { event_id: String::new(), event: line.event };
+            match runs.last_mut() {
+                Some((last, events)) if *last == id => events.push(event),
+                _ => runs.push((id, vec![event])),
+            }
+        }
+        for (stream, events) in runs {
+            let request = AppendRequest {
+                stream,
+                events,
+                expected_version: None,
+                actor: "test".into(),
+                clearance: Clearance::Jury,
+            };
+            runtime.block_on(log.submit(request).unwrap()).unwrap();
+        }
+        Arc::new(log)
+    }
+
+    #[test]
+    fn the_live_log_and_a_file_give_the_same_projections() {
+        let dir = tempfile::tempdir().unwrap();
+        let (live, file) = (Projections::new(log(dir.path())), Projections::new(records()));
+        let tournament = StreamId::tournament("open26").unwrap();
+        for public in [false, true] {
+            let (online, offline) = (
+                live.standings(&tournament, None, public).unwrap(),
+                file.standings(&tournament, None, public).unwrap(),
+            );
+            assert_eq!(online.value, offline.value);
+            assert_eq!(online.value.to_json_string(), offline.value.to_json_string());
+        }
+        let first = &file.tournament(&tournament).unwrap().games[0];
+        let game = StreamId::game(&first.game).unwrap();
+        assert_eq!(
+            live.score_sheet(&game, None).unwrap().value.to_json_string(),
+            file.score_sheet(&game, None).unwrap().value.to_json_string()
+        );
+        assert_eq!(live.clock(&game, Some(3), None).unwrap().value, file.clock(&game, Some(3), None).unwrap().value);
+        let filter = stats_filter(Some("open26".into()), Some("cafe2023"), None, None).unwrap();
+        assert_eq!(live.role_stats(&filter, None).unwrap().value, file.role_stats(&filter, None).unwrap().value);
+        // The API's position is the log's: the newest event of the game, of the whole tournament.
+        let at = live.score_sheet(&game, None).unwrap().as_of_position;
+        let last = live.source().read_stream(&game).unwrap().last().unwrap().position;
+        assert_eq!(at, last);
+    }
+
+    #[test]
+    fn a_stream_of_another_kind_or_none_is_refused_as_the_api_always_did() {
+        let wrong = stream_id(StreamKind::Game, "tournament/open26").unwrap_err();
+        assert_eq!(wrong, Error::InvalidArgument("tournament/open26 is not a game stream".into()));
+        assert_eq!(stream_id(StreamKind::Tournament, "open26").unwrap(), StreamId::tournament("open26").unwrap());
+        assert!(matches!(stream_id(StreamKind::Game, "no spaces"), Err(Error::Refused(_))));
+        let file = Projections::new(records());
+        let missing = file.standings(&StreamId::tournament("nowhere").unwrap(), None, false).unwrap_err();
+        assert_eq!(missing, Error::NotFound("there is no stream tournament/nowhere".into()));
+        let missing = file.score_sheet(&StreamId::game("nowhere").unwrap(), None).unwrap_err();
+        assert_eq!(missing, Error::NotFound("there is no stream game/nowhere".into()));
+        let unknown = stats_filter(None, Some("chess"), None, None).unwrap_err();
+        assert_eq!(unknown, Error::InvalidArgument("unknown ruleset `chess`".into()));
+    }
+}
