@@ -101,9 +101,8 @@ fn dependencies_of<const N: usize>(packages: &[&str; N]) -> [BTreeSet<String>; N
 }
 
 /// Where `services` may name protobuf types (paths under `services/src`): the conversions, the
-/// gRPC services, `ledgerctl`, and the web page that still calls the Projections service
-/// in-process (the Andes board, until it moves onto the projections facade as the others did).
-const PROTOBUF_AT: &[&str] = &["convert/", "server/", "cli/", "web/andes.rs"];
+/// gRPC services and `ledgerctl`. The web pages ask the projections facade.
+const PROTOBUF_AT: &[&str] = &["convert/", "server/", "cli/"];
 
 /// Where a `tonic::Status` may be built by hand: `error.rs`, whose `From<Error> for
 /// tonic::Status` is the one place a failure becomes a status (every other place fails with an
