@@ -8,7 +8,6 @@ use crate::error::Error;
 use crate::facade::{self, At, Projections};
 use crate::projections;
 use crate::projections::andes::WhichBoard;
-use crate::status::from_rejection;
 use ledger::{StreamId, StreamKind};
 use ledger_proto::v1 as pb;
 use ledger_store::Log;
@@ -32,33 +31,7 @@ impl ProjectionsService {
 
 /// `<id>` or `<kind>/<id>`, of the kind asked for ([`facade::stream_id`]).
 fn stream_id(kind: StreamKind, text: &str) -> Result<StreamId, Status> {
-    facade::stream_id(kind, text).map_err(status)
-}
-
-/// A failure of the facade as a gRPC status.
-fn status(error: Error) -> Status {
-    match error {
-        Error::Refused(rejection) => from_rejection(rejection),
-        other => Status::new(code(&other), other.message()),
-    }
-}
-
-fn code(error: &Error) -> tonic::Code {
-    use crate::error::Code as C;
-    match error.code() {
-        C::InvalidArgument => tonic::Code::InvalidArgument,
-        C::NotFound => tonic::Code::NotFound,
-        C::AlreadyExists => tonic::Code::AlreadyExists,
-        C::PermissionDenied => tonic::Code::PermissionDenied,
-        C::ResourceExhausted => tonic::Code::ResourceExhausted,
-        C::FailedPrecondition => tonic::Code::FailedPrecondition,
-        C::Aborted => tonic::Code::Aborted,
-        C::OutOfRange => tonic::Code::OutOfRange,
-        C::Internal => tonic::Code::Internal,
-        C::Unavailable => tonic::Code::Unavailable,
-        C::DataLoss => tonic::Code::DataLoss,
-        C::Unauthenticated => tonic::Code::Unauthenticated,
-    }
+    Ok(facade::stream_id(kind, text)?)
 }
 
 /// A projection as the API answers it: its JSON, its text and the newest position it includes.
@@ -66,9 +39,11 @@ fn projection<T>(at: At<T>, json: impl Fn(&T) -> String, text: impl Fn(&T) -> St
     Response::new(pb::Projection { json: json(&at.value), text: text(&at.value), as_of_position: at.as_of_position })
 }
 
-/// Runs a blocking load and fold off the async workers.
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, Status> + Send + 'static) -> Result<T, Status> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| Status::internal(format!("projection failed: {e}")))?
+/// Runs a blocking load and fold of the facade off the async workers; its failure becomes the
+/// answer's status (`From<Error> for Status`).
+async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T, Error> + Send + 'static) -> Result<T, Status> {
+    let done = tokio::task::spawn_blocking(work).await;
+    Ok(done.map_err(|e| Error::Internal(format!("projection failed: {e}")))??)
 }
 
 /// An Andes view as the API answers it: its JSON (serde) and its text (`Display`).
@@ -89,7 +64,7 @@ impl ProjectionsService {
         let request = request.into_inner();
         let id = stream_id(StreamKind::Andes, &request.match_id)?;
         let facade = self.facade.clone();
-        let view = blocking(move || project(&facade, &id, request.as_of_seq).map_err(status)).await?;
+        let view = blocking(move || project(&facade, &id, request.as_of_seq)).await?;
         Ok(andes_projection(view))
     }
 }
@@ -102,12 +77,12 @@ impl pb::projections_server::Projections for ProjectionsService {
     ) -> Result<Response<pb::Projection>, Status> {
         self.auth.authorize(request.metadata(), Access::AndesProjection)?;
         let request = request.into_inner();
-        let side = facade::andes::side(&request.side).map_err(status)?;
-        let game = request.game.map(facade::andes::game).transpose().map_err(status)?;
+        let side = facade::andes::side(&request.side)?;
+        let game = request.game.map(facade::andes::game).transpose()?;
         let id = stream_id(StreamKind::Andes, &request.match_id)?;
         let facade = self.facade.clone();
         let which = WhichBoard { game, side };
-        let board = blocking(move || facade.andes_board(&id, request.as_of_seq, which).map_err(status)).await?;
+        let board = blocking(move || facade.andes_board(&id, request.as_of_seq, which)).await?;
         Ok(andes_projection(board))
     }
 
@@ -139,7 +114,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         self.auth.authorize(request.metadata(), Access::AndesProjection)?;
         let player = request.into_inner().player;
         let facade = self.facade.clone();
-        let level = blocking(move || facade.andes_player_level(&player).map_err(status)).await?;
+        let level = blocking(move || facade.andes_player_level(&player)).await?;
         Ok(andes_projection(level))
     }
 
@@ -151,7 +126,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         let request = request.into_inner();
         let game = stream_id(StreamKind::Game, &request.game)?;
         let facade = self.facade.clone();
-        let sheet = blocking(move || facade.score_sheet(&game, request.as_of_seq).map_err(status)).await?;
+        let sheet = blocking(move || facade.score_sheet(&game, request.as_of_seq)).await?;
         Ok(projection(sheet, |s| s.to_json_string(), ToString::to_string))
     }
 
@@ -160,9 +135,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         let request = request.into_inner();
         let tournament = stream_id(StreamKind::Tournament, &request.tournament)?;
         let facade = self.facade.clone();
-        let standings =
-            blocking(move || facade.standings(&tournament, request.as_of_position, request.public).map_err(status))
-                .await?;
+        let standings = blocking(move || facade.standings(&tournament, request.as_of_position, request.public)).await?;
         Ok(projection(standings, Standings::to_json_string, ToString::to_string))
     }
 
@@ -171,7 +144,7 @@ impl pb::projections_server::Projections for ProjectionsService {
         let request = request.into_inner();
         let game = stream_id(StreamKind::Game, &request.game)?;
         let facade = self.facade.clone();
-        let view = blocking(move || facade.clock(&game, request.as_of_seq, request.now_at_ms).map_err(status)).await?;
+        let view = blocking(move || facade.clock(&game, request.as_of_seq, request.now_at_ms)).await?;
         Ok(projection(view, |v| serde_json::to_string(v).expect("clock views serialise"), ToString::to_string))
     }
 
@@ -183,10 +156,9 @@ impl pb::projections_server::Projections for ProjectionsService {
             request.ruleset.as_deref(),
             request.stage.as_deref(),
             request.year,
-        )
-        .map_err(status)?;
+        )?;
         let facade = self.facade.clone();
-        let stats = blocking(move || facade.role_stats(&filter, request.as_of_position).map_err(status)).await?;
+        let stats = blocking(move || facade.role_stats(&filter, request.as_of_position)).await?;
         Ok(projection(
             stats,
             |s| serde_json::to_string(&s.to_json()).expect("stats serialise"),

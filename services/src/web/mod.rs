@@ -7,10 +7,12 @@
 //!
 //! Architecture Invariant: the pages are one more client of the same code the gRPC API runs.
 //! Who may see and record what is `Auth::authorize`/`Auth::recorder` on metadata built from the
-//! browser's cookie ([`auth`]); numbers are projections (the Projections service's own JSON, or
-//! the typed `projections::table::TableView`), the jury's view is `replay::audit`, and an append
-//! is a `store::AppendRequest` decided by the sequencer like any other. Live pages follow
-//! `Log::subscribe` ([`sse`]).
+//! browser's cookie ([`auth`]); numbers are projections: the pages ask the projections facade
+//! (`crate::facade`, the code behind the Projections service) and render its typed values
+//! (`replay`'s standings, statistics and clock, the Andes views, the typed
+//! `projections::table::TableView`), never protobuf or the API's JSON read back; the jury's view
+//! is `replay::audit`, and an append is a `store::AppendRequest` decided by the sequencer like
+//! any other. Live pages follow `Log::subscribe` ([`sse`]).
 
 mod analyst;
 mod andes;
@@ -36,7 +38,6 @@ mod unavailable;
 use crate::auth::Auth;
 use crate::error::{Code, Error};
 use crate::facade::Projections;
-use crate::server::ProjectionsService;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -55,7 +56,6 @@ pub(crate) use layout::esc as escape_html;
 pub struct WebState {
     log: Arc<Log>,
     auth: Arc<Auth>,
-    projections: ProjectionsService,
     /// The projections the pages show (`crate::facade`), over the live log.
     facade: Projections<Arc<Log>>,
     /// Turns true when ledgerd shuts down: live pages end their event streams then.
@@ -68,10 +68,9 @@ pub struct WebState {
 
 impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
-        let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth));
         let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
         let facade = Projections::new(Arc::clone(&log));
-        WebState { log, auth, projections, facade, stopping, live_pages, proofs: None }
+        WebState { log, auth, facade, stopping, live_pages, proofs: None }
     }
 
     /// The pages with the checkpoints of `proofs` (the board shows the latest).
