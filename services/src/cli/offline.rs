@@ -3,16 +3,16 @@
 //! projected by the same facade as ledgerd's (`crate::facade`, over [`Records`]).
 
 use super::common::CliError;
+use crate::error::Code;
 use crate::facade::{Projections, Records};
 use crate::projections::{self, Streams};
-use crate::status::rejection_code;
 use ledger::check::{check_stream, parse_lines, Line, LineError};
 use ledger::{StreamId, StreamKind};
 use std::collections::BTreeMap;
 
 /// A line the rules refuse: `line N: CODE: message`.
 pub(super) fn refused_line(e: LineError) -> CliError {
-    CliError::Refused(format!("line {}: {}: {}", e.line, crate::status::code_name(rejection_code(e.kind)), e.message))
+    CliError::Refused(format!("line {}: {}: {}", e.line, Code::of_rejection(e.kind).name(), e.message))
 }
 
 /// A multi-stream file: every line names its stream (an export, or lines with `stream`).
