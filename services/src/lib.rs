@@ -15,7 +15,6 @@ pub mod paper;
 pub mod projections;
 pub mod proofs;
 pub mod server;
-pub mod status;
 pub mod tls;
 pub mod web;
 

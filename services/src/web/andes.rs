@@ -33,7 +33,7 @@ pub(crate) struct AndesQuery {
 }
 
 fn match_id(text: &str) -> Result<StreamId, PageError> {
-    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(crate::status::from_rejection)?)
+    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(crate::error::Error::from)?)
 }
 
 fn side_of(query: &AndesQuery) -> Result<Side, PageError> {

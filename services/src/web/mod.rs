@@ -212,14 +212,6 @@ fn http_status(code: Code) -> StatusCode {
     StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
-impl From<tonic::Status> for PageError {
-    /// A status from the Projections service called in-process (pages not yet on the facade).
-    fn from(status: tonic::Status) -> Self {
-        let message = format!("{}: {}", crate::error::code_name(status.code()), status.message());
-        PageError { code: Code::of_received(status.code()), message, say: refusal::Say::of_status(&status) }
-    }
-}
-
 impl From<Error> for PageError {
     /// A failure of the house on a page: its HTTP status, its machine text and its sentence.
     fn from(error: Error) -> Self {

@@ -45,15 +45,6 @@ impl Say {
         lang.t_args(self.id, &args)
     }
 
-    /// What a gRPC status from the Projections service says (pages not yet on the facade): as
-    /// [`Say::of_error`] for the same code and message.
-    pub(crate) fn of_status(status: &tonic::Status) -> Say {
-        match status.code() {
-            tonic::Code::Unauthenticated if is_unknown_token(status.message()) => Say::new("error-unknown-token"),
-            code => Say::of_code(Code::of_received(code)),
-        }
-    }
-
     /// What a failure of the house says when the page did not name its cause: the sentence of
     /// its code.
     pub(crate) fn of_error(error: &Error) -> Say {
