@@ -189,8 +189,12 @@ pub const EVENT_HEADER: &str = "x-ledger-event";
 impl From<Error> for tonic::Status {
     /// The one place a failure becomes a gRPC status: its code and bounded message, and for a
     /// refusal, beside them, for clients that should not parse the message, the kind of rule
-    /// and the refused event in [`REFUSAL_HEADER`] and [`EVENT_HEADER`].
+    /// and the refused event in [`REFUSAL_HEADER`] and [`EVENT_HEADER`]. A failure of the
+    /// server (`INTERNAL`, `DATA_LOSS`) is logged here, where it becomes the answer.
     fn from(error: Error) -> Self {
+        if matches!(error, Error::Internal(_) | Error::DataLoss(_)) {
+            tracing::error!(code = error.code().name(), %error, "answered with a failure of the server");
+        }
         let mut status = tonic::Status::new(error.code().into(), error.message());
         if let Error::Refused(rejection) = &error {
             let metadata = status.metadata_mut();

@@ -130,7 +130,7 @@ impl Delivery {
         true
     }
 
-    /// Ends the read with `status` (already logged); a client that has gone is not told.
+    /// Ends the read with `status`; a client that has gone is not told.
     async fn fail(&self, status: Status) {
         let told = match self {
             Delivery::Events(tx) => tx.send(Err(status)).await.is_ok(),
@@ -191,7 +191,6 @@ impl LedgerService {
                                 }
                             }
                         }
-                        tracing::error!(%error, "read failed");
                         delivery.fail(Error::from(error).into()).await;
                         break;
                     }
