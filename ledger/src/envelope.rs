@@ -192,6 +192,65 @@ pub fn decode_record(bytes: &[u8]) -> Result<Recorded, String> {
     }
 }
 
+/// What a reader that needs only the envelope takes of a stored record: its place, its chain
+/// hash and which event it holds, read without decoding the event (nothing allocated; the ids
+/// are borrowed from the bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredHead<'a> {
+    pub stream: crate::stream::StreamKind,
+    pub stream_id: &'a str,
+    pub seq: u64,
+    pub position: u64,
+    pub hash: Hash,
+    /// The event's variant in the stored encoding (compare with [`stored_event_tag`]).
+    pub event_tag: u32,
+}
+
+/// The envelope's fields in their stored order, borrowed.
+#[derive(Deserialize)]
+struct BorrowedEnvelope<'a> {
+    #[serde(borrow)]
+    stream: (crate::stream::StreamKind, &'a str),
+    seq: u64,
+    position: u64,
+    _event_id: &'a str,
+    _recorded_at_ms: u64,
+    _actor: &'a str,
+    _prev_hash: Hash,
+    hash: Hash,
+}
+
+/// Reads a stored record's envelope and its event's variant, as [`decode_record`] would read
+/// them, without decoding the event.
+///
+/// # Errors
+/// A message when the version is unknown or the bytes are damaged.
+pub fn decode_head(bytes: &[u8]) -> Result<StoredHead<'_>, String> {
+    let damaged = |e: postcard::Error| format!("damaged record: {e}");
+    match bytes.split_first() {
+        Some((1, body)) => {
+            let (envelope, event) = postcard::take_from_bytes::<BorrowedEnvelope<'_>>(body).map_err(damaged)?;
+            let (event_tag, _) = postcard::take_from_bytes::<u32>(event).map_err(damaged)?;
+            Ok(StoredHead {
+                stream: envelope.stream.0,
+                stream_id: envelope.stream.1,
+                seq: envelope.seq,
+                position: envelope.position,
+                hash: envelope.hash,
+                event_tag,
+            })
+        }
+        Some((version, _)) => Err(format!("unknown storage version {version}")),
+        None => Err("empty record".into()),
+    }
+}
+
+/// An event's variant in the stored encoding, as [`decode_head`] reads it.
+pub fn stored_event_tag(event: &Event) -> u32 {
+    let bytes = postcard::to_stdvec(event).expect("events always encode");
+    postcard::take_from_bytes::<u32>(&bytes).expect("an encoded event starts with its variant").0
+}
+
 /// Appends one stored record (as [`encode_record`] writes it) to a **run**: records one after
 /// the other, each a little-endian u32 length and the record. The embedded log's frames hold
 /// their records so, and `ReadPages` sends them so to a client that asks for the stored
@@ -279,4 +338,39 @@ pub fn verify_chain<'a>(records: impl IntoIterator<Item = &'a Recorded>) -> Resu
 /// The short form of a chain head a jury writes on the paper game report.
 pub fn short_digest(hash: &Hash) -> String {
     hex::encode(&hash[..6])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_is_what_the_full_decode_reads() {
+        let ended =
+            json!({"type":"game_ended","outcome":"prussian_defensive_victory","winners":["prussia"],"objectives":{}});
+        let started = json!({"type": "game_started", "at_ms": 0, "ruleset": "wm2015"});
+        let mut tags = Vec::new();
+        for (stream, event) in [("game/q1-t1", ended), ("game/q1-t2", started)] {
+            let event = from_canonical_json(&event).unwrap();
+            let envelope = Envelope {
+                stream: StreamId::parse(stream).unwrap(),
+                seq: 3,
+                position: 300_000,
+                event_id: "e-1".into(),
+                recorded_at_ms: 1_700_000_000_000,
+                actor: "jury".into(),
+                prev_hash: [7; 32],
+                hash: [9; 32],
+            };
+            let record = Recorded { envelope, event };
+            let bytes = encode_record(&record);
+            let head = decode_head(&bytes).unwrap();
+            assert_eq!((head.stream, head.stream_id), (record.envelope.stream.kind(), record.envelope.stream.id()));
+            assert_eq!((head.seq, head.position, head.hash), (3, 300_000, [9; 32]));
+            assert_eq!(head.event_tag, stored_event_tag(&record.event));
+            tags.push(head.event_tag);
+        }
+        assert_ne!(tags[0], tags[1]);
+        assert!(decode_head(&[2, 0]).is_err());
+    }
 }

@@ -1,6 +1,13 @@
-//! The tree keeper: a task that follows the durable log in global position order, appends each
-//! record's leaf to the tree, and signs a checkpoint at least every `interval` while the log
-//! grows and at each round's end (at exactly the round's last event).
+//! The tree keeper: a thread of its own, at a lower priority than the writer's, that takes what
+//! the durable log holds past the tree every [`POLL`] (in global position order, as stored
+//! records whose envelopes alone are decoded), appends each record's leaf to the tree, and signs
+//! a checkpoint at least every `interval` while the log grows and at each round's end (at
+//! exactly the round's last event, wherever it falls in what was taken).
+//!
+//! It follows no live feed: a second subscriber woken at every group the writer commits, holding
+//! the decoded records past their commit, cost pipelined appends about 16 % of their throughput
+//! on two cores (docs/BENCHMARKS.md, "Proofs"); reading what the log stored, in runs, costs a
+//! copy and an envelope's decoding a record, in one step a poll.
 //!
 //! At start it checks the tree against the log (a tree longer than the log, or whose last leaf
 //! is not the log's record, is rebuilt from the log, said once) and, once caught up, against the
@@ -10,15 +17,22 @@
 use super::rounds::{RoundEnded, Rounds};
 use super::{leaf_of, Proofs};
 use crate::proofs::checkpoints::SignedCheckpoint;
-use ledger::{Event, Recorded, StreamId};
-use ledger_store::{Filter, Log, StoreError};
-use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use ledger::envelope::{decode_head, decode_record, stored_event_tag, stored_records, StoredHead};
+use ledger::{Event, StreamId, StreamKind};
+use ledger_store::{Log, StoreError};
+use std::sync::{Arc, LazyLock};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 
-/// Records taken off the subscription and not yet in the tree, at most (then the subscription
-/// waits, and past its live buffer reads from storage again).
-const PENDING: usize = 65_536;
+/// How often the keeper takes what the log holds past the tree.
+pub const POLL: Duration = Duration::from_millis(100);
+
+/// Records read from the log in one read, at most (a poll reads until the log has no more).
+const PAGE: usize = 8192;
+
+/// The keeper thread's nice value: the writer's threads keep theirs (0) and get the CPU first
+/// when it is short; the keeper catches up when it is not.
+const NICE: i32 = 10;
 
 #[derive(Debug, thiserror::Error)]
 enum KeeperError {
@@ -28,14 +42,15 @@ enum KeeperError {
     Io(#[from] std::io::Error),
     #[error("the log skips from position {after} to {next}: a leaf's index must be its position less one")]
     Gap { after: u64, next: u64 },
-    #[error("the subscription to the log ended")]
-    Ended,
+    #[error("a stored record at position {position} cannot be read: {why}")]
+    Damaged { position: u64, why: String },
+    #[error("the keeper's thread panicked")]
+    Panicked,
 }
 
-/// What one piece of the keeper's blocking work came to.
+/// What one step over the log came to.
 enum Step {
-    Kept(Rounds),
-    Signed,
+    Kept,
     /// The tree must be rebuilt from the log, for this reason.
     Rebuild(String),
 }
@@ -45,25 +60,30 @@ fn now_ms() -> u64 {
     u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
 }
 
-async fn blocking<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
-    tokio::task::spawn_blocking(work).await.expect("the keeper's blocking work does not panic")
-}
-
-/// Keeps the tree until `stop` turns true. A failure of the log or of the tree's files stops
-/// the keeper (logged, and the alarm raised: checkpoints stop) without stopping ledgerd.
-pub async fn run(proofs: Arc<Proofs>, log: Arc<Log>, interval: Duration, mut stop: watch::Receiver<bool>) {
-    let kept = tokio::select! {
-        _ = stop.wait_for(|s| *s) => return,
-        kept = keep(&proofs, &log, interval) => kept,
+/// Keeps the tree until `stop` turns true (the keeper's thread sees it within a poll and ends;
+/// this returns then). A failure of the log or of the tree's files stops the keeper (logged, and
+/// the alarm raised: checkpoints stop) without stopping ledgerd.
+pub async fn run(proofs: Arc<Proofs>, log: Arc<Log>, interval: Duration, stop: watch::Receiver<bool>) {
+    let (done, finished) = tokio::sync::oneshot::channel();
+    let keeping = Arc::clone(&proofs);
+    let thread = std::thread::Builder::new().name("proof-keeper".into()).spawn(move || {
+        if let Err(error) = rustix::process::setpriority_process(None, NICE) {
+            tracing::warn!(%error, "the proof keeper runs at the writer's priority");
+        }
+        let _ = done.send(keep(&keeping, &log, interval, &stop));
+    });
+    let kept = match thread {
+        Ok(_) => finished.await.unwrap_or(Err(KeeperError::Panicked)),
+        Err(error) => Err(KeeperError::Io(error)),
     };
     if let Err(error) = kept {
         proofs.raise(format!("the tree keeper stopped: {error}"));
     }
 }
 
-async fn keep(proofs: &Arc<Proofs>, log: &Arc<Log>, interval: Duration) -> Result<(), KeeperError> {
-    let (p, l) = (Arc::clone(proofs), Arc::clone(log));
-    let mut rebuild = blocking(move || mismatch(&p, &l)).await?;
+fn keep(proofs: &Proofs, log: &Log, interval: Duration, stop: &watch::Receiver<bool>) -> Result<(), KeeperError> {
+    let stopped = || *stop.borrow();
+    let mut rebuild = mismatch(proofs, log)?;
     // The latest checkpoint signed before this start, to check once the tree reaches it.
     let mut check = proofs.latest();
     if let Some(signed) = &check {
@@ -76,125 +96,113 @@ async fn keep(proofs: &Arc<Proofs>, log: &Arc<Log>, interval: Duration) -> Resul
         }
     }
     let mut rebuilt = false;
-    loop {
+    'start: loop {
         if let Some(why) = rebuild.take() {
             tracing::warn!("rebuilding the proof tree from the log: {why}");
             proofs.tree.write().expect("not poisoned").clear()?;
             rebuilt = true;
         }
-        if let Some(why) =
-            check.as_deref().and_then(|signed| checked(proofs, signed, rebuilt).transpose()).transpose()?
-        {
+        if let Some(why) = check.as_deref().map(|signed| checked(proofs, signed, rebuilt)).transpose()?.flatten() {
             rebuild = Some(why);
             continue;
         }
         if check.as_ref().is_some_and(|c| proofs.tree_size() >= c.checkpoint.size) {
             check = None;
         }
-        let (p, l) = (Arc::clone(proofs), Arc::clone(log));
-        let (rounds, ended) = blocking(move || rounds_so_far(&l, p.tree_size())).await?;
+        let (mut rounds, ended) = rounds_so_far(log, proofs.tree_size())?;
         let uncovered = |e: &RoundEnded| proofs.latest().is_none_or(|c| c.checkpoint.size < e.position);
         if let Some(ended) = ended.filter(uncovered) {
-            sign(proofs, reason_of(&ended, " (before this start)")).await?;
+            proofs.sign(&reason_of(&ended, " (before this start)"), now_ms())?;
         }
         if proofs.latest().is_none() {
-            sign(proofs, "start".into()).await?;
+            proofs.sign("start", now_ms())?;
         }
-        let mut events = log.subscribe(Filter::All, proofs.tree_size() + 1);
-        let mut ticker = tokio::time::interval(interval);
-        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        ticker.tick().await;
-        // Records are taken off the subscription while the batch before is written (or a
-        // checkpoint signed), so that a slow write or sync never lets the live feed overflow,
-        // which would send the subscription back to storage to read and decode them again.
-        let mut pending: Vec<Arc<Recorded>> = Vec::new();
-        let mut working: Option<tokio::task::JoinHandle<Result<Step, KeeperError>>> = None;
-        let mut rounds = Some(rounds);
-        let mut sign_due = false;
-        rebuild = loop {
-            if working.is_none() {
-                let p = Arc::clone(proofs);
-                if sign_due {
-                    sign_due = false;
-                    working = Some(tokio::task::spawn_blocking(move || {
-                        p.sign("interval", now_ms())?;
-                        Ok(Step::Signed)
-                    }));
-                } else if !pending.is_empty() {
-                    let (batch, expected) = (std::mem::take(&mut pending), check.clone());
-                    let kept = rounds.take().expect("no batch in flight");
-                    working =
-                        Some(tokio::task::spawn_blocking(move || step(&p, batch, kept, expected.as_deref(), rebuilt)));
+        let mut sign_at = Instant::now() + interval;
+        loop {
+            if stopped() {
+                return Ok(());
+            }
+            // What the log holds past the tree now, page after page, each page one step.
+            let page = log.read_all_stored(proofs.tree_size() + 1, PAGE)?;
+            if page.count > 0 {
+                if let Step::Rebuild(why) = step(proofs, &page.run, &mut rounds, check.as_deref(), rebuilt)? {
+                    rebuild = Some(why);
+                    continue 'start;
+                }
+                if check.as_ref().is_some_and(|c| proofs.tree_size() >= c.checkpoint.size) {
+                    check = None;
                 }
             }
-            tokio::select! {
-                record = events.recv(), if pending.len() < PENDING => {
-                    pending.push(record.ok_or(KeeperError::Ended)??);
-                    while pending.len() < PENDING {
-                        match events.try_recv() {
-                            Ok(record) => pending.push(record?),
-                            Err(_) => break,
-                        }
-                    }
-                }
-                done = async { working.as_mut().expect("guarded by is_some").await }, if working.is_some() => {
-                    working = None;
-                    match done.expect("the keeper's blocking work does not panic")? {
-                        Step::Kept(kept) => rounds = Some(kept),
-                        Step::Signed => {}
-                        Step::Rebuild(why) => break Some(why),
-                    }
-                    if check.as_ref().is_some_and(|c| proofs.tree_size() >= c.checkpoint.size) {
-                        check = None;
-                    }
-                }
-                _ = ticker.tick() => sign_due = true,
+            let now = Instant::now();
+            if now >= sign_at {
+                proofs.sign("interval", now_ms())?;
+                sign_at = now + interval;
             }
-        };
+            if page.count < PAGE {
+                std::thread::sleep(POLL.min(sign_at.saturating_duration_since(now)));
+            }
+        }
     }
-}
-
-async fn sign(proofs: &Arc<Proofs>, reason: String) -> Result<(), KeeperError> {
-    let p = Arc::clone(proofs);
-    blocking(move || p.sign(&reason, now_ms())).await?;
-    Ok(())
 }
 
 fn reason_of(ended: &RoundEnded, suffix: &str) -> String {
     format!("end of round {} of {}{suffix}", ended.round, ended.tournament)
 }
 
-/// Appends a batch's leaves, signing at each round's end. The checkpoint signed before this
+/// The stored variant of `game_ended`, the one event of a game stream the rounds look at.
+static GAME_ENDED: LazyLock<u32> = LazyLock::new(|| {
+    let ended = serde_json::json!({"type": "game_ended", "outcome": "prussian_defensive_victory",
+        "winners": ["prussia"], "objectives": {}});
+    stored_event_tag(&ledger::event::from_canonical_json(&ended).expect("a game_ended event"))
+});
+
+/// Whether the rounds look at a record ([`Rounds::observe`]: a tournament's scheduling, a game's
+/// end); every other record is hashed from its envelope alone.
+fn rounds_look_at(head: &StoredHead<'_>) -> bool {
+    match head.stream {
+        StreamKind::Tournament => true,
+        StreamKind::Game => head.event_tag == *GAME_ENDED,
+        _ => false,
+    }
+}
+
+/// Appends the leaves of a run of stored records (the next ones of the log, in position order),
+/// signing at each round's end, with the tree ending there. The checkpoint signed before this
 /// start is checked the moment the tree reaches its size, before anything is signed past it.
 fn step(
     proofs: &Proofs,
-    batch: Vec<Arc<Recorded>>,
-    mut rounds: Rounds,
+    run: &[u8],
+    rounds: &mut Rounds,
     check: Option<&SignedCheckpoint>,
     rebuilt: bool,
 ) -> Result<Step, KeeperError> {
-    let mut leaves = Vec::with_capacity(batch.len());
+    let mut leaves = Vec::new();
     let start = proofs.tree_size();
     let flush =
         |leaves: &mut Vec<ledger_proof::Hash>| proofs.tree.write().expect("not poisoned").append(&leaves.split_off(0));
-    for (record, position) in batch.iter().zip(start + 1..) {
-        if record.envelope.position != position {
-            return Err(KeeperError::Gap { after: position - 1, next: record.envelope.position });
+    for (bytes, position) in stored_records(run).zip(start + 1..) {
+        let damaged = |why: String| KeeperError::Damaged { position, why };
+        let bytes = bytes.map_err(damaged)?;
+        let head = decode_head(bytes).map_err(damaged)?;
+        if head.position != position {
+            return Err(KeeperError::Gap { after: position - 1, next: head.position });
         }
-        leaves.push(leaf_of(record));
+        leaves.push(ledger_proof::leaf_hash(&head.hash));
         if let Some(signed) = check.filter(|c| c.checkpoint.size == position) {
             flush(&mut leaves)?;
             if let Some(why) = checked(proofs, signed, rebuilt)? {
                 return Ok(Step::Rebuild(why));
             }
         }
-        if let Some(ended) = rounds.observe(record) {
-            flush(&mut leaves)?;
-            proofs.sign(&reason_of(&ended, ""), now_ms())?;
+        if rounds_look_at(&head) {
+            if let Some(ended) = rounds.observe(&decode_record(bytes).map_err(damaged)?) {
+                flush(&mut leaves)?;
+                proofs.sign(&reason_of(&ended, ""), now_ms())?;
+            }
         }
     }
     flush(&mut leaves)?;
-    Ok(Step::Kept(rounds))
+    Ok(Step::Kept)
 }
 
 /// Checks the tree against a checkpoint signed before, once the tree reaches its size: `Some`
@@ -268,4 +276,68 @@ fn rounds_so_far(log: &Log, upto: u64) -> Result<(Rounds, Option<RoundEnded>), S
     ends.sort_by_key(|r| r.envelope.position);
     let last = ends.iter().filter_map(|r| rounds.observe(r)).last();
     Ok((rounds, last))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::envelope::{encode_record, push_stored, Envelope};
+    use ledger::Recorded;
+    use serde_json::json;
+
+    fn record(stream: &str, position: u64, event: serde_json::Value) -> Vec<u8> {
+        let envelope = Envelope {
+            stream: StreamId::parse(stream).unwrap(),
+            seq: position,
+            position,
+            event_id: format!("e{position}"),
+            recorded_at_ms: 0,
+            actor: "t".into(),
+            prev_hash: [0; 32],
+            hash: [u8::try_from(position).unwrap(); 32],
+        };
+        encode_record(&Recorded { envelope, event: ledger::event::from_canonical_json(&event).unwrap() })
+    }
+
+    /// A poll takes what the log holds, past a round's end too: the round's checkpoint still
+    /// covers exactly the records up to its last game_ended, and the tree goes on after it.
+    #[test]
+    fn a_round_ending_inside_a_step_is_signed_at_its_last_game_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = ledger_proof::SigningKey::from_seed("ledger.test/keeper", &[5; 32]).unwrap();
+        let proofs = Proofs::open(dir.path(), key).unwrap();
+        let seats = json!({"frederick":"p1","elisabeth":"p2","maria_theresa":"p3","pompadour":"p4"});
+        let drawn = json!({"type":"qualifying_drawn","seed":1,"games":[
+            {"game":"q1-t1","round":1,"table":1,"seats":seats},
+            {"game":"q1-t2","round":1,"table":2,"seats":seats}]});
+        let started = json!({"type": "game_started", "at_ms": 0, "ruleset": "wm2015"});
+        let ended =
+            json!({"type":"game_ended","outcome":"prussian_defensive_victory","winners":["prussia"],"objectives":{}});
+        let records = [
+            record("tournament/open", 1, drawn),
+            record("game/q1-t1", 2, started.clone()),
+            record("game/q1-t2", 3, started.clone()),
+            record("game/q1-t1", 4, ended.clone()),
+            record("game/q1-t2", 5, ended),
+            record("game/loose", 6, started.clone()),
+            record("game/loose", 7, started),
+        ];
+        let mut run = Vec::new();
+        records.iter().for_each(|bytes| push_stored(&mut run, bytes));
+        let mut rounds = Rounds::default();
+        assert!(matches!(step(&proofs, &run, &mut rounds, None, false).unwrap(), Step::Kept));
+        assert_eq!(proofs.tree_size(), 7);
+        let signed = proofs.latest().expect("the round's checkpoint");
+        assert_eq!((signed.checkpoint.size, signed.reason.as_str()), (5, "end of round 1 of tournament/open"));
+        let leaves: Vec<_> = (1..=5u8).map(|p| ledger_proof::leaf_hash(&[p; 32])).collect();
+        assert_eq!(signed.checkpoint.root, ledger_proof::root_of(&leaves));
+
+        // The next step must start where the tree ends: a record out of place is a gap.
+        let mut run = Vec::new();
+        push_stored(
+            &mut run,
+            &record("game/loose", 9, json!({"type": "game_started", "at_ms": 0, "ruleset": "wm2015"})),
+        );
+        assert!(matches!(step(&proofs, &run, &mut rounds, None, false), Err(KeeperError::Gap { after: 7, next: 9 })));
+    }
 }
