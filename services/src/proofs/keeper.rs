@@ -1,8 +1,9 @@
 //! The tree keeper: a thread of its own, at a lower priority than the writer's, that takes what
-//! the durable log holds past the tree every [`POLL`] (in global position order, as stored
-//! records whose envelopes alone are decoded), appends each record's leaf to the tree, and signs
-//! a checkpoint at least every `interval` while the log grows and at each round's end (at
-//! exactly the round's last event, wherever it falls in what was taken).
+//! the durable log holds past the tree every [`POLL`] ([`POLL_JETSTREAM`] on JetStream), in
+//! global position order, as stored records whose envelopes alone are decoded, appends each
+//! record's leaf to the tree, and signs a checkpoint at least every `interval` while the log
+//! grows and at each round's end (at exactly the round's last event, wherever it falls in what
+//! was taken).
 //!
 //! It follows no live feed: a second subscriber woken at every group the writer commits, holding
 //! the decoded records past their commit, cost pipelined appends about 16 % of their throughput
@@ -26,6 +27,10 @@ use tokio::sync::watch;
 
 /// How often the keeper takes what the log holds past the tree.
 pub const POLL: Duration = Duration::from_millis(100);
+
+/// The same on JetStream, where each read of the log is a fetch through a consumer of its own
+/// (one a poll while the log grows; an idle log costs one stream info a poll).
+pub const POLL_JETSTREAM: Duration = Duration::from_secs(1);
 
 /// Records read from the log in one read, at most (a poll reads until the log has no more).
 const PAGE: usize = 8192;
@@ -117,13 +122,18 @@ fn keep(proofs: &Proofs, log: &Log, interval: Duration, stop: &watch::Receiver<b
         if proofs.latest().is_none() {
             proofs.sign("start", now_ms())?;
         }
+        let poll = if log.backend() == "jetstream" { POLL_JETSTREAM } else { POLL };
         let mut sign_at = Instant::now() + interval;
         loop {
             if stopped() {
                 return Ok(());
             }
             // What the log holds past the tree now, page after page, each page one step.
-            let page = log.read_all_stored(proofs.tree_size() + 1, PAGE)?;
+            let page = if log.last_position()? > proofs.tree_size() {
+                log.read_all_stored(proofs.tree_size() + 1, PAGE)?
+            } else {
+                ledger_store::StoredPage::default()
+            };
             if page.count > 0 {
                 if let Step::Rebuild(why) = step(proofs, &page.run, &mut rounds, check.as_deref(), rebuilt)? {
                     rebuild = Some(why);
@@ -139,7 +149,7 @@ fn keep(proofs: &Proofs, log: &Log, interval: Duration, stop: &watch::Receiver<b
                 sign_at = now + interval;
             }
             if page.count < PAGE {
-                std::thread::sleep(POLL.min(sign_at.saturating_duration_since(now)));
+                std::thread::sleep(poll.min(sign_at.saturating_duration_since(now)));
             }
         }
     }
