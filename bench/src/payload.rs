@@ -10,7 +10,7 @@
 
 use ledger::{Event, Ruleset};
 use ledger_proto::v1 as pb;
-use ledger_services::convert::ToProto;
+use ledger_proto::convert::ToProto;
 use prost::Message;
 
 /// ~190 characters: with the event id and protobuf framing the body is ~200 bytes.

@@ -4,7 +4,6 @@
 pub mod auth;
 pub mod cli;
 pub mod config;
-pub mod convert;
 pub mod cross_check;
 pub mod error;
 pub mod facade;

@@ -10,7 +10,7 @@ use ledger::envelope::verify_chain;
 use ledger::Recorded;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_services::convert::FromProto;
+use ledger_proto::convert::FromProto;
 use ledger_store::sled::SledStorage;
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};

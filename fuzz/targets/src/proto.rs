@@ -1,5 +1,5 @@
 //! Target `proto_conversion`: the protobuf messages ledgerd and ledgerctl receive, decoded from
-//! any bytes and converted to domain types by `ledger_services::convert` (the only place
+//! any bytes and converted to domain types by `ledger_proto::convert` (the only place
 //! protobuf types meet the domain). The first byte picks the message: an `AppendRequest` (what
 //! ledgerd receives), a `RecordedEvent` (what ledgerctl reads back) or a bare `Event`.
 //!
@@ -14,7 +14,7 @@ use ledger::event::{from_canonical_json, to_canonical_json};
 use ledger::rules::StreamState;
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1 as pb;
-use ledger_services::convert::{append_from_proto, record_into_proto, FromProto, ToProto};
+use ledger_proto::convert::{append_from_proto, record_into_proto, FromProto, ToProto};
 use ledger_store::AppendRequest;
 use prost::Message;
 

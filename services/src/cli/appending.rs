@@ -23,7 +23,7 @@
 use super::common::{from_status, CliError};
 use super::connection::{connect, read_stream, Ledger, ReadError};
 use super::Cli;
-use crate::convert::ToProto;
+use ledger_proto::convert::ToProto;
 use ledger::check::Line;
 use ledger::{Recorded, StreamId, StreamKind, StreamState};
 use ledger_proto::v1 as pb;

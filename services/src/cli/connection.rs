@@ -2,7 +2,7 @@
 //! and who we are on every request (the token, or the open-mode headers).
 
 use super::{Cli, CliError};
-use crate::convert::FromProto;
+use ledger_proto::convert::FromProto;
 use ledger::Recorded;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
@@ -199,7 +199,7 @@ pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::ToProto;
+    use ledger_proto::convert::ToProto;
     use crate::proofs::bundle::tests::records;
     use ledger::envelope::{encode_record, push_stored};
 

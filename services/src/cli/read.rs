@@ -4,7 +4,7 @@ use super::common::{from_status, CliError};
 use super::connection::{connect, Ledger, Records};
 use super::output::{json_line, record_line};
 use super::{values, Cli};
-use crate::convert::FromProto;
+use ledger_proto::convert::FromProto;
 use ledger::{Recorded, StreamId};
 use ledger_proto::v1 as pb;
 use serde_json::json;

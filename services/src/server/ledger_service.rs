@@ -1,7 +1,7 @@
 //! The Ledger gRPC service: append (unary and pipelined), read, subscribe, list streams.
 
 use crate::auth::{Access, Auth};
-use crate::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
+use ledger_proto::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
 use crate::error::{refusal_of, Error};
 use crate::limits::{Limits, ServerStats};
 use ledger::rejection::quote;

@@ -3,7 +3,7 @@
 //! answers FAILED_PRECONDITION.
 
 use crate::auth::{Access, Auth};
-use crate::convert::record_into_proto;
+use ledger_proto::convert::record_into_proto;
 use crate::error::Error;
 use crate::proofs::checkpoints::SignedCheckpoint;
 use crate::proofs::Proofs;

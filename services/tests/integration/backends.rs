@@ -95,7 +95,7 @@ async fn a_restarted_ledgerd_on_jetstream_continues_the_chain_and_knows_every_id
         .read("game/g")
         .await
         .into_iter()
-        .map(|e| ledger_services::convert::FromProto::from_proto(e).unwrap())
+        .map(|e| ledger_proto::convert::FromProto::from_proto(e).unwrap())
         .collect();
     assert_one_chain(&records);
     second.stop().await;
@@ -157,7 +157,7 @@ async fn race(mut client: LedgerClient<Channel>, game: String, writer: usize, n:
             stream: game.clone(),
             events: vec![pb::ProposedEvent {
                 event_id: id.clone(),
-                event: Some(ledger_services::convert::ToProto::to_proto(&event)),
+                event: Some(ledger_proto::convert::ToProto::to_proto(&event)),
             }],
             expected_version: None,
         };

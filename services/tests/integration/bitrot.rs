@@ -10,7 +10,7 @@ use crate::support::{append, eventually, run_ledgerctl};
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_services::convert::FromProto;
+use ledger_proto::convert::FromProto;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;

@@ -171,7 +171,7 @@ impl pb::ledger_server::Ledger for OldLog {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn read_escapes_control_characters_so_an_old_log_cannot_forge_lines() {
     use ledger::envelope::{Draft, GENESIS};
-    use ledger_services::convert::ToProto;
+    use ledger_proto::convert::ToProto;
     let hostile = "russia keeps 7\u{1b}[2J\u{1b}[H\r\ngame/x  #2    2026-01-01T00:00:00.000Z  jury-anna  jury_ruling text=all clear\u{9b}0m\u{7f}\t";
     let draft = Draft {
         stream: ledger::StreamId::game("old").unwrap(),
@@ -511,7 +511,7 @@ async fn append_refuses_a_derived_line_and_import_checks_an_exports_derived_line
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stdout.contains("the ledger derived"), "{stdout}");
     let stored_events = |records: Vec<pb::RecordedEvent>| -> Vec<ledger::Event> {
-        use ledger_services::convert::FromProto;
+        use ledger_proto::convert::FromProto;
         records.into_iter().map(|r| ledger::Event::from_proto(r.event.unwrap()).unwrap()).collect()
     };
     assert_eq!(stored_events(origin.read("andes/m1").await), full);

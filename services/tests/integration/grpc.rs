@@ -8,7 +8,7 @@ use crate::support::{append, events, TestServer};
 use ledger::testing::{refusal_cases, simulate_game};
 use ledger::{Event, RejectionKind, Ruleset};
 use ledger_proto::v1 as pb;
-use ledger_services::convert::ToProto;
+use ledger_proto::convert::ToProto;
 use serde_json::json;
 use tokio_stream::StreamExt;
 use tonic::Code;

@@ -4,7 +4,7 @@
 use ledger::Event;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_services::convert::ToProto;
+use ledger_proto::convert::ToProto;
 use ledger_store::jetstream::{JetStreamConfig, JetStreamStorage};
 use ledger_store::Log;
 use std::net::SocketAddr;

@@ -139,7 +139,7 @@ pub(crate) async fn events_of(grpc: &mut LedgerClient<Channel>, stream: &str) ->
     records
         .into_iter()
         .map(|r| {
-            use ledger_services::convert::FromProto;
+            use ledger_proto::convert::FromProto;
             ledger::event::to_canonical_json(&ledger::Recorded::from_proto(r).unwrap().event)
         })
         .collect()

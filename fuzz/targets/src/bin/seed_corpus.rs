@@ -14,7 +14,7 @@ use ledger::rules::StreamState;
 use ledger::{Event, Recorded, StreamId};
 use ledger_fuzz_targets::{APPEND_REQUEST, EVENT, RECORDED_EVENT};
 use ledger_proto::v1 as pb;
-use ledger_services::convert::{record_into_proto, ToProto};
+use ledger_proto::convert::{record_into_proto, ToProto};
 use ledger_store::sled::layout;
 use ledger_store::snapshot;
 use prost::Message;

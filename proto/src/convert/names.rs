@@ -3,7 +3,7 @@
 
 use ledger::andes::{EndReason, PieceKind, Side};
 use ledger::{ClockSide, Nation, Outcome, Rejection, Role, Ruleset, Stage, StopReason};
-use ledger_proto::v1 as pb;
+use crate::v1 as pb;
 
 macro_rules! enum_map {
     ($domain:ident, $proto:ident, $field:literal { $($d:ident <=> $p:ident),+ $(,)? }) => {

@@ -5,7 +5,7 @@ use super::{FromProto, ToProto};
 use ledger::andes::{AndesEvent, EndReason, PieceKind, Side, Square};
 use ledger::event::{DrawnGame, Seats};
 use ledger::{Event, Nation, Rejection, Role, Ruleset};
-use ledger_proto::v1 as pb;
+use crate::v1 as pb;
 use pb::event::Body;
 
 impl ToProto for Seats {

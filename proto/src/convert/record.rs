@@ -2,7 +2,7 @@
 
 use super::{FromProto, ToProto};
 use ledger::{Event, Recorded, Rejection};
-use ledger_proto::v1 as pb;
+use crate::v1 as pb;
 use ledger_store::{AppendRequest, Appended, ProposedEvent, StreamInfo};
 
 impl ToProto for Recorded {
