@@ -6,9 +6,9 @@ use crate::payload::{event_id, ledger_stream, proposed};
 use crate::procs::{disk_usage, free_port, Server};
 use crate::stats::Latencies;
 use anyhow::{bail, Context, Result};
+use ledger_house::auth::{Auth, ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_services::auth::{Auth, ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_store::Log;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -91,7 +91,7 @@ impl LedgerInstance {
             }
             LedgerMode::InProcess => {
                 let log = Arc::new(
-                    Log::open_sled_with(&data, Arc::new(ledger_services::cross_check::TournamentChecks))
+                    Log::open_sled_with(&data, Arc::new(ledger_house::cross_check::TournamentChecks))
                         .context("opening the in-process ledger")?,
                 );
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;

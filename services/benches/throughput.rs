@@ -7,10 +7,10 @@
 
 use ledger::testing::simulate_game;
 use ledger::{Event, Ruleset};
+use ledger_house::auth::Auth;
+use ledger_proto::convert::ToProto;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_services::auth::Auth;
-use ledger_proto::convert::ToProto;
 use ledger_store::Log;
 use std::sync::Arc;
 use std::time::Instant;

@@ -1,20 +1,12 @@
 //! `ledgerd` and `ledgerctl`: the gRPC daemon over the durable log, and the command line for
 //! table clients, the jury, analysts and organisers.
 
-pub mod auth;
 pub mod cli;
 pub mod config;
-pub mod cross_check;
-pub mod error;
-pub mod facade;
 pub mod limits;
 pub mod metrics;
 pub mod nats;
-pub mod paper;
-pub mod projections;
 pub mod proofs;
 pub mod server;
 pub mod tls;
 pub mod web;
-
-pub use auth::ACTOR_HEADER;

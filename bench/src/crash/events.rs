@@ -12,9 +12,9 @@
 
 use super::tournament;
 use ledger::{Event, Ruleset};
-use ledger_proto::v1 as pb;
-use ledger_services::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
+use ledger_house::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_proto::convert::ToProto;
+use ledger_proto::v1 as pb;
 
 /// 2026-09-01, the games' table time at seq 0; each event is a second later than the one before.
 pub const STARTED_AT_MS: u64 = 1_788_220_800_000;

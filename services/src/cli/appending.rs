@@ -23,9 +23,9 @@
 use super::common::{from_status, CliError};
 use super::connection::{connect, read_stream, Ledger, ReadError};
 use super::Cli;
-use ledger_proto::convert::ToProto;
 use ledger::check::Line;
 use ledger::{Recorded, StreamId, StreamKind, StreamState};
+use ledger_proto::convert::ToProto;
 use ledger_proto::v1 as pb;
 use ledger_store::MAX_BATCH;
 use serde_json::json;
@@ -83,7 +83,7 @@ fn split_derived(lines: &[Line], mode: DerivedLines) -> Result<Split<'_>, CliErr
 
 /// A rule's refusal of one line of `of`, as the server would word it.
 fn refusal(line: &Line, rejection: &ledger::Rejection, of: usize) -> CliError {
-    let code = crate::error::Code::of_rejection(rejection.kind).name();
+    let code = ledger_house::error::Code::of_rejection(rejection.kind).name();
     let stored = if of > 1 { "; nothing was stored" } else { "" };
     CliError::Refused(format!("line {}: {code}: {}{stored}", line.number, rejection.message))
 }
@@ -377,7 +377,7 @@ pub(super) async fn append_lines(
 
 /// A refusal of "event k of n" of a batch, pointed at its line, saying what was stored before.
 fn refused_batch(batch: &[(&Line, String)], status: &tonic::Status, done: &Summary, of: usize) -> CliError {
-    let (event, _) = crate::error::refusal_of(status);
+    let (event, _) = ledger_house::error::refusal_of(status);
     let k = usize::try_from(event).ok().filter(|k| (1..=batch.len()).contains(k)).or(if batch.len() == 1 {
         Some(1)
     } else {

@@ -5,8 +5,8 @@
 use super::common::{from_status, read_input, CliError};
 use super::connection::{connect, read_stream};
 use super::{values, Cli};
-use crate::projections::{self, Streams};
 use ledger::{Recorded, StreamId};
+use ledger_house::projections::{self, Streams};
 use ledger_proto::v1 as pb;
 use replay::audit::{self, AuditPoint, Auditor};
 use std::io::BufRead;

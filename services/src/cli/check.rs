@@ -2,10 +2,10 @@
 
 use super::common::{read_input, CliError};
 use super::{values, Cli};
-use crate::error::Code;
 use ledger::check::{check_stream, parse_lines, LineError};
 use ledger::rules::Rules;
 use ledger::{Ruleset, StreamId};
+use ledger_house::error::Code;
 use serde_json::json;
 use std::path::PathBuf;
 

@@ -53,7 +53,7 @@ pub fn write_stdout(args: std::fmt::Arguments<'_>) {
 /// `CODE: message`, the way a status reads to a person.
 /// The code and the server's message, its control characters escaped (it may quote input).
 fn status_text(status: &tonic::Status) -> String {
-    format!("{}: {}", crate::error::code_name(status.code()), super::output::printable(status.message()))
+    format!("{}: {}", ledger_house::error::code_name(status.code()), super::output::printable(status.message()))
 }
 
 /// A status from the server: a refusal for rule codes, a failure otherwise.

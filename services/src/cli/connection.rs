@@ -2,8 +2,8 @@
 //! and who we are on every request (the token, or the open-mode headers).
 
 use super::{Cli, CliError};
-use ledger_proto::convert::FromProto;
 use ledger::Recorded;
+use ledger_proto::convert::FromProto;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use ledger_proto::v1::projections_client::ProjectionsClient;
@@ -44,9 +44,9 @@ impl Credentials {
         if let Some(token) = &self.token {
             metadata.insert("authorization", token.clone());
         }
-        metadata.insert(crate::auth::ACTOR_HEADER, self.actor.clone());
+        metadata.insert(ledger_house::auth::ACTOR_HEADER, self.actor.clone());
         if let Some(clearance) = &self.clearance {
-            metadata.insert(crate::auth::CLEARANCE_HEADER, clearance.clone());
+            metadata.insert(ledger_house::auth::CLEARANCE_HEADER, clearance.clone());
         }
     }
 }
@@ -116,7 +116,7 @@ impl From<ReadError> for CliError {
             ReadError::Server(status) => super::common::from_status(&status),
             ReadError::Damaged(message) => CliError::Failed(format!(
                 "{}: {}",
-                crate::error::Code::DataLoss.name(),
+                ledger_house::error::Code::DataLoss.name(),
                 super::output::printable(&message)
             )),
         }
@@ -199,9 +199,30 @@ pub(super) async fn read_stream(client: &mut Ledger, stream: &str) -> Result<Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ledger::envelope::{encode_record, push_stored, Draft, GENESIS};
+    use ledger::{Event, Recorded, StreamId};
     use ledger_proto::convert::ToProto;
-    use crate::proofs::bundle::tests::records;
-    use ledger::envelope::{encode_record, push_stored};
+
+    /// A stand-alone game's chain of `n` jury calls at positions 1 to `n` (as the house's
+    /// `proofs::bundle` tests build it).
+    fn records(n: u64) -> Vec<Recorded> {
+        let mut prev = GENESIS;
+        (1..=n)
+            .map(|seq| {
+                let draft = Draft {
+                    stream: StreamId::game("g").unwrap(),
+                    seq,
+                    position: seq,
+                    event_id: format!("e{seq}"),
+                    recorded_at_ms: 0,
+                    actor: "t".into(),
+                };
+                let record = Recorded::seal(draft, prev, Event::JuryCalled { reason: format!("call {seq}") });
+                prev = record.envelope.hash;
+                record
+            })
+            .collect()
+    }
 
     /// A page in the stored encoding and a page of messages (what a ledgerd older than the
     /// encoding field sends) give the same records; a damaged run is `DATA_LOSS`.

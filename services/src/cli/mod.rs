@@ -58,7 +58,7 @@ pub struct Cli {
     pub token: Option<String>,
     /// The clearance to claim from a ledgerd that runs open.
     #[arg(long, global = true, env = "LEDGER_CLEARANCE", value_parser = values::clearance())]
-    pub clearance: Option<crate::auth::Role>,
+    pub clearance: Option<ledger_house::auth::Role>,
     /// CA certificate (PEM) that signed ledgerd's TLS certificate (implies TLS; so does an
     /// `https://` server).
     #[arg(long, global = true, env = "LEDGER_TLS_CA")]

@@ -1,13 +1,13 @@
 //! Files read offline (`score --file`, `standings --file`, `stats roles --file`, `andes … --file`):
 //! validated with exactly the server's rules before anything is computed from them, then
-//! projected by the same facade as ledgerd's (`crate::facade`, over [`Records`]).
+//! projected by the same facade as ledgerd's (`ledger_house::facade`, over [`Records`]).
 
 use super::common::CliError;
-use crate::error::Code;
-use crate::facade::{Projections, Records};
-use crate::projections::{self, Streams};
 use ledger::check::{check_stream, parse_lines, Line, LineError};
 use ledger::{StreamId, StreamKind};
+use ledger_house::error::Code;
+use ledger_house::facade::{Projections, Records};
+use ledger_house::projections::{self, Streams};
 use std::collections::BTreeMap;
 
 /// A line the rules refuse: `line N: CODE: message`.

@@ -1,12 +1,12 @@
 //! `ledgerctl new-signing-key`, `checkpoint`, `prove` and `verify-proof`: the ledger's checkpoint
 //! key, a signed checkpoint, a proof file of a stream's events against it, and its check offline
-//! (`crate::proofs::bundle`).
+//! (`ledger_house::proofs::bundle`).
 
 use super::common::{from_status, read_input, CliError};
 use super::connection::{connect, connect_proofs, read_stream};
 use super::{values, Cli};
-use crate::proofs::bundle::Bundle;
 use ledger::StreamId;
+use ledger_house::proofs::bundle::Bundle;
 use ledger_proof::{Checkpoint, Hash, Note, SigningKey, VerifierKey};
 use ledger_proto::v1 as pb;
 use std::io::Write;

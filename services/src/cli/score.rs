@@ -6,9 +6,9 @@ use super::connection::connect_projections;
 use super::offline::{offline, refused_line};
 use super::output::print_projection;
 use super::{values, Cli};
-use crate::facade::Records;
 use ledger::check::{check_stream, parse_lines};
 use ledger::{Ruleset, StreamId};
+use ledger_house::facade::Records;
 use ledger_proto::v1 as pb;
 use std::path::PathBuf;
 

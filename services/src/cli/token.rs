@@ -2,7 +2,7 @@
 
 use super::common::CliError;
 use super::values;
-use crate::auth::Role;
+use ledger_house::auth::Role;
 
 #[derive(Debug, clap::Args)]
 pub struct NewTokenArgs {
@@ -17,8 +17,8 @@ pub struct NewTokenArgs {
 /// Prints a fresh random token and the auth-file entry that admits it.
 pub fn run(args: &NewTokenArgs) -> Result<(), CliError> {
     let actor = &args.actor;
-    let token = crate::auth::file::mint_token()?;
-    let entry = crate::auth::file::entry(&token, actor, args.clearance);
+    let token = ledger_house::auth::file::mint_token()?;
+    let entry = ledger_house::auth::file::entry(&token, actor, args.clearance);
     say!("token (give it to {actor}; it is not stored anywhere): {token}");
     say!("auth-file entry (add it to \"tokens\"): {entry}");
     Ok(())

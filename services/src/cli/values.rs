@@ -2,11 +2,11 @@
 //! runs, with exit code 2 and the list of valid values. The spellings are the owning crate's
 //! own (`ALL`, `as_str`, `parse`), never a list kept here.
 
-use crate::projections::andes::parse_side;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::{Error, ErrorKind};
 use ledger::andes::Side;
 use ledger::{Role, Ruleset, Stage, StreamId, StreamKind};
+use ledger_house::projections::andes::parse_side;
 use std::ffi::OsStr;
 
 /// One of a set of named values: read with its type's own `parse` (aliases included), offered
@@ -62,14 +62,14 @@ pub fn role() -> Named<Role> {
 }
 
 /// A clearance an open ledgerd takes as claimed: any of its roles.
-pub fn clearance() -> Named<crate::auth::Role> {
-    Named::new(crate::auth::Role::ALL, crate::auth::Role::as_str, crate::auth::Role::parse)
+pub fn clearance() -> Named<ledger_house::auth::Role> {
+    Named::new(ledger_house::auth::Role::ALL, ledger_house::auth::Role::as_str, ledger_house::auth::Role::parse)
 }
 
 /// A clearance a token may carry: any role but the public's.
-pub fn token_clearance() -> Named<crate::auth::Role> {
-    let roles = crate::auth::Role::ALL.into_iter().filter(|role| *role != crate::auth::Role::Public);
-    Named::new(roles, crate::auth::Role::as_str, crate::auth::Role::parse)
+pub fn token_clearance() -> Named<ledger_house::auth::Role> {
+    let roles = ledger_house::auth::Role::ALL.into_iter().filter(|role| *role != ledger_house::auth::Role::Public);
+    Named::new(roles, ledger_house::auth::Role::as_str, ledger_house::auth::Role::parse)
 }
 
 /// A side of an Andes board.
@@ -115,11 +115,12 @@ mod tests {
     #[test]
     fn every_spelling_round_trips_and_aliases_are_read() {
         let cmd = clap::Command::new("t");
-        let parse = |parser: &Named<crate::auth::Role>, text: &str| parser.parse_ref(&cmd, None, OsStr::new(text));
-        for role in crate::auth::Role::ALL {
+        let parse =
+            |parser: &Named<ledger_house::auth::Role>, text: &str| parser.parse_ref(&cmd, None, OsStr::new(text));
+        for role in ledger_house::auth::Role::ALL {
             assert_eq!(parse(&clearance(), role.as_str()).unwrap(), role);
         }
-        assert_eq!(parse(&clearance(), "organizer").unwrap(), crate::auth::Role::Organiser);
+        assert_eq!(parse(&clearance(), "organizer").unwrap(), ledger_house::auth::Role::Organiser);
         assert_eq!(parse(&token_clearance(), "public").unwrap_err().kind(), ErrorKind::InvalidValue);
         for ruleset in Ruleset::ALL {
             assert_eq!(self::ruleset().parse_ref(&cmd, None, OsStr::new(ruleset.as_str())).unwrap(), *ruleset);

@@ -11,7 +11,7 @@ use super::common::{from_status, CliError};
 use super::connection::{connect_proofs, Proofs};
 use super::proof::verifier_key;
 use super::Cli;
-use crate::proofs::read_signing_key;
+use ledger_house::proofs::read_signing_key;
 use ledger_proof::{verify_consistency, Checkpoint, Hash, Note, Opened, SigningKey, VerifierKey};
 use ledger_proto::v1 as pb;
 use serde::{Deserialize, Serialize};

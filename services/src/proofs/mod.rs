@@ -8,7 +8,6 @@
 //! Architecture Invariant: a record's leaf is its chain hash ([`leaf_of`]); positions are the
 //! leaves' indexes plus one, without gaps.
 
-pub mod bundle;
 pub mod checkpoints;
 pub mod keeper;
 pub mod publish;
@@ -17,6 +16,7 @@ pub mod tree;
 
 use checkpoints::{Checkpoints, SignedCheckpoint};
 use ledger::Recorded;
+pub use ledger_house::proofs::{bundle, read_signing_key, LatestCheckpoint};
 use ledger_proof::{leaf_hash, Checkpoint, Hash, ProveError, SigningKey, VerifierKey};
 use std::io;
 use std::path::Path;
@@ -28,16 +28,6 @@ use tree::DiskTree;
 /// the event and the hash before it), hashed as an RFC 9162 leaf.
 pub fn leaf_of(record: &Recorded) -> Hash {
     leaf_hash(&record.envelope.hash)
-}
-
-/// Reads a signing key file (`ledgerctl new-signing-key`: Go's `PRIVATE+KEY+…` form, one line).
-///
-/// # Errors
-/// The file cannot be read or holds no signing key; the message names the file.
-pub fn read_signing_key(path: &Path) -> Result<SigningKey, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read the signing key {}: {e}", path.display()))?;
-    SigningKey::parse(text.trim()).map_err(|e| format!("{} holds no signing key: {e}", path.display()))
 }
 
 /// Appends `line` to `path` and makes it durable before the caller answers.
@@ -242,5 +232,12 @@ impl Proofs {
         self.latest.send_replace(Some(Arc::clone(&signed)));
         tracing::info!(size, reason, "checkpoint signed");
         Ok(Some(signed))
+    }
+}
+
+impl LatestCheckpoint for Proofs {
+    fn latest_note(&self) -> Option<(String, Vec<String>)> {
+        let signed = self.latest()?;
+        Some(self.cosigned(signed.checkpoint.size).unwrap_or_else(|| (signed.note.clone(), Vec::new())))
     }
 }

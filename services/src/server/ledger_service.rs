@@ -1,12 +1,12 @@
 //! The Ledger gRPC service: append (unary and pipelined), read, subscribe, list streams.
 
-use crate::auth::{Access, Auth};
-use ledger_proto::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
-use crate::error::{refusal_of, Error};
 use crate::limits::{Limits, ServerStats};
 use ledger::rejection::quote;
 use ledger::stream::MAX_NAME_BYTES;
 use ledger::StreamId;
+use ledger_house::auth::{Access, Auth};
+use ledger_house::error::{refusal_of, Error};
+use ledger_proto::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
 use ledger_proto::v1 as pb;
 use ledger_store::{Filter, Log, Pending, StoreError};
 use prost::bytes::{Bytes, BytesMut};

@@ -38,7 +38,7 @@ pub enum ServeError {
     #[error("the gRPC server failed: {0}")]
     Transport(#[from] tonic::transport::Error),
     #[error(transparent)]
-    Auth(#[from] crate::auth::AuthFileError),
+    Auth(#[from] ledger_house::auth::AuthFileError),
     #[error(transparent)]
     Tls(#[from] crate::tls::TlsError),
     #[error("reflection setup failed: {0}")]
@@ -62,7 +62,7 @@ pub enum ServeError {
 
 /// Opens the configured backend's log with the tournament's rules across streams.
 async fn open_log(config: &Config) -> Result<Log, ServeError> {
-    let cross_check = Arc::new(crate::cross_check::TournamentChecks);
+    let cross_check = Arc::new(ledger_house::cross_check::TournamentChecks);
     match &config.backend {
         Backend::Sled => Ok(Log::open_sled_with(&config.data_dir, cross_check)?),
         Backend::JetStream(js) => {
@@ -86,7 +86,7 @@ async fn open_proofs(config: &Config) -> Result<Option<Arc<crate::proofs::Proofs
         tracing::info!("no --signing-key: no checkpoints are signed and no proofs are served");
         return Ok(None);
     };
-    let key = crate::proofs::read_signing_key(&path).map_err(ServeError::SigningKey)?;
+    let key = ledger_house::proofs::read_signing_key(&path).map_err(ServeError::SigningKey)?;
     let witnesses = config
         .witnesses
         .iter()
@@ -117,7 +117,7 @@ fn announce(what: &str, addr: std::net::SocketAddr) {
 /// The log cannot be opened, the address cannot be bound, or the server fails.
 pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
     let auth = match &config.auth_file {
-        Some(path) => crate::auth::Auth::load(path)?,
+        Some(path) => ledger_house::auth::Auth::load(path)?,
         None if !config.listen.ip().is_loopback() && !config.insecure_open => {
             return Err(ServeError::OpenOnNetwork(config.listen));
         }
@@ -127,7 +127,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         }
         None => {
             tracing::warn!("no --auth-file: running open, trusting the x-ledger-actor and x-ledger-clearance headers");
-            crate::auth::Auth::Open
+            ledger_house::auth::Auth::Open
         }
     };
     let tls = config.tls.as_ref().map(TlsFiles::load).transpose()?;
@@ -208,7 +208,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             tracing::info!(addr = %local, "web pages at http://{local}/");
             announce("http", local);
             let state = crate::web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
-                .with_proofs(proofs.clone());
+                .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>));
             let stop = stopped(stop_rx.clone());
             Some(tokio::spawn(async move {
                 if let Err(error) = crate::web::serve(state, listener, stop).await {
@@ -247,7 +247,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
 /// The handler is installed before ledgerd announces its gRPC listener (the line scripts wait
 /// for): from then on a SIGHUP never kills it.
 fn reload_on_hangup(
-    auth: Arc<crate::auth::Auth>,
+    auth: Arc<ledger_house::auth::Auth>,
     path: Option<std::path::PathBuf>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<(), ServeError> {
@@ -310,7 +310,7 @@ fn watch_damage(health: &tonic_health::server::HealthReporter, log: &Arc<Log>) {
 /// The server fails.
 pub async fn serve(
     log: Arc<Log>,
-    auth: Arc<crate::auth::Auth>,
+    auth: Arc<ledger_house::auth::Auth>,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
@@ -336,7 +336,7 @@ pub struct ServeOptions {
 /// The server fails.
 pub async fn serve_with(
     log: Arc<Log>,
-    auth: Arc<crate::auth::Auth>,
+    auth: Arc<ledger_house::auth::Auth>,
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
     options: ServeOptions,

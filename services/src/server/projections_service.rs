@@ -1,14 +1,14 @@
-//! The Projections gRPC service: the edge of the projections facade (`crate::facade`). Each
+//! The Projections gRPC service: the edge of the projections facade (`ledger_house::facade`). Each
 //! RPC authorizes, parses its request into domain values, asks the facade off the async
 //! workers and renders the answer as a `pb::Projection` (JSON, text, as-of position), the
-//! Andes board, scores, match and levels (`crate::projections::andes`'s views) included.
+//! Andes board, scores, match and levels (`ledger_house::projections::andes`'s views) included.
 
-use crate::auth::{Access, Auth};
-use crate::error::Error;
-use crate::facade::{self, At, Projections};
-use crate::projections;
-use crate::projections::andes::WhichBoard;
 use ledger::{StreamId, StreamKind};
+use ledger_house::auth::{Access, Auth};
+use ledger_house::error::Error;
+use ledger_house::facade::{self, At, Projections};
+use ledger_house::projections;
+use ledger_house::projections::andes::WhichBoard;
 use ledger_proto::v1 as pb;
 use ledger_store::Log;
 use replay::Standings;

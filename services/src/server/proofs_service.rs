@@ -2,12 +2,12 @@
 //! them, read from the tree the keeper keeps (`crate::proofs`). Without a signing key every call
 //! answers FAILED_PRECONDITION.
 
-use crate::auth::{Access, Auth};
-use ledger_proto::convert::record_into_proto;
-use crate::error::Error;
 use crate::proofs::checkpoints::SignedCheckpoint;
 use crate::proofs::Proofs;
 use ledger::StreamId;
+use ledger_house::auth::{Access, Auth};
+use ledger_house::error::Error;
+use ledger_proto::convert::record_into_proto;
 use ledger_proto::v1 as pb;
 use ledger_store::Log;
 use std::sync::Arc;

@@ -1,20 +1,20 @@
 //! The analysts' page: role and nation win rates with their 95% Wilson intervals and average
 //! scores as SVG charts, filtered by ruleset, tournament, stage and year, and the same numbers
-//! as CSV. Both show the facade's role statistics (`crate::facade`) in the numbers of their JSON
+//! as CSV. Both show the facade's role statistics (`ledger_house::facade`) in the numbers of their JSON
 //! form (`replay::stats::StatsJson`, the bytes `ledgerctl stats roles --json` prints), so the
 //! page, the CSV and the CLI cannot disagree.
 
 use super::auth::Viewer;
-use super::i18n::Lang;
+use super::i18n::{Lang, PageLang};
 use super::layout::{esc, shell};
 use super::refusal::Say;
 use super::{blocking, PageError, WebState};
-use crate::auth::Access;
-use crate::facade;
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::{Nation, Role, Ruleset, Stage};
+use ledger_house::auth::Access;
+use ledger_house::facade;
 use replay::stats::{Filter, LineJson, StatsJson};
 use serde::Deserialize;
 use serde_json::Number;
@@ -262,7 +262,7 @@ fn select(lang: Lang, name: &str, current: Option<&str>, choices: &[&str], label
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Query(filters): Query<Filters>,
 ) -> Result<Html<String>, PageError> {
     let stats = stats_json(&state, &viewer, &filters).await?;

@@ -8,18 +8,18 @@
 
 use super::auth::Viewer;
 use super::blocking;
-use super::i18n::Lang;
+use super::i18n::{Lang, PageLang};
 use super::layout::{esc, hms, shell, short_id};
 use super::refusal::Say;
 use super::sse::{follow, html_event, refused_event, status_line, Live};
 use super::{PageError, WebState};
-use crate::auth::Access;
-use crate::projections::andes::{BoardView, WhichBoard};
 use axum::extract::{Path, Query, State};
 use axum::response::Html;
 use ledger::andes::notation::{parse_position, reading_order};
 use ledger::andes::{Colour, Side, Square};
 use ledger::StreamId;
+use ledger_house::auth::Access;
+use ledger_house::projections::andes::{BoardView, WhichBoard};
 use replay::andes::render::PieceJson;
 use replay::andes::MatchJson;
 use serde::Deserialize;
@@ -33,11 +33,11 @@ pub(crate) struct AndesQuery {
 }
 
 fn match_id(text: &str) -> Result<StreamId, PageError> {
-    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(crate::error::Error::from)?)
+    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(ledger_house::error::Error::from)?)
 }
 
 fn side_of(query: &AndesQuery) -> Result<Side, PageError> {
-    crate::projections::andes::parse_side(query.side.as_deref()).map_err(|message| {
+    ledger_house::projections::andes::parse_side(query.side.as_deref()).map_err(|message| {
         let side = ledger::rejection::quote(query.side.as_deref().unwrap_or_default());
         PageError::bad_request(format!("INVALID_ARGUMENT: {message}"))
             .saying(Say::new("andes-error-side").arg("side", side))
@@ -209,7 +209,7 @@ fn board_html(lang: Lang, id: &StreamId, board: &BoardView, sheet: &MatchJson, s
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path(name): Path<String>,
     Query(query): Query<AndesQuery>,
 ) -> Result<Html<String>, PageError> {
@@ -250,7 +250,7 @@ pub(crate) async fn page(
 pub(crate) async fn live(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path(name): Path<String>,
     Query(query): Query<AndesQuery>,
 ) -> Result<Live, PageError> {

@@ -10,20 +10,20 @@
 //! The read-only board viewer stays at `/andes/<match>` ([`super::andes`]).
 
 use super::auth::Viewer;
-use super::i18n::Lang;
+use super::i18n::PageLang;
 use super::layout::{esc, shell_in, short_id, Head};
 use super::queue::{self, Queue, Sent};
 use super::sse::Live;
 use super::table::{JsonError, LiveQuery, TablePayload};
 use super::{blocking, wall_ms, PageError, WebState};
-use crate::auth::Access;
-use crate::error::Error;
-use crate::projections::andes_table::{andes_table_view, AndesTableView};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use ledger::{StreamId, StreamKind};
+use ledger_house::auth::Access;
+use ledger_house::error::Error;
+use ledger_house::projections::andes_table::{andes_table_view, AndesTableView};
 use std::sync::Arc;
 
 /// `<id>` or `andes/<id>` as an Andes stream.
@@ -34,7 +34,7 @@ fn match_id(text: &str) -> Result<StreamId, PageError> {
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path(name): Path<String>,
 ) -> Result<Response, PageError> {
     let id = match_id(&name)?;

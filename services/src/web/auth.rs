@@ -11,11 +11,11 @@
 
 use super::refusal::Say;
 use super::{PageError, WebState};
-use crate::auth::{Auth, Identity, Role, ACTOR_HEADER, CLEARANCE_HEADER};
-use crate::error::Error;
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
+use ledger_house::auth::{Auth, Identity, Role, ACTOR_HEADER, CLEARANCE_HEADER};
+use ledger_house::error::Error;
 use tonic::metadata::{MetadataMap, MetadataValue};
 
 /// The cookie holding the bearer token (hex of its bytes).

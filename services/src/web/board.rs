@@ -8,15 +8,15 @@
 
 use super::auth::Viewer;
 use super::game::table_now_ms;
-use super::i18n::Lang;
+use super::i18n::{Lang, PageLang};
 use super::layout::{esc, hms, shell, short_id};
 use super::refusal::Say;
 use super::sse::{follow, html_event, refused_event, status_line, Live};
 use super::{blocking, wall_ms, PageError, WebState};
-use crate::auth::Access;
-use crate::error::Error;
-use crate::facade::Projections;
 use ledger::{Event, Recorded, Role, Ruleset, StreamId, StreamKind};
+use ledger_house::auth::Access;
+use ledger_house::error::Error;
+use ledger_house::facade::Projections;
 use ledger_store::Log;
 use replay::clock::ClockView;
 use replay::exact::json_rounded;
@@ -127,8 +127,8 @@ async fn scheduled_games(
     let (log, id) = (Arc::clone(&state.log), tournament.clone());
     let records = blocking(move || Ok(log.read_stream(&id, 1, usize::MAX)?)).await?;
     let events: Vec<(u64, Event)> = records.into_iter().map(|r| (r.envelope.seq, r.event)).collect();
-    let facts = TournamentFacts::fold(&crate::projections::pseudonymize(&events));
-    Ok((crate::projections::tournament_games(&events).into_iter().collect(), facts))
+    let facts = TournamentFacts::fold(&ledger_house::projections::pseudonymize(&events));
+    Ok((ledger_house::projections::tournament_games(&events).into_iter().collect(), facts))
 }
 
 /// A pseudonym as the board shows it: a stand-in (`stand-in 2` in the public standings) by its
@@ -358,7 +358,7 @@ fn running_html(lang: Lang, facts: &TournamentFacts, game: &Running) -> String {
 pub(crate) async fn page(
     axum::extract::State(state): axum::extract::State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     axum::extract::Path(tournament): axum::extract::Path<String>,
 ) -> Result<axum::response::Html<String>, PageError> {
     let id = tournament_id(&tournament)?;
@@ -380,11 +380,9 @@ pub(crate) async fn page(
 /// when the page was opened: the live part above is the standings.
 fn checkpoint(state: &WebState, lang: Lang) -> Result<String, PageError> {
     let Some(proofs) = state.proofs.as_ref() else { return Ok(String::new()) };
-    let Some(signed) = proofs.latest() else { return Ok(String::new()) };
-    let (note, witnesses) =
-        proofs.cosigned(signed.checkpoint.size).unwrap_or_else(|| (signed.note.clone(), Vec::new()));
-    let qr =
-        crate::paper::qr::svg(&note, &lang.t("board-checkpoint")).map_err(|e| PageError::internal(e.to_string()))?;
+    let Some((note, witnesses)) = proofs.latest_note() else { return Ok(String::new()) };
+    let qr = ledger_house::paper::qr::svg(&note, &lang.t("board-checkpoint"))
+        .map_err(|e| PageError::internal(e.to_string()))?;
     let cosigned = match witnesses.is_empty() {
         true => String::new(),
         false => format!(
@@ -408,7 +406,7 @@ pub(crate) struct LiveQuery {
 pub(crate) async fn live(
     axum::extract::State(state): axum::extract::State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     axum::extract::Path(tournament): axum::extract::Path<String>,
     axum::extract::Query(query): axum::extract::Query<LiveQuery>,
 ) -> Result<Live, PageError> {

@@ -3,10 +3,10 @@
 //! the sequencer would accept next), and the table time now.
 
 use super::PageError;
-use crate::error::Error;
-use crate::projections::{self, Streams};
 use ledger::rules::{GameState, Rules};
 use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind, StreamState};
+use ledger_house::error::Error;
+use ledger_house::projections::{self, Streams};
 use ledger_store::Log;
 
 /// A game stream read from the log.

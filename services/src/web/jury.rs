@@ -8,18 +8,18 @@
 
 use super::auth::Viewer;
 use super::game::{game_id, Game};
-use super::i18n::Lang;
+use super::i18n::{Lang, PageLang};
 use super::layout::{esc, shell};
 use super::refusal::Say;
 use super::{blocking, PageError, WebState};
-use crate::auth::{Access, Role};
-use crate::error::Error;
-use crate::projections;
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::envelope::{short_digest, verify_chain};
 use ledger::StreamKind;
+use ledger_house::auth::{Access, Role};
+use ledger_house::error::Error;
+use ledger_house::projections;
 use replay::audit::{self, table_time_text, AuditError, Auditor};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -56,7 +56,7 @@ pub(crate) struct JuryQuery {
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path(game): Path<String>,
     Query(query): Query<JuryQuery>,
 ) -> Result<Response, PageError> {

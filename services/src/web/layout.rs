@@ -2,16 +2,16 @@
 //! compiled into the binary, and the index page.
 
 use super::auth::Viewer;
-use super::i18n::{Lang, CATALOGUES};
+use super::i18n::{Lang, PageLang, CATALOGUES};
 use super::refusal::Say;
 use super::{blocking, PageError, WebState};
-use crate::auth::Access;
-use crate::auth::Role;
-use crate::error::Error;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::StreamKind;
+use ledger_house::auth::Access;
+use ledger_house::auth::Role;
+use ledger_house::error::Error;
 
 /// The stylesheet, scripts and icon, served from `/assets/…` (no CDN, nothing to build).
 /// `fluent-bundle.js` is Project Fluent's own `@fluent/bundle` 0.19.1 (Apache-2.0), as its
@@ -61,21 +61,8 @@ pub(crate) fn asset_version() -> &'static str {
     &VERSION
 }
 
-/// Text for HTML, attributes included.
-pub(crate) fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text for HTML, attributes included (the paper `ledgerctl` writes escapes with it too).
+pub(crate) use ledger_house::html::esc;
 
 /// A whole page in `lang`: `body` is HTML already escaped; `scripts` are asset names.
 pub(crate) fn shell(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &str, scripts: &[&str]) -> String {
@@ -143,7 +130,7 @@ pub(crate) fn clearance_name(lang: Lang, role: Role) -> String {
 pub(crate) async fn index(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
 ) -> Result<Html<String>, PageError> {
     let may_list = state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok();
     let may_print = state.auth.authorize(&viewer.metadata, Access::Paper).is_ok();

@@ -8,7 +8,7 @@
 //! Architecture Invariant: the pages are one more client of the same code the gRPC API runs.
 //! Who may see and record what is `Auth::authorize`/`Auth::recorder` on metadata built from the
 //! browser's cookie ([`auth`]); numbers are projections: the pages ask the projections facade
-//! (`crate::facade`, the code behind the Projections service) and render its typed values
+//! (`ledger_house::facade`, the code behind the Projections service) and render its typed values
 //! (`replay`'s standings, statistics and clock, the Andes views, the typed
 //! `projections::table::TableView`), never protobuf or the API's JSON read back; the jury's view
 //! is `replay::audit`, and an append is a `store::AppendRequest` decided by the sequencer like
@@ -35,12 +35,12 @@ mod table;
 mod tables;
 mod unavailable;
 
-use crate::auth::Auth;
-use crate::error::{Code, Error};
-use crate::facade::Projections;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use ledger_house::auth::Auth;
+use ledger_house::error::{Code, Error};
+use ledger_house::facade::Projections;
 use ledger_store::Log;
 use std::future::Future;
 use std::sync::Arc;
@@ -48,22 +48,20 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use auth::{COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
-/// HTML escaping, for the paper `ledgerctl` writes too (`crate::paper`).
-pub(crate) use layout::esc as escape_html;
 
 /// What every page handler shares.
 #[derive(Clone)]
 pub struct WebState {
     log: Arc<Log>,
     auth: Arc<Auth>,
-    /// The projections the pages show (`crate::facade`), over the live log.
+    /// The projections the pages show (`ledger_house::facade`), over the live log.
     facade: Projections<Arc<Log>>,
     /// Turns true when ledgerd shuts down: live pages end their event streams then.
     stopping: watch::Receiver<bool>,
     /// One permit per live page (an open event stream).
     live_pages: Arc<tokio::sync::Semaphore>,
     /// The signed checkpoints the board shows (`--signing-key`); `None`: none.
-    proofs: Option<Arc<crate::proofs::Proofs>>,
+    proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>,
 }
 
 impl WebState {
@@ -74,7 +72,7 @@ impl WebState {
     }
 
     /// The pages with the checkpoints of `proofs` (the board shows the latest).
-    pub fn with_proofs(mut self, proofs: Option<Arc<crate::proofs::Proofs>>) -> Self {
+    pub fn with_proofs(mut self, proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>) -> Self {
         self.proofs = proofs;
         self
     }

@@ -1,4 +1,4 @@
-//! The day's paper, printed from the browser (A4, `crate::paper::PRINT_CSS`): each round's
+//! The day's paper, printed from the browser (A4, `ledger_house::paper::PRINT_CSS`): each round's
 //! pairings, each table's game report sheet prefilled from the draw, and the final standings
 //! with every tie-breaker. Served by ledgerd so that every page is the ledger as it stands
 //! when it is printed; behind the organiser's (or the jury's) clearance, since the pages name
@@ -13,19 +13,19 @@
 
 use super::auth::Viewer;
 use super::board::{final_decider_name, shown_number};
-use super::i18n::Lang;
+use super::i18n::{Lang, PageLang};
 use super::layout::{esc, shell_in, short_id, Head};
 use super::refusal::Say;
 use super::tables::tournament_facts;
 use super::{blocking, PageError, WebState};
-use crate::auth::Access;
-use crate::error::Error;
-use crate::paper::{qr, PRINT_CSS};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Html;
 use ledger::event::Seats;
 use ledger::{Nation, Role, Stage, StreamId};
+use ledger_house::auth::Access;
+use ledger_house::error::Error;
+use ledger_house::paper::{qr, PRINT_CSS};
 use replay::standings::{Decider, ScheduledGame, TournamentFacts};
 use std::collections::BTreeMap;
 
@@ -115,7 +115,7 @@ fn page(lang: Lang, viewer: &Viewer, title: &str, content: &str) -> Html<String>
 pub(crate) async fn index(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path(tournament): Path<String>,
 ) -> Result<Html<String>, PageError> {
     let (id, facts) = load(&state, &viewer, &tournament).await?;
@@ -148,7 +148,7 @@ pub(crate) async fn index(
 pub(crate) async fn pairings(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path((tournament, round)): Path<(String, u32)>,
 ) -> Result<Html<String>, PageError> {
     let (_, facts) = load(&state, &viewer, &tournament).await?;
@@ -201,7 +201,7 @@ fn nations_of(role: Role) -> Vec<Nation> {
 pub(crate) async fn sheets(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     headers: HeaderMap,
     Path((tournament, round)): Path<(String, u32)>,
 ) -> Result<Html<String>, PageError> {
@@ -304,7 +304,7 @@ fn decided(lang: Lang, decider: Option<Decider>) -> String {
 pub(crate) async fn standings(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path(tournament): Path<String>,
 ) -> Result<Html<String>, PageError> {
     let (id, facts) = load(&state, &viewer, &tournament).await?;

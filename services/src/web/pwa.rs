@@ -2,12 +2,12 @@
 //! keeps the page and its assets on the tablet (`assets/sw.js`), the catalogues the page's
 //! script formats with, and the language switch every page carries.
 
-use super::i18n::{self, Lang, COOKIE_LANG};
+use super::i18n::{self, Lang, PageLang, COOKIE_LANG};
 use super::layout::{asset_names, asset_version};
-use crate::error::Error;
 use axum::extract::{Path, Query};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
+use ledger_house::error::Error;
 use serde::Deserialize;
 
 /// `/sw.js`: served from the root so that it may control `/table/…`; never cached by the
@@ -22,7 +22,7 @@ pub(crate) async fn service_worker() -> Response {
 }
 
 /// `/table.webmanifest`: a tablet adds the table page to its home screen and it opens full screen.
-pub(crate) async fn manifest(lang: Lang) -> Response {
+pub(crate) async fn manifest(PageLang(lang): PageLang) -> Response {
     let body = serde_json::json!({
         "name": format!("{} · {}", lang.t("site-name"), lang.t("manifest-table")),
         "short_name": lang.t("manifest-table"),

@@ -8,11 +8,11 @@
 use super::i18n::Lang;
 use super::layout::{esc, shell_in, Head};
 use super::PageError;
-use crate::error::{Code, Error};
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
 use fluent_bundle::FluentValue;
+use ledger_house::error::{Code, Error};
 
 /// A catalogue message with its arguments, formatted in whichever language reads it.
 #[derive(Debug, Clone)]
@@ -108,7 +108,7 @@ pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
 
 /// Every route's layer: a [`PageError`] a handler returned is written in the request's language.
 pub(crate) async fn localize(request: Request, next: Next) -> Response {
-    let lang = Lang::of_request(request.headers());
+    let lang = super::i18n::of_request(request.headers());
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     match response.extensions_mut().remove::<PageError>() {
@@ -120,12 +120,12 @@ pub(crate) async fn localize(request: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::Auth;
+    use ledger_house::auth::Auth;
     use tonic::metadata::MetadataMap;
 
     #[test]
     fn an_unknown_token_reads_as_one_in_each_language() {
-        let digest = hex::encode(crate::auth::token_digest("known"));
+        let digest = hex::encode(ledger_house::auth::token_digest("known"));
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("auth.json");
         std::fs::write(

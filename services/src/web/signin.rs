@@ -3,16 +3,16 @@
 //! back on every request.
 
 use super::auth::{local_path, same_origin, Viewer, COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
-use super::i18n::Lang;
+use super::i18n::{Lang, PageLang};
 use super::layout::{clearance_name, esc, shell};
 use super::refusal::Say;
 use super::{PageError, WebState};
-use crate::auth::{check_actor, Auth, Role};
-use crate::error::Error;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
+use ledger_house::auth::{check_actor, Auth, Role};
+use ledger_house::error::Error;
 use serde::Deserialize;
 use tonic::metadata::{MetadataMap, MetadataValue};
 
@@ -27,7 +27,7 @@ pub(crate) struct SigninQuery {
 pub(crate) async fn signin_page(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     axum::extract::Query(query): axum::extract::Query<SigninQuery>,
 ) -> Html<String> {
     Html(signin_html(&state, &viewer, lang, &local_path(query.next.as_deref()), None))
@@ -108,7 +108,7 @@ pub(crate) async fn signin(
     State(state): State<WebState>,
     headers: HeaderMap,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Form(form): Form<SigninForm>,
 ) -> Result<Response, PageError> {
     same_origin(&headers)?;

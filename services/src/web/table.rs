@@ -11,26 +11,26 @@
 
 use super::auth::Viewer;
 use super::game::{game_id, table_now_ms, Game};
-use super::i18n::Lang;
+use super::i18n::PageLang;
 use super::layout::{esc, shell_in, Head};
 use super::queue::{self, Queue, Sent};
 use super::sse::Live;
 use super::{blocking, wall_ms, PageError, WebState};
-use crate::auth::Access;
-use crate::error::Error;
-use crate::projections::table::{table_view, TableView};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use ledger::StreamKind;
+use ledger_house::auth::Access;
+use ledger_house::error::Error;
+use ledger_house::projections::table::{table_view, TableView};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
-    lang: Lang,
+    PageLang(lang): PageLang,
     Path(game): Path<String>,
 ) -> Result<Response, PageError> {
     let id = game_id(&game)?;

@@ -8,9 +8,9 @@ use ledger::andes::testing::seeded_match;
 use ledger::andes::{AndesEvent, AndesState, Side};
 use ledger::event::to_canonical_json;
 use ledger::Event;
-use ledger_proto::v1 as pb;
-use ledger_services::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
+use ledger_house::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_proto::convert::{FromProto, ToProto};
+use ledger_proto::v1 as pb;
 use replay::andes::{andes_match_json, andes_match_text, board_text, position_after, score_match, AndesFold};
 use tonic::Code;
 

@@ -39,7 +39,7 @@ struct Hall {
 impl Hall {
     fn open() -> Hall {
         let dir = tempfile::tempdir().unwrap();
-        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
+        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
         let auth = json!({"tokens": [entry(TABLE_TOKEN, "table-7", "table"), entry(JURY_TOKEN, "jury-anna", "jury"),
                                       entry(ORGANISER_TOKEN, "olga", "organiser")]});
         let auth_file = dir.path().join("auth.json");

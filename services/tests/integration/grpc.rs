@@ -7,8 +7,8 @@
 use crate::support::{append, events, TestServer};
 use ledger::testing::{refusal_cases, simulate_game};
 use ledger::{Event, RejectionKind, Ruleset};
-use ledger_proto::v1 as pb;
 use ledger_proto::convert::ToProto;
+use ledger_proto::v1 as pb;
 use serde_json::json;
 use tokio_stream::StreamExt;
 use tonic::Code;
@@ -25,7 +25,7 @@ pub(crate) async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_an
         if !setup.is_empty() {
             // As the jury: some setups hold corrections that name their turn.
             let mut request = tonic::Request::new(append(&stream, &setup, "", Some(0)));
-            request.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
+            request.metadata_mut().insert(ledger_house::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
             server.client.append(request).await.unwrap_or_else(|s| panic!("{}: {s}", case.name));
         }
         let before = server.read(&stream).await;
@@ -45,7 +45,7 @@ pub(crate) async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_an
         };
         // As the jury, so that only the rules (not the clearance) decide.
         let mut refused = tonic::Request::new(refused);
-        refused.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
+        refused.metadata_mut().insert(ledger_house::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
         let status = server.client.append(refused).await.expect_err(case.name);
         let expected_code = match case.kind {
             RejectionKind::Malformed => Code::InvalidArgument,
@@ -99,7 +99,7 @@ pub(crate) async fn a_batch_with_one_bad_event_names_it_and_appends_nothing(mut 
     assert_eq!(status.code(), Code::InvalidArgument);
     assert_eq!(status.message(), "event 2 of 2: nation is missing or unknown (0)");
     // Beside the message, for clients that should not parse it: which event, which kind of rule.
-    assert_eq!(ledger_services::error::refusal_of(&status), (2, "malformed".to_owned()));
+    assert_eq!(ledger_house::error::refusal_of(&status), (2, "malformed".to_owned()));
     assert_eq!(server.version("game/g").await, 0);
     server.stop().await;
 }
@@ -263,7 +263,7 @@ async fn the_actor_header_is_recorded_in_the_envelope() {
         "",
         None,
     ));
-    request.metadata_mut().insert(ledger_services::ACTOR_HEADER, "table-7".parse().unwrap());
+    request.metadata_mut().insert(ledger_house::ACTOR_HEADER, "table-7".parse().unwrap());
     server.client.append(request).await.unwrap();
     let stored = server.read("game/a").await;
     assert_eq!(stored[0].envelope.as_ref().unwrap().actor, "table-7");
@@ -272,10 +272,10 @@ async fn the_actor_header_is_recorded_in_the_envelope() {
 
 #[tokio::test]
 async fn only_the_jury_may_void_and_rule() {
-    use ledger_services::auth::{token_digest, Auth, Identity};
+    use ledger_house::auth::{token_digest, Auth, Identity};
     let mut tokens = std::collections::HashMap::new();
-    let jury = Identity { actor: "jury-anna".into(), role: ledger_services::auth::Role::Jury };
-    let table = Identity { actor: "table-3".into(), role: ledger_services::auth::Role::Table };
+    let jury = Identity { actor: "jury-anna".into(), role: ledger_house::auth::Role::Jury };
+    let table = Identity { actor: "table-3".into(), role: ledger_house::auth::Role::Table };
     tokens.insert(token_digest("jury-secret"), jury);
     tokens.insert(token_digest("table-secret"), table);
     let mut server = TestServer::start_with_auth(Auth::Tokens(tokens.into())).await;
@@ -327,11 +327,11 @@ async fn a_game_started_under_another_ruleset_cannot_be_scheduled() {
     let mut tournament = ledger::testing::simple_tournament(Ruleset::Cafe2019, 4);
     tournament.truncate(5); // created and four players: the draw comes separately
     let mut request = tonic::Request::new(append("tournament/t", &tournament, "", None));
-    request.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "organiser".parse().unwrap());
+    request.metadata_mut().insert(ledger_house::auth::CLEARANCE_HEADER, "organiser".parse().unwrap());
     server.client.append(request).await.unwrap();
     let draw = ledger::draw::draw_qualifying(&["p1".into(), "p2".into(), "p3".into(), "p4".into()], 7).unwrap();
     let mut request = tonic::Request::new(append("tournament/t", &[draw.to_event()], "", None));
-    request.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "organiser".parse().unwrap());
+    request.metadata_mut().insert(ledger_house::auth::CLEARANCE_HEADER, "organiser".parse().unwrap());
     let refused = server.client.append(request).await.unwrap_err();
     assert_eq!(refused.code(), Code::FailedPrecondition);
     assert_eq!(refused.message(), "game q1-t1 already started as a cafe2023 game; this tournament plays cafe2019");
@@ -468,7 +468,7 @@ async fn an_out_of_range_varint_is_refused_not_wrapped() {
     let path = tonic::codegen::http::uri::PathAndQuery::from_static("/tournament_ledger.v1.Ledger/Append");
     let send = |body: Vec<u8>| {
         let mut request = tonic::Request::new(body);
-        request.metadata_mut().insert(ledger_services::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
+        request.metadata_mut().insert(ledger_house::auth::CLEARANCE_HEADER, "jury".parse().unwrap());
         let path = path.clone();
         let mut grpc = grpc.clone();
         async move {

@@ -32,7 +32,7 @@ struct Site {
 impl Site {
     async fn open() -> Site {
         let dir = tempfile::tempdir().unwrap();
-        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
+        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
         let auth = json!({"tokens": [
             entry(TABLE_TOKEN, "table-4", "table"),
             entry(JURY_TOKEN, "jury-anna", "jury"),

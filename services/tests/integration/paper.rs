@@ -31,7 +31,7 @@ impl Hall {
     async fn open() -> Hall {
         let dir = tempfile::tempdir().unwrap();
         let auth_file = dir.path().join("auth.json");
-        let organiser = ledger_services::auth::file::entry(ORGANISER, "olga", ledger_services::auth::Role::Organiser);
+        let organiser = ledger_house::auth::file::entry(ORGANISER, "olga", ledger_house::auth::Role::Organiser);
         std::fs::write(&auth_file, json!({"tokens": [organiser]}).to_string()).unwrap();
         let daemon = Daemon::spawn_with(
             &dir.path().join("data"),

@@ -454,7 +454,7 @@ async fn two_ledgerd_on_jetstream_keep_the_same_tree() {
 /// its stream's kind, or of the whole log when asked by position.
 #[tokio::test]
 async fn proofs_follow_the_access_table() {
-    use ledger_services::auth::{token_digest, Auth, Identity, Role};
+    use ledger_house::auth::{token_digest, Auth, Identity, Role};
     let table = Identity { actor: "table-1".into(), role: Role::Table };
     let auth = Auth::Tokens(std::collections::HashMap::from([(token_digest("table-secret"), table)]).into());
     let server = crate::support::TestServer::start_with_auth(auth).await;

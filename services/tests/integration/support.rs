@@ -2,9 +2,9 @@
 //! request helpers.
 
 use ledger::Event;
+use ledger_proto::convert::ToProto;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_proto::convert::ToProto;
 use ledger_store::jetstream::{JetStreamConfig, JetStreamStorage};
 use ledger_store::Log;
 use std::net::SocketAddr;
@@ -23,22 +23,21 @@ pub struct TestServer {
 
 impl TestServer {
     pub async fn start() -> TestServer {
-        Self::start_with_auth(ledger_services::auth::Auth::Open).await
+        Self::start_with_auth(ledger_house::auth::Auth::Open).await
     }
 
-    pub async fn start_with_auth(auth: ledger_services::auth::Auth) -> TestServer {
+    pub async fn start_with_auth(auth: ledger_house::auth::Auth) -> TestServer {
         Self::start_with_options(auth, ledger_services::server::ServeOptions::default()).await
     }
 
     /// A server with the given limits (and stats to watch them by).
     pub async fn start_with_options(
-        auth: ledger_services::auth::Auth,
+        auth: ledger_house::auth::Auth,
         options: ledger_services::server::ServeOptions,
     ) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let log = Arc::new(
-            Log::open_sled_with(dir.path(), Arc::new(ledger_services::cross_check::TournamentChecks)).unwrap(),
-        );
+        let log =
+            Arc::new(Log::open_sled_with(dir.path(), Arc::new(ledger_house::cross_check::TournamentChecks)).unwrap());
         Self::serve(log, auth, options, Some(dir)).await
     }
 
@@ -47,17 +46,17 @@ impl TestServer {
         let url = url.to_owned();
         let log = tokio::task::spawn_blocking(move || {
             let storage = JetStreamStorage::open(async_nats::connect(url), config).unwrap();
-            Log::open_jetstream(storage, Arc::new(ledger_services::cross_check::TournamentChecks)).unwrap()
+            Log::open_jetstream(storage, Arc::new(ledger_house::cross_check::TournamentChecks)).unwrap()
         })
         .await
         .unwrap();
         let options = ledger_services::server::ServeOptions::default();
-        Self::serve(Arc::new(log), ledger_services::auth::Auth::Open, options, None).await
+        Self::serve(Arc::new(log), ledger_house::auth::Auth::Open, options, None).await
     }
 
     async fn serve(
         log: Arc<Log>,
-        auth: ledger_services::auth::Auth,
+        auth: ledger_house::auth::Auth,
         options: ledger_services::server::ServeOptions,
         dir: Option<tempfile::TempDir>,
     ) -> TestServer {

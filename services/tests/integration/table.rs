@@ -57,7 +57,7 @@ pub(crate) struct Hall {
 impl Hall {
     pub(crate) fn open() -> Hall {
         let dir = tempfile::tempdir().unwrap();
-        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
+        let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
         let auth = json!({"tokens": [entry(TABLE_TOKEN, "table-4", "table"), entry(JURY_TOKEN, "jury-anna", "jury")]});
         let auth_file = dir.path().join("auth.json");
         std::fs::write(&auth_file, auth.to_string()).unwrap();

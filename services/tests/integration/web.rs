@@ -157,7 +157,7 @@ struct World {
 /// stream of its game q4-t2, which the table page is about to play.
 async fn start_ledgerd() -> World {
     let dir = tempfile::tempdir().unwrap();
-    let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_services::auth::token_digest(token)), "actor": actor, "clearance": role});
+    let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
     let auth = json!({"tokens": [
         entry(TABLE_TOKEN, "table-4", "table"),
         entry(JURY_TOKEN, "jury-anna", "jury"),

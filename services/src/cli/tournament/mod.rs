@@ -16,10 +16,10 @@ mod withdraw;
 use super::common::CliError;
 use super::connection::{connect, read_stream};
 use super::Cli;
-use crate::projections::NoTournament;
 use clap::Subcommand;
 use ledger::rules::{Rules, TournamentState};
 use ledger::{Recorded, StreamId, StreamState};
+use ledger_house::projections::NoTournament;
 
 #[derive(Debug, clap::Args)]
 pub struct TournamentArgs {

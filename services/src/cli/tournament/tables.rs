@@ -1,18 +1,18 @@
 //! `ledgerctl tournament tables`: the tablets' sign-in sheet. One fresh token per table of the
 //! tournament's schedule (actor `<tournament>-table-<n>`, role table), their digests written
-//! into ledgerd's auth file (kept entries, an atomic replace: `crate::auth::file`), and a
-//! print-ready page with a QR code per table (`crate::paper::tables`). The tokens live only on
+//! into ledgerd's auth file (kept entries, an atomic replace: `ledger_house::auth::file`), and a
+//! print-ready page with a QR code per table (`ledger_house::paper::tables`). The tokens live only on
 //! the sheet. ledgerd admits them on its next SIGHUP, without a restart.
 
-use crate::auth::file::{add_entries, entry, mint_token};
-use crate::auth::Role;
 use crate::cli::common::CliError;
 use crate::cli::connection::{connect, read_stream};
 use crate::cli::{values, Cli};
-use crate::paper::tables::{sheet, signin_link, table_actor, TableSignin};
-use crate::projections::created_tournament;
-use crate::web::i18n::Lang;
 use ledger::StreamId;
+use ledger_house::auth::file::{add_entries, entry, mint_token};
+use ledger_house::auth::Role;
+use ledger_house::i18n::Lang;
+use ledger_house::paper::tables::{sheet, signin_link, table_actor, TableSignin};
+use ledger_house::projections::created_tournament;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::PathBuf;

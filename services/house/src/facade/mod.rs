@@ -442,7 +442,7 @@ mod tests {
     use ledger::access::Clearance;
     use ledger_store::{AppendRequest, ProposedEvent};
 
-    const OPEN26: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl"));
+    const OPEN26: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/tournament-open26.jsonl"));
 
     /// The example tournament's lines, each with its stream, in file order.
     fn lines() -> Vec<(StreamId, ledger::check::Line)> {

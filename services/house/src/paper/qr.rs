@@ -69,7 +69,7 @@ fn draw(code: &Modules, label: &str) -> String {
         "<svg class=\"qr\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {size} {size}\" \
          shape-rendering=\"crispEdges\" role=\"img\" aria-label=\"{label}\">\
          <rect width=\"{size}\" height=\"{size}\" fill=\"#fff\"/><path fill=\"#000\" d=\"{path}\"/></svg>",
-        label = crate::web::escape_html(label),
+        label = crate::html::esc(label),
     )
 }
 

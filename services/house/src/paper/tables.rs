@@ -6,8 +6,8 @@
 
 use super::qr::{self, QrError};
 use super::{table_path, PRINT_CSS};
-use crate::web::escape_html as esc;
-use crate::web::i18n::Lang;
+use crate::html::esc;
+use crate::i18n::Lang;
 
 /// One table's block on the sheet.
 #[derive(Debug, Clone)]

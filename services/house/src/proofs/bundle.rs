@@ -87,14 +87,14 @@ impl Bundle {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use ledger::envelope::{Draft, GENESIS};
     use ledger::{Event, StreamId};
     use ledger_proof::{inclusion_proof, MemoryTree, SigningKey};
 
-    /// A stand-alone game's chain of `n` jury calls at positions 1 to `n` (shared by tests).
-    pub(crate) fn records(n: u64) -> Vec<Recorded> {
+    /// A stand-alone game's chain of `n` jury calls at positions 1 to `n`.
+    fn records(n: u64) -> Vec<Recorded> {
         let mut prev = GENESIS;
         (1..=n)
             .map(|seq| {

@@ -307,8 +307,9 @@ mod tests {
 
     #[test]
     fn public_standings_name_nobody() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl"))
-            .unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/tournament-open26.jsonl"))
+                .unwrap();
         let lines = ledger::check::parse_lines(&text).unwrap();
         let mut streams = Streams::new();
         for line in lines {

@@ -1,0 +1,20 @@
+//! What ledgerd (`ledger-daemon`), its web pages (`ledger-web`) and `ledgerctl` (`ledger-cli`)
+//! share: the typed projections facade ([`facade`], over [`projections`]), the one error type
+//! ([`error`]), who may do what ([`auth`]), the tournament's cross-stream checks
+//! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]), the organiser's
+//! paper ([`paper`]) and the proofs' file formats ([`proofs`]).
+//!
+//! Architecture Invariant: no transport here beyond `error.rs`'s conversion to a gRPC status
+//! and auth's metadata: no axum, no protobuf.
+
+pub mod auth;
+pub mod cross_check;
+pub mod error;
+pub mod facade;
+pub mod html;
+pub mod i18n;
+pub mod paper;
+pub mod projections;
+pub mod proofs;
+
+pub use auth::ACTOR_HEADER;
