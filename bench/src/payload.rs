@@ -9,8 +9,8 @@
 //! every system moves the same bytes: ~200 per event.
 
 use ledger::{Event, Ruleset};
-use ledger_proto::v1 as pb;
 use ledger_proto::convert::ToProto;
+use ledger_proto::v1 as pb;
 use prost::Message;
 
 /// ~190 characters: with the event id and protobuf framing the body is ~200 bytes.

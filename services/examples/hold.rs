@@ -12,9 +12,9 @@
 //! resident memory before and after. Figures are in docs/RELIABILITY.md.
 
 use ledger::{Event, Ruleset};
+use ledger_proto::convert::ToProto;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_proto::convert::ToProto;
 use std::time::{Duration, Instant};
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;

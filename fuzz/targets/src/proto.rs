@@ -13,8 +13,8 @@ use ledger::envelope::{decode_record, encode_record};
 use ledger::event::{from_canonical_json, to_canonical_json};
 use ledger::rules::StreamState;
 use ledger::{Event, Recorded, Ruleset};
-use ledger_proto::v1 as pb;
 use ledger_proto::convert::{append_from_proto, record_into_proto, FromProto, ToProto};
+use ledger_proto::v1 as pb;
 use ledger_store::AppendRequest;
 use prost::Message;
 

@@ -2,10 +2,10 @@
 //! fields `andes_*`: squares as Sol's names, sides, piece kinds and end reasons as enums.
 
 use super::{FromProto, ToProto};
+use crate::v1 as pb;
 use ledger::andes::{AndesEvent, EndReason, PieceKind, Side, Square};
 use ledger::event::{DrawnGame, Seats};
 use ledger::{Event, Nation, Rejection, Role, Ruleset};
-use crate::v1 as pb;
 use pb::event::Body;
 
 impl ToProto for Seats {

@@ -1,9 +1,9 @@
 //! The small enums, domain ↔ protobuf. An unspecified or unknown protobuf value is malformed
 //! input and says which field it was.
 
+use crate::v1 as pb;
 use ledger::andes::{EndReason, PieceKind, Side};
 use ledger::{ClockSide, Nation, Outcome, Rejection, Role, Ruleset, Stage, StopReason};
-use crate::v1 as pb;
 
 macro_rules! enum_map {
     ($domain:ident, $proto:ident, $field:literal { $($d:ident <=> $p:ident),+ $(,)? }) => {

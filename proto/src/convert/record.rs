@@ -1,8 +1,8 @@
 //! Envelopes, appends and stream summaries, domain ↔ protobuf.
 
 use super::{FromProto, ToProto};
-use ledger::{Event, Recorded, Rejection};
 use crate::v1 as pb;
+use ledger::{Event, Recorded, Rejection};
 use ledger_store::{AppendRequest, Appended, ProposedEvent, StreamInfo};
 
 impl ToProto for Recorded {

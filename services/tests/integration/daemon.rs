@@ -4,9 +4,9 @@
 use crate::support::{append, eventually};
 use ledger::envelope::verify_chain;
 use ledger::{Event, Recorded, Ruleset};
+use ledger_proto::convert::FromProto;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
-use ledger_proto::convert::FromProto;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};

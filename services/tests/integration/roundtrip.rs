@@ -3,8 +3,8 @@
 use ledger::event::{from_canonical_json, to_canonical_json};
 use ledger::testing::{arb_game, simple_tournament};
 use ledger::{Event, Ruleset};
-use ledger_proto::v1 as pb;
 use ledger_proto::convert::{FromProto, ToProto};
+use ledger_proto::v1 as pb;
 use proptest::prelude::*;
 use prost::Message;
 
