@@ -1,7 +1,6 @@
 //! `ledgerd` and `ledgerctl`: the gRPC daemon over the durable log, and the command line for
 //! table clients, the jury, analysts and organisers.
 
-pub mod cli;
 pub mod config;
 pub mod limits;
 pub mod metrics;

@@ -1,7 +1,7 @@
-//! `ledgerctl`: see [`ledger_services::cli`].
+//! `ledgerctl`: see [`ledger_cli`].
 
 use clap::Parser;
-use ledger_services::cli::{run, Cli};
+use ledger_cli::{run, Cli};
 use std::process::ExitCode;
 
 #[tokio::main]

@@ -2,9 +2,9 @@
 //! stand-ins the field needs, shown, and recorded unless `--dry-run`.
 
 use super::tournament_state;
-use crate::cli::appending::append_events;
-use crate::cli::common::CliError;
-use crate::cli::{values, Cli};
+use crate::appending::append_events;
+use crate::common::CliError;
+use crate::{values, Cli};
 use ledger::draw::{draw_with_stand_ins, QualifyingDraw};
 use ledger::StreamId;
 use serde_json::json;

@@ -1,9 +1,9 @@
 //! `ledgerctl tournament register`: a player, by id, name and the pseudonym public standings show;
 //! or, with `--stand-in`, a stand-in the qualifying draw seats to fill tables (never ranked).
 
-use crate::cli::appending::append_events;
-use crate::cli::common::CliError;
-use crate::cli::{values, Cli};
+use crate::appending::append_events;
+use crate::common::CliError;
+use crate::{values, Cli};
 use ledger::{Event, StreamId};
 
 #[derive(Debug, clap::Args)]

@@ -3,9 +3,9 @@
 //! registered stand-in free in those rounds); the ledger checks and records the re-seating.
 
 use super::tournament_state;
-use crate::cli::appending::append_events;
-use crate::cli::common::CliError;
-use crate::cli::{values, Cli};
+use crate::appending::append_events;
+use crate::common::CliError;
+use crate::{values, Cli};
 use ledger::{Event, StreamId};
 
 #[derive(Debug, clap::Args)]

@@ -2,9 +2,9 @@
 //! registered players, online or offline from an export.
 
 use super::state_of;
-use crate::cli::common::{read_input, CliError};
-use crate::cli::connection::{connect, read_stream};
-use crate::cli::{values, Cli};
+use crate::common::{read_input, CliError};
+use crate::connection::{connect, read_stream};
+use crate::{values, Cli};
 use clap::Subcommand;
 use ledger::check::{check_stream, parse_lines};
 use ledger::draw::verify_with_stand_ins;

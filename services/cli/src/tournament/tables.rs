@@ -4,9 +4,9 @@
 //! print-ready page with a QR code per table (`ledger_house::paper::tables`). The tokens live only on
 //! the sheet. ledgerd admits them on its next SIGHUP, without a restart.
 
-use crate::cli::common::CliError;
-use crate::cli::connection::{connect, read_stream};
-use crate::cli::{values, Cli};
+use crate::common::CliError;
+use crate::connection::{connect, read_stream};
+use crate::{values, Cli};
 use ledger::StreamId;
 use ledger_house::auth::file::{add_entries, entry, mint_token};
 use ledger_house::auth::Role;

@@ -1,8 +1,8 @@
 //! `ledgerctl tournament schedule`: a game put on a table by hand, its seats by role.
 
-use crate::cli::appending::append_events;
-use crate::cli::common::CliError;
-use crate::cli::{values, Cli};
+use crate::appending::append_events;
+use crate::common::CliError;
+use crate::{values, Cli};
 use ledger::event::Seats;
 use ledger::{Event, Stage, StreamId};
 

@@ -2,14 +2,14 @@
 //! Human-readable output by default, `--json` for scripts. Online commands talk to `ledgerd`;
 //! `check` works offline with the same rules as the server.
 //!
-//! This module is the grammar's top (the global options and the commands) and the dispatch;
+//! This crate root is the grammar's top (the global options and the commands) and the dispatch;
 //! each command's arguments live with its code in its own module.
 
 /// Prints a line to stdout; a closed pipe (`ledgerctl read | head`) ends the program quietly
 /// instead of panicking.
 macro_rules! say {
-    () => { $crate::cli::common::write_stdout(format_args!("")) };
-    ($($arg:tt)*) => { $crate::cli::common::write_stdout(format_args!($($arg)*)) };
+    () => { $crate::common::write_stdout(format_args!("")) };
+    ($($arg:tt)*) => { $crate::common::write_stdout(format_args!($($arg)*)) };
 }
 
 mod andes;

@@ -1,8 +1,8 @@
 //! `ledgerctl tournament create`: the tournament's stream, its name, ruleset and clock.
 
-use crate::cli::appending::append_events;
-use crate::cli::common::CliError;
-use crate::cli::{values, Cli};
+use crate::appending::append_events;
+use crate::common::CliError;
+use crate::{values, Cli};
 use ledger::{Event, Ruleset, StreamId};
 
 #[derive(Debug, clap::Args)]

@@ -1,9 +1,9 @@
 //! `ledgerctl tournament lot`: a lot drawn among tied players from a seed, shown and recorded;
 //! the order follows from the seed, so anyone can check it.
 
-use crate::cli::appending::append_events;
-use crate::cli::common::CliError;
-use crate::cli::{values, Cli};
+use crate::appending::append_events;
+use crate::common::CliError;
+use crate::{values, Cli};
 use ledger::{Event, StreamId};
 use serde_json::json;
 

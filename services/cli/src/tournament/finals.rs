@@ -2,9 +2,9 @@
 //! (the ledger refuses anything else), then the final is seated as they chose.
 
 use super::tournament_state;
-use crate::cli::appending::append_events;
-use crate::cli::common::CliError;
-use crate::cli::{values, Cli};
+use crate::appending::append_events;
+use crate::common::CliError;
+use crate::{values, Cli};
 use clap::Subcommand;
 use ledger::event::Seats;
 use ledger::{Event, Role, Stage, StreamId};
