@@ -8,4 +8,3 @@ pub mod nats;
 pub mod proofs;
 pub mod server;
 pub mod tls;
-pub mod web;

@@ -207,11 +207,11 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
             tracing::info!(addr = %local, "web pages at http://{local}/");
             announce("http", local);
-            let state = crate::web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
+            let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
                 .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>));
             let stop = stopped(stop_rx.clone());
             Some(tokio::spawn(async move {
-                if let Err(error) = crate::web::serve(state, listener, stop).await {
+                if let Err(error) = ledger_web::serve(state, listener, stop).await {
                     tracing::error!(%error, "the web server failed");
                 }
             }))

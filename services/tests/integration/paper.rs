@@ -113,7 +113,7 @@ async fn get(web: &str, path: &str, token: &str) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(web).await.unwrap();
     let request = format!(
         "GET {path} HTTP/1.1\r\nHost: {web}\r\nCookie: {}={}\r\nConnection: close\r\n\r\n",
-        ledger_services::web::COOKIE_TOKEN,
+        ledger_web::COOKIE_TOKEN,
         hex::encode(token)
     );
     stream.write_all(request.as_bytes()).await.unwrap();
