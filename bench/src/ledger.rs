@@ -97,7 +97,7 @@ impl LedgerInstance {
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
                 let addr = listener.local_addr()?;
                 let (stop, stopped) = oneshot::channel::<()>();
-                let serving = ledger_services::server::serve(Arc::clone(&log), Arc::new(Auth::Open), listener, async {
+                let serving = ledger_daemon::server::serve(Arc::clone(&log), Arc::new(Auth::Open), listener, async {
                     stopped.await.ok();
                 });
                 let task = tokio::spawn(async move { serving.await.map_err(anyhow::Error::from) });

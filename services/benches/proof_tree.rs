@@ -1,12 +1,12 @@
-//! The proof tree as ledgerd keeps it on disk (`ledger_services::proofs::tree`), for issue 26's
+//! The proof tree as ledgerd keeps it on disk (`ledger_daemon::proofs::tree`), for issue 26's
 //! figures: appending N leaves in the keeper's batches (what following the log costs besides
 //! reading it), syncing, reopening (a restart), the full check of the files a restart runs, and
 //! inclusion and consistency proofs made from the files and verified, with their sizes.
 //! `cargo bench -p ledger-services --bench proof_tree` (`PROOF_LEAVES=N`, default 1,000,000;
 //! `PROOF_DIR` for where the files go, default the temp dir). One line per measurement.
 
+use ledger_daemon::proofs::tree::DiskTree;
 use ledger_proof::{consistency_proof, inclusion_proof, leaf_hash, verify_consistency, verify_inclusion, Hash};
-use ledger_services::proofs::tree::DiskTree;
 use std::time::{Duration, Instant};
 
 fn main() {

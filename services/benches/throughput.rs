@@ -41,10 +41,9 @@ async fn main() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server =
-        tokio::spawn(ledger_services::server::serve(Arc::clone(&log), Arc::new(Auth::Open), listener, async {
-            stopped.await.ok();
-        }));
+    let server = tokio::spawn(ledger_daemon::server::serve(Arc::clone(&log), Arc::new(Auth::Open), listener, async {
+        stopped.await.ok();
+    }));
     let mut client = LedgerClient::connect(format!("http://{addr}")).await.unwrap();
 
     // Unary, one at a time.

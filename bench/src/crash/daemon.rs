@@ -200,11 +200,11 @@ mod tests {
     #[test]
     fn the_stores_account_is_gathered_once_per_message() {
         let log = "\u{1b}[2m2026-11-26T14:00:00.1Z\u{1b}[0m \u{1b}[32m INFO\u{1b}[0m \u{1b}[2mledger_store::sled::recover\u{1b}[0m\u{1b}[2m:\u{1b}[0m indexed the records a stop left unindexed \u{1b}[3mn_frames\u{1b}[0m\u{1b}[2m=\u{1b}[0m3 from=10 to=99
-2026-11-26T14:00:00.2Z  INFO ledger_services::server: listening addr=127.0.0.1:1
-2026-11-26T14:00:00.2Z  WARN ledger_services::server: no --auth-file: running open
+2026-11-26T14:00:00.2Z  INFO ledger_daemon::server: listening addr=127.0.0.1:1
+2026-11-26T14:00:00.2Z  WARN ledger_daemon::server: no --auth-file: running open
 2026-11-26T14:00:00.3Z  INFO ledger_store::sequencer: no usable snapshot: replaying the stream once stream=game/a version=3
 2026-11-26T14:00:00.4Z  INFO ledger_store::sequencer: no usable snapshot: replaying the stream once stream=game/b version=9
-2026-11-26T14:00:00.5Z  WARN ledger_services::nats::fanout: NATS fan-out paused; appends go on error=x waiting=2
+2026-11-26T14:00:00.5Z  WARN ledger_daemon::nats::fanout: NATS fan-out paused; appends go on error=x waiting=2
 ";
         assert_eq!(
             said_at_start(log),

@@ -1,9 +1,9 @@
 //! `ledgerd`: the Tournament Ledger daemon. Flags and environment → [`Config`] → [`run`].
 
 use clap::Parser;
-use ledger_services::config::{Backend, Config, JetStreamConfig};
-use ledger_services::nats::NatsOptions;
-use ledger_services::server::{descriptors, run, Limits, TlsFiles};
+use ledger_daemon::config::{Backend, Config, JetStreamConfig};
+use ledger_daemon::nats::NatsOptions;
+use ledger_daemon::server::{descriptors, run, Limits, TlsFiles};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -60,7 +60,7 @@ struct Args {
     /// board shows them. Repeat it, or separate keys with commas in the environment.
     #[arg(long = "witness", env = "LEDGER_WITNESSES", value_delimiter = ',')]
     witnesses: Vec<String>,
-    /// Log filter, e.g. `info` or `ledger_services=debug`.
+    /// Log filter, e.g. `info` or `ledger_daemon=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
 }

@@ -44,7 +44,7 @@ async fn read_until_error(client: &mut LedgerClient<Channel>, stream: &str) -> (
 async fn records_health(daemon: &Daemon) -> i32 {
     let channel = Channel::from_shared(format!("http://{}", daemon.addr())).unwrap().connect().await.unwrap();
     let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
-    let service = ledger_services::server::RECORDS_HEALTH.to_owned();
+    let service = ledger_daemon::server::RECORDS_HEALTH.to_owned();
     health.check(tonic_health::pb::HealthCheckRequest { service }).await.map(|r| r.into_inner().status).unwrap_or(-1)
 }
 

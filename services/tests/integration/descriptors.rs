@@ -26,7 +26,7 @@ fn open_descriptors(pid: u32) -> usize {
 async fn a_new_client_is_served_beside_1100_idle_connections_under_a_1024_soft_limit() {
     const IDLE: usize = 1_100;
     // This test holds the 1,100 sockets itself.
-    let (_, soft) = ledger_services::server::descriptors::raise_soft_limit();
+    let (_, soft) = ledger_daemon::server::descriptors::raise_soft_limit();
     assert!(soft > 2_000, "the test needs a hard open-file limit above 2,000 (ulimit -Hn), found {soft}");
 
     let dir = tempfile::tempdir().unwrap();

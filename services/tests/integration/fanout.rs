@@ -167,7 +167,7 @@ async fn assert_mirrors(
         assert_eq!(header("Nats-Msg-Id"), record.envelope.event_id);
         assert_eq!(header("Ledger-Hash"), hex::encode(record.envelope.hash));
         assert!(ids.insert(header("Nats-Msg-Id")));
-        let stream = ledger_services::nats::subject::escape(record.envelope.stream.id());
+        let stream = ledger_daemon::nats::subject::escape(record.envelope.stream.id());
         assert_eq!(message.subject.as_str(), format!("ledger.v1.game.{stream}.{}", record.event.type_name()));
         let payload: serde_json::Value = serde_json::from_slice(&message.payload).unwrap();
         let sent = Recorded::from_json(&payload).unwrap();
@@ -179,7 +179,7 @@ async fn assert_mirrors(
 async fn fanout_health(daemon: &Daemon) -> i32 {
     let channel = Channel::from_shared(format!("http://{}", daemon.addr())).unwrap().connect().await.unwrap();
     let mut health = tonic_health::pb::health_client::HealthClient::new(channel);
-    let service = ledger_services::server::FANOUT_HEALTH.to_owned();
+    let service = ledger_daemon::server::FANOUT_HEALTH.to_owned();
     health.check(tonic_health::pb::HealthCheckRequest { service }).await.map(|r| r.into_inner().status).unwrap_or(-1)
 }
 

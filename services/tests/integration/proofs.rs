@@ -365,7 +365,7 @@ async fn checkpoints_are_published_on_nats_beside_the_fan_out() {
     let nats = NatsServer::start(&binary, &dir.path().join("nats"));
     let (key, public) = new_key(dir.path(), "ledger.test/open26");
     let client = async_nats::connect(nats.url()).await.unwrap();
-    let mut checkpoints = client.subscribe(ledger_services::proofs::publish::SUBJECT).await.unwrap();
+    let mut checkpoints = client.subscribe(ledger_daemon::proofs::publish::SUBJECT).await.unwrap();
     client.flush().await.unwrap();
     let args = ["--signing-key", key.to_str().unwrap(), "--checkpoint-interval", "1", "--nats-url", &nats.url()];
     let daemon = Daemon::spawn_with(&dir.path().join("data"), &args);
@@ -376,7 +376,7 @@ async fn checkpoints_are_published_on_nats_beside_the_fan_out() {
             let message = checkpoints.next().await.expect("the subscription lives");
             let note = std::str::from_utf8(&message.payload).unwrap();
             let opened = ledger_proof::Checkpoint::open(note, &key, &[]).expect("a checkpoint signed by the key");
-            let header = message.headers.as_ref().and_then(|h| h.get(ledger_services::proofs::publish::SIZE_HEADER));
+            let header = message.headers.as_ref().and_then(|h| h.get(ledger_daemon::proofs::publish::SIZE_HEADER));
             assert_eq!(header.map(|v| v.as_str().to_owned()), Some(opened.checkpoint.size.to_string()));
             if opened.checkpoint.size == 2 {
                 return opened.checkpoint.size;

@@ -5,11 +5,11 @@ use crate::daemon::Daemon;
 use crate::support::{append, eventually, TestServer};
 use ledger::testing::simulate_game;
 use ledger::{Event, Ruleset};
+use ledger_daemon::server::{Limits, ServeOptions, ServerStats};
 use ledger_house::auth::{token_digest, Auth, Identity, Role};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use ledger_proto::v1::projections_client::ProjectionsClient;
-use ledger_services::server::{Limits, ServeOptions, ServerStats};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
@@ -425,7 +425,7 @@ fn make_certificates(dir: &std::path::Path) {
 /// or in plaintext, is not.
 #[tokio::test]
 async fn tls_with_client_certificates_admits_only_clients_that_have_one() {
-    use ledger_services::server::TlsFiles;
+    use ledger_daemon::server::TlsFiles;
     use tonic::transport::{Certificate, ClientTlsConfig, Identity as TlsIdentity};
     let dir = tempfile::tempdir().unwrap();
     make_certificates(dir.path());
@@ -437,7 +437,7 @@ async fn tls_with_client_certificates_admits_only_clients_that_have_one() {
     let log = Arc::new(ledger_store::Log::open_sled(data.path()).unwrap());
     let options = ServeOptions { tls: Some(files.load().unwrap()), ..ServeOptions::default() };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(ledger_services::server::serve_with(
+    let server = tokio::spawn(ledger_daemon::server::serve_with(
         log,
         Arc::new(Auth::Open),
         listener,

@@ -27,13 +27,13 @@ impl TestServer {
     }
 
     pub async fn start_with_auth(auth: ledger_house::auth::Auth) -> TestServer {
-        Self::start_with_options(auth, ledger_services::server::ServeOptions::default()).await
+        Self::start_with_options(auth, ledger_daemon::server::ServeOptions::default()).await
     }
 
     /// A server with the given limits (and stats to watch them by).
     pub async fn start_with_options(
         auth: ledger_house::auth::Auth,
-        options: ledger_services::server::ServeOptions,
+        options: ledger_daemon::server::ServeOptions,
     ) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
         let log =
@@ -50,21 +50,21 @@ impl TestServer {
         })
         .await
         .unwrap();
-        let options = ledger_services::server::ServeOptions::default();
+        let options = ledger_daemon::server::ServeOptions::default();
         Self::serve(Arc::new(log), ledger_house::auth::Auth::Open, options, None).await
     }
 
     async fn serve(
         log: Arc<Log>,
         auth: ledger_house::auth::Auth,
-        options: ledger_services::server::ServeOptions,
+        options: ledger_daemon::server::ServeOptions,
         dir: Option<tempfile::TempDir>,
     ) -> TestServer {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            ledger_services::server::serve_with(
+            ledger_daemon::server::serve_with(
                 log,
                 Arc::new(auth),
                 listener,
