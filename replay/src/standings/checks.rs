@@ -1,5 +1,5 @@
 //! The tournament's rules that need other streams, decided here, in the pure crates; the store
-//! runs them through its cross-stream hook (`services/src/cross_check.rs` is the adapter):
+//! runs them through its cross-stream hook (`services/house/src/cross_check.rs` is the adapter):
 //! - the final's role choices follow the standings (spec §7, docs/RULES.md: "The top four choose
 //!   roles in rank order"), which fold every game of the tournament;
 //! - a game is scheduled only if it has not already started under another ruleset.
