@@ -5,7 +5,7 @@
 //! that the log only ever grew.
 //!
 //! Architecture Invariant: this crate does no I/O and draws no randomness; it knows nothing of
-//! the store, gRPC or NATS. ledgerd's tree keeper (`services/src/proofs`) keeps a [`Frontier`]
+//! the store, gRPC or NATS. ledgerd's tree keeper (`services/daemon/src/proofs`) keeps a [`Frontier`]
 //! as it follows the log, serves [`LeafHashes`] from its files (see `source.rs` for the O(log n)
 //! layout), and signs and publishes [`Checkpoint`]s (docs/PROOFS.md).
 
