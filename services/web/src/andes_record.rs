@@ -23,8 +23,7 @@ use axum::Json;
 use ledger::{StreamId, StreamKind};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
-use ledger_house::projections::andes_table::{andes_table_view, AndesTableView};
-use std::sync::Arc;
+use ledger_house::projections::andes_table::AndesTableView;
 
 /// `<id>` or `andes/<id>` as an Andes stream.
 fn match_id(text: &str) -> Result<StreamId, PageError> {
@@ -72,7 +71,8 @@ pub(crate) async fn page(
     Ok(Html(shell_in(lang, &title, Some(&viewer), &body, &head)).into_response())
 }
 
-/// The match as the recording tablet runs it (`GET /andes/<match>/record/view`).
+/// The match as the recording tablet runs it (`GET /andes/<match>/record/view`), from the
+/// projections facade (`Projections::andes_table`).
 pub(crate) async fn view(
     State(state): State<WebState>,
     viewer: Viewer,
@@ -81,14 +81,9 @@ pub(crate) async fn view(
     let id = match_id(&name)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Andes))?;
     let recorder = state.auth.recorder(&viewer.metadata).ok();
-    let log = Arc::clone(&state.log);
-    let view = blocking(move || {
-        // The position first: the live feed then misses nothing appended while reading.
-        let position = log.last_position()?;
-        let records = log.read_stream(&id, 1, usize::MAX)?;
-        Ok(andes_table_view(&id, &records, position, wall_ms()))
-    })
-    .await?;
+    let facade = state.facade.clone();
+    // Read at the log's newest position: the live feed from it misses nothing appended meanwhile.
+    let view = blocking(move || Ok(facade.andes_table(&id, wall_ms())?.value)).await?;
     Ok(Json(TablePayload::new(view, recorder)))
 }
 

@@ -1,11 +1,12 @@
-//! One game as the table and jury pages need it: its records, the tournaments around it (for
-//! its ruleset, clock length and seats), the rules' state folded by `ledger::StreamState` (what
-//! the sequencer would accept next), and the table time now.
+//! One game as the jury's pages need it: its records (with their envelopes, for the chain and
+//! the audit) and the tournaments around it (for its ruleset, clock length and seats); and a
+//! game's table time now, which the board shows. The table page asks the projections facade
+//! instead (`Projections::table`, [`super::table`]).
 
 use super::PageError;
-use ledger::rules::{GameState, Rules};
-use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind, StreamState};
+use ledger::{Recorded, Ruleset, StreamId, StreamKind};
 use ledger_house::error::Error;
+use ledger_house::projections::table::Stored;
 use ledger_house::projections::{self, Streams};
 use ledger_store::Log;
 
@@ -18,8 +19,6 @@ pub(crate) struct Game {
     pub streams: Streams,
     pub ruleset: Option<Ruleset>,
     pub ms_per_side: u64,
-    /// The rules' state after the last event, voids honoured.
-    pub state: StreamState,
 }
 
 /// `<id>` or `game/<id>` as a game stream.
@@ -49,33 +48,13 @@ impl Game {
         all.extend(records.iter().cloned());
         let streams = projections::from_records(&all);
         let (ruleset, ms_per_side) = projections::game_settings(&streams, &id);
-        let mut state = StreamState::new(&id, projections::scheduled_ruleset(&streams, id.id()));
-        for record in &records {
-            // The log accepted every stored event; one that today's rules would refuse (an old
-            // record) is applied anyway so that the page still shows the stream.
-            if state.apply(&record.event).is_err() {
-                state.evolve(&record.event);
-            }
-        }
-        Ok(Game { id, records, streams, ruleset, ms_per_side, state })
-    }
-
-    pub fn rules(&self) -> Option<&GameState> {
-        match self.state.rules() {
-            Rules::Game(game) => Some(game),
-            _ => None,
-        }
+        Ok(Game { id, records, streams, ruleset, ms_per_side })
     }
 }
 
-/// The table time now, in the game's own `at_ms` terms: the `at_ms` of `game_started` plus the
-/// server time elapsed since it was recorded, never before the last table time recorded. A
-/// game started from the table page starts at 0, so its table time is the time since the start.
+/// A game's table time now, in its own `at_ms` terms, from its `records`
+/// (`projections::table::table_now_ms`, as the table's view has it).
 pub(crate) fn table_now_ms(records: &[Recorded], last_at_ms: Option<u64>, wall_now_ms: u64) -> u64 {
-    let started = records.iter().find_map(|r| match r.event {
-        Event::GameStarted { at_ms, .. } => Some((at_ms, r.envelope.recorded_at_ms)),
-        _ => None,
-    });
-    let derived = started.map_or(0, |(at_ms, recorded)| at_ms.saturating_add(wall_now_ms.saturating_sub(recorded)));
-    derived.max(last_at_ms.unwrap_or(0))
+    let stored: Vec<Stored<'_>> = records.iter().map(Stored::from).collect();
+    projections::table::table_now_ms(&stored, last_at_ms, wall_now_ms)
 }

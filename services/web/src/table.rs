@@ -4,13 +4,14 @@
 //! [`TableView`], decides every tap with the rules mirrored in `table-rules.js`, keeps it in the
 //! tablet's IndexedDB and sends the queue here.
 //!
-//! Three routes serve it: `view` (the game as JSON, from the projections facade), `events`
-//! (the tablet's queue, in order, through [`queue`]) and `live` (the game's new version whenever it changes).
+//! Three routes serve it: `view` (the game as JSON, from the projections facade's
+//! `Projections::table`), `events` (the tablet's queue, in order, through [`queue`]) and `live`
+//! (the game's new version whenever it changes).
 //! A table token (or, on an open ledgerd, the table clearance) records; anyone who may read
 //! the game sees it.
 
 use super::auth::Viewer;
-use super::game::{game_id, table_now_ms, Game};
+use super::game::game_id;
 use super::i18n::PageLang;
 use super::layout::{esc, shell_in, Head};
 use super::queue::{self, Queue, Sent};
@@ -23,9 +24,8 @@ use axum::Json;
 use ledger::StreamKind;
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
-use ledger_house::projections::table::{table_view, TableView};
+use ledger_house::projections::table::TableView;
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
 
 pub(crate) async fn page(
     State(state): State<WebState>,
@@ -100,15 +100,9 @@ pub(crate) async fn view(
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
     let recorder = state.auth.recorder(&viewer.metadata).ok();
-    let log = Arc::clone(&state.log);
-    let view = blocking(move || {
-        // The position first: the live feed then misses nothing appended while reading.
-        let position = log.last_position()?;
-        let game = Game::load(&log, id)?;
-        let now_ms = table_now_ms(&game.records, game.rules().and_then(|r| r.last_at_ms), wall_ms());
-        Ok(table_view(&game.id, &game.records, &game.streams, game.rules(), position, now_ms))
-    })
-    .await?;
+    let facade = state.facade.clone();
+    // Read at the log's newest position: the live feed from it misses nothing appended meanwhile.
+    let view = blocking(move || Ok(facade.table(&id, wall_ms())?.value)).await?;
     Ok(Json(TablePayload::new(view, recorder)))
 }
 

@@ -1,6 +1,7 @@
 //! The projections facade: domain values in, domain values out. The gRPC Projections service,
 //! the web pages and `ledgerctl`'s offline mode all ask it for a score sheet, standings, a
-//! clock or statistics, and each renders the answer its own way (protobuf and JSON only at
+//! clock, statistics, the Andes views ([`andes`]) or a table's view ([`table`]), and each
+//! renders the answer its own way (protobuf and JSON only at
 //! those edges). It reads streams from a [`Source`] — the live log, or the validated records of
 //! a file ([`Records`]) — and folds them with `crate::projections` and `replay`.
 //!
@@ -8,6 +9,7 @@
 //! `tokio::task::spawn_blocking`. It knows no transport (no tonic, prost or axum here).
 
 pub mod andes;
+pub mod table;
 
 use crate::error::Error;
 use crate::projections::{self, NoTournament, ProjectionError, Streams};
@@ -38,6 +40,10 @@ pub struct Entry {
     pub seq: u64,
     pub position: u64,
     pub recorded_at_ms: Option<u64>,
+    /// The event's id and who recorded it, as the envelope says; empty where the source does
+    /// not say (a file's line).
+    pub event_id: String,
+    pub actor: String,
     pub event: Event,
 }
 
@@ -49,6 +55,8 @@ impl From<Recorded> for Entry {
             seq: envelope.seq,
             position: envelope.position,
             recorded_at_ms: Some(envelope.recorded_at_ms),
+            event_id: envelope.event_id,
+            actor: envelope.actor,
             event: record.event,
         }
     }
@@ -81,6 +89,12 @@ pub trait Source {
     /// The source cannot be read.
     fn streams(&self) -> Result<Vec<StreamId>, Error>;
 
+    /// The newest global position the source holds (0 when empty).
+    ///
+    /// # Errors
+    /// The source cannot be read.
+    fn last_position(&self) -> Result<u64, Error>;
+
     /// A source that is one game's events alone (`ledgerctl score --file`): the game is scored
     /// under the ruleset given with it (else its own), as replay scores it, even with no events.
     /// `None` (the default): streams name themselves, a game without events is not found.
@@ -111,6 +125,10 @@ impl Source for Log {
     fn streams(&self) -> Result<Vec<StreamId>, Error> {
         Ok(Log::streams(self)?.into_iter().map(|info| info.stream).collect())
     }
+
+    fn last_position(&self) -> Result<u64, Error> {
+        Ok(Log::last_position(self)?)
+    }
 }
 
 impl<S: Source + ?Sized> Source for Arc<S> {
@@ -128,6 +146,10 @@ impl<S: Source + ?Sized> Source for Arc<S> {
 
     fn streams(&self) -> Result<Vec<StreamId>, Error> {
         (**self).streams()
+    }
+
+    fn last_position(&self) -> Result<u64, Error> {
+        (**self).last_position()
     }
 
     fn lone_game(&self) -> Option<LoneGame> {
@@ -154,11 +176,19 @@ impl Records {
         Records { lone_game: Some(LoneGame { ruleset }), ..Records::default() }
     }
 
-    /// Adds an event at the end of its stream (seq 1, 2, … in the order pushed).
+    /// Adds an event at the end of its stream (seq 1, 2, … in the order pushed), with no id or
+    /// actor.
     pub fn push(&mut self, stream: StreamId, position: u64, recorded_at_ms: Option<u64>, event: Event) {
         let entries = self.streams.entry(stream.clone()).or_default();
         let seq = entries.len() as u64 + 1;
-        entries.push(Entry { stream, seq, position, recorded_at_ms, event });
+        let (event_id, actor) = (String::new(), String::new());
+        entries.push(Entry { stream, seq, position, recorded_at_ms, event_id, actor, event });
+    }
+
+    /// Adds an event as a log read it (its seq, position, time, id and actor kept) at the end
+    /// of its stream.
+    pub fn push_entry(&mut self, entry: Entry) {
+        self.streams.entry(entry.stream.clone()).or_default().push(entry);
     }
 
     /// The events of a stream as the projections take them (none for an unknown stream).
@@ -190,6 +220,10 @@ impl Source for Records {
 
     fn streams(&self) -> Result<Vec<StreamId>, Error> {
         Ok(self.streams.keys().cloned().collect())
+    }
+
+    fn last_position(&self) -> Result<u64, Error> {
+        Ok(self.streams.values().flatten().map(|e| e.position).max().unwrap_or(0))
     }
 
     fn lone_game(&self) -> Option<LoneGame> {
@@ -451,7 +485,7 @@ mod tests {
     }
 
     /// The example as `ledgerctl` holds a file: each line's number its position.
-    fn records() -> Records {
+    pub(super) fn records() -> Records {
         let mut records = Records::new();
         for (id, line) in lines() {
             records.push(id, line.number as u64, line.recorded_at_ms, line.event);
@@ -460,7 +494,7 @@ mod tests {
     }
 
     /// The example appended to a live log (a run of lines of one stream in one append).
-    fn log(dir: &std::path::Path) -> Arc<Log> {
+    pub(super) fn log(dir: &std::path::Path) -> Arc<Log> {
         let log = Log::open_sled(dir).unwrap();
         let runtime = tokio::runtime::Builder::new_current_thread().build().unwrap();
         let mut runs: Vec<(StreamId, Vec<ProposedEvent>)> = Vec::new();

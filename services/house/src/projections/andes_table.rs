@@ -5,12 +5,13 @@
 //! is stored). The clocks are in the state: each side's time left when its turn began and when
 //! the current turn began; the tablet counts down from there on its own monotonic clock.
 //!
-//! Pure: domain types in, a domain value out; the web edge turns it into JSON.
+//! Pure: domain types in, a domain value out; the facade (`crate::facade`,
+//! `Projections::andes_table`) reads the stream for it, the web edge turns it into JSON.
 
-use super::table::{recent_events, RecentEvent};
+use super::table::{recent_events, RecentEvent, Stored};
 use ledger::andes::AndesState;
 use ledger::rules::Rules;
-use ledger::{Recorded, StreamId, StreamState};
+use ledger::{StreamId, StreamState};
 use serde::Serialize;
 
 /// One Andes match as its recording tablet sees it.
@@ -32,13 +33,13 @@ pub struct AndesTableView {
     pub event_ids: Vec<String>,
 }
 
-/// The recording tablet's view of the match `id`, whose records are `records`, read at the log
+/// The recording tablet's view of the match `id`, whose events are `stored`, read at the log
 /// position `position` when the server's clock read `wall_now_ms`.
-pub fn andes_table_view(id: &StreamId, records: &[Recorded], position: u64, wall_now_ms: u64) -> AndesTableView {
+pub fn andes_table_view(id: &StreamId, stored: &[Stored<'_>], position: u64, wall_now_ms: u64) -> AndesTableView {
     let mut fold = StreamState::new(id, None);
-    for record in records {
+    for event in stored {
         // Stored events were accepted when they were appended: they are folded as stored.
-        fold.evolve(&record.event);
+        fold.evolve(event.event);
     }
     let rules = match fold.rules() {
         Rules::Andes(state) => state.clone(),
@@ -46,20 +47,23 @@ pub fn andes_table_view(id: &StreamId, records: &[Recorded], position: u64, wall
     };
     AndesTableView {
         r#match: id.id().to_owned(),
-        version: records.last().map_or(0, |r| r.envelope.seq),
+        version: stored.last().map_or(0, |s| s.seq),
         position,
-        table_now_ms: table_now_ms(records, rules.last_at_ms, wall_now_ms),
+        table_now_ms: table_now_ms(stored, rules.last_at_ms, wall_now_ms),
         rules,
-        recent: recent_events(records),
-        event_ids: records.iter().map(|r| r.envelope.event_id.clone()).collect(),
+        recent: recent_events(stored),
+        event_ids: stored.iter().map(|s| s.event_id.to_owned()).collect(),
     }
 }
 
 /// The table time now: the last table time recorded plus the server time since it was
-/// recorded (0 before any). A match's table clock starts at 0 when the tablet starts game 1.
-fn table_now_ms(records: &[Recorded], last_at_ms: Option<u64>, wall_now_ms: u64) -> u64 {
-    let last = records.iter().rev().find_map(|r| r.event.at_ms().map(|at| (at, r.envelope.recorded_at_ms)));
-    let carried = last.map_or(0, |(at, recorded)| at.saturating_add(wall_now_ms.saturating_sub(recorded)));
+/// recorded (none where the source does not say when; 0 before any). A match's table clock
+/// starts at 0 when the tablet starts game 1.
+fn table_now_ms(stored: &[Stored<'_>], last_at_ms: Option<u64>, wall_now_ms: u64) -> u64 {
+    let last = stored.iter().rev().find_map(|s| s.event.at_ms().map(|at| (at, s.recorded_at_ms)));
+    let carried = last.map_or(0, |(at, recorded)| {
+        at.saturating_add(recorded.map_or(0, |recorded| wall_now_ms.saturating_sub(recorded)))
+    });
     carried.max(last_at_ms.unwrap_or(0))
 }
 
@@ -67,7 +71,7 @@ fn table_now_ms(records: &[Recorded], last_at_ms: Option<u64>, wall_now_ms: u64)
 mod tests {
     use super::*;
     use ledger::andes::AndesEvent;
-    use ledger::{Envelope, Event};
+    use ledger::{Envelope, Event, Recorded};
 
     fn recorded(seq: u64, event: AndesEvent, recorded_at_ms: u64) -> Recorded {
         let envelope = Envelope {
@@ -86,7 +90,7 @@ mod tests {
     #[test]
     fn the_view_holds_the_laws_state_and_carries_the_table_time_on() {
         let id = StreamId::parse("andes/v1").unwrap();
-        let records = vec![
+        let records = [
             recorded(
                 1,
                 AndesEvent::MatchCreated { first_sol: "ana".into(), first_luna: "bea".into(), clock_ms: 720_000 },
@@ -95,7 +99,8 @@ mod tests {
             recorded(2, AndesEvent::GameStarted { game: 1, at_ms: 0 }, 2_000),
             recorded(3, AndesEvent::MovePlayed { notation: "0d3".into(), at_ms: 4_000 }, 6_000),
         ];
-        let view = andes_table_view(&id, &records, 17, 9_500);
+        let stored: Vec<Stored<'_>> = records.iter().map(Stored::from).collect();
+        let view = andes_table_view(&id, &stored, 17, 9_500);
         assert_eq!((view.r#match.as_str(), view.version, view.position), ("v1", 3, 17));
         assert_eq!(view.table_now_ms, 7_500, "4 000 ms at the move, recorded 3 500 ms ago");
         let game = view.rules.game.as_ref().unwrap();
