@@ -326,7 +326,7 @@ impl Drop for Cluster {
 /// Appends turn after turn to `game` until `stop`, retrying an unanswered append with the same
 /// event id (as a table client would); returns (event id, seq) of every acknowledged turn.
 async fn keep_playing(
-    mut client: LedgerClient<Channel>,
+    client: LedgerClient<Channel>,
     game: String,
     stop: Arc<AtomicBool>,
     played: Arc<AtomicUsize>,
@@ -334,19 +334,28 @@ async fn keep_playing(
     let mut acknowledged = Vec::new();
     let mut turn = 1;
     while !stop.load(SeqCst) {
-        let event = Event::TurnStarted { turn, at_ms: None };
-        match client.append(append(&game, &[event], &format!("{game}-{turn}-"), None)).await {
-            Ok(ok) => {
-                acknowledged.push((format!("{game}-{turn}-0"), ok.into_inner().first_seq));
-                played.fetch_add(1, SeqCst);
-                turn += 1;
-            }
-            Err(status) => {
+        let request = append(&game, &[Event::TurnStarted { turn, at_ms: None }], &format!("{game}-{turn}-"), None);
+        let mut tries = 0;
+        let first_seq = eventually(&format!("{game}: turn {turn} to be answered"), Duration::from_secs(60), || {
+            let (mut client, request) = (client.clone(), request.clone());
+            tries += 1;
+            let (game, tries) = (&game, tries);
+            async move {
+                let status = match client.append(request).await {
+                    Ok(ok) => return Ok(ok.into_inner().first_seq),
+                    Err(status) => status,
+                };
                 assert_ne!(status.code(), Code::FailedPrecondition, "{game}: {status:?}");
-                eprintln!("{game}: turn {turn} not answered ({status:?}); retrying it");
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                if tries == 1 {
+                    eprintln!("{game}: turn {turn} not answered ({status:?}); retrying it");
+                }
+                Err(format!("{status:?}"))
             }
-        }
+        })
+        .await;
+        acknowledged.push((format!("{game}-{turn}-0"), first_seq));
+        played.fetch_add(1, SeqCst);
+        turn += 1;
     }
     acknowledged
 }
@@ -354,12 +363,11 @@ async fn keep_playing(
 /// Waits (bounded: 60 s) until the writers have had `n` more turns acknowledged between them.
 async fn until_played(played: &AtomicUsize, n: usize, while_what: &str) {
     let target = played.load(SeqCst) + n;
-    let deadline = std::time::Instant::now() + Duration::from_secs(60);
-    while played.load(SeqCst) < target {
+    eventually(&format!("{n} more turns {while_what}"), Duration::from_secs(60), || {
         let so_far = played.load(SeqCst);
-        assert!(std::time::Instant::now() < deadline, "no progress {while_what}: {so_far} of {target} turns");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        std::future::ready(if so_far >= target { Ok(()) } else { Err(format!("{so_far} of {target} turns")) })
+    })
+    .await;
 }
 
 /// The node (1, 2 or 3) leading the log's JetStream stream.

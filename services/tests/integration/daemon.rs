@@ -9,7 +9,7 @@ use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio_stream::StreamExt;
 use tonic::transport::Channel;
 
@@ -124,22 +124,19 @@ async fn kill_9_during_appends_loses_no_acknowledged_event() {
         }));
     }
     // Let the tables write for a while, then pull the plug.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let mut probe = client.clone();
-    while probe
-        .list_streams(pb::ListStreamsRequest::default())
-        .await
-        .unwrap()
-        .into_inner()
-        .streams
-        .iter()
-        .map(|s| s.version)
-        .sum::<u64>()
-        < 400
-    {
-        assert!(Instant::now() < deadline, "appends are too slow");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    eventually("the tables to have 400 events acknowledged", Duration::from_secs(20), || {
+        let mut probe = client.clone();
+        async move {
+            let streams = probe.list_streams(pb::ListStreamsRequest::default()).await.unwrap().into_inner().streams;
+            let written = streams.iter().map(|s| s.version).sum::<u64>();
+            if written >= 400 {
+                Ok(())
+            } else {
+                Err(format!("{written} written"))
+            }
+        }
+    })
+    .await;
     daemon.child.kill().unwrap();
     daemon.child.wait().unwrap();
     let mut acknowledged = Vec::new();

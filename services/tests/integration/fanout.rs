@@ -7,14 +7,14 @@
 //! they fail.
 
 use crate::daemon::{read_all, Daemon};
-use crate::support::{append, eventually};
+use crate::support::{append, eventually, eventually_blocking};
 use async_nats::jetstream;
 use ledger::{Event, Recorded, Ruleset};
 use ledger_proto::v1::ledger_client::LedgerClient;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tonic::transport::Channel;
 
 /// A nats-server with JetStream on a loopback port, its store in a directory that outlives it.
@@ -88,12 +88,10 @@ impl NatsServer {
     }
 
     fn wait_listening(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+        eventually_blocking(&format!("nats-server to listen on {}", self.port), Duration::from_secs(20), || {
             assert!(self.child.try_wait().unwrap().is_none(), "nats-server exited at start");
-            assert!(Instant::now() < deadline, "nats-server did not listen on {}", self.port);
-            std::thread::sleep(Duration::from_millis(20));
-        }
+            std::net::TcpStream::connect(("127.0.0.1", self.port)).map(drop)
+        });
     }
 }
 
@@ -109,24 +107,20 @@ impl Drop for NatsServer {
 
 /// Every message of the ledger's JetStream stream, once `expected` are there (bounded wait).
 async fn published(url: &str, expected: usize) -> Vec<async_nats::jetstream::message::StreamMessage> {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        if let Ok(client) = async_nats::connect(url).await {
-            let js = jetstream::new(client);
-            if let Ok(mut stream) = js.get_stream("LEDGER").await {
-                let n = stream.info().await.map(|i| i.state.messages).unwrap_or(0);
-                if n >= expected as u64 {
-                    let mut messages = Vec::new();
-                    for sequence in 1..=stream.info().await.unwrap().state.last_sequence {
-                        messages.push(stream.get_raw_message(sequence).await.unwrap());
-                    }
-                    return messages;
-                }
-            }
+    eventually(&format!("JetStream to receive {expected} events"), Duration::from_secs(30), || async {
+        let js = jetstream::new(async_nats::connect(url).await.ok()?);
+        let mut stream = js.get_stream("LEDGER").await.ok()?;
+        let n = stream.info().await.map(|i| i.state.messages).unwrap_or(0);
+        if n < expected as u64 {
+            return None;
         }
-        assert!(Instant::now() < deadline, "JetStream did not receive {expected} events in 30 s");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+        let mut messages = Vec::new();
+        for sequence in 1..=stream.info().await.unwrap().state.last_sequence {
+            messages.push(stream.get_raw_message(sequence).await.unwrap());
+        }
+        Some(messages)
+    })
+    .await
 }
 
 /// Appends `n` turns to each of `games` (after `game_started` when `from_turn` is 1).

@@ -137,19 +137,87 @@ pub fn run_ledgerctl(args: &[&str], stdin: &str) -> std::process::Output {
     child.wait_with_output().unwrap()
 }
 
+/// What a probe of [`eventually`] gives: the value once the awaited thing has happened, else
+/// `None`, or `Err` saying why not yet (the last one is named when the wait times out).
+pub(crate) trait Probe {
+    type Value;
+    fn ready(self) -> Result<Self::Value, Option<String>>;
+}
+
+impl<T> Probe for Option<T> {
+    type Value = T;
+    fn ready(self) -> Result<T, Option<String>> {
+        self.ok_or(None)
+    }
+}
+
+impl<T, E: std::fmt::Display> Probe for Result<T, E> {
+    type Value = T;
+    fn ready(self) -> Result<T, Option<String>> {
+        self.map_err(|why| Some(why.to_string()))
+    }
+}
+
+/// How often a waiting test looks again.
+const POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The failure of a wait: what was awaited, for how long, and the probe's last word.
+fn timed_out(what: &str, limit: std::time::Duration, last: Option<String>) -> ! {
+    match last {
+        Some(why) => panic!("timed out after {limit:?} waiting for {what} (last: {why})"),
+        None => panic!("timed out after {limit:?} waiting for {what}"),
+    }
+}
+
 /// Polls `probe` until it gives a value, failing after `limit`: the one way the tests wait for
 /// something to happen (never a fixed sleep).
-pub(crate) async fn eventually<T, F, Fut>(what: &str, limit: std::time::Duration, mut probe: F) -> T
+pub(crate) async fn eventually<P, F, Fut>(what: &str, limit: std::time::Duration, mut probe: F) -> P::Value
 where
+    P: Probe,
     F: FnMut() -> Fut,
-    Fut: std::future::Future<Output = Option<T>>,
+    Fut: std::future::Future<Output = P>,
 {
     let deadline = std::time::Instant::now() + limit;
     loop {
-        if let Some(value) = probe().await {
-            return value;
+        let last = match probe().await.ready() {
+            Ok(value) => return value,
+            Err(last) => last,
+        };
+        if std::time::Instant::now() >= deadline {
+            timed_out(what, limit, last);
         }
-        assert!(std::time::Instant::now() < deadline, "timed out after {limit:?} waiting for {what}");
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        tokio::time::sleep(POLL).await;
     }
+}
+
+/// [`eventually`] for code outside the runtime (it blocks the thread between looks).
+pub(crate) fn eventually_blocking<P: Probe>(
+    what: &str,
+    limit: std::time::Duration,
+    mut probe: impl FnMut() -> P,
+) -> P::Value {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        let last = match probe().ready() {
+            Ok(value) => return value,
+            Err(last) => last,
+        };
+        if std::time::Instant::now() >= deadline {
+            timed_out(what, limit, last);
+        }
+        std::thread::sleep(POLL);
+    }
+}
+
+#[tokio::test]
+#[should_panic(expected = "timed out after 50ms waiting for a thing that never happens (last: not yet)")]
+async fn a_wait_that_times_out_names_what_it_waited_for_and_why_not() {
+    let limit = std::time::Duration::from_millis(50);
+    eventually("a thing that never happens", limit, || std::future::ready(Err::<(), _>("not yet"))).await;
+}
+
+#[test]
+#[should_panic(expected = "timed out after 50ms waiting for a thing that never happens")]
+fn a_blocking_wait_times_out_too() {
+    eventually_blocking("a thing that never happens", std::time::Duration::from_millis(50), || None::<()>);
 }

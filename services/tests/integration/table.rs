@@ -151,6 +151,8 @@ pub(crate) async fn play(client: &Client, n: usize, gap: Duration, taps: &mut Ve
         })
         .await;
         taps.push(at);
+        // Not a wait for something: the spacing of the taps is what the test plays (the table
+        // times recorded must step as the taps did).
         tokio::time::sleep(gap).await;
     }
 }
@@ -169,17 +171,20 @@ pub(crate) async fn kept(client: &Client, n: u64) {
 /// The game's events once the log holds `count` of them (bounded wait), and how long that took.
 pub(crate) async fn log_holds(hall: &Hall, count: usize, limit: Duration) -> (Vec<Value>, Duration) {
     let started = Instant::now();
-    let mut grpc = hall.grpc().await;
-    let mut last = 0;
-    loop {
-        let events = events_of(&mut grpc, &format!("game/{GAME}")).await;
-        if events.len() >= count {
-            return (events, started.elapsed());
+    let grpc = hall.grpc().await;
+    let events = eventually(&format!("the log to hold {count} events"), limit, || {
+        let mut grpc = grpc.clone();
+        async move {
+            let events = events_of(&mut grpc, &format!("game/{GAME}")).await;
+            if events.len() >= count {
+                Ok(events)
+            } else {
+                Err(format!("it holds {}", events.len()))
+            }
         }
-        last = last.max(events.len());
-        assert!(started.elapsed() < limit, "the log holds {last} of {count} events after {limit:?}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    })
+    .await;
+    (events, started.elapsed())
 }
 
 /// Every tap is in the log once, in order, with the table time of the tap: the recorded table

@@ -77,17 +77,14 @@ impl Driver {
                          format!("--window-size={width},{height}"), "--hide-scrollbars"],
             }),
         );
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector).capabilities(capabilities.clone()).connect(&self.url).await {
-                Ok(client) => return client,
-                Err(error) => {
-                    assert!(Instant::now() < deadline, "no browser session from chromedriver: {error}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
+        eventually("a browser session from chromedriver", Duration::from_secs(30), || {
+            let capabilities = capabilities.clone();
+            async move {
+                let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+                ClientBuilder::new(connector).capabilities(capabilities).connect(&self.url).await
             }
-        }
+        })
+        .await
     }
 }
 
@@ -206,20 +203,17 @@ async fn sign_in(client: &Client, world: &World, token: &str, next: &str) {
 
 /// The table page's `data-version` once it is at least `version` (after its own reload).
 async fn table_at_version(client: &Client, version: u64) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
+    eventually(&format!("the table page at version {version}"), Duration::from_secs(10), || async {
         let shown =
             js(client, "const t = document.getElementById('table'); return t ? Number(t.dataset.version) : null;")
                 .await;
         if shown.as_u64().is_some_and(|v| v >= version) {
-            return;
+            return Ok(());
         }
-        if Instant::now() > deadline {
-            let error = text_of(client, "#notice").await.unwrap_or_default();
-            panic!("the table page is not at version {version} (shows {shown}); its error line: {error:?}");
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+        let error = text_of(client, "#notice").await.unwrap_or_default();
+        Err(format!("it shows {shown}; its error line: {error:?}"))
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
