@@ -14,6 +14,7 @@ use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::{Nation, Role, Ruleset, Stage};
 use ledger_house::auth::Access;
+use ledger_house::error::Error;
 use ledger_house::facade;
 use replay::stats::{Filter, LineJson, StatsJson};
 use serde::Deserialize;
@@ -39,10 +40,10 @@ impl Filters {
         let year = given(&self.year)
             .map(|y| {
                 y.parse::<i32>().map_err(|_| {
-                    PageError::bad_request(format!(
-                        "INVALID_ARGUMENT: year `{}` is not a year",
+                    PageError::from(Error::InvalidArgument(format!(
+                        "year `{}` is not a year",
                         ledger::rejection::quote(&y)
-                    ))
+                    )))
                     .saying(Say::new("error-bad-year").arg("year", ledger::rejection::quote(&y)))
                 })
             })

@@ -19,6 +19,7 @@ use ledger::andes::notation::{parse_position, reading_order};
 use ledger::andes::{Colour, Side, Square};
 use ledger::StreamId;
 use ledger_house::auth::Access;
+use ledger_house::error::Error;
 use ledger_house::projections::andes::{BoardView, WhichBoard};
 use replay::andes::render::PieceJson;
 use replay::andes::MatchJson;
@@ -33,14 +34,13 @@ pub(crate) struct AndesQuery {
 }
 
 fn match_id(text: &str) -> Result<StreamId, PageError> {
-    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(ledger_house::error::Error::from)?)
+    Ok(StreamId::parse(&format!("andes/{}", short_id(text))).map_err(Error::from)?)
 }
 
 fn side_of(query: &AndesQuery) -> Result<Side, PageError> {
     ledger_house::projections::andes::parse_side(query.side.as_deref()).map_err(|message| {
         let side = ledger::rejection::quote(query.side.as_deref().unwrap_or_default());
-        PageError::bad_request(format!("INVALID_ARGUMENT: {message}"))
-            .saying(Say::new("andes-error-side").arg("side", side))
+        PageError::from(Error::InvalidArgument(message)).saying(Say::new("andes-error-side").arg("side", side))
     })
 }
 

@@ -382,7 +382,7 @@ fn checkpoint(state: &WebState, lang: Lang) -> Result<String, PageError> {
     let Some(proofs) = state.proofs.as_ref() else { return Ok(String::new()) };
     let Some((note, witnesses)) = proofs.latest_note() else { return Ok(String::new()) };
     let qr = ledger_house::paper::qr::svg(&note, &lang.t("board-checkpoint"))
-        .map_err(|e| PageError::internal(e.to_string()))?;
+        .map_err(|e| PageError::from(Error::Internal(e.to_string())))?;
     let cosigned = match witnesses.is_empty() {
         true => String::new(),
         false => format!(

@@ -162,21 +162,6 @@ pub(crate) struct PageError {
 }
 
 impl PageError {
-    /// A failure whose text is already written (without its code in front, for the pages
-    /// not yet on [`Error`]).
-    fn internal(message: String) -> Self {
-        PageError::written(Code::Internal, message)
-    }
-
-    /// A bad request whose text is already written (see [`PageError::internal`]).
-    fn bad_request(message: impl Into<String>) -> Self {
-        PageError::written(Code::InvalidArgument, message.into())
-    }
-
-    fn written(code: Code, message: String) -> Self {
-        PageError { code, message, say: refusal::Say::of_code(code) }
-    }
-
     /// The same refusal, said as `say` in a page.
     fn saying(mut self, say: refusal::Say) -> Self {
         self.say = say;

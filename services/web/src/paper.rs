@@ -220,7 +220,7 @@ pub(crate) async fn sheets(
 fn sheet(lang: Lang, facts: &TournamentFacts, game: &ScheduledGame, site: &str) -> Result<String, PageError> {
     let t = |id: &str| esc(&lang.t(id));
     let link = format!("{site}/table/{}", game.game);
-    let qr = qr::svg(&link, &lang.t("paper-sheet-qr")).map_err(|e| PageError::internal(e.to_string()))?;
+    let qr = qr::svg(&link, &lang.t("paper-sheet-qr")).map_err(|e| PageError::from(Error::Internal(e.to_string())))?;
     let players: String = Role::ALL
         .iter()
         .map(|role| {
