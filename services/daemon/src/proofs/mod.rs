@@ -1,8 +1,9 @@
 //! Proofs in ledgerd (issue 26, docs/PROOFS.md): the Merkle tree over the whole log, signed
 //! checkpoints, and the inclusion and consistency proofs served against them.
 //!
-//! Off the append path: the [`keeper`] follows the durable log in global position order through
-//! [`ledger_store::Log`] (as the NATS fan-out does), so appends never wait for it and every
+//! Off the append path: the [`keeper`], a thread of its own, reads what the durable log stored
+//! past the tree in global position order ([`ledger_store::Log`]'s stored pages, polled rather
+//! than followed group by group), so appends never wait for it and every
 //! backend gives the same tree (on JetStream, every ledgerd follows the same order). The tree
 //! lives in the data directory ([`tree`]), the checkpoints beside it ([`checkpoints`]).
 //! Architecture Invariant: a record's leaf is its chain hash ([`leaf_of`]); positions are the
