@@ -30,7 +30,10 @@
 //! sizes the design cannot serve (16, 24 and 36 players among those of 16 and more) a seeded
 //! search swaps players between tables until no pair repeats; then roles are given so that each
 //! player and each table has each role once (see `draw::roles`); at last the tables of each round are
-//! numbered by lot. Games are named `q{round}-t{table}`.
+//! numbered by lot. A game is named `q{round}-t{table}` within its tournament, and its stream
+//! carries the tournament's id before that name (`open27-q1-t3`, [`tournament_game`]), so that
+//! every tournament on a ledger has games of its own. Draws stored before that (issue 32) name
+//! their games `q{round}-t{table}` alone; they verify as they always did ([`verify_with_stand_ins`]).
 //!
 //! Stored draws are a promise: the recorded games of a `qualifying_drawn` must stay what
 //! [`verify_draw`] computes from its seed. Any change to this module that changes a draw is a
@@ -75,6 +78,15 @@ impl QualifyingDraw {
         self.repeats.iter().map(|pair| pair.times_met - 1).sum()
     }
 
+    /// The same draw with each game's stream named for `tournament` ([`tournament_game`]).
+    #[must_use]
+    pub fn for_tournament(mut self, tournament: &str) -> Self {
+        for game in &mut self.games {
+            game.game = tournament_game(tournament, &game.game);
+        }
+        self
+    }
+
     /// The event that records this draw.
     pub fn to_event(&self) -> Event {
         Event::QualifyingDrawn { seed: self.seed, games: self.games.clone() }
@@ -102,7 +114,6 @@ pub enum DrawError {
     ListedTwice(PlayerId),
 }
 
-/// The name of a qualifying game: `q{round}-t{table}`, e.g. `q2-t5`.
 /// A recorded lot (docs/EVENTS.md, `lot_drawn`): the tied players in alphabetical order,
 /// shuffled by the seeded lots. Recomputable, so a lot can be checked and never silently redrawn.
 pub fn lot_order(players: &[PlayerId], seed: u64) -> Vec<PlayerId> {
@@ -113,8 +124,28 @@ pub fn lot_order(players: &[PlayerId], seed: u64) -> Vec<PlayerId> {
     order
 }
 
+/// The name of a qualifying game within its tournament: `q{round}-t{table}`, e.g. `q2-t5`.
 pub fn game_id(round: u32, table: u32) -> String {
     format!("q{round}-t{table}")
+}
+
+/// The final's name within its tournament.
+pub const FINAL: &str = "final";
+
+/// The id of a tournament's game stream: the tournament's id, `-`, and the game's name in the
+/// tournament (`open27-q2-t5`, `open27-final`). The name alone would be the same in every
+/// tournament of a ledger; which tournament a game belongs to is still what its schedule says.
+pub fn tournament_game(tournament: &str, name: &str) -> String {
+    format!("{tournament}-{name}")
+}
+
+/// Is `game` a qualifying game's name as draws named them before games carried their
+/// tournament's id (`q3-t12`)?
+pub fn is_unprefixed_name(game: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    game.strip_prefix('q')
+        .and_then(|rest| rest.split_once("-t"))
+        .is_some_and(|(round, table)| digits(round) && digits(table))
 }
 
 /// How many stand-ins a field of `players` needs: what it lacks of a multiple of 4.
@@ -194,28 +225,34 @@ pub fn draw_with_stand_ins(
     Ok(QualifyingDraw { seed, stand_ins: players[n - needed..].to_vec(), games, repeats })
 }
 
-/// Checks a recorded draw (e.g. the games of a `qualifying_drawn`) against the draw that
-/// `seed` gives for `players` (registration order), game by game whatever their order.
+/// Checks a recorded draw (e.g. the games of a `qualifying_drawn`) of `tournament` against the
+/// draw that `seed` gives for `players` (registration order), game by game whatever their order.
 ///
 /// # Errors
 /// See [`verify_with_stand_ins`].
-pub fn verify_draw(players: &[PlayerId], seed: u64, games: &[DrawnGame]) -> Result<(), String> {
-    verify_with_stand_ins(players, &[], seed, games)
+pub fn verify_draw(tournament: &str, players: &[PlayerId], seed: u64, games: &[DrawnGame]) -> Result<(), String> {
+    verify_with_stand_ins(tournament, players, &[], seed, games)
 }
 
-/// Checks a recorded draw against the draw that `seed` gives for `players` and the registered
-/// `stand_ins`, game by game whatever their order.
+/// Checks a recorded draw of `tournament` against the draw that `seed` gives for `players` and
+/// the registered `stand_ins`, game by game whatever their order. Its games carry the
+/// tournament's id ([`QualifyingDraw::for_tournament`]), or, as draws stored before issue 32
+/// did, every one of them is named `q{round}-t{table}` alone: those still verify, and the
+/// ledger's check across streams keeps them from taking another tournament's games.
 ///
 /// # Errors
 /// A sentence naming the first difference: a game missing, added or seated differently, or
 /// why no draw can be made for these players.
 pub fn verify_with_stand_ins(
+    tournament: &str,
     players: &[PlayerId],
     stand_ins: &[PlayerId],
     seed: u64,
     games: &[DrawnGame],
 ) -> Result<(), String> {
-    let expected = draw_with_stand_ins(players, stand_ins, seed).map_err(|e| e.to_string())?;
+    let drawn = draw_with_stand_ins(players, stand_ins, seed).map_err(|e| e.to_string())?;
+    let unprefixed = !games.is_empty() && games.iter().all(|g| is_unprefixed_name(&g.game));
+    let expected = if unprefixed { drawn } else { drawn.for_tournament(tournament) };
     let mut recorded: BTreeMap<&str, &DrawnGame> = BTreeMap::new();
     for game in games {
         if recorded.insert(&game.game, game).is_some() {

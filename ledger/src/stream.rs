@@ -23,6 +23,15 @@ impl StreamKind {
         }
     }
 
+    /// The longest id a stream of this kind may have: 64 characters, and a game's 16 more, so
+    /// that every tournament's games can carry its id (`<tournament>-q4-t12`, `<tournament>-final`).
+    pub fn max_id_len(self) -> usize {
+        match self {
+            StreamKind::Tournament | StreamKind::Andes => MAX_ID_LEN,
+            StreamKind::Game => MAX_ID_LEN + 16,
+        }
+    }
+
     /// The most events the ledger derives from one event of this kind of stream and appends
     /// after it: an Andes move's attack or (up to four) captures, then the end of the game.
     pub fn max_derived_per_event(self) -> usize {
@@ -33,11 +42,15 @@ impl StreamKind {
     }
 }
 
+/// The longest tournament or Andes match id, in characters.
+pub const MAX_ID_LEN: usize = 64;
+
 /// The longest stream name a request may carry, in bytes (`tournament/` and a 64-character id
 /// fit easily); a longer one is refused before it is looked at any further.
 pub const MAX_NAME_BYTES: usize = 200;
 
-/// A validated stream name. Ids are 1–64 characters of ASCII letters, digits, `.`, `_`, `-`,
+/// A validated stream name. Ids are 1–64 characters of ASCII letters, digits, `.`, `_`, `-`
+/// (a game's up to 80: its tournament's id and its name in the tournament, `open27-q1-t3`),
 /// not `.` or `..` and not starting with `.`, so that a stream name is also a safe NATS subject
 /// token and file name.
 ///
@@ -70,7 +83,7 @@ impl StreamId {
     /// # Errors
     /// A malformed rejection naming what is wrong with the id.
     pub fn new(kind: StreamKind, id: &str) -> Result<Self, Rejection> {
-        check_id(id)?;
+        check_id(id, kind.max_id_len())?;
         Ok(StreamId { kind, id: id.to_owned() })
     }
 
@@ -129,11 +142,11 @@ impl StreamId {
     }
 }
 
-fn check_id(id: &str) -> Result<(), Rejection> {
+fn check_id(id: &str, max_len: usize) -> Result<(), Rejection> {
     let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
-    if id.is_empty() || id.len() > 64 || !id.chars().all(allowed) {
+    if id.is_empty() || id.len() > max_len || !id.chars().all(allowed) {
         return Err(Rejection::malformed(format!(
-            "id `{}` must be 1 to 64 characters of letters, digits, `.`, `_` or `-`",
+            "id `{}` must be 1 to {max_len} characters of letters, digits, `.`, `_` or `-`",
             quote(id)
         )));
     }
@@ -183,9 +196,13 @@ mod tests {
         let from_json =
             |kind: &str, id: &str| serde_json::from_value::<StreamId>(serde_json::json!({"kind": kind, "id": id}));
         assert_eq!(from_json("Game", "q1").unwrap(), StreamId::game("q1").unwrap());
-        for bad in ["..", ".", ".x", "", "a b", "a\u{1b}b", &"x".repeat(65)] {
+        for bad in ["..", ".", ".x", "", "a b", "a\u{1b}b", &"x".repeat(81)] {
             assert!(from_json("Game", bad).is_err(), "{bad:?} deserialized");
         }
+        // A game's id may carry a 64-character tournament id and its name in the tournament.
+        assert!(from_json("Game", &"x".repeat(80)).is_ok());
+        assert!(from_json("Tournament", &"x".repeat(65)).is_err());
+        assert!(from_json("Andes", &"x".repeat(65)).is_err());
         // The storage encoding (postcard) is unchanged, and refuses the same ids.
         let good = StreamId::game("q1").unwrap();
         let bytes = postcard::to_stdvec(&good).unwrap();

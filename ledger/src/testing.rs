@@ -427,7 +427,7 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
             ..case("a withdrawal before the draw", vec![tournament.clone(), json!({"type": "player_registered", "player": "p1", "name": "Ann"})],
                 json!({"type": "player_withdrew", "player": "p1", "from_round": 1}), Precondition,
                 "p1 cannot withdraw before the qualifying draw, which seats every registered player: \
-                 the jury voids p1's player_registered instead")
+                 the organiser unregisters p1 instead (player_unregistered)")
         },
         RefusalCase {
             stream: "tournament/refusal",
@@ -441,6 +441,25 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
                 with(drawn_four(&tournament), &[json!({"type": "stand_in_registered", "player": "designer", "name": "Richard"})]),
                 json!({"type": "player_withdrew", "player": "p1", "from_round": 5, "stand_in": "designer"}), Precondition,
                 "p1 has no qualifying game from round 5 on: no stand-in takes a seat")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("a pseudonym another player has", with(vec![tournament.clone()], &[json!({"type": "player_registered", "player": "p1", "name": "Ann", "pseudonym": "Zorro"})]),
+                json!({"type": "player_registered", "player": "p2", "name": "Bea", "pseudonym": " zorro "}), Precondition,
+                "the pseudonym Zorro is already p1's in this tournament: choose another")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("unregistering someone not registered", vec![tournament.clone()],
+                json!({"type": "player_unregistered", "player": "p9"}), Precondition,
+                "p9 is not registered")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
+            ..case("unregistering after the draw", drawn_four(&tournament),
+                json!({"type": "player_unregistered", "player": "p1"}), Precondition,
+                // The gRPC test names the draw's games after its tournament: the tail is the same.
+                "q1-t1: after the draw a registration stays; p1 withdraws instead")
         },
         // Andes (docs/ANDES.md): every refusal names its article.
         RefusalCase {

@@ -14,6 +14,13 @@ pub trait StreamLookup {
     /// # Errors
     /// The backend failed.
     fn events(&self, stream: &StreamId) -> Result<Vec<(u64, Event)>, StoreError>;
+
+    /// The tournament streams whose draw or schedule names `game` (voided ones included: a
+    /// superset). The writer's lookup includes the tournaments of the group being decided.
+    ///
+    /// # Errors
+    /// The backend failed.
+    fn scheduled_by(&self, game: &str) -> Result<Vec<StreamId>, StoreError>;
 }
 
 /// A rule across streams.

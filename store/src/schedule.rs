@@ -73,7 +73,13 @@ impl Schedule {
         if stream.kind() != StreamKind::Tournament {
             return;
         }
-        let games: Vec<&String> = match &record.event {
+        let games = Schedule::names(&record.event);
+        self.learn(stream, games);
+    }
+
+    /// The games a tournament's event schedules: a draw's, or one scheduled by hand.
+    pub(crate) fn names(event: &Event) -> Vec<&String> {
+        match event {
             Event::QualifyingDrawn { games, .. } => games.iter().map(|g| &g.game).collect(),
             Event::GameScheduled { game, .. } => vec![game],
             Event::TournamentCreated { .. }
@@ -82,11 +88,11 @@ impl Schedule {
             | Event::LotDrawn { .. }
             | Event::StandInRegistered { .. }
             | Event::PlayerWithdrew { .. }
+            | Event::PlayerUnregistered { .. }
             | ledger::game_events!()
             | ledger::jury_events!()
             | Event::Andes(_) => Vec::new(),
-        };
-        self.learn(stream, games);
+        }
     }
 
     /// The tournaments that scheduled `game` (usually one; none for a stand-alone game).

@@ -229,6 +229,12 @@ pub enum Event {
         from_round: u32,
         stand_in: Option<PlayerId>,
     },
+    /// A registration made in error is taken back before the draw (issue 32): the player (or
+    /// stand-in) is no longer registered, is not drawn, and the id may register again. After
+    /// the draw a player withdraws instead.
+    PlayerUnregistered {
+        player: PlayerId,
+    },
 }
 
 /// Patterns naming every event of one family, for the matches that must decide about every
@@ -246,6 +252,7 @@ macro_rules! tournament_events {
             | $crate::Event::LotDrawn { .. }
             | $crate::Event::StandInRegistered { .. }
             | $crate::Event::PlayerWithdrew { .. }
+            | $crate::Event::PlayerUnregistered { .. }
     };
 }
 
@@ -305,6 +312,7 @@ impl Event {
             Event::LotDrawn { .. } => "lot_drawn",
             Event::StandInRegistered { .. } => "stand_in_registered",
             Event::PlayerWithdrew { .. } => "player_withdrew",
+            Event::PlayerUnregistered { .. } => "player_unregistered",
             Event::GameStarted { .. } => "game_started",
             Event::TurnStarted { .. } => "turn_started",
             Event::TcDealt { .. } => "tc_dealt",

@@ -113,6 +113,7 @@ fn examples() -> Vec<Event> {
     events.extend([
         Event::StandInRegistered { player: "s".into(), name: "S".into() },
         Event::PlayerWithdrew { player: "a".into(), from_round: 1, stand_in: Some("s".into()) },
+        Event::PlayerUnregistered { player: "a".into() },
     ]);
     events
 }

@@ -169,6 +169,7 @@ fn each_string<'a>(
             check(name("player_withdrew.player", player, true))?;
             stand_in.as_deref().map_or(Ok(()), |s| check(name("player_withdrew.stand_in", s, true)))
         }
+        Event::PlayerUnregistered { player } => check(name("player_unregistered.player", player, true)),
         Event::GameStarted { at_ms: _, ruleset: _, tournament } => {
             tournament.as_deref().map_or(Ok(()), |t| check(name("game_started.tournament", t, false)))
         }

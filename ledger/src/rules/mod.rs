@@ -80,7 +80,7 @@ impl Rules {
 
     fn fresh(&self) -> Rules {
         match self {
-            Rules::Tournament(_) => Rules::Tournament(TournamentState::default()),
+            Rules::Tournament(state) => Rules::Tournament(state.fresh()),
             Rules::Game(state) => Rules::Game(state.fresh()),
             Rules::Andes(_) => Rules::Andes(AndesState::new()),
         }
@@ -133,7 +133,7 @@ impl Folded {
     /// game, if any; it is ignored for tournament streams.
     pub fn new(stream: &StreamId, scheduled_ruleset: Option<Ruleset>) -> Self {
         let rules = match stream.kind() {
-            StreamKind::Tournament => Rules::Tournament(TournamentState::default()),
+            StreamKind::Tournament => Rules::Tournament(TournamentState::new(stream.id())),
             StreamKind::Game => Rules::Game(GameState::new(scheduled_ruleset)),
             StreamKind::Andes => Rules::Andes(AndesState::new()),
         };

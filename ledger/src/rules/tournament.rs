@@ -20,11 +20,15 @@ pub struct ScheduledGame {
 /// What the tournament stream has recorded so far.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentState {
+    /// The tournament's id (its stream's): its games' streams carry it (`<id>-q1-t1`).
+    pub id: String,
     pub ruleset: Option<Ruleset>,
     /// Player id → name.
     pub players: BTreeMap<PlayerId, String>,
     /// Player ids in the order they registered: the qualifying draw deals from this list.
     pub registration_order: Vec<PlayerId>,
+    /// Player id → the pseudonym the public board shows, for those who gave one: no two alike.
+    pub pseudonyms: BTreeMap<PlayerId, String>,
     /// Stand-ins (id, name) in the order they registered: the draw seats the first it needs.
     /// They sit at tables, but are not players: never ranked, never in a lot or the final.
     pub stand_ins: Vec<(PlayerId, String)>,
@@ -38,6 +42,16 @@ pub struct TournamentState {
 }
 
 impl TournamentState {
+    /// The state of the empty stream `tournament/<id>`.
+    pub fn new(id: &str) -> Self {
+        TournamentState { id: id.to_owned(), ..TournamentState::default() }
+    }
+
+    /// The same tournament before any event (what a void replays from).
+    pub(super) fn fresh(&self) -> Self {
+        TournamentState::new(&self.id)
+    }
+
     /// The jury is called to a tournament that exists.
     pub(super) fn decide_jury(&self, event: &Event) -> Result<(), Rejection> {
         self.created_before(event)
@@ -64,23 +78,25 @@ impl TournamentState {
                 }
                 None => Ok(()),
             },
-            Event::PlayerRegistered { player, .. } | Event::StandInRegistered { player, .. } => {
-                self.check_new_id(player)
+            Event::PlayerRegistered { player, pseudonym, .. } => {
+                self.check_new_id(player)?;
+                pseudonym.as_deref().map_or(Ok(()), |p| self.check_new_pseudonym(p))
             }
+            Event::StandInRegistered { player, .. } => self.check_new_id(player),
+            Event::PlayerUnregistered { player } => self.check_unregister(player),
             Event::QualifyingDrawn { seed, games } => {
                 if self.drawn {
                     return Err(Rejection::precondition("the qualifying draw was already recorded"));
                 }
                 games.iter().try_for_each(|g| self.check_new_game(g))?;
                 let stand_ins = self.stand_in_ids();
-                crate::draw::verify_with_stand_ins(&self.registration_order, &stand_ins, *seed, games).map_err(
-                    |difference| {
+                crate::draw::verify_with_stand_ins(&self.id, &self.registration_order, &stand_ins, *seed, games)
+                    .map_err(|difference| {
                         Rejection::precondition(format!(
                             "this is not the draw of seed {seed} for the {} registered players: {difference}",
                             self.registration_order.len()
                         ))
-                    },
-                )
+                    })
             }
             Event::GameScheduled { game, stage, round, table, seats } => {
                 let drawn = DrawnGame { game: game.clone(), round: *round, table: *table, seats: seats.clone() };
@@ -134,9 +150,18 @@ impl TournamentState {
     pub(super) fn evolve(&mut self, event: &Event) {
         match event {
             Event::TournamentCreated { ruleset, .. } => self.ruleset = Some(*ruleset),
-            Event::PlayerRegistered { player, name, .. } => {
+            Event::PlayerRegistered { player, name, pseudonym } => {
                 self.players.insert(player.clone(), name.clone());
                 self.registration_order.push(player.clone());
+                if let Some(pseudonym) = pseudonym {
+                    self.pseudonyms.insert(player.clone(), pseudonym.clone());
+                }
+            }
+            Event::PlayerUnregistered { player } => {
+                self.players.remove(player);
+                self.registration_order.retain(|p| p != player);
+                self.pseudonyms.remove(player);
+                self.stand_ins.retain(|(p, _)| p != player);
             }
             Event::QualifyingDrawn { games, .. } => {
                 self.drawn = true;
@@ -219,6 +244,36 @@ impl TournamentState {
         }
     }
 
+    /// A pseudonym no other player of the tournament has, letter case and surrounding spaces
+    /// aside: the public board tells players apart by it.
+    fn check_new_pseudonym(&self, pseudonym: &str) -> Result<(), Rejection> {
+        let key = |p: &str| p.trim().to_lowercase();
+        match self.pseudonyms.iter().find(|(_, taken)| key(taken) == key(pseudonym)) {
+            Some((holder, taken)) => Err(Rejection::precondition(format!(
+                "the pseudonym {taken} is already {holder}'s in this tournament: choose another"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// A registration is taken back only while nobody is drawn: after that, a player withdraws.
+    fn check_unregister(&self, player: &str) -> Result<(), Rejection> {
+        if !self.players.contains_key(player) && self.stand_in_name(player).is_none() {
+            return Err(Rejection::precondition(format!("{player} is not registered")));
+        }
+        if let Some((game, _)) = self.games.iter().find(|(_, g)| g.seats.seats(player)) {
+            return Err(Rejection::precondition(format!(
+                "{player} already sits in game {game}: after the draw a registration stays; {player} withdraws instead"
+            )));
+        }
+        if self.drawn {
+            return Err(Rejection::precondition(format!(
+                "the qualifying draw was recorded: a registration stays after it; {player} withdraws instead"
+            )));
+        }
+        Ok(())
+    }
+
     /// A registered player (not a stand-in: stand-ins are not ranked, so they choose no final
     /// role, take part in no lot and sit in no final).
     fn check_player(&self, player: &str) -> Result<(), Rejection> {
@@ -269,7 +324,7 @@ impl TournamentState {
         if !self.games.values().any(|g| g.stage == Stage::Qualifying) {
             return Err(Rejection::precondition(format!(
                 "{player} cannot withdraw before the qualifying draw, which seats every registered player: \
-                 the jury voids {player}'s player_registered instead"
+                 the organiser unregisters {player} instead (player_unregistered)"
             )));
         }
         if let Some((game, _)) = self.games.iter().find(|(_, g)| g.stage == Stage::Final && g.seats.seats(player)) {

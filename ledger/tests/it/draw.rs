@@ -150,9 +150,9 @@ fn verify_accepts_the_seeds_draw_in_any_order_and_names_a_difference() {
     let draw = draw_qualifying(&players, 77).unwrap();
     let mut games = draw.games.clone();
     games.reverse();
-    assert_eq!(verify_draw(&players, 77, &games), Ok(()));
+    assert_eq!(verify_draw("open", &players, 77, &games), Ok(()));
 
-    let err = verify_draw(&players, 78, &draw.games).unwrap_err();
+    let err = verify_draw("open", &players, 78, &draw.games).unwrap_err();
     assert!(
         err.starts_with("the recorded draw differs from seed 78 in game q1-t1: recorded round 1 table 1: frederick"),
         "{err}"
@@ -161,24 +161,47 @@ fn verify_accepts_the_seeds_draw_in_any_order_and_names_a_difference() {
     let mut swapped = draw.games.clone();
     let seats = &mut swapped[3].seats;
     std::mem::swap(&mut seats.frederick, &mut seats.pompadour);
-    let err = verify_draw(&players, 77, &swapped).unwrap_err();
+    let err = verify_draw("open", &players, 77, &swapped).unwrap_err();
     assert!(err.contains(&format!("in game {}", swapped[3].game)), "{err}");
 
     let missing = &draw.games[1..];
-    assert!(verify_draw(&players, 77, missing).unwrap_err().starts_with("the recorded draw has no game q1-t1"));
+    assert!(verify_draw("open", &players, 77, missing).unwrap_err().starts_with("the recorded draw has no game q1-t1"));
     let mut extra = draw.games.clone();
     extra.push(DrawnGame { game: "q5-t1".into(), ..draw.games[0].clone() });
     assert_eq!(
-        verify_draw(&players, 77, &extra).unwrap_err(),
+        verify_draw("open", &players, 77, &extra).unwrap_err(),
         "the recorded draw has game q5-t1, which seed 77 does not give"
     );
     let mut doubled = draw.games.clone();
     doubled.push(draw.games[0].clone());
-    assert_eq!(verify_draw(&players, 77, &doubled).unwrap_err(), "the recorded draw lists game q1-t1 twice");
+    assert_eq!(verify_draw("open", &players, 77, &doubled).unwrap_err(), "the recorded draw lists game q1-t1 twice");
     assert_eq!(
-        verify_draw(&players[..18], 77, &draw.games).unwrap_err(),
+        verify_draw("open", &players[..18], 77, &draw.games).unwrap_err(),
         "a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 0 are registered"
     );
+}
+
+#[test]
+fn a_draw_names_its_games_for_its_tournament_and_stored_unprefixed_draws_still_verify() {
+    let players = players(16);
+    let draw = draw_qualifying(&players, 5).unwrap();
+    let named = draw.clone().for_tournament("wm2015");
+    assert!(named.games.iter().all(|g| g.game.starts_with("wm2015-q")), "{:?}", named.games[0].game);
+    assert_eq!(named.games[0].game, format!("wm2015-{}", draw.games[0].game));
+    assert_eq!(verify_draw("wm2015", &players, 5, &named.games), Ok(()));
+    // A draw stored before games carried their tournament's id verifies as it always did.
+    assert_eq!(verify_draw("wm2015", &players, 5, &draw.games), Ok(()));
+    // Another tournament's names are not this one's draw.
+    let err = verify_draw("cafe2019", &players, 5, &named.games).unwrap_err();
+    assert!(err.starts_with("the recorded draw has no game cafe2019-q1-t1"), "{err}");
+    // Names mixed between the two schemes are no draw either.
+    let mut mixed = named.games.clone();
+    mixed[0].game = draw.games[0].game.clone();
+    assert!(verify_draw("wm2015", &players, 5, &mixed).is_err());
+    assert!(ledger::draw::is_unprefixed_name("q4-t12"));
+    for name in ["wm2015-q1-t1", "q-t1", "q1-t", "final", "q1t1", "q1-t1x"] {
+        assert!(!ledger::draw::is_unprefixed_name(name), "{name}");
+    }
 }
 
 #[test]
@@ -219,13 +242,13 @@ fn fields_of_16_to_64_are_filled_with_stand_ins_and_keep_every_guarantee() {
                 let at_table = game.seats.iter().filter(|(_, p)| draw.stand_ins.contains(p)).count();
                 assert!(at_table <= 1, "{n} players, seed {seed}: two stand-ins at {}", game.game);
             }
-            assert_eq!(verify_with_stand_ins(&players, &pool, seed, &draw.games), Ok(()), "{n} players");
+            assert_eq!(verify_with_stand_ins("open", &players, &pool, seed, &draw.games), Ok(()), "{n} players");
             assert_eq!(draw, draw_with_stand_ins(&players, &pool, seed).unwrap(), "{n} players: the same seed");
             assert_eq!(replayed_line_up(&players, &pool, &draw), draw.games, "{n} players: the replay's line-up");
             if needed == 0 {
                 assert_eq!(draw, draw_qualifying(&players, seed).unwrap(), "{n} players: stand-ins unused, as before");
             } else {
-                let err = verify_draw(&players, seed, &draw.games).unwrap_err();
+                let err = verify_draw("open", &players, seed, &draw.games).unwrap_err();
                 assert!(err.contains("stand-in"), "{err}");
             }
         }
@@ -304,7 +327,7 @@ fn a_withdrawal_after_each_round_reseats_a_stand_in_and_keeps_the_guarantees() {
             let events = tournament_events(&players, &pool, &draw, &[withdrew]);
             let after = line_up(&events);
             assert_eq!(after, line_up(&events), "{n} players: the replay gives the same line-up");
-            assert_eq!(verify_with_stand_ins(&players, &pool, 2026, &draw.games), Ok(()));
+            assert_eq!(verify_with_stand_ins("open", &players, &pool, 2026, &draw.games), Ok(()));
             for (was, is) in before.iter().zip(&after) {
                 let mut expected = was.seats.clone();
                 if was.round >= from_round {

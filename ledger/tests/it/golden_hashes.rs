@@ -427,6 +427,12 @@ fn goldens() -> Vec<Golden> {
             r#"{"type":"player_withdrew","player":"p02","from_round":5}"#,
             "2500eeee3de806354969d9a71e2a8f46bdd62029c69e3cd47d9a41c46895a53f",
         ),
+        golden(
+            "player_unregistered",
+            Event::PlayerUnregistered { player: "p09".into() },
+            r#"{"type":"player_unregistered","player":"p09"}"#,
+            "3dedcba4d2ef1b97778e5d3a3be634013b002989413a59da6dd74b06ddd547da",
+        ),
     ]
 }
 

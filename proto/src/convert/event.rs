@@ -88,6 +88,7 @@ impl ToProto for Event {
             Event::PlayerWithdrew { player, from_round, stand_in } => {
                 Body::PlayerWithdrew(pb::PlayerWithdrew { player, from_round: from_round.into(), stand_in })
             }
+            Event::PlayerUnregistered { player } => Body::PlayerUnregistered(pb::PlayerUnregistered { player }),
             Event::GameStarted { at_ms, ruleset, tournament } => Body::GameStarted(pb::GameStarted {
                 at_ms,
                 ruleset: ruleset.map_or(pb::Ruleset::Unspecified as i32, |r| r.to_proto()),
@@ -210,6 +211,7 @@ impl FromProto<pb::Event> for Event {
             Body::FinalRoleChosen(m) => Event::FinalRoleChosen { player: m.player, role: Role::from_proto(m.role)? },
             Body::LotDrawn(m) => Event::LotDrawn { purpose: m.purpose, seed: m.seed, order: m.order },
             Body::StandInRegistered(m) => Event::StandInRegistered { player: m.player, name: m.name },
+            Body::PlayerUnregistered(m) => Event::PlayerUnregistered { player: m.player },
             Body::PlayerWithdrew(m) => Event::PlayerWithdrew {
                 player: m.player,
                 from_round: narrow("player_withdrew.from_round", m.from_round)?,

@@ -2,9 +2,11 @@
 //! runs them through its cross-stream hook (`services/house/src/cross_check.rs` is the adapter):
 //! - the final's role choices follow the standings (spec §7, docs/RULES.md: "The top four choose
 //!   roles in rank order"), which fold every game of the tournament;
-//! - a game is scheduled only if it has not already started under another ruleset.
+//! - a game belongs to one tournament (issue 32): a draw or a schedule is refused when it names
+//!   a game stream that already holds events (a stand-alone game, or another tournament's play)
+//!   or that another tournament scheduled.
 //!
-//! Other streams arrive through `events_of`, whose failure (the storage's) is passed on as the
+//! Other streams arrive through [`Lookup`], whose failure (the storage's) is passed on as the
 //! outer error; the rule's answer is the inner result.
 
 use super::{Decider, TournamentFacts};
@@ -16,6 +18,22 @@ use std::collections::BTreeMap;
 /// The events of another stream as `(seq, event)`, empty if it has none.
 pub type EventsOf<'a, E> = dyn FnMut(&StreamId) -> Result<Vec<(u64, Event)>, E> + 'a;
 
+/// What the rules across streams read of the log: other streams' events, and which
+/// tournaments scheduled a game (as the writer knows it, the append being decided included).
+pub trait Lookup<E> {
+    /// A stream's events as `(seq, event)`, empty if it has none.
+    ///
+    /// # Errors
+    /// The storage failed.
+    fn events(&mut self, stream: &StreamId) -> Result<Vec<(u64, Event)>, E>;
+
+    /// The tournament streams whose draw or schedule names `game`.
+    ///
+    /// # Errors
+    /// The storage failed.
+    fn scheduled_by(&mut self, game: &str) -> Result<Vec<StreamId>, E>;
+}
+
 /// Decides `event`, appended to `stream` whose state before it is `state`, against the rules
 /// across streams.
 ///
@@ -25,45 +43,63 @@ pub fn check<E>(
     stream: &StreamId,
     state: &Folded,
     event: &Event,
-    events_of: &mut EventsOf<'_, E>,
+    lookup: &mut dyn Lookup<E>,
 ) -> Result<Result<(), Rejection>, E> {
     let Rules::Tournament(tournament) = state.rules() else { return Ok(Ok(())) };
+    let mut events_of = |id: &StreamId| lookup.events(id);
     match event {
-        Event::FinalRoleChosen { player, .. } => final_order(tournament, stream, player, events_of),
+        Event::FinalRoleChosen { player, .. } => final_order(tournament, stream, player, &mut events_of),
         Event::QualifyingDrawn { games, .. } => {
             for drawn in games {
-                if let Err(rejection) = not_started_elsewhere(tournament, &drawn.game, events_of)? {
+                if let Err(rejection) = free_for(stream, &drawn.game, lookup)? {
                     return Ok(Err(rejection));
                 }
             }
             Ok(Ok(()))
         }
-        Event::GameScheduled { game, .. } => not_started_elsewhere(tournament, game, events_of),
-        Event::PlayerWithdrew { player, from_round, .. } => not_started(tournament, player, *from_round, events_of),
+        Event::GameScheduled { game, .. } => free_for(stream, game, lookup),
+        Event::PlayerWithdrew { player, from_round, .. } => {
+            not_started(tournament, player, *from_round, &mut events_of)
+        }
         // Decided by the tournament stream alone.
         Event::TournamentCreated { .. }
         | Event::PlayerRegistered { .. }
         | Event::StandInRegistered { .. }
+        | Event::PlayerUnregistered { .. }
         | Event::LotDrawn { .. } => Ok(Ok(())),
         ledger::game_events!() | ledger::jury_events!() | Event::Andes(_) => Ok(Ok(())),
     }
 }
 
-/// A game that already started as a stand-alone game under another ruleset cannot join the
-/// tournament: its events were validated (and would be scored) under the wrong rules.
-fn not_started_elsewhere<E>(
-    tournament: &TournamentState,
-    game: &str,
-    events_of: &mut EventsOf<'_, E>,
-) -> Result<Result<(), Rejection>, E> {
-    let (Some(ruleset), Ok(id)) = (tournament.ruleset, StreamId::game(game)) else { return Ok(Ok(())) };
-    let started_as = events_of(&id)?.into_iter().find_map(|(_, event)| started_with(&event));
-    Ok(match started_as {
-        Some(Some(other)) if other != ruleset => Err(Rejection::precondition(format!(
-            "game {game} already started as a {other} game; this tournament plays {ruleset}"
-        ))),
-        _ => Ok(()),
-    })
+/// A game belongs to the one tournament that scheduled it, and a tournament schedules only a
+/// game nobody has played: its standings must never count another tournament's results, or a
+/// stand-alone game's, as its own. A tournament may name its own game again (a final re-seated
+/// after the jury voided its first line-up).
+fn free_for<E>(tournament: &StreamId, game: &str, lookup: &mut dyn Lookup<E>) -> Result<Result<(), Rejection>, E> {
+    let Ok(id) = StreamId::game(game) else { return Ok(Ok(())) };
+    let owners = lookup.scheduled_by(game)?;
+    if let Some(owner) = owners.iter().find(|t| *t != tournament) {
+        return Ok(Err(Rejection::precondition(format!(
+            "game {game} belongs to {owner}: each tournament schedules games of its own, named after it ({}-…)",
+            tournament.id()
+        ))));
+    }
+    if owners.contains(tournament) {
+        return Ok(Ok(()));
+    }
+    let events = lookup.events(&id)?;
+    if events.is_empty() {
+        return Ok(Ok(()));
+    }
+    let started = match events.iter().find_map(|(_, event)| started_with(event)) {
+        Some(Some(ruleset)) => format!(", started as a {ruleset} game"),
+        Some(None) | None => String::new(),
+    };
+    Ok(Err(Rejection::precondition(format!(
+        "game {game} already holds {} event{}{started}: a tournament schedules only a game not yet played",
+        events.len(),
+        if events.len() == 1 { "" } else { "s" }
+    ))))
 }
 
 /// A withdrawal re-seats only games not started: a game in progress is played out (or ruled

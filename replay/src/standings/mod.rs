@@ -109,6 +109,10 @@ impl TournamentFacts {
                     facts.lots.push(Lot { purpose: purpose.clone(), seed: *seed, order: order.clone() })
                 }
                 Event::StandInRegistered { player, name } => facts.stand_ins.push((player.clone(), name.clone())),
+                Event::PlayerUnregistered { player } => {
+                    facts.players.retain(|(p, _)| p != player);
+                    facts.stand_ins.retain(|(p, _)| p != player);
+                }
                 Event::PlayerWithdrew { player, from_round, stand_in } => {
                     // The re-seating the ledger's rules made (`TournamentState::reseated`).
                     let reseated = facts.games.iter_mut().filter(|g| {

@@ -227,20 +227,27 @@ pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
             format!("{base} #{count}")
         }
     };
+    // Who is registered in the end, in registration order: a registration taken back
+    // (`player_unregistered`) frees its pseudonym and its number.
+    let mut players: Vec<(&String, &Option<String>)> = Vec::new();
+    let mut stand_ins: Vec<&String> = Vec::new();
     for (_, event) in events {
-        if let Event::PlayerRegistered { player, pseudonym, .. } = event {
-            let base = pseudonym
-                .clone()
-                .filter(|p| !p.trim().is_empty())
-                .unwrap_or_else(|| format!("player {}", alias.len() + 1));
-            let name = unique(base);
-            alias.entry(player.clone()).or_insert(name);
+        match event {
+            Event::PlayerRegistered { player, pseudonym, .. } => players.push((player, pseudonym)),
+            Event::StandInRegistered { player, .. } => stand_ins.push(player),
+            Event::PlayerUnregistered { player } => {
+                players.retain(|(p, _)| *p != player);
+                stand_ins.retain(|p| *p != player);
+            }
+            _ => {}
         }
     }
-    let stand_ins = events.iter().filter_map(|(_, e)| match e {
-        Event::StandInRegistered { player, .. } => Some(player),
-        _ => None,
-    });
+    for (player, pseudonym) in players {
+        let base =
+            pseudonym.clone().filter(|p| !p.trim().is_empty()).unwrap_or_else(|| format!("player {}", alias.len() + 1));
+        let name = unique(base);
+        alias.entry(player.clone()).or_insert(name);
+    }
     for (n, player) in (1..).zip(stand_ins) {
         let name = unique(format!("stand-in {n}"));
         alias.entry(player.clone()).or_insert(name);
@@ -284,6 +291,7 @@ pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
                 Event::PlayerWithdrew { player, from_round, stand_in } => {
                     Event::PlayerWithdrew { player: hide(&player), from_round, stand_in: stand_in.as_ref().map(hide) }
                 }
+                Event::PlayerUnregistered { player } => Event::PlayerUnregistered { player: hide(&player) },
                 other => other,
             };
             (*seq, public)

@@ -22,6 +22,15 @@ pub(crate) async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_an
         if let Some(Event::GameStarted { ruleset, .. }) = setup.first_mut() {
             *ruleset = Some(case.ruleset);
         }
+        // Every case's tournament is a tournament of this one ledger: its draw names its games
+        // after it, or the second case's draw would be refused for taking the first one's games.
+        if let Some(tournament) = stream.strip_prefix("tournament/") {
+            for event in &mut setup {
+                if let Event::QualifyingDrawn { games, .. } = event {
+                    games.iter_mut().for_each(|g| g.game = ledger::draw::tournament_game(tournament, &g.game));
+                }
+            }
+        }
         if !setup.is_empty() {
             // As the jury: some setups hold corrections that name their turn.
             let mut request = tonic::Request::new(append(&stream, &setup, "", Some(0)));
@@ -320,7 +329,7 @@ async fn only_the_jury_may_void_and_rule() {
 }
 
 #[tokio::test]
-async fn a_game_started_under_another_ruleset_cannot_be_scheduled() {
+async fn a_game_already_started_cannot_be_scheduled() {
     let mut server = TestServer::start().await;
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
     server.client.append(append("game/q1-t1", &[start], "", None)).await.unwrap();
@@ -334,7 +343,10 @@ async fn a_game_started_under_another_ruleset_cannot_be_scheduled() {
     request.metadata_mut().insert(ledger_house::auth::CLEARANCE_HEADER, "organiser".parse().unwrap());
     let refused = server.client.append(request).await.unwrap_err();
     assert_eq!(refused.code(), Code::FailedPrecondition);
-    assert_eq!(refused.message(), "game q1-t1 already started as a cafe2023 game; this tournament plays cafe2019");
+    assert_eq!(
+        refused.message(),
+        "game q1-t1 already holds 1 event, started as a cafe2023 game: a tournament schedules only a game not yet played"
+    );
     server.stop().await;
 }
 

@@ -6,24 +6,25 @@ use std::process::{Command, Output};
 
 const TOURNAMENT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
 
-struct Ctl {
-    url: String,
+/// `ledgerctl` as an organiser of the ledgerd at `url`.
+pub(crate) struct Ctl {
+    pub(crate) url: String,
 }
 
 impl Ctl {
-    fn run(&self, args: &[&str]) -> Output {
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
         let mut full = vec!["--server", &self.url, "--clearance", "organiser"];
         full.extend_from_slice(args);
         Command::new(env!("CARGO_BIN_EXE_ledgerctl")).args(&full).output().unwrap()
     }
 
-    fn ok(&self, args: &[&str]) -> String {
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     }
 
-    fn refused(&self, args: &[&str]) -> String {
+    pub(crate) fn refused(&self, args: &[&str]) -> String {
         let out = self.run(args);
         assert_eq!(out.status.code(), Some(1), "{args:?} should be refused: {}", String::from_utf8_lossy(&out.stdout));
         String::from_utf8(out.stderr).unwrap().trim().to_owned()
@@ -124,7 +125,7 @@ async fn eighteen_players_are_drawn_with_two_stand_ins_and_the_draw_verifies() {
         // p1 leaves after round 2: the one stand-in free in rounds 3 and 4 takes its seats.
         let withdrew =
             ctl.ok(&["tournament", "withdraw", "--tournament", "open", "--player", "p1", "--from-round", "3"]);
-        assert!(withdrew.starts_with("stand-in-3 takes p1's seat in q3-t"), "{withdrew}");
+        assert!(withdrew.starts_with("stand-in-3 takes p1's seat in open-q3-t"), "{withdrew}");
         assert!(
             ctl.ok(&["draw", "verify", "--tournament", "open"]).starts_with("ok: "),
             "the recorded draw still verifies"
@@ -308,7 +309,7 @@ async fn finalists_choose_in_rank_order_and_the_final_has_a_winner() {
         .join("\n");
         let file = tempfile::NamedTempFile::new().unwrap();
         std::fs::write(file.path(), final_game).unwrap();
-        ctl.ok(&["append", "--stream", "game/final", "--file", file.path().to_str().unwrap()]);
+        ctl.ok(&["append", "--stream", "game/open26-final", "--file", file.path().to_str().unwrap()]);
         let standings = ctl.ok(&["--json", "standings", "--tournament", "open26"]);
         let standings: serde_json::Value = serde_json::from_str(standings.trim()).unwrap();
         assert_eq!(standings["final"]["winner"], "cai", "{}", standings["final"]);

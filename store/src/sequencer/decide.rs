@@ -10,10 +10,11 @@ use super::{Records, Sequencer};
 use crate::append::{AppendRequest, Appended, MAX_BATCH, MAX_EVENT_BYTES};
 use crate::cross_check::StreamLookup;
 use crate::error::{AppendError, StoreError};
+use crate::schedule::Schedule;
 use crate::storage::{id_hash, Sealed, Storage};
 use ledger::envelope::{encode_record, Draft};
 use ledger::rules::needs_history;
-use ledger::{Event, Hash, Recorded, Rejection, StreamId};
+use ledger::{Event, Hash, Recorded, Rejection, StreamId, StreamKind};
 use std::sync::Arc;
 
 impl<S: Storage> Sequencer<S> {
@@ -121,7 +122,7 @@ impl<S: Storage> Sequencer<S> {
                 }
             };
             ledger::access::permits(request.clearance, &request.actor, &proposed.event).map_err(context)?;
-            let lookup = Lookup { storage: &*self.storage, pending: [pending, &records] };
+            let lookup = Lookup { storage: &*self.storage, schedule: &self.schedule, pending: [pending, &records] };
             let history = if needs_history(&proposed.event) {
                 lookup.events(&request.stream)?.into_iter().map(|(_, event)| event).collect()
             } else {
@@ -203,6 +204,7 @@ impl<S: Storage> Sequencer<S> {
 /// being decided (earlier appends of the group, and earlier events of this append).
 struct Lookup<'a, S: Storage> {
     storage: &'a S,
+    schedule: &'a Schedule,
     pending: [&'a [Sealed]; 2],
 }
 
@@ -216,5 +218,17 @@ impl<S: Storage> StreamLookup for Lookup<'_, S> {
             .filter(|s| s.record.envelope.stream == *stream)
             .map(|s| (s.record.envelope.seq, s.record.event.clone()));
         Ok(stored.chain(pending).collect())
+    }
+
+    fn scheduled_by(&self, game: &str) -> Result<Vec<StreamId>, StoreError> {
+        let mut tournaments = self.schedule.tournaments_of(game);
+        let pending = self.pending.iter().flat_map(|records| records.iter()).map(|s| &s.record);
+        for record in pending.filter(|r| r.envelope.stream.kind() == StreamKind::Tournament) {
+            let names = Schedule::names(&record.event);
+            if names.iter().any(|g| *g == game) && !tournaments.contains(&record.envelope.stream) {
+                tournaments.push(record.envelope.stream.clone());
+            }
+        }
+        Ok(tournaments)
     }
 }

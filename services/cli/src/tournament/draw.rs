@@ -1,5 +1,6 @@
 //! `ledgerctl tournament draw`: the four qualifying rounds drawn from a seed, with the
-//! stand-ins the field needs, shown, and recorded unless `--dry-run`.
+//! stand-ins the field needs, shown, and recorded unless `--dry-run`. The games are named after
+//! the tournament (`<tournament>-q1-t1`, …), so no other tournament on the ledger has them.
 
 use super::tournament_state;
 use crate::appending::append_events;
@@ -24,7 +25,8 @@ pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
     let id = &args.tournament;
     let state = tournament_state(cli, id).await?;
     let draw = draw_with_stand_ins(&state.registration_order, &state.stand_in_ids(), args.seed)
-        .map_err(|e| CliError::Refused(e.to_string()))?;
+        .map_err(|e| CliError::Refused(e.to_string()))?
+        .for_tournament(id.id());
     print_draw(cli, &draw);
     if args.dry_run {
         return Ok(());

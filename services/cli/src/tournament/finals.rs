@@ -37,9 +37,10 @@ struct ChooseArgs {
 struct ScheduleArgs {
     #[arg(long, value_parser = values::tournament)]
     tournament: StreamId,
-    /// `<id>` or `game/<id>`.
-    #[arg(long, default_value = "final", value_parser = values::game)]
-    game: StreamId,
+    /// The final's name in the tournament, recorded as `<tournament>-final`; `game/<id>` names
+    /// the stream exactly.
+    #[arg(long, default_value = ledger::draw::FINAL)]
+    game: String,
     #[arg(long, default_value_t = 1)]
     table: u32,
 }
@@ -72,7 +73,7 @@ async fn schedule(cli: &Cli, args: &ScheduleArgs) -> Result<(), CliError> {
         pompadour: chosen(Role::Pompadour)?,
     };
     let round = state.games.values().map(|g| g.round).max().unwrap_or(0) + 1;
-    let event =
-        Event::GameScheduled { game: args.game.id().to_owned(), stage: Stage::Final, round, table: args.table, seats };
+    let game = super::game_of(id, &args.game)?.id().to_owned();
+    let event = Event::GameScheduled { game, stage: Stage::Final, round, table: args.table, seats };
     append_events(cli, id, vec![event]).await
 }

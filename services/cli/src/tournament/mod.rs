@@ -10,6 +10,7 @@ mod lot;
 mod register;
 mod schedule;
 mod tables;
+mod unregister;
 pub mod verify;
 mod withdraw;
 
@@ -33,6 +34,8 @@ enum TournamentCommand {
     Create(create::CreateArgs),
     /// Register a player.
     Register(register::RegisterArgs),
+    /// Take back a registration made in error, before the draw.
+    Unregister(unregister::UnregisterArgs),
     /// Draw the four qualifying rounds from a seed and record them.
     Draw(draw::DrawArgs),
     /// Put a game on a table by hand.
@@ -52,6 +55,7 @@ pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
     match &args.what {
         TournamentCommand::Create(args) => create::run(cli, args).await,
         TournamentCommand::Register(args) => register::run(cli, args).await,
+        TournamentCommand::Unregister(args) => unregister::run(cli, args).await,
         TournamentCommand::Draw(args) => draw::run(cli, args).await,
         TournamentCommand::Schedule(args) => schedule::run(cli, args).await,
         TournamentCommand::Lot(args) => lot::run(cli, args).await,
@@ -59,6 +63,18 @@ pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
         TournamentCommand::Tables(args) => tables::run(cli, args).await,
         TournamentCommand::Withdraw(args) => withdraw::run(cli, args).await,
     }
+}
+
+/// The stream of a game `tournament` schedules by hand: `name` after the tournament's id
+/// (`q5-t1` → `<tournament>-q5-t1`, as the draw names its games) unless it already starts so;
+/// `game/<id>` names the stream exactly.
+fn game_of(tournament: &StreamId, name: &str) -> Result<StreamId, CliError> {
+    let id = match name.strip_prefix("game/") {
+        Some(exact) => exact.to_owned(),
+        None if name.starts_with(&format!("{}-", tournament.id())) => name.to_owned(),
+        None => ledger::draw::tournament_game(tournament.id(), name),
+    };
+    StreamId::game(&id).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {}", r.message)))
 }
 
 /// The tournament's rules state as the server holds it (voided events left out).

@@ -1,4 +1,5 @@
-//! `ledgerctl tournament schedule`: a game put on a table by hand, its seats by role.
+//! `ledgerctl tournament schedule`: a game put on a table by hand, its seats by role, named
+//! after its tournament.
 
 use crate::appending::append_events;
 use crate::common::CliError;
@@ -10,9 +11,10 @@ use ledger::{Event, Stage, StreamId};
 pub struct ScheduleArgs {
     #[arg(long, value_parser = values::tournament)]
     tournament: StreamId,
-    /// `<id>` or `game/<id>`.
-    #[arg(long, value_parser = values::game)]
-    game: StreamId,
+    /// The game's name in the tournament: `q5-t1` is recorded as `<tournament>-q5-t1`;
+    /// `game/<id>` names the stream exactly.
+    #[arg(long)]
+    game: String,
     #[arg(long, default_value = "qualifying", value_parser = values::stage())]
     stage: Stage,
     #[arg(long)]
@@ -30,8 +32,9 @@ pub struct ScheduleArgs {
 }
 
 pub async fn run(cli: &Cli, args: &ScheduleArgs) -> Result<(), CliError> {
+    let game = super::game_of(&args.tournament, &args.game)?;
     let event = Event::GameScheduled {
-        game: args.game.id().to_owned(),
+        game: game.id().to_owned(),
         stage: args.stage,
         round: args.round,
         table: args.table,

@@ -62,7 +62,7 @@ pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
         return Err(CliError::Refused(format!("{id} has no recorded qualifying draw")));
     };
     let stand_ins = state.stand_in_ids();
-    verify_with_stand_ins(&state.registration_order, &stand_ins, seed, &games).map_err(|difference| {
+    verify_with_stand_ins(id.id(), &state.registration_order, &stand_ins, seed, &games).map_err(|difference| {
         CliError::Refused(format!("the recorded draw is not the draw of seed {seed}: {difference}"))
     })?;
     if cli.json {
