@@ -444,6 +444,12 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
         },
         RefusalCase {
             stream: "tournament/refusal",
+            ..case("a direction override in a pseudonym", vec![tournament.clone()],
+                json!({"type": "player_registered", "player": "p1", "name": "Ann", "pseudonym": "Fox\u{202E}xoF"}), Malformed,
+                "player_registered.pseudonym must not contain characters that change the text's direction: found U+202E at character 4")
+        },
+        RefusalCase {
+            stream: "tournament/refusal",
             ..case("a pseudonym another player has", with(vec![tournament.clone()], &[json!({"type": "player_registered", "player": "p1", "name": "Ann", "pseudonym": "Zorro"})]),
                 json!({"type": "player_registered", "player": "p2", "name": "Bea", "pseudonym": " zorro "}), Precondition,
                 "the pseudonym Zorro is already p1's in this tournament: choose another")

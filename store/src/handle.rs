@@ -23,6 +23,11 @@ use tokio::sync::{broadcast, oneshot};
 /// from storage.
 const LIVE_BUFFER: usize = 4096;
 
+/// The largest seq or position a read or a subscription may start from (2^62): no log reaches
+/// it (at a million events a second, in 146,000 years), and below it a cursor plus a page never
+/// overflows. Past it a read holds nothing; the gRPC edge answers `OUT_OF_RANGE` first.
+pub const MAX_CURSOR: u64 = 1 << 62;
+
 /// An open event log.
 pub struct Log {
     jobs: Mutex<Option<mpsc::Sender<Job>>>,
@@ -163,15 +168,25 @@ impl Log {
         Ok(Pending(answer))
     }
 
+    /// A read from past [`MAX_CURSOR`] holds nothing (and asks the backend nothing).
+    ///
     /// # Errors
     /// The backend failed.
     pub fn read_stream(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
+        if from_seq > MAX_CURSOR {
+            return Ok(Vec::new());
+        }
         self.reader.read_stream(stream, from_seq, limit)
     }
 
+    /// A read from past [`MAX_CURSOR`] holds nothing.
+    ///
     /// # Errors
     /// The backend failed.
     pub fn read_all(&self, from_position: u64, limit: usize) -> Result<Vec<Recorded>, StoreError> {
+        if from_position > MAX_CURSOR {
+            return Ok(Vec::new());
+        }
         self.reader.read_all(from_position, limit)
     }
 
@@ -181,6 +196,9 @@ impl Log {
     /// # Errors
     /// The backend failed.
     pub fn read_stream_stored(&self, stream: &StreamId, from_seq: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        if from_seq > MAX_CURSOR {
+            return Ok(StoredPage::default());
+        }
         self.reader.read_stream_stored(stream, from_seq, limit)
     }
 
@@ -189,6 +207,9 @@ impl Log {
     /// # Errors
     /// The backend failed.
     pub fn read_all_stored(&self, from_position: u64, limit: usize) -> Result<StoredPage, StoreError> {
+        if from_position > MAX_CURSOR {
+            return Ok(StoredPage::default());
+        }
         self.reader.read_all_stored(from_position, limit)
     }
 

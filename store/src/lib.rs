@@ -28,7 +28,7 @@ mod syncer;
 pub use append::{AppendRequest, Appended, ProposedEvent, MAX_BATCH, MAX_EVENT_BYTES};
 pub use cross_check::{CrossCheck, NoCrossCheck, StreamLookup};
 pub use error::{AppendError, Damage, StoreError};
-pub use handle::{Log, Pending};
+pub use handle::{Log, Pending, MAX_CURSOR};
 pub use schedule::Schedule;
 pub use sequencer::WriterConfig;
 pub use stats::{LogStats, StatsSnapshot};

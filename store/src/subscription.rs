@@ -46,7 +46,7 @@ impl Log {
         let log = Arc::clone(self);
         tokio::spawn(async move {
             let mut live = log.committed();
-            let mut next = from.max(1);
+            let mut next = from.clamp(1, crate::MAX_CURSOR);
             'catch_up: loop {
                 loop {
                     let (reader, page_filter) = (Arc::clone(&log), filter.clone());
@@ -64,7 +64,7 @@ impl Log {
                         break;
                     }
                     for record in page {
-                        next = filter.cursor(&record).unwrap_or(next) + 1;
+                        next = filter.cursor(&record).unwrap_or(next).saturating_add(1);
                         if tx.send(Ok(Arc::new(record))).await.is_err() {
                             return;
                         }
@@ -83,7 +83,7 @@ impl Log {
                     if cursor > next {
                         continue 'catch_up;
                     }
-                    next = cursor + 1;
+                    next = cursor.saturating_add(1);
                     if tx.send(Ok(record)).await.is_err() {
                         return;
                     }

@@ -107,6 +107,14 @@ fn check_string(field: Field<'_>) -> Result<(), Rejection> {
                 u32::from(c)
             )));
         }
+        // Embeddings, overrides and isolates turn the text after them around wherever it is
+        // shown (a reason that reads backwards on the jury's screen); the marks U+200E/F stay.
+        if matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') {
+            return Err(Rejection::malformed(format!(
+                "{name} must not contain characters that change the text's direction: found U+{:04X} at character {n_chars}",
+                u32::from(c)
+            )));
+        }
     }
     if n_chars > max_chars {
         return Err(Rejection::malformed(format!(

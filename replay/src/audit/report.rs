@@ -203,17 +203,26 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Free text inside a Markdown table or list: one line, and no character that would open
-/// markup or end a cell.
+/// markup, end a cell or make a link. The text always stands mid-line, so what Markdown reads
+/// there is escaped with a backslash (CommonMark allows one before any ASCII punctuation):
+/// emphasis, code, cells, HTML, and the brackets without which no link or image opens, so a
+/// reason `[open](javascript:…)` or `![](http://…)` stays text; GitHub's autolinks too, by
+/// escaping the `:` of `://`, the `@` of an address and the `.` of `www.`.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
         match c {
             '\n' | '\r' => out.push(' '),
             // Other control characters (a terminal escape in an old log) are shown, not obeyed.
             c if c.is_control() => out.push_str(&format!("\\u{{{:04X}}}", u32::from(c))),
-            '|' | '*' | '~' | '`' | '<' | '\\' => {
+            '|' | '*' | '~' | '`' | '<' | '>' | '\\' | '[' | ']' | '_' | '&' | '@' => {
                 out.push('\\');
                 out.push(c);
+            }
+            ':' if chars.peek() == Some(&'/') => out.push_str("\\:"),
+            '.' if out.len() >= 3 && out.as_bytes()[out.len() - 3..].eq_ignore_ascii_case(b"www") => {
+                out.push_str("\\.")
             }
             _ => out.push(c),
         }
@@ -237,6 +246,18 @@ mod tests {
 
     #[test]
     fn control_characters_are_shown_not_obeyed() {
-        assert_eq!(escape("a\u{1b}[31mb|c\nd\u{7}"), "a\\u{001B}[31mb\\|c d\\u{0007}");
+        assert_eq!(escape("a\u{1b}[31mb|c\nd\u{7}"), "a\\u{001B}\\[31mb\\|c d\\u{0007}");
+    }
+
+    #[test]
+    fn links_images_and_autolinks_stay_text() {
+        assert_eq!(
+            escape("[open](javascript:alert(1)) ![](http://x.example/p.png)"),
+            "\\[open\\](javascript:alert(1)) !\\[\\](http\\://x.example/p.png)"
+        );
+        assert_eq!(escape("mail a@b.c or WWW.evil.example"), "mail a\\@b.c or WWW\\.evil.example");
+        assert_eq!(escape("<img src=x> &amp; _em_"), "\\<img src=x\\> \\&amp; \\_em\\_");
+        assert_eq!(escape("Clock stopped at 0:15:00, turn 3."), "Clock stopped at 0:15:00, turn 3.", "prose unchanged");
+        assert_eq!(escape("ñéw. é."), "ñéw. é.", "a dot after letters of more than one byte");
     }
 }

@@ -243,7 +243,7 @@ fn the_report_has_players_struck_events_rulings_the_sheet_and_the_digest() {
         "- Events: 16 (2 voided by the jury)",
         "| elisabeth | p2 |",
         "| maria_theresa | p3 |",
-        "| 9 | 2026-05-01T09:09:00.000Z | table-3 | 0:30:00 | ~~`nation_dropped_out nation=russia objectives_held=3 objectives_total=10`~~ **[VOIDED by #12: objectives miscounted; ruling #11: ",
+        "| 9 | 2026-05-01T09:09:00.000Z | table-3 | 0:30:00 | ~~`nation_dropped_out nation=russia objectives_held=3 objectives_total=10`~~ **\\[VOIDED by #12: objectives miscounted; ruling #11: ",
         "| 13 | 2026-05-01T09:13:00.000Z | table-3 | 0:30:00 | `nation_dropped_out nation=russia objectives_held=7 objectives_total=10` |",
         &format!("- #11 2026-05-01T09:11:00.000Z by jury-anna: ruling: {RULING}"),
         "- #12 2026-05-01T09:12:00.000Z by jury-anna: voided #9 `nation_dropped_out nation=russia objectives_held=3 objectives_total=10`: objectives miscounted (under ruling #11)",

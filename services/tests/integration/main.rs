@@ -12,6 +12,7 @@ mod daemon;
 mod descriptors;
 mod fanout;
 mod grpc;
+mod hostile;
 mod languages;
 mod paper;
 mod projections;

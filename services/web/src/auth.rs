@@ -92,26 +92,35 @@ impl FromRequestParts<WebState> for Viewer {
     }
 }
 
-/// A form posted from another site is refused: the cookie is `SameSite=Strict` already, and
-/// the `Origin` a browser sends must name this host.
+/// A form posted from anywhere but this origin is refused. The cookie is `SameSite=Strict`,
+/// but a site is a host without its port: a page on another port of the same host is
+/// "same-site". So a browser's `Sec-Fetch-Site` must say `same-origin` (or `none`, typed by
+/// the user), and its `Origin` must name this host and port; `Origin: null` (a sandboxed frame,
+/// a redirect from elsewhere) is refused. A client that sends neither (`curl`, an old browser) is
+/// let through: it carries no one's cookie by accident.
 pub(crate) fn same_origin(headers: &HeaderMap) -> Result<(), PageError> {
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    let cross_site = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) == Some("cross-site");
-    let origin_ok = match headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
-        None | Some("null") => true,
+    let fetch_site = headers.get("sec-fetch-site").map(|v| v.to_str().unwrap_or("?"));
+    let site_ok = matches!(fetch_site, None | Some("same-origin" | "none"));
+    let origin_ok = match headers.get(header::ORIGIN).map(|o| o.to_str().unwrap_or("null")) {
+        None => true,
         Some(origin) => origin.split_once("://").is_some_and(|(_, rest)| rest == host),
     };
-    if cross_site || !origin_ok {
+    if !site_ok || !origin_ok {
         let refused = Error::PermissionDenied("a form from another site".into());
         return Err(PageError::from(refused).saying(Say::new("error-cross-site")));
     }
     Ok(())
 }
 
-/// Only a path on this site: never `//host` or `https://…`.
+/// Only a path on this site: never `//host` or `https://…`. Browsers drop tabs and line breaks
+/// from a URL and read `\` as `/`, so `/<TAB>/evil.example` leaves the site: a path is taken
+/// only when it is printable ASCII without spaces or backslashes (anything else was encoded by
+/// whoever made the link), starts with one `/` and not two.
 pub(crate) fn local_path(next: Option<&str>) -> String {
+    let plain = |path: &str| path.bytes().all(|b| b.is_ascii_graphic() && b != b'\\');
     match next {
-        Some(path) if path.starts_with('/') && !path.starts_with("//") && !path.contains('\\') => path.to_owned(),
+        Some(path) if plain(path) && path.starts_with('/') && !path.starts_with("//") => path.to_owned(),
         _ => "/".to_owned(),
     }
 }
@@ -126,6 +135,12 @@ mod tests {
         assert_eq!(local_path(Some("//evil.example/")), "/");
         assert_eq!(local_path(Some("https://evil.example/")), "/");
         assert_eq!(local_path(None), "/");
+        // What browsers would read as another host once they drop tabs and line breaks, or
+        // read a backslash as a slash.
+        for hostile in ["/\t/evil.example/x", "/\n/evil.example", "/\r\n/evil", "/\\evil.example", "\\/evil", "/ /x"] {
+            assert_eq!(local_path(Some(hostile)), "/", "{hostile:?}");
+        }
+        assert_eq!(local_path(Some("/board/wm26?x=%2F%2Fe#top")), "/board/wm26?x=%2F%2Fe#top");
     }
 
     #[test]
@@ -148,5 +163,17 @@ mod tests {
         assert!(same_origin(&headers).is_ok());
         headers.insert(header::ORIGIN, "http://evil.example".parse().unwrap());
         assert!(same_origin(&headers).is_err());
+        // Another port of the same host is the same site, not the same origin.
+        headers.insert(header::ORIGIN, "http://127.0.0.1:9999".parse().unwrap());
+        assert!(same_origin(&headers).is_err());
+        headers.insert(header::ORIGIN, "null".parse().unwrap());
+        assert!(same_origin(&headers).is_err());
+        headers.remove(header::ORIGIN);
+        for (site, ok) in [("same-origin", true), ("none", true), ("same-site", false), ("cross-site", false)] {
+            headers.insert("sec-fetch-site", site.parse().unwrap());
+            assert_eq!(same_origin(&headers).is_ok(), ok, "{site}");
+        }
+        headers.remove("sec-fetch-site");
+        assert!(same_origin(&headers).is_ok(), "a client that sends neither");
     }
 }

@@ -154,6 +154,7 @@ impl LedgerService {
             name => Some(StreamId::parse(name).map_err(Error::from)?),
         };
         self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
+        super::cursor("from_seq", request.from_seq)?;
         let mut remaining = request.limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
         let log = Arc::clone(&self.log);
         let delivery = Arc::new(delivery);
@@ -170,7 +171,7 @@ impl LedgerService {
                     let from = next;
                     let read = tokio::task::spawn_blocking(move || reading.read(&reader, which.as_ref(), from, limit));
                     reads.push_back((from, limit, read));
-                    next += limit as u64;
+                    next = next.saturating_add(limit as u64);
                     unplanned -= limit;
                 }
                 let Some((from, limit, read)) = reads.pop_front() else { break };
@@ -437,6 +438,7 @@ impl pb::ledger_server::Ledger for LedgerService {
         };
         self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
         let filter = stream.map_or(Filter::All, Filter::Stream);
+        super::cursor("from", request.from)?;
         let Ok(slot) = Arc::clone(&self.subscribers).try_acquire_owned() else {
             ServerStats::add(&self.stats.subscribers_refused, 1);
             tracing::warn!(max_subscribers = self.limits.max_subscribers, "subscription refused: limit reached");

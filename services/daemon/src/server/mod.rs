@@ -104,6 +104,21 @@ async fn open_proofs(config: &Config) -> Result<Option<Arc<crate::proofs::Proofs
 /// Says on standard output where a listener is bound, one line each, `ledgerd listening: grpc
 /// 127.0.0.1:50051` (the gRPC line last): with `--listen 127.0.0.1:0` the port is the kernel's
 /// choice, and scripts and tests read it here instead of racing for a free port.
+/// A seq or position a request starts from: past [`ledger_store::MAX_CURSOR`] no log holds
+/// anything, and arithmetic on it could overflow, so it is refused at the edge.
+///
+/// # Errors
+/// `OUT_OF_RANGE` naming the field.
+pub(crate) fn cursor(field: &str, value: u64) -> Result<u64, ledger_house::error::Error> {
+    if value > ledger_store::MAX_CURSOR {
+        return Err(ledger_house::error::Error::OutOfRange(format!(
+            "{field} {value} is past any seq or position a log can reach (at most {})",
+            ledger_store::MAX_CURSOR
+        )));
+    }
+    Ok(value)
+}
+
 fn announce(what: &str, addr: std::net::SocketAddr) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();

@@ -115,6 +115,8 @@ impl pb::proofs_server::Proofs for ProofsService {
         };
         let access = stream.as_ref().map_or(Access::ReadLog, |s| Access::ReadStream(s.kind()));
         self.auth.authorize(&metadata, access)?;
+        super::cursor("seq", asked.seq)?;
+        super::cursor("position", asked.position)?;
         let size = self.size_or_latest(asked.tree_size)?;
         let log = Arc::clone(&self.log);
         let found = tokio::task::spawn_blocking(move || match &stream {
@@ -126,7 +128,7 @@ impl pb::proofs_server::Proofs for ProofsService {
                 .map(|r| r.into_iter().find(|r| r.envelope.position == asked.position)),
         })
         .await
-        .map_err(|e| Error::Internal(format!("a read panicked: {e}")))?
+        .map_err(|e| panicked("a read", &e))?
         .map_err(Error::from)?;
         let record = found.ok_or_else(|| match asked.stream.as_str() {
             "" => Error::NotFound(format!("the log has no event at position {}", asked.position)),
@@ -136,7 +138,7 @@ impl pb::proofs_server::Proofs for ProofsService {
         let proofs = self.proofs.clone().ok_or_else(no_checkpoints)?;
         let proof = tokio::task::spawn_blocking(move || proofs.inclusion(position - 1, size))
             .await
-            .map_err(|e| Error::Internal(format!("a proof panicked: {e}")))?
+            .map_err(|e| panicked("a proof", &e))?
             .map_err(Error::from)?;
         Ok(Response::new(pb::InclusionProof {
             position,
@@ -157,8 +159,15 @@ impl pb::proofs_server::Proofs for ProofsService {
         let old_size = asked.old_size;
         let proof = tokio::task::spawn_blocking(move || proofs.consistency(old_size, new_size))
             .await
-            .map_err(|e| Error::Internal(format!("a proof panicked: {e}")))?
+            .map_err(|e| panicked("a proof", &e))?
             .map_err(Error::from)?;
         Ok(Response::new(pb::ConsistencyProof { old_size, new_size, hashes: hashes(proof) }))
     }
+}
+
+/// A blocking task that panicked: logged here with what it said, answered `INTERNAL` without it
+/// (a panic's text is no caller's business).
+fn panicked(what: &str, error: &tokio::task::JoinError) -> Error {
+    tracing::error!(%error, "{what} panicked");
+    Error::Internal(format!("{what} failed inside ledgerd; the log says why"))
 }

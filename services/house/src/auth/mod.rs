@@ -289,7 +289,10 @@ mod tests {
         assert_eq!(refused.code(), crate::error::Code::Unauthenticated);
         let refused = auth.authorize(&bearer("numbers"), Access::Record).unwrap_err();
         assert_eq!(refused.code(), crate::error::Code::PermissionDenied);
-        assert!(auth.authorize(&bearer("numbers"), Access::ReadLog).is_ok());
+        assert!(auth.authorize(&bearer("numbers"), Access::RoleStats).is_ok());
+        // An analyst counts roles and nations; players' names stay with the organiser and jury.
+        let refused = auth.authorize(&bearer("numbers"), Access::ReadLog).unwrap_err();
+        assert_eq!(refused.code(), crate::error::Code::PermissionDenied);
         // A wrong token is refused even where the public is welcome: it is a mistake to report.
         assert_eq!(
             auth.authorize(&bearer("wrong"), Access::Clock).unwrap_err().code(),

@@ -4,9 +4,10 @@
 //! |---|---|---|---|---|
 //! | public standings (pseudonyms), clocks | yes | yes | yes | yes |
 //! | signed checkpoints, consistency proofs (hashes only) | yes | yes | yes | yes |
-//! | full standings (names), score sheets, Andes boards, scores, matches and levels | — | yes | yes | yes |
+//! | score sheets, Andes boards, scores, matches and levels | — | yes | yes | yes |
 //! | read or follow a game stream or an Andes match (`andes/<match>`), or prove one of its events | — | yes | yes | yes |
-//! | read or follow a tournament stream, the whole log, list streams, role statistics; prove their events | — | yes | — | yes |
+//! | list streams, role statistics | — | yes | — | yes |
+//! | full standings (names); read or follow a tournament stream or the whole log, prove their events | — | — | — | yes |
 //! | the day's paper: pairings, game report sheets, final standings with names | — | — | — | yes |
 //! | the jury's replay viewer of a game and its report (`web::jury`), on an open ledgerd too | — | — | — | jury only |
 //! | record events | — | — | by clearance | by clearance |
@@ -14,8 +15,11 @@
 //! On an open ledgerd (no auth file) every read is allowed; the clearance the headers name still
 //! decides what is recorded and who sees the jury's replay viewer ([`Access::when_open_too`]).
 //!
-//! Tournament streams carry players' full names, so the public and the tables see players only
-//! through the standings; a table reads the games it plays and follows. An Andes stream names
+//! Players' full names are seen by the organiser and the jury only (issue 35), everywhere:
+//! tournament streams and the whole log carry them, and so do the standings that are not
+//! public, so the public, the tables and the analysts see players by pseudonym and id only
+//! (analysts count roles and nations through the role statistics). A table reads the games it
+//! plays and follows. An Andes stream names
 //! its two players by id only, so it reads like a game stream. What a recorder may record is then
 //! decided event by event by `ledger::access::permits`: for Andes, organisers create matches,
 //! tables record moves, flag falls and resignations, the jury everything, and nobody the events
@@ -106,6 +110,11 @@ impl Role {
         match (self, access) {
             (_, Access::Standings { public: true } | Access::Clock | Access::Checkpoints) => true,
             (Role::Public, _) => false,
+            // Real names: the organiser's and the jury's alone.
+            (
+                Role::Analyst,
+                Access::Standings { public: false } | Access::ReadStream(StreamKind::Tournament) | Access::ReadLog,
+            ) => false,
             (Role::Analyst, Access::Record | Access::Paper) => false,
             (Role::Analyst | Role::Organiser, Access::ReplayViewer) => false,
             (Role::Analyst | Role::Organiser | Role::Jury, _) => true,
@@ -114,12 +123,12 @@ impl Role {
                 Access::Record
                 | Access::ReadStream(StreamKind::Game | StreamKind::Andes)
                 | Access::ScoreSheet
-                | Access::AndesProjection
-                | Access::Standings { public: false },
+                | Access::AndesProjection,
             ) => true,
             (
                 Role::Table,
-                Access::ReadStream(StreamKind::Tournament)
+                Access::Standings { public: false }
+                | Access::ReadStream(StreamKind::Tournament)
                 | Access::ReadLog
                 | Access::ListStreams
                 | Access::RoleStats
@@ -214,7 +223,7 @@ mod tests {
         assert_eq!(error.code(), crate::error::Code::PermissionDenied);
         assert_eq!(
             error.message(),
-            "reading tournament streams is for analyst, organiser, jury; table-4 is cleared as table"
+            "reading tournament streams is for organiser, jury; table-4 is cleared as table"
         );
         let error = denied(&table, Access::ReplayViewer);
         assert_eq!(error.text(), "PERMISSION_DENIED: the replay viewer is for the jury; table-4 is cleared as table");
