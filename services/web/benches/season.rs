@@ -148,7 +148,8 @@ impl Measured {
         }
     }
 
-    /// One call on `ledger`; its size in bytes, so that the work is not optimised away.
+    /// One call on `ledger`; a number from its answer (records, rows, bytes), so that the work is
+    /// not optimised away.
     async fn call(self, ledger: &Ledger) -> usize {
         let t0 = StreamId::tournament("t0").unwrap();
         match self {
