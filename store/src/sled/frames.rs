@@ -49,8 +49,15 @@ const ENTRY: usize = 8;
 const MAGIC: [u8; 4] = *b"LGF2";
 const MAGIC_V1: [u8; 4] = *b"LGF1";
 
-/// Readers read the file this many bytes at a time (more when one frame is larger).
+/// Readers read the file this many bytes at a time (more when one frame is larger); a reader
+/// for lookups, after its first few reads ([`FIRST_READ`]).
 const WINDOW: usize = 256 * 1024;
+
+/// A lookup reader's first read (more when the frame is larger); each read after it reads twice
+/// as much, up to [`WINDOW`]. A lookup (a stream's few frames, an event by its id) then reads
+/// little more than the frames it wants, however much of the file follows them, and a long
+/// stream read in order soon reads a whole window at a time.
+const FIRST_READ: usize = 16 * 1024;
 
 /// Opens (or creates) the records file for reading and appending at known offsets.
 ///
@@ -277,18 +284,27 @@ impl Found {
 }
 
 /// Reads frames of the file up to `end` through a window, so that frames read in order cost
-/// one `pread` per [`WINDOW`] bytes.
+/// one `pread` per [`WINDOW`] bytes (for lookups, after the first few, which read less:
+/// [`FrameReader::for_lookups`]).
 pub struct FrameReader<'a> {
     file: &'a File,
     end: u64,
     start: u64,
     window: Vec<u8>,
+    /// How much the next read reads at least.
+    read_ahead: usize,
 }
 
 impl<'a> FrameReader<'a> {
     /// A reader that never reads at or past `end` (the durable end, for readers).
     pub fn new(file: &'a File, end: u64) -> Self {
-        FrameReader { file, end, start: 0, window: Vec::new() }
+        FrameReader { file, end, start: 0, window: Vec::new(), read_ahead: WINDOW }
+    }
+
+    /// A reader whose first read is small and each next one twice as large, up to a window
+    /// ([`FIRST_READ`]): for reads that want a few frames here and there, not the file in order.
+    pub fn for_lookups(file: &'a File, end: u64) -> Self {
+        FrameReader { read_ahead: FIRST_READ, ..FrameReader::new(file, end) }
     }
 
     /// Fails unless every record of a frame is what it was written as.
@@ -424,13 +440,14 @@ impl<'a> FrameReader<'a> {
             return Ok(());
         }
         let available = usize::try_from(self.end - offset).unwrap_or(usize::MAX);
-        let size = len.max(WINDOW).min(available);
+        let size = len.max(self.read_ahead).min(available);
         if size < len {
             return Err(damaged(offset, "the records end inside it"));
         }
         self.window.resize(size, 0);
         self.file.read_exact_at(&mut self.window, offset)?;
         self.start = offset;
+        self.read_ahead = (self.read_ahead * 2).min(WINDOW);
         Ok(())
     }
 }
@@ -594,6 +611,34 @@ mod tests {
         // A reader bounded inside a frame refuses it.
         let mut short = FrameReader::new(&file, durable - 1);
         assert!(short.frame_unchecked(frames[0].len() as u64).is_err());
+    }
+
+    #[test]
+    fn a_lookup_reads_little_more_than_its_frame_and_a_walk_soon_reads_whole_windows() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = open(dir.path()).unwrap();
+        let record = vec![b'r'; 1000];
+        let mut offset = 0;
+        for first in 1..=2000 {
+            let frame = encode(first, 0, [record.as_slice()]);
+            file.write_all_at(&frame, offset).unwrap();
+            offset += frame.len() as u64;
+        }
+        // Two megabytes follow the first frame: a lookup of it reads one small read's worth, a
+        // walk a window.
+        let mut lookup = FrameReader::for_lookups(&file, offset);
+        assert_eq!(lookup.frame_unchecked(0).unwrap().unwrap().header.first_position, 1);
+        assert_eq!(lookup.window.len(), FIRST_READ);
+        let mut walk = FrameReader::new(&file, offset);
+        walk.frame_unchecked(0).unwrap();
+        assert_eq!(walk.window.len(), WINDOW);
+        // Reading on, a lookup's reads grow to a window too.
+        let mut walk = FrameReader::for_lookups(&file, offset);
+        let mut at = 0;
+        while at < 4 * WINDOW as u64 {
+            at = walk.frame_unchecked(at).unwrap().unwrap().next_offset();
+        }
+        assert_eq!(walk.window.len(), WINDOW);
     }
 
     #[test]

@@ -332,7 +332,7 @@ impl Storage for SledStorage {
             candidates.extend(found);
         }
         // Read after the index, as in `stream_records`.
-        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
+        let mut cursor = Cursor::for_lookups(self, self.durable_end.load(Ordering::Acquire));
         for position in candidates {
             let bytes = self.fetch(position, &mut cursor)?.ok_or_else(|| {
                 StoreError::Corrupt(format!("the id index points at position {position}, which is missing"))

@@ -23,8 +23,15 @@ pub(super) struct Cursor<'a> {
 type Fetched<'c> = Result<&'c [u8], Damage>;
 
 impl<'a> Cursor<'a> {
+    /// A cursor for reading on in log order (the whole log's records).
     pub(super) fn new(storage: &'a SledStorage, end: u64) -> Self {
         Cursor { reader: FrameReader::new(&storage.records, end), current: None }
+    }
+
+    /// A cursor for records here and there (a stream's, an event by its id): its first reads are
+    /// small ([`FrameReader::for_lookups`]), so that a lookup costs its frames, not a window.
+    pub(super) fn for_lookups(storage: &'a SledStorage, end: u64) -> Self {
+        Cursor { reader: FrameReader::for_lookups(&storage.records, end), current: None }
     }
 
     /// Whether the current frame holds `position`.
@@ -187,7 +194,7 @@ impl SledStorage {
         }
         // The readable end is read after the positions: the sync thread moves it before it
         // indexes a group, so every position found is within it.
-        let mut cursor = Cursor::new(self, self.durable_end.load(Ordering::Acquire));
+        let mut cursor = Cursor::for_lookups(self, self.durable_end.load(Ordering::Acquire));
         let prefix = layout::stored_prefix(stream);
         for (seq, position) in (from_seq..).zip(positions) {
             let bytes = match self.fetch(position, &mut cursor) {

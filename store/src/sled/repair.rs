@@ -280,7 +280,7 @@ impl Checker<'_, '_, '_> {
         if let Some(record) = self.accepted.get(&position) {
             return Some(record.clone());
         }
-        let mut cursor = Cursor::new(self.storage, self.file_len);
+        let mut cursor = Cursor::for_lookups(self.storage, self.file_len);
         let bytes = self.storage.fetch(position, &mut cursor).ok()??;
         decode_record(bytes).ok()
     }

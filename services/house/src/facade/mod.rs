@@ -546,6 +546,113 @@ mod tests {
         assert_eq!(at, last);
     }
 
+    /// A source that notes every stream it reads and every time it is asked for a list.
+    struct Counting<S> {
+        inner: S,
+        reads: std::sync::Mutex<Vec<StreamId>>,
+        listings: std::sync::atomic::AtomicUsize,
+    }
+
+    impl<S: Source> Counting<S> {
+        fn new(inner: S) -> Self {
+            Counting { inner, reads: Default::default(), listings: Default::default() }
+        }
+
+        /// The streams read since the last call, in order, and how many lists were asked for.
+        fn taken(&self) -> (Vec<StreamId>, usize) {
+            let reads = std::mem::take(&mut *self.reads.lock().unwrap());
+            (reads, self.listings.swap(0, std::sync::atomic::Ordering::Relaxed))
+        }
+
+        fn listed(&self) {
+            self.listings.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    impl<S: Source> Source for Counting<S> {
+        fn read_stream(&self, stream: &StreamId) -> Result<Vec<Entry>, Error> {
+            self.reads.lock().unwrap().push(stream.clone());
+            self.inner.read_stream(stream)
+        }
+
+        fn tournaments_of(&self, game: &str) -> Result<Vec<StreamId>, Error> {
+            self.inner.tournaments_of(game)
+        }
+
+        fn tournaments(&self) -> Result<Vec<StreamId>, Error> {
+            self.listed();
+            self.inner.tournaments()
+        }
+
+        fn streams(&self) -> Result<Vec<StreamId>, Error> {
+            self.listed();
+            self.inner.streams()
+        }
+
+        fn last_position(&self) -> Result<u64, Error> {
+            self.listed();
+            self.inner.last_position()
+        }
+    }
+
+    /// The example, then `copies` more of it as tournaments `t1`, `t2`, … (their games
+    /// `t1-q1-t1`, …), each after the last in the log.
+    fn season(copies: usize) -> Records {
+        let mut records = records();
+        let mut position = records.last_position().unwrap();
+        for copy in 1..=copies {
+            let own = |game: &str| format!("t{copy}-{game}");
+            for (id, line) in lines() {
+                let id = match id.kind() {
+                    StreamKind::Tournament => StreamId::tournament(&format!("t{copy}")).unwrap(),
+                    _ => StreamId::game(&own(id.id())).unwrap(),
+                };
+                let event = match line.event {
+                    Event::GameScheduled { game, stage, round, table, seats } => {
+                        Event::GameScheduled { game: own(&game), stage, round, table, seats }
+                    }
+                    other => other,
+                };
+                position += 1;
+                records.push(id, position, line.recorded_at_ms, event);
+            }
+        }
+        records
+    }
+
+    #[test]
+    fn a_tournaments_standings_read_its_streams_once_and_nothing_else_of_the_season() {
+        let alone = Projections::new(records());
+        let season = Projections::new(Counting::new(season(3)));
+        assert_eq!(season.source().inner.tournaments().unwrap().len(), 4);
+        let open26 = StreamId::tournament("open26").unwrap();
+        let games: Vec<StreamId> =
+            alone.tournament(&open26).unwrap().games.iter().map(|g| StreamId::game(&g.game).unwrap()).collect();
+        assert_eq!(games.len(), 8);
+        let mut expected: Vec<StreamId> = games.clone();
+        expected.push(open26.clone());
+        expected.sort();
+        for public in [false, true] {
+            let standings = season.standings(&open26, None, public).unwrap();
+            assert_eq!(standings.value, alone.standings(&open26, None, public).unwrap().value);
+            let (mut reads, listings) = season.source().taken();
+            reads.sort();
+            assert_eq!(reads, expected, "public: {public}");
+            assert_eq!(listings, 0, "public: {public}");
+        }
+        // Another tournament of the season reads its own streams, not the example's.
+        season.standings(&StreamId::tournament("t2").unwrap(), None, true).unwrap();
+        let (reads, listings) = season.source().taken();
+        assert_eq!((reads.len(), listings), (9, 0));
+        assert!(reads.iter().all(|id| id.id() == "t2" || id.id().starts_with("t2-")), "{reads:?}");
+        // The paper's schedule is the tournament's stream alone; a game's sheet, that game and
+        // the tournament that scheduled it.
+        season.tournament(&open26).unwrap();
+        assert_eq!(season.source().taken(), (vec![open26.clone()], 0));
+        season.score_sheet(&games[0], None).unwrap();
+        assert_eq!(season.source().taken(), (vec![open26, games[0].clone()], 0));
+    }
+
     #[test]
     fn a_stream_of_another_kind_or_none_is_refused_as_the_api_always_did() {
         let wrong = stream_id(StreamKind::Game, "tournament/open26").unwrap_err();
