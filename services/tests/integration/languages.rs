@@ -17,20 +17,20 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 use tonic::transport::Channel;
 
-const ANALYST_TOKEN: &str = "analyst-token-lu";
-const ORGANISER_TOKEN: &str = "organiser-token-ola";
+pub(crate) const ANALYST_TOKEN: &str = "analyst-token-lu";
+pub(crate) const ORGANISER_TOKEN: &str = "organiser-token-ola";
 
-/// ledgerd with an auth file and its pages.
-struct Site {
-    daemon: Daemon,
+/// ledgerd with an auth file and its pages (the season's test, `season.rs`, uses it too).
+pub(crate) struct Site {
+    pub(crate) daemon: Daemon,
     grpc: LedgerClient<Channel>,
     /// `127.0.0.1:port` of the pages.
-    http: String,
+    pub(crate) http: String,
     _dir: tempfile::TempDir,
 }
 
 impl Site {
-    async fn open() -> Site {
+    pub(crate) async fn open() -> Site {
         let dir = tempfile::tempdir().unwrap();
         let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
         let auth = json!({"tokens": [
@@ -51,7 +51,7 @@ impl Site {
     }
 
     /// `ledgerctl --server … --token <token> <args>`, off the async workers; it must succeed.
-    async fn ledgerctl(&self, token: &str, args: &[&str]) -> String {
+    pub(crate) async fn ledgerctl(&self, token: &str, args: &[&str]) -> String {
         let server = format!("http://{}", self.daemon.addr());
         let args: Vec<String> =
             ["--server", server.as_str(), "--token", token].iter().chain(args).map(|s| (*s).to_owned()).collect();
@@ -65,7 +65,7 @@ impl Site {
         String::from_utf8(out.stdout).unwrap()
     }
 
-    async fn append(&mut self, stream: &str, token: &str, events: &[Value], prefix: &str) {
+    pub(crate) async fn append(&mut self, stream: &str, token: &str, events: &[Value], prefix: &str) {
         let events: Vec<ledger::Event> =
             events.iter().map(|e| ledger::event::from_canonical_json(e).unwrap()).collect();
         let mut request = tonic::Request::new(crate::support::append(stream, &events, prefix, None));
@@ -165,7 +165,14 @@ const ENGLISH: [Ask; 3] = [Ask::Browser("en-US,en;q=0.9"), Ask::Browser("de-DE")
 
 /// `path` asked for in every way: each Spanish answer says all of `es` and none of `en`, and
 /// the other way round; each is the language in `<html lang>` with the switch to the other.
-async fn says(site: &Site, path: &str, token: Option<&str>, status: u16, en: &[&str], es: &[&str]) -> (String, String) {
+pub(crate) async fn says(
+    site: &Site,
+    path: &str,
+    token: Option<&str>,
+    status: u16,
+    en: &[&str],
+    es: &[&str],
+) -> (String, String) {
     let mut shown = (String::new(), String::new());
     for (asks, want, not) in [(&ENGLISH[..], en, es), (&SPANISH[..], es, en)] {
         for ask in asks {

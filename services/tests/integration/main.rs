@@ -17,6 +17,7 @@ mod paper;
 mod projections;
 mod proofs;
 mod roundtrip;
+mod season;
 mod security;
 mod support;
 mod table;

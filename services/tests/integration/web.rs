@@ -426,6 +426,9 @@ async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client,
     })
     .await;
     assert_eq!(bars, 4, "one bar per role");
+    // The page says whose games it counted: the one tournament, by name, linked to its board.
+    let covered = text_of(browser, "#covered").await.unwrap_or_default();
+    assert!(covered.contains("1 tournament") && covered.contains("Friedrich Open 2026 open26"), "{covered}");
     let csv = browser
         .execute_async(
             "const done = arguments[arguments.length - 1];
@@ -458,6 +461,8 @@ async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client,
             ));
         }
     }
+    assert_eq!(stats["tournaments"], json!([{"id": "open26", "name": "Friedrich Open 2026"}]));
+    expected.push("# tournament,open26,Friedrich Open 2026".to_owned());
     assert_eq!(csv.lines().collect::<Vec<_>>(), expected, "the CSV and `ledgerctl stats roles --json` differ");
     screenshot(browser, "analyst").await;
 }

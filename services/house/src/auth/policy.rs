@@ -2,9 +2,9 @@
 //!
 //! | | public (no token) | analyst | table | organiser, jury |
 //! |---|---|---|---|---|
-//! | public standings (pseudonyms), clocks | yes | yes | yes | yes |
+//! | public standings (pseudonyms), clocks, the season's tournaments (names, rulesets, years, counts of players, states) | yes | yes | yes | yes |
 //! | signed checkpoints, consistency proofs (hashes only) | yes | yes | yes | yes |
-//! | full standings (names), score sheets, Andes boards, scores, matches and levels | — | yes | yes | yes |
+//! | full standings (names), score sheets, Andes boards, scores, matches and levels, the season's Andes matches | — | yes | yes | yes |
 //! | read or follow a game stream or an Andes match (`andes/<match>`), or prove one of its events | — | yes | yes | yes |
 //! | read or follow a tournament stream, the whole log, list streams, role statistics; prove their events | — | yes | — | yes |
 //! | the day's paper: pairings, game report sheets, final standings with names | — | — | — | yes |
@@ -57,6 +57,11 @@ pub enum Access {
         public: bool,
     },
     Clock,
+    /// The season's list (`ledgerctl tournament list`, the front page); `andes`: with the Andes
+    /// matches and their players, which go with the Andes projections.
+    Season {
+        andes: bool,
+    },
     RoleStats,
     /// An Andes match's board, scores, match sheet or levels.
     AndesProjection,
@@ -104,7 +109,13 @@ impl Role {
     /// The table above.
     pub fn may(self, access: Access) -> bool {
         match (self, access) {
-            (_, Access::Standings { public: true } | Access::Clock | Access::Checkpoints) => true,
+            (
+                _,
+                Access::Standings { public: true }
+                | Access::Clock
+                | Access::Checkpoints
+                | Access::Season { andes: false },
+            ) => true,
             (Role::Public, _) => false,
             (Role::Analyst, Access::Record | Access::Paper) => false,
             (Role::Analyst | Role::Organiser, Access::ReplayViewer) => false,
@@ -115,6 +126,7 @@ impl Role {
                 | Access::ReadStream(StreamKind::Game | StreamKind::Andes)
                 | Access::ScoreSheet
                 | Access::AndesProjection
+                | Access::Season { andes: true }
                 | Access::Standings { public: false },
             ) => true,
             (
@@ -147,6 +159,8 @@ impl Access {
             Access::Standings { public: true } => "the public standings".into(),
             Access::Standings { public: false } => "the full standings (with names)".into(),
             Access::Clock => "clocks".into(),
+            Access::Season { andes: false } => "the season's tournaments".into(),
+            Access::Season { andes: true } => "the season's Andes matches".into(),
             Access::RoleStats => "role statistics".into(),
             Access::AndesProjection => "Andes boards and scores".into(),
             Access::Paper => "printing the day's paper".into(),
