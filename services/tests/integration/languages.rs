@@ -65,6 +65,17 @@ impl Site {
         String::from_utf8(out.stdout).unwrap()
     }
 
+    /// The Andes match `w1`, ana (Sol) against bruno, one move into its first game.
+    pub(crate) async fn andes_w1_in_play(&mut self) {
+        let created = json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720000});
+        self.append("andes/w1", ORGANISER_TOKEN, &[created], "w1-create-").await;
+        let moves = [
+            json!({"type": "game_started", "game": 1, "at_ms": 0}),
+            json!({"type": "move_played", "notation": "0c3", "at_ms": 4000}),
+        ];
+        self.append("andes/w1", TABLE_TOKEN, &moves, "w1-moves-").await;
+    }
+
     pub(crate) async fn append(&mut self, stream: &str, token: &str, events: &[Value], prefix: &str) {
         let events: Vec<ledger::Event> =
             events.iter().map(|e| ledger::event::from_canonical_json(e).unwrap()).collect();
@@ -213,13 +224,7 @@ async fn every_page_speaks_spanish_and_english() {
     let mut site = Site::open().await;
     let open26 = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
     site.ledgerctl(ORGANISER_TOKEN, &["import", "--file", open26]).await;
-    let created = json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720000});
-    site.append("andes/w1", ORGANISER_TOKEN, &[created], "w1-create-").await;
-    let moves = [
-        json!({"type": "game_started", "game": 1, "at_ms": 0}),
-        json!({"type": "move_played", "notation": "0c3", "at_ms": 4000}),
-    ];
-    site.append("andes/w1", TABLE_TOKEN, &moves, "w1-moves-").await;
+    site.andes_w1_in_play().await;
 
     says(
         &site,

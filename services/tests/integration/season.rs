@@ -6,8 +6,7 @@
 
 use crate::languages::{says, Site, ANALYST_TOKEN, ORGANISER_TOKEN};
 use crate::support::run_ledgerctl;
-use crate::web::{browser_binaries, click, eventually, js, Driver, TABLE_TOKEN};
-use fantoccini::{Client, Locator};
+use crate::web::{browser_binaries, click, eventually, js, sign_in, Driver, TABLE_TOKEN};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -57,13 +56,7 @@ async fn season() -> Site {
     for args in commands {
         site.ledgerctl(ORGANISER_TOKEN, &args.iter().map(String::as_str).collect::<Vec<_>>()).await;
     }
-    let created = json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720000});
-    site.append("andes/w1", ORGANISER_TOKEN, &[created], "w1-create-").await;
-    let moves = [
-        json!({"type": "game_started", "game": 1, "at_ms": 0}),
-        json!({"type": "move_played", "notation": "0c3", "at_ms": 4000}),
-    ];
-    site.append("andes/w1", TABLE_TOKEN, &moves, "w1-moves-").await;
+    site.andes_w1_in_play().await;
     site
 }
 
@@ -190,8 +183,11 @@ async fn in_chromium(site: &Site) {
     };
     let driver = Driver::start(chromium, &chromedriver);
     for (width, height, name) in [(390, 844, "phone"), (1280, 800, "laptop")] {
-        let browser = driver.browser(width, height).await;
-        sign_in(&browser, site).await;
+        let browser =
+            if name == "phone" { driver.phone(width, height).await } else { driver.browser(width, height).await };
+        sign_in(&browser, &format!("http://{}", site.http), ORGANISER_TOKEN, "/").await;
+        let shown = js(&browser, "return window.innerWidth;").await;
+        assert_eq!(shown, json!(width), "{name}: the page's width");
         for (lang, states) in [("en", ["registering", "round 1", "final"]), ("es", ["inscripción", "ronda 1", "final"])]
         {
             if lang == "es" {
@@ -224,18 +220,4 @@ async fn in_chromium(site: &Site) {
         }
         browser.close().await.unwrap();
     }
-}
-
-async fn sign_in(browser: &Client, site: &Site) {
-    browser.goto(&format!("http://{}/signin?next=/", site.http)).await.unwrap();
-    let field = eventually("the token field", Duration::from_secs(10), || async {
-        browser.find(Locator::Id("token")).await.ok()
-    })
-    .await;
-    field.send_keys(ORGANISER_TOKEN).await.unwrap();
-    click(browser, "#signin").await;
-    eventually("the season after signing in", Duration::from_secs(10), || async {
-        browser.find(Locator::Id("season-tournaments")).await.ok()
-    })
-    .await;
 }

@@ -31,12 +31,20 @@ fn cell(label: &str, class: &str, html: &str) -> String {
     format!("<td class=\"{class}\" data-label=\"{}\">{html}</td>", esc(label))
 }
 
-/// A table of `rows` under `heads`, or a line saying there are none.
-fn season_table(lang: Lang, id: &str, heads: &[String], rows: Vec<String>) -> String {
+/// A table of `rows` under `heads`, or a line saying there are none; the columns numbered in
+/// `numbers` are numbers (aligned right on a laptop).
+fn season_table(lang: Lang, id: &str, heads: &[String], numbers: &[usize], rows: Vec<String>) -> String {
     if rows.is_empty() {
         return format!("<p class=\"muted\" id=\"{id}\">{}</p>", esc(&lang.t("index-none")));
     }
-    let heads: String = heads.iter().map(|h| format!("<th scope=\"col\">{}</th>", esc(h))).collect();
+    let heads: String = heads
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let class = if numbers.contains(&i) { " class=\"num\"" } else { "" };
+            format!("<th scope=\"col\"{class}>{}</th>", esc(h))
+        })
+        .collect();
     format!(
         "<table class=\"season\" id=\"{id}\"><thead><tr>{heads}</tr></thead><tbody>{}</tbody></table>",
         rows.concat()
@@ -81,7 +89,7 @@ fn tournaments(lang: Lang, lines: &[TournamentLine], may_print: bool) -> String 
             format!("<tr data-tournament=\"{id}\" data-state=\"{}\">{}</tr>", line.state, cells.concat())
         })
         .collect();
-    season_table(lang, "season-tournaments", &heads, rows)
+    season_table(lang, "season-tournaments", &heads, &[2, 3], rows)
 }
 
 fn andes(lang: Lang, lines: &[AndesLine]) -> String {
@@ -119,7 +127,7 @@ fn andes(lang: Lang, lines: &[AndesLine]) -> String {
             format!("<tr data-match=\"{id}\" data-state=\"{ended}\">{}</tr>", cells.concat())
         })
         .collect();
-    season_table(lang, "season-andes", &heads, rows)
+    season_table(lang, "season-andes", &heads, &[2], rows)
 }
 
 /// The season's tables.

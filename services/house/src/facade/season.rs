@@ -124,7 +124,7 @@ impl<S: Source> Projections<S> {
                 first_position,
             });
         }
-        tournaments.sort_by(|a, b| b.first_position.cmp(&a.first_position));
+        tournaments.sort_by_key(|t| std::cmp::Reverse(t.first_position));
         let andes = if scope.andes {
             let mut lines = Vec::new();
             for id in self.source.streams()?.into_iter().filter(|id| id.kind() == StreamKind::Andes) {
@@ -134,7 +134,7 @@ impl<S: Source> Projections<S> {
                 let streams = Streams::from([(id.clone(), entries.into_iter().map(|e| (e.seq, e.event)).collect())]);
                 lines.push(AndesLine { summary: andes_views::summary(&streams, &id)?, first_position });
             }
-            lines.sort_by(|a, b| b.first_position.cmp(&a.first_position));
+            lines.sort_by_key(|l| std::cmp::Reverse(l.first_position));
             Some(lines)
         } else {
             None
