@@ -173,7 +173,8 @@ async fn the_season_lists_every_tournament_and_match_newest_first_with_where_eac
 
 /// The front page in Chromium as the organiser, at a phone's and a laptop's width, in English
 /// then Spanish (by its switch): the rows newest first with their states, the paper links, the
-/// Andes match; screenshots in `/tmp/season-<width>-<lang>.png`.
+/// Andes match; screenshots in `/tmp/season-<width>-<lang>.png` (and `…-andes.png`, scrolled to the
+/// matches).
 async fn in_chromium(site: &Site) {
     let Some((chromium, chromedriver)) = browser_binaries() else {
         let message = "\n\n*** season browser test SKIPPED: no chromium/chromedriver ***\n";
@@ -217,6 +218,8 @@ async fn in_chromium(site: &Site) {
             let path = format!("/tmp/season-{name}-{lang}.png");
             js(&browser, "window.scrollTo(0, 0); return null;").await;
             std::fs::write(&path, browser.screenshot().await.unwrap()).unwrap();
+            js(&browser, "document.getElementById('season-andes').scrollIntoView(); return null;").await;
+            std::fs::write(path.replace(".png", "-andes.png"), browser.screenshot().await.unwrap()).unwrap();
         }
         browser.close().await.unwrap();
     }
