@@ -4,7 +4,9 @@
 //! - [`sheet`]: the score sheet of one game (spec §3–5, docs/RULES.md), with an `explain` line
 //!   per number; [`sheet::GameFold`] folds event by event, for "as of seq" and audits.
 //! - [`mod@standings`]: qualifying totals, tie-breakers and the final (sections 6–7).
-//! - [`stats`]: games, wins, Wilson intervals and averages per role and nation.
+//! - [`stats`]: games, wins, Wilson intervals and averages per role and nation, and which
+//!   tournaments they cover.
+//! - [`season`]: where a tournament stands (registering, drawn, round N, final, ended).
 //! - [`exact`]: the exact numbers all of them use.
 //! - [`audit`]: the jury's audit — any point of a game as the ledger knew it then, stepping,
 //!   diffs, the timeline with voids and rulings, and the Markdown report with the chain digest.
@@ -21,6 +23,7 @@ pub mod andes;
 pub mod audit;
 pub mod clock;
 pub mod exact;
+pub mod season;
 pub mod sheet;
 pub mod standings;
 pub mod stats;

@@ -25,7 +25,10 @@ pub const RATE_PLACES: u32 = 4;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameRecord {
     pub game: String,
+    /// What the tournament filter matches (the caller's choice: the stream id, or the name).
     pub tournament: Option<String>,
+    /// The tournament's name from `tournament_created`, for [`Stats::tournaments`].
+    pub tournament_name: Option<String>,
     pub stage: Option<Stage>,
     pub year: Option<i32>,
     pub sheet: ScoreSheet,
@@ -122,6 +125,16 @@ pub struct Stats {
     pub games: u64,
     pub roles: BTreeMap<Role, Line>,
     pub nations: BTreeMap<Nation, Line>,
+    /// The tournaments at least one counted game was played in, in the order first counted.
+    pub tournaments: Vec<Covered>,
+}
+
+/// A tournament whose games a [`Stats`] counted: what its records name it by (the filter's
+/// `tournament`, a stream id when the house gathers them) and its name.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Covered {
+    pub id: String,
+    pub name: String,
 }
 
 /// Folds the records the filter admits; games that have not ended are left out.
@@ -133,6 +146,12 @@ pub fn stats(records: &[GameRecord], filter: &Filter) -> Stats {
             continue;
         }
         out.games += 1;
+        if let Some(id) = &record.tournament {
+            if !out.tournaments.iter().any(|t| t.id == *id) {
+                let name = record.tournament_name.clone().unwrap_or_else(|| id.clone());
+                out.tournaments.push(Covered { id: id.clone(), name });
+            }
+        }
         for (&role, line) in &sheet.roles {
             if let Some(score) = line.score {
                 out.roles.entry(role).or_default().add(line.winning_nations > 0, score);
@@ -169,6 +188,7 @@ pub fn tournament_records(
         records.push(GameRecord {
             game: scheduled.game.clone(),
             tournament: Some(facts.name.clone()),
+            tournament_name: Some(facts.name.clone()),
             stage: Some(scheduled.slot.stage),
             year,
             sheet,
@@ -196,6 +216,8 @@ pub struct StatsJson {
     pub games: u64,
     pub roles: BTreeMap<Role, LineJson>,
     pub nations: BTreeMap<Nation, LineJson>,
+    /// The tournaments the figures cover ([`Stats::tournaments`]).
+    pub tournaments: Vec<Covered>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -230,6 +252,7 @@ impl Stats {
             games: self.games,
             roles: self.roles.iter().map(|(r, l)| (*r, l.to_json())).collect(),
             nations: self.nations.iter().map(|(n, l)| (*n, l.to_json())).collect(),
+            tournaments: self.tournaments.clone(),
         }
     }
 }

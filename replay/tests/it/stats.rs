@@ -5,7 +5,7 @@ use crate::support::{examples_dir, load_game};
 use crate::tourney::{GameSpec, Tourney};
 use ledger::{Nation, Role, Ruleset, Stage};
 use replay::sheet::score_game;
-use replay::stats::{stats, tournament_records, Filter, GameRecord};
+use replay::stats::{stats, tournament_records, Covered, Filter, GameRecord};
 use replay::Rational;
 use std::collections::BTreeMap;
 
@@ -25,6 +25,7 @@ fn records() -> Vec<GameRecord> {
     records.push(GameRecord {
         game: "worked".into(),
         tournament: None,
+        tournament_name: None,
         stage: None,
         year: Some(2019),
         sheet: score_game(None, &worked).unwrap(),
@@ -45,6 +46,10 @@ fn counts_wins_and_averages_per_role_and_nation() {
     // 4 qualifying games and the final at 7.5, the worked example at 12.1.
     assert_eq!(prussia.average_score(), Some(Rational::new(5 * 75 + 121, 60)));
     assert!(!all.nations.contains_key(&Nation::Hanover));
+    // The tournament its counted games came from, once; the game of no tournament adds none.
+    let covered = [Covered { id: "Test Open".into(), name: "Test Open".into() }];
+    assert_eq!(all.tournaments, covered);
+    assert!(stats(&records(), &Filter { year: Some(2019), ..Filter::default() }).tournaments.is_empty());
 }
 
 #[test]

@@ -151,6 +151,10 @@ pub fn stats_text(stats: &Stats) -> String {
     };
     section("role", json.roles.iter().map(|(r, l)| (r.to_string(), l.clone())).collect());
     section("nation", json.nations.iter().map(|(n, l)| (n.to_string(), l.clone())).collect());
+    if !stats.tournaments.is_empty() {
+        let covered: Vec<String> = stats.tournaments.iter().map(|t| format!("{} ({})", t.id, t.name)).collect();
+        out.push_str(&format!("\ntournaments: {}\n", covered.join(", ")));
+    }
     out
 }
 

@@ -17,20 +17,20 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 use tonic::transport::Channel;
 
-const ANALYST_TOKEN: &str = "analyst-token-lu";
-const ORGANISER_TOKEN: &str = "organiser-token-ola";
+pub(crate) const ANALYST_TOKEN: &str = "analyst-token-lu";
+pub(crate) const ORGANISER_TOKEN: &str = "organiser-token-ola";
 
-/// ledgerd with an auth file and its pages.
-struct Site {
-    daemon: Daemon,
+/// ledgerd with an auth file and its pages (the season's test, `season.rs`, uses it too).
+pub(crate) struct Site {
+    pub(crate) daemon: Daemon,
     grpc: LedgerClient<Channel>,
     /// `127.0.0.1:port` of the pages.
-    http: String,
+    pub(crate) http: String,
     _dir: tempfile::TempDir,
 }
 
 impl Site {
-    async fn open() -> Site {
+    pub(crate) async fn open() -> Site {
         let dir = tempfile::tempdir().unwrap();
         let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
         let auth = json!({"tokens": [
@@ -51,7 +51,7 @@ impl Site {
     }
 
     /// `ledgerctl --server … --token <token> <args>`, off the async workers; it must succeed.
-    async fn ledgerctl(&self, token: &str, args: &[&str]) -> String {
+    pub(crate) async fn ledgerctl(&self, token: &str, args: &[&str]) -> String {
         let server = format!("http://{}", self.daemon.addr());
         let args: Vec<String> =
             ["--server", server.as_str(), "--token", token].iter().chain(args).map(|s| (*s).to_owned()).collect();
@@ -65,7 +65,18 @@ impl Site {
         String::from_utf8(out.stdout).unwrap()
     }
 
-    async fn append(&mut self, stream: &str, token: &str, events: &[Value], prefix: &str) {
+    /// The Andes match `w1`, ana (Sol) against bruno, one move into its first game.
+    pub(crate) async fn andes_w1_in_play(&mut self) {
+        let created = json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720000});
+        self.append("andes/w1", ORGANISER_TOKEN, &[created], "w1-create-").await;
+        let moves = [
+            json!({"type": "game_started", "game": 1, "at_ms": 0}),
+            json!({"type": "move_played", "notation": "0c3", "at_ms": 4000}),
+        ];
+        self.append("andes/w1", TABLE_TOKEN, &moves, "w1-moves-").await;
+    }
+
+    pub(crate) async fn append(&mut self, stream: &str, token: &str, events: &[Value], prefix: &str) {
         let events: Vec<ledger::Event> =
             events.iter().map(|e| ledger::event::from_canonical_json(e).unwrap()).collect();
         let mut request = tonic::Request::new(crate::support::append(stream, &events, prefix, None));
@@ -165,7 +176,14 @@ const ENGLISH: [Ask; 3] = [Ask::Browser("en-US,en;q=0.9"), Ask::Browser("de-DE")
 
 /// `path` asked for in every way: each Spanish answer says all of `es` and none of `en`, and
 /// the other way round; each is the language in `<html lang>` with the switch to the other.
-async fn says(site: &Site, path: &str, token: Option<&str>, status: u16, en: &[&str], es: &[&str]) -> (String, String) {
+pub(crate) async fn says(
+    site: &Site,
+    path: &str,
+    token: Option<&str>,
+    status: u16,
+    en: &[&str],
+    es: &[&str],
+) -> (String, String) {
     let mut shown = (String::new(), String::new());
     for (asks, want, not) in [(&ENGLISH[..], en, es), (&SPANISH[..], es, en)] {
         for ask in asks {
@@ -206,13 +224,7 @@ async fn every_page_speaks_spanish_and_english() {
     let mut site = Site::open().await;
     let open26 = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
     site.ledgerctl(ORGANISER_TOKEN, &["import", "--file", open26]).await;
-    let created = json!({"type": "match_created", "first_sol": "ana", "first_luna": "bruno", "clock_ms": 720000});
-    site.append("andes/w1", ORGANISER_TOKEN, &[created], "w1-create-").await;
-    let moves = [
-        json!({"type": "game_started", "game": 1, "at_ms": 0}),
-        json!({"type": "move_played", "notation": "0c3", "at_ms": 4000}),
-    ];
-    site.append("andes/w1", TABLE_TOKEN, &moves, "w1-moves-").await;
+    site.andes_w1_in_play().await;
 
     says(
         &site,

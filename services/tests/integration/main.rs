@@ -19,6 +19,7 @@ mod projections;
 mod proofs;
 mod roundtrip;
 mod season;
+mod season_list;
 mod security;
 mod support;
 mod table;

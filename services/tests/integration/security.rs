@@ -100,6 +100,7 @@ async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option
             let clock = pb::ClockRequest { game: "g1".into(), ..Default::default() };
             projections.get_clock(request(clock, token)).await.map(drop)
         }
+        "GetSeason" => projections.get_season(request(pb::SeasonRequest {}, token)).await.map(drop),
         "GetRoleStats" => projections.get_role_stats(request(pb::RoleStatsRequest::default(), token)).await.map(drop),
         "Read andes" => ledger.read(request(read("andes/m1"), token)).await.map(drop),
         "GetAndesBoard" => {
@@ -141,7 +142,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
     const UNAUTH: Result<(), Code> = Err(Code::Unauthenticated);
     const DENIED: Result<(), Code> = Err(Code::PermissionDenied);
     #[rustfmt::skip]
-    let table: [(&str, [Result<(), Code>; 6]); 22] = [
+    let table: [(&str, [Result<(), Code>; 6]); 23] = [
         //                       public  wrong   analyst table   organiser jury
         ("Append",              [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
         ("AppendStream",        [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
@@ -159,6 +160,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         ("GetStandings",        [UNAUTH, UNAUTH, DENIED, DENIED, OK,     OK]),
         ("GetClock",            [OK,     UNAUTH, OK,     OK,     OK,     OK]),
         ("GetRoleStats",        [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
+        ("GetSeason",           [OK,     UNAUTH, OK,     OK,     OK,     OK]),
         ("Read andes",          [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("GetAndesBoard",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("GetAndesScore",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
@@ -197,6 +199,15 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         None,
     ));
     assert!(unauth.await.unwrap_err().message().starts_with("reading game streams needs a token"));
+    // The season lists its tournaments to anyone, its Andes matches only to those who may see
+    // the Andes projections.
+    let mut projections = ProjectionsClient::connect(format!("http://{}", server.addr)).await.unwrap();
+    for (token, andes) in [(None, false), (Some("table-secret"), true), (Some("analyst-secret"), true)] {
+        let season = projections.get_season(request(pb::SeasonRequest {}, token)).await.unwrap().into_inner();
+        let json: serde_json::Value = serde_json::from_str(&season.json).unwrap();
+        assert_eq!(json["tournaments"][0]["tournament"], "tournament/t1", "{token:?}");
+        assert_eq!(json.get("andes").is_some(), andes, "{token:?}: {}", season.json);
+    }
     server.stop().await;
 }
 

@@ -68,15 +68,26 @@ impl Driver {
 
     /// A new headless browser window (a session of its own: its own cookies).
     pub(crate) async fn browser(&self, width: u32, height: u32) -> Client {
+        self.session(width, height, false).await
+    }
+
+    /// A phone's screen (its viewport `width` × `height` CSS pixels, touch), which a headless
+    /// window cannot be: Chromium keeps windows at least 500 px wide.
+    pub(crate) async fn phone(&self, width: u32, height: u32) -> Client {
+        self.session(width, height, true).await
+    }
+
+    async fn session(&self, width: u32, height: u32, phone: bool) -> Client {
+        let mut options = json!({
+            "binary": self.chromium,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     format!("--window-size={width},{height}"), "--hide-scrollbars"],
+        });
+        if phone {
+            options["mobileEmulation"] = json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}});
+        }
         let mut capabilities = serde_json::Map::new();
-        capabilities.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": self.chromium,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         format!("--window-size={width},{height}"), "--hide-scrollbars"],
-            }),
-        );
+        capabilities.insert("goog:chromeOptions".into(), options);
         eventually("a browser session from chromedriver", Duration::from_secs(30), || {
             let capabilities = capabilities.clone();
             async move {
@@ -185,15 +196,16 @@ async fn start_ledgerd() -> World {
     World { daemon, grpc, web: format!("http://{web_addr}"), server, _dir: dir }
 }
 
-async fn sign_in(client: &Client, world: &World, token: &str, next: &str) {
-    client.goto(&format!("{}/signin?next={next}", world.web)).await.unwrap();
+/// Signs `client` in on the pages at `web` (`http://host:port`) with `token`, and waits for `next`.
+pub(crate) async fn sign_in(client: &Client, web: &str, token: &str, next: &str) {
+    client.goto(&format!("{web}/signin?next={next}")).await.unwrap();
     let field = eventually("the token field", Duration::from_secs(10), || async {
         client.find(Locator::Id("token")).await.ok()
     })
     .await;
     field.send_keys(token).await.unwrap();
     click(client, "#signin").await;
-    let want = format!("{}{next}", world.web);
+    let want = format!("{web}{next}");
     eventually(&format!("{next} after signing in"), Duration::from_secs(10), || async {
         let url = client.current_url().await.ok()?;
         (url.as_str().split('?').next() == Some(want.as_str())).then_some(())
@@ -267,7 +279,7 @@ async fn tapping_the_clock_appends_clock_pressed_and_the_board_follows(
     board: &Client,
     world: &mut World,
 ) {
-    sign_in(table, world, TABLE_TOKEN, "/table/q4-t2").await;
+    sign_in(table, &world.web, TABLE_TOKEN, "/table/q4-t2").await;
     assert_eq!(text_of(table, "#who").await.as_deref(), Some("table-4 (table)"));
     click(table, "#do-game_started").await;
     table_at_version(table, 1).await;
@@ -370,7 +382,7 @@ async fn the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(browser: &C
     assert_eq!(refused, "The replay viewer is for the jury; table-4 is cleared as table.");
     let code = js(browser, "return document.getElementById('error').dataset.code;").await;
     assert_eq!(code, json!("PERMISSION_DENIED"));
-    sign_in(browser, world, JURY_TOKEN, "/jury/q1-t1").await;
+    sign_in(browser, &world.web, JURY_TOKEN, "/jury/q1-t1").await;
     let last = js(browser, "return Number(document.getElementById('jury').dataset.last);").await.as_u64().unwrap();
     assert!(last > 40);
     // The slider, moved as a hand would: its value, then the change event.
@@ -417,7 +429,7 @@ async fn ledgerctl(world: &World, token: &str, args: &[&str]) -> std::process::O
 }
 
 async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client, world: &World) {
-    sign_in(browser, world, ANALYST_TOKEN, "/analyst").await;
+    sign_in(browser, &world.web, ANALYST_TOKEN, "/analyst").await;
     let bars = eventually("the role chart's bars", Duration::from_secs(10), || async {
         js(browser, "return document.querySelectorAll('#chart-roles rect.bar').length;")
             .await
@@ -426,6 +438,9 @@ async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client,
     })
     .await;
     assert_eq!(bars, 4, "one bar per role");
+    // The page says whose games it counted: the one tournament, by name, linked to its board.
+    let covered = text_of(browser, "#covered").await.unwrap_or_default();
+    assert!(covered.contains("1 tournament") && covered.contains("Friedrich Open 2026 open26"), "{covered}");
     let csv = browser
         .execute_async(
             "const done = arguments[arguments.length - 1];
@@ -458,6 +473,8 @@ async fn the_analyst_chart_renders_and_its_csv_matches_the_cli(browser: &Client,
             ));
         }
     }
+    assert_eq!(stats["tournaments"], json!([{"id": "open26", "name": "Friedrich Open 2026"}]));
+    expected.push("# tournament,open26,Friedrich Open 2026".to_owned());
     assert_eq!(csv.lines().collect::<Vec<_>>(), expected, "the CSV and `ledgerctl stats roles --json` differ");
     screenshot(browser, "analyst").await;
 }

@@ -16,7 +16,7 @@ use ledger::{Nation, Role, Ruleset, Stage};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
 use ledger_house::facade;
-use replay::stats::{Filter, LineJson, StatsJson};
+use replay::stats::{Covered, Filter, LineJson, StatsJson};
 use serde::Deserialize;
 use serde_json::Number;
 use std::collections::BTreeMap;
@@ -284,7 +284,7 @@ pub(crate) async fn page(
          <form class=\"filters\" method=\"get\" action=\"/analyst\">{}{}{}\
          <label>{} <input type=\"number\" name=\"year\" id=\"filter-year\" value=\"{}\"></label>\
          <button type=\"submit\" id=\"filter-go\">{}</button></form>\
-         <p><span id=\"games\" data-games=\"{games}\">{}</span> · <a href=\"/analyst/roles.csv{}\" id=\"csv\" download=\"roles.csv\">{}</a></p>\
+         <p><span id=\"games\" data-games=\"{games}\">{}</span> · <a href=\"/analyst/roles.csv{}\" id=\"csv\" download=\"roles.csv\">{}</a></p>{}\
          <div class=\"charts\">{}{}{}{}</div>{}{}",
         t("analyst-title"),
         select(lang, "ruleset", given(&filters.ruleset).as_deref(), &rulesets, Some("ruleset")),
@@ -296,6 +296,7 @@ pub(crate) async fn page(
         esc(&lang.t_args("analyst-games", &[("count", games.into())])),
         esc(&filters.query_string()),
         t("analyst-csv"),
+        covered(lang, &stats.tournaments),
         rate_chart(lang, "role", &lang.t("analyst-chart-role-rate"), roles),
         rate_chart(lang, "nation", &lang.t("analyst-chart-nation-rate"), nations),
         score_chart(lang, "role", &lang.t("analyst-chart-role-score"), roles),
@@ -306,8 +307,38 @@ pub(crate) async fn page(
     Ok(Html(shell(lang, &lang.t("analyst-page"), Some(&viewer), &body, &[])))
 }
 
+/// Which tournaments the numbers cover: each by name, linked to its board, with its id.
+fn covered(lang: Lang, tournaments: &[Covered]) -> String {
+    if tournaments.is_empty() {
+        return format!("<p id=\"covered\" class=\"muted\">{}</p>", esc(&lang.t("analyst-covers-none")));
+    }
+    let names: Vec<String> = tournaments
+        .iter()
+        .map(|t| {
+            format!(
+                "<li data-tournament=\"{0}\"><a href=\"/board/{0}\">{1}</a> <span class=\"muted mono\">{0}</span></li>",
+                esc(&t.id),
+                esc(&t.name)
+            )
+        })
+        .collect();
+    let lead = lang.t_args("analyst-covers", &[("count", tournaments.len().into())]);
+    format!("<div id=\"covered\"><p>{}</p><ul class=\"covered\">{}</ul></div>", esc(&lead), names.concat())
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
 /// The numbers of the statistics as CSV: one line per role and nation, each number written as
-/// the JSON writes it.
+/// the JSON writes it; then one comment line per tournament the numbers cover,
+/// `# tournament,<id>,<name>` (after the data, so the header and the lines keep their places;
+/// readers skip them as comments, e.g. pandas' `comment="#"`).
 pub(crate) fn to_csv(stats: &StatsJson) -> String {
     let mut out =
         String::from("kind,name,games,wins,win_rate,wilson_low,wilson_high,average_score,average_score_exact\n");
@@ -327,6 +358,9 @@ pub(crate) fn to_csv(stats: &StatsJson) -> String {
                 line.average_score_exact.clone().unwrap_or_default()
             ));
         }
+    }
+    for tournament in &stats.tournaments {
+        out.push_str(&format!("# tournament,{},{}\n", csv_field(&tournament.id), csv_field(&tournament.name)));
     }
     out
 }
@@ -372,7 +406,12 @@ mod tests {
             average_score: number("9.78"),
             average_score_exact: Some("9.775".into()),
         };
-        let stats = StatsJson { games: 1, roles: BTreeMap::from([(Role::Frederick, line)]), nations: BTreeMap::new() };
-        assert_eq!(to_csv(&stats).lines().nth(1), Some("role,frederick,8,3,0.375,0.1368,0.6943,9.78,9.775"));
+        let tournaments = vec![Covered { id: "open26".into(), name: "Open, \"26\"".into() }];
+        let roles = BTreeMap::from([(Role::Frederick, line)]);
+        let stats = StatsJson { games: 1, roles, nations: BTreeMap::new(), tournaments };
+        let csv = to_csv(&stats);
+        assert_eq!(csv.lines().nth(1), Some("role,frederick,8,3,0.375,0.1368,0.6943,9.78,9.775"));
+        // The tournaments covered come after the numbers, as comments, quoted as CSV quotes.
+        assert_eq!(csv.lines().nth(2), Some("# tournament,open26,\"Open, \"\"26\"\"\""));
     }
 }

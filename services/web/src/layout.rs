@@ -1,15 +1,14 @@
 //! The shell every page shares (head, navigation, who is signed in), HTML escaping, the assets
-//! compiled into the binary, and the index page.
+//! compiled into the binary, and the index's forms that open a page by id (the index itself,
+//! the season, is [`super::home`]).
 
 use super::auth::Viewer;
-use super::i18n::{Lang, PageLang, CATALOGUES};
+use super::i18n::{Lang, CATALOGUES};
 use super::refusal::Say;
-use super::{blocking, PageError, WebState};
-use axum::extract::{Path, State};
+use super::PageError;
+use axum::extract::Path;
 use axum::http::header;
-use axum::response::{Html, IntoResponse, Response};
-use ledger::StreamKind;
-use ledger_house::auth::Access;
+use axum::response::{IntoResponse, Response};
 use ledger_house::auth::Role;
 use ledger_house::error::Error;
 
@@ -125,77 +124,6 @@ pub(crate) fn short_id(name: &str) -> &str {
 /// A clearance's name in `lang` (`jury`, `jurado`).
 pub(crate) fn clearance_name(lang: Lang, role: Role) -> String {
     lang.t(&format!("clearance-{}", role.as_str()))
-}
-
-pub(crate) async fn index(
-    State(state): State<WebState>,
-    viewer: Viewer,
-    PageLang(lang): PageLang,
-) -> Result<Html<String>, PageError> {
-    let may_list = state.auth.authorize(&viewer.metadata, Access::ListStreams).is_ok();
-    let may_print = state.auth.authorize(&viewer.metadata, Access::Paper).is_ok();
-    let streams = if may_list {
-        let log = std::sync::Arc::clone(&state.log);
-        blocking(move || Ok(log.streams()?)).await?
-    } else {
-        Vec::new()
-    };
-    let t = |id: &str| esc(&lang.t(id));
-    let mut body = format!("<h1>{}</h1>", t("site-name"));
-    let list = |kind: StreamKind, links: &dyn Fn(&str) -> String| -> String {
-        let items: String = streams
-            .iter()
-            .filter(|s| s.stream.kind() == kind)
-            .map(|s| {
-                let count = lang.t_args("index-events", &[("count", s.version.into())]);
-                format!("<li>{} <span class=\"muted\">{}</span></li>", links(s.stream.id()), esc(&count))
-            })
-            .collect();
-        if items.is_empty() {
-            format!("<p class=\"muted\">{}</p>", t("index-none"))
-        } else {
-            format!("<ul class=\"streams\">{items}</ul>")
-        }
-    };
-    if may_list {
-        body.push_str(&format!("<h2>{}</h2>", t("index-tournaments")));
-        body.push_str(&list(StreamKind::Tournament, &|id| {
-            let paper = if may_print {
-                format!(" · <a href=\"/paper/{}\">{}</a>", esc(id), t("paper-index-link"))
-            } else {
-                String::new()
-            };
-            format!("<a href=\"/board/{0}\">{0}</a> — {1}{paper}", esc(id), t("index-board"))
-        }));
-        body.push_str(&format!("<h2>{}</h2>", t("index-games")));
-        body.push_str(&list(StreamKind::Game, &|id| {
-            format!("<a href=\"/table/{0}\">{0}</a> · <a href=\"/jury/{0}\">{1}</a>", esc(id), t("index-jury"))
-        }));
-        body.push_str(&format!("<h2>{}</h2>", t("index-andes")));
-        body.push_str(&list(StreamKind::Andes, &|id| {
-            format!(
-                "<a href=\"/andes/{0}\">{0}</a> — {1} · <a href=\"/andes/{0}?side=luna\">{2}</a> · \
-                 <a href=\"/andes/{0}/record\">{3}</a>",
-                esc(id),
-                t("index-andes-board"),
-                t("index-andes-luna"),
-                t("index-andes-record")
-            )
-        }));
-    }
-    body.push_str(&format!("<h2>{}</h2>", t("index-open")));
-    for (page, label) in
-        [("board", "open-board"), ("table", "open-table"), ("jury", "open-jury"), ("andes", "open-andes")]
-    {
-        body.push_str(&format!(
-            "<form class=\"goto\" action=\"/open\"><input type=\"hidden\" name=\"page\" value=\"{page}\">\
-             <label>{} <input name=\"id\" id=\"open-{page}\" required></label><button>{}</button></form>",
-            t(label),
-            t("open-button")
-        ));
-    }
-    body.push_str(&format!("<p><a href=\"/analyst\" id=\"index-analyst\">{}</a></p>", t("index-analyst")));
-    Ok(Html(shell(lang, &lang.t("index-title"), Some(&viewer), &body, &[])))
 }
 
 #[derive(serde::Deserialize)]

@@ -1,4 +1,5 @@
-//! The web pages ledgerd serves with `--http-listen`: the table's offline app ([`table`], with
+//! The web pages ledgerd serves with `--http-listen`: the front page with the season's
+//! tournaments and Andes matches ([`home`]), the table's offline app ([`table`], with
 //! its manifest and service worker in [`pwa`]), the public standings board ([`board`]), the
 //! jury's replay viewer ([`jury`]), the Andes board ([`andes`]), the analysts' charts
 //! ([`analyst`]), the organiser's printed paper ([`paper`]) and the way a table's tablet finds
@@ -20,6 +21,7 @@ mod andes_record;
 mod auth;
 mod board;
 mod game;
+mod home;
 pub mod i18n;
 mod jury;
 mod layout;
@@ -81,7 +83,7 @@ impl WebState {
 /// The pages and their routes.
 pub fn router(state: WebState) -> axum::Router {
     axum::Router::new()
-        .route("/", get(layout::index))
+        .route("/", get(home::index))
         .route("/assets/{file}", get(layout::asset))
         .route("/open", get(layout::open))
         .route("/signin", get(signin::signin_page).post(signin::signin))

@@ -1,11 +1,12 @@
 //! `ledgerctl tournament …` and `ledgerctl draw verify`: organisers run the tournament on the
 //! ledger — create it, register players, draw the qualifying rounds, schedule games, draw lots
-//! and let the finalists choose their roles, print the tablets' sign-in sheet — and anyone can
-//! recompute the recorded draw.
+//! and let the finalists choose their roles, print the tablets' sign-in sheet — anyone can
+//! recompute the recorded draw, and anyone list the season's tournaments.
 
 mod create;
 mod draw;
 mod finals;
+mod list;
 mod lot;
 mod register;
 mod schedule;
@@ -32,6 +33,8 @@ pub struct TournamentArgs {
 enum TournamentCommand {
     /// Create a tournament stream.
     Create(create::CreateArgs),
+    /// The season: every tournament (name, ruleset, year, players, state) and Andes match, newest first.
+    List(list::ListArgs),
     /// Register a player.
     Register(register::RegisterArgs),
     /// Take back a registration made in error, before the draw.
@@ -54,6 +57,7 @@ enum TournamentCommand {
 pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
     match &args.what {
         TournamentCommand::Create(args) => create::run(cli, args).await,
+        TournamentCommand::List(args) => list::run(cli, args).await,
         TournamentCommand::Register(args) => register::run(cli, args).await,
         TournamentCommand::Unregister(args) => unregister::run(cli, args).await,
         TournamentCommand::Draw(args) => draw::run(cli, args).await,

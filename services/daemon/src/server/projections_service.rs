@@ -1,11 +1,13 @@
 //! The Projections gRPC service: the edge of the projections facade (`ledger_house::facade`). Each
 //! RPC authorizes, parses its request into domain values, asks the facade off the async
 //! workers and renders the answer as a `pb::Projection` (JSON, text, as-of position), the
-//! Andes board, scores, match and levels (`ledger_house::projections::andes`'s views) included.
+//! Andes board, scores, match and levels (`ledger_house::projections::andes`'s views) and the
+//! season's list (`ledger_house::facade::season`) included.
 
 use ledger::{StreamId, StreamKind};
 use ledger_house::auth::{Access, Auth};
 use ledger_house::error::Error;
+use ledger_house::facade::season::Season;
 use ledger_house::facade::{self, At, Projections};
 use ledger_house::projections;
 use ledger_house::projections::andes::WhichBoard;
@@ -146,6 +148,13 @@ impl pb::projections_server::Projections for ProjectionsService {
         let facade = self.facade.clone();
         let view = blocking(move || facade.clock(&game, request.as_of_seq, request.now_at_ms)).await?;
         Ok(projection(view, |v| serde_json::to_string(v).expect("clock views serialise"), ToString::to_string))
+    }
+
+    async fn get_season(&self, request: Request<pb::SeasonRequest>) -> Result<Response<pb::Projection>, Status> {
+        let scope = self.auth.season_scope(request.metadata())?;
+        let facade = self.facade.clone();
+        let season = blocking(move || facade.season(scope)).await?;
+        Ok(projection(season, Season::to_json_string, ToString::to_string))
     }
 
     async fn get_role_stats(&self, request: Request<pb::RoleStatsRequest>) -> Result<Response<pb::Projection>, Status> {

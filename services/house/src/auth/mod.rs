@@ -25,6 +25,7 @@ use std::sync::{Arc, RwLock};
 use tonic::metadata::MetadataMap;
 
 use crate::error::Error;
+use crate::facade::season::SeasonScope;
 
 /// The metadata key naming the actor in open mode.
 pub const ACTOR_HEADER: &str = "x-ledger-actor";
@@ -210,6 +211,16 @@ impl Auth {
             Some(clearance) => Ok((who.actor, clearance)),
             None => Err(policy::denied(&who, Access::Record)),
         }
+    }
+
+    /// What of the season a caller sees: the tournaments, which anyone may list (a wrong token
+    /// is still refused), and the Andes matches where the access table allows them.
+    ///
+    /// # Errors
+    /// As [`Auth::identify`].
+    pub fn season_scope(&self, metadata: &MetadataMap) -> Result<SeasonScope, Error> {
+        self.authorize(metadata, Access::Season { andes: false })?;
+        Ok(SeasonScope { andes: self.authorize(metadata, Access::Season { andes: true }).is_ok() })
     }
 }
 

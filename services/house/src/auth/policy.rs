@@ -2,9 +2,9 @@
 //!
 //! | | public (no token) | analyst | table | organiser, jury |
 //! |---|---|---|---|---|
-//! | public standings (pseudonyms), clocks | yes | yes | yes | yes |
+//! | public standings (pseudonyms), clocks, the season's tournaments (names, rulesets, years, counts of players, states) | yes | yes | yes | yes |
 //! | signed checkpoints, consistency proofs (hashes only) | yes | yes | yes | yes |
-//! | score sheets, Andes boards, scores, matches and levels | — | yes | yes | yes |
+//! | score sheets, Andes boards, scores, matches and levels, the season's Andes matches | — | yes | yes | yes |
 //! | read or follow a game stream or an Andes match (`andes/<match>`), or prove one of its events | — | yes | yes | yes |
 //! | list streams, role statistics | — | yes | — | yes |
 //! | full standings (names); read or follow a tournament stream or the whole log, prove their events | — | — | — | yes |
@@ -61,6 +61,11 @@ pub enum Access {
         public: bool,
     },
     Clock,
+    /// The season's list (`ledgerctl tournament list`, the front page); `andes`: with the Andes
+    /// matches and their players, which go with the Andes projections.
+    Season {
+        andes: bool,
+    },
     RoleStats,
     /// An Andes match's board, scores, match sheet or levels.
     AndesProjection,
@@ -108,7 +113,13 @@ impl Role {
     /// The table above.
     pub fn may(self, access: Access) -> bool {
         match (self, access) {
-            (_, Access::Standings { public: true } | Access::Clock | Access::Checkpoints) => true,
+            (
+                _,
+                Access::Standings { public: true }
+                | Access::Clock
+                | Access::Checkpoints
+                | Access::Season { andes: false },
+            ) => true,
             (Role::Public, _) => false,
             // Real names: the organiser's and the jury's alone.
             (
@@ -123,7 +134,8 @@ impl Role {
                 Access::Record
                 | Access::ReadStream(StreamKind::Game | StreamKind::Andes)
                 | Access::ScoreSheet
-                | Access::AndesProjection,
+                | Access::AndesProjection
+                | Access::Season { andes: true },
             ) => true,
             (
                 Role::Table,
@@ -156,6 +168,8 @@ impl Access {
             Access::Standings { public: true } => "the public standings".into(),
             Access::Standings { public: false } => "the full standings (with names)".into(),
             Access::Clock => "clocks".into(),
+            Access::Season { andes: false } => "the season's tournaments".into(),
+            Access::Season { andes: true } => "the season's Andes matches".into(),
             Access::RoleStats => "role statistics".into(),
             Access::AndesProjection => "Andes boards and scores".into(),
             Access::Paper => "printing the day's paper".into(),
@@ -221,10 +235,7 @@ mod tests {
         let table = Identity { actor: "table-4".into(), role: Role::Table };
         let error = denied(&table, Access::ReadStream(StreamKind::Tournament));
         assert_eq!(error.code(), crate::error::Code::PermissionDenied);
-        assert_eq!(
-            error.message(),
-            "reading tournament streams is for organiser, jury; table-4 is cleared as table"
-        );
+        assert_eq!(error.message(), "reading tournament streams is for organiser, jury; table-4 is cleared as table");
         let error = denied(&table, Access::ReplayViewer);
         assert_eq!(error.text(), "PERMISSION_DENIED: the replay viewer is for the jury; table-4 is cleared as table");
         let error = denied(&Identity { actor: "public".into(), role: Role::Public }, Access::ReplayViewer);

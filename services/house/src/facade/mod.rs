@@ -1,6 +1,7 @@
 //! The projections facade: domain values in, domain values out. The gRPC Projections service,
 //! the web pages and `ledgerctl`'s offline mode all ask it for a score sheet, standings, a
-//! clock, statistics, the Andes views ([`andes`]) or a table's view ([`table`]), and each
+//! clock, statistics, the Andes views ([`andes`]), a table's view ([`table`]) or the season's
+//! tournaments and matches ([`season`]), and each
 //! renders the answer its own way (protobuf and JSON only at
 //! those edges). It reads streams from a [`Source`] — the live log, or the validated records of
 //! a file ([`Records`]) — and folds them with `crate::projections` and `replay`.
@@ -9,14 +10,14 @@
 //! `tokio::task::spawn_blocking`. It knows no transport (no tonic, prost or axum here).
 
 pub mod andes;
+pub mod season;
 pub mod table;
 
 use crate::error::Error;
 use crate::projections::{self, NoTournament, ProjectionError, Streams};
 use ledger::rejection::quote;
-use ledger::rules::Rules;
 use ledger::stream::MAX_NAME_BYTES;
-use ledger::{Event, Recorded, Ruleset, Stage, StreamId, StreamKind, StreamState};
+use ledger::{Event, Recorded, Ruleset, Stage, StreamId, StreamKind};
 use ledger_store::Log;
 use replay::clock::ClockView;
 use replay::standings::TournamentFacts;
@@ -386,11 +387,7 @@ impl<S: Source> Projections<S> {
     /// # Errors
     /// The source's failure.
     pub fn game_ended(&self, game: &StreamId) -> Result<bool, Error> {
-        let mut state = StreamState::new(game, None);
-        for entry in self.source.read_stream(game)? {
-            state.evolve(&entry.event);
-        }
-        Ok(matches!(state.rules(), Rules::Game(game) if game.ended.is_some()))
+        Ok(self.game_progress(game)?.ended)
     }
 
     /// A game's score sheet, as of its event `as_of_seq` if given.

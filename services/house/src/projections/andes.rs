@@ -47,7 +47,7 @@ pub fn parse_game(number: u64) -> Result<u8, String> {
 }
 
 /// A stream id as the JSON names a match: `andes/<match>`.
-fn as_text<S: Serializer>(id: &StreamId, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_text<S: Serializer>(id: &StreamId, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(id)
 }
 
@@ -349,6 +349,52 @@ pub fn level(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result
         .map(|player| MatchLevel { player: player.player, scores: player.scores, level: player.level })
         .collect();
     Ok(LevelsView { match_id: id.clone(), players })
+}
+
+/// An Andes match as the season lists it (`ledgerctl tournament list`, the front page): who
+/// plays (as `match_created` names them), how many games have ended and who won each, and the
+/// match's winner once both have.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MatchSummary {
+    #[serde(rename = "match", serialize_with = "as_text")]
+    pub match_id: StreamId,
+    /// Sol in game 1 (Luna in game 2).
+    pub first_sol: PlayerId,
+    pub first_luna: PlayerId,
+    pub games_ended: usize,
+    /// Ended games won, by player (a game without a winner counts for nobody).
+    pub wins: BTreeMap<PlayerId, usize>,
+    /// `in_progress` or `complete`, as the match sheet says.
+    pub status: &'static str,
+    pub winner: Option<PlayerId>,
+}
+
+/// The summary of a match from its sheet (`replay::andes::andes_match_json`).
+///
+/// # Errors
+/// No such match, or the stream is not one the rules accept.
+pub fn summary(streams: &Streams, id: &StreamId) -> Result<MatchSummary, ProjectionError> {
+    let sheet = match_json(&events_of(streams, id, None)?)?;
+    let ended: Vec<_> = sheet.games.iter().filter(|g| g.status == "ended").collect();
+    let mut wins: BTreeMap<PlayerId, usize> =
+        [sheet.first_sol.clone(), sheet.first_luna.clone()].into_iter().map(|p| (p, 0)).collect();
+    for game in &ended {
+        let winner = match game.winner {
+            Some(Side::Sol) => &game.sol,
+            Some(Side::Luna) => &game.luna,
+            None => continue,
+        };
+        *wins.entry(winner.clone()).or_default() += 1;
+    }
+    Ok(MatchSummary {
+        match_id: id.clone(),
+        first_sol: sheet.first_sol,
+        first_luna: sheet.first_luna,
+        games_ended: ended.len(),
+        wins,
+        status: sheet.status,
+        winner: sheet.winner,
+    })
 }
 
 /// One player's level from their last two ended games across every Andes match (9.5).

@@ -14,16 +14,9 @@ clearance-jury = jury
 ## The index
 index-title = Home
 index-tournaments = Tournaments
-index-games = Games
 index-andes = Andes matches
 index-none = none yet
-# $count (Number) - events in the stream
-index-events = { $count ->
-    [one] 1 event
-   *[other] { NUMBER($count, useGrouping: 0) } events
-}
 index-board = standings board
-index-jury = jury replay
 index-andes-board = board
 index-andes-luna = Luna's side
 index-open = Open a page
@@ -33,6 +26,33 @@ open-jury = Jury replay of game
 open-andes = Andes board of match
 open-button = Open
 index-analyst = Role and nation statistics
+
+## The season on the index (the same list as ledgerctl tournament list), newest first
+season-lead = Every tournament and Andes match on this ledger, newest first.
+season-games-hint = A game is reached from its tournament's standings board and paper, or by its id here.
+season-col-tournament = Tournament
+season-col-ruleset = Ruleset
+season-col-year = Year
+season-col-players = Players
+season-col-state = State
+season-col-paper = Paper
+# $count (Number) - registered players; $withdrawn (Number) - of whom withdrew
+season-players-withdrawn = { $count } ({ $withdrawn } withdrew)
+season-state-registering = registering
+season-state-drawn = drawn, not started
+# $round (Number)
+season-state-round = round { $round }
+season-state-final = final
+season-state-ended = ended
+season-col-andes-match = Match
+season-col-andes-players = Players (Sol – Luna)
+season-col-andes-games = Games ended
+season-col-andes-won = Games won
+season-col-andes-state = State
+season-andes-playing = in play
+# $winner (String) - a player's id
+season-andes-won = ended: { $winner } won
+season-andes-tied = ended: tied
 
 ## Signing in
 signin-title = Sign in
@@ -182,6 +202,12 @@ analyst-games = { $count ->
    *[other] { NUMBER($count, useGrouping: 0) } games
 }
 analyst-csv = these numbers as CSV
+# $count (Number) - tournaments whose games were counted
+analyst-covers = { $count ->
+    [one] These numbers cover the games of 1 tournament:
+   *[other] These numbers cover the games of { $count } tournaments:
+}
+analyst-covers-none = These numbers cover no tournament's games.
 analyst-chart-role-rate = Win rate by role, with the 95% (Wilson) interval
 analyst-chart-nation-rate = Win rate by nation, with the 95% (Wilson) interval
 analyst-chart-role-score = Average score by role

@@ -13,16 +13,9 @@ clearance-jury = jurado
 ## El inicio
 index-title = Inicio
 index-tournaments = Torneos
-index-games = Partidas
 index-andes = Encuentros de Andes
 index-none = ninguno todavía
-# $count (Number)
-index-events = { $count ->
-    [one] 1 evento
-   *[other] { NUMBER($count, useGrouping: 0) } eventos
-}
 index-board = clasificación
-index-jury = repetición del jurado
 index-andes-board = tablero
 index-andes-luna = lado de Luna
 index-open = Abrir una página
@@ -32,6 +25,36 @@ open-jury = Repetición del jurado de la partida
 open-andes = Tablero de Andes del encuentro
 open-button = Abrir
 index-analyst = Estadísticas de papeles y naciones
+
+## La temporada en el inicio (la misma lista que ledgerctl tournament list), lo más nuevo primero
+season-lead = Cada torneo y encuentro de Andes de este libro de registro, lo más nuevo primero.
+season-games-hint = Se llega a una partida desde la clasificación y el papel de su torneo, o aquí por su id.
+season-col-tournament = Torneo
+season-col-ruleset = Reglamento
+season-col-year = Año
+season-col-players = Jugadores
+season-col-state = Estado
+season-col-paper = Papel
+# $count (Number) - jugadores inscritos; $withdrawn (Number) - de ellos, retirados
+season-players-withdrawn = { $count } ({ $withdrawn } { $withdrawn ->
+    [one] retirado
+   *[other] retirados
+})
+season-state-registering = inscripción
+season-state-drawn = sorteado, sin empezar
+# $round (Number)
+season-state-round = ronda { $round }
+season-state-final = final
+season-state-ended = terminado
+season-col-andes-match = Encuentro
+season-col-andes-players = Jugadores (Sol – Luna)
+season-col-andes-games = Partidas terminadas
+season-col-andes-won = Partidas ganadas
+season-col-andes-state = Estado
+season-andes-playing = en juego
+# $winner (String) - el id de un jugador
+season-andes-won = terminado: ganó { $winner }
+season-andes-tied = terminado: empate
 
 ## Inicio de sesión
 signin-title = Iniciar sesión
@@ -187,6 +210,12 @@ analyst-games = { $count ->
    *[other] { NUMBER($count, useGrouping: 0) } partidas
 }
 analyst-csv = estas cifras en CSV
+# $count (Number) - torneos cuyas partidas se contaron
+analyst-covers = { $count ->
+    [one] Estas cifras cubren las partidas de 1 torneo:
+   *[other] Estas cifras cubren las partidas de { $count } torneos:
+}
+analyst-covers-none = Estas cifras no cubren partidas de ningún torneo.
 analyst-chart-role-rate = Porcentaje de victorias por papel, con el intervalo del 95 % (Wilson)
 analyst-chart-nation-rate = Porcentaje de victorias por nación, con el intervalo del 95 % (Wilson)
 analyst-chart-role-score = Puntuación media por papel
