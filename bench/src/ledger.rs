@@ -91,7 +91,7 @@ impl LedgerInstance {
             }
             LedgerMode::InProcess => {
                 let log = Arc::new(
-                    Log::open_sled_with(&data, Arc::new(ledger_house::cross_check::TournamentChecks))
+                    Log::open_sled_with(&data, Arc::new(ledger_house::cross_check::TournamentChecks::default()))
                         .context("opening the in-process ledger")?,
                 );
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;

@@ -15,15 +15,18 @@ pub enum RejectionKind {
     DuplicateId,
     /// The actor may not append this event (`PERMISSION_DENIED`).
     NotAllowed,
+    /// The stream holds all the events its kind may ever need (`RESOURCE_EXHAUSTED`).
+    Exhausted,
 }
 
 impl RejectionKind {
-    pub const ALL: [RejectionKind; 5] = [
+    pub const ALL: [RejectionKind; 6] = [
         RejectionKind::Malformed,
         RejectionKind::Precondition,
         RejectionKind::StaleVersion,
         RejectionKind::DuplicateId,
         RejectionKind::NotAllowed,
+        RejectionKind::Exhausted,
     ];
 
     /// Its one wire name, sent with every refusal (`AppendError.refusal`, the `x-ledger-refusal`
@@ -35,6 +38,7 @@ impl RejectionKind {
             RejectionKind::StaleVersion => "stale_version",
             RejectionKind::DuplicateId => "duplicate_id",
             RejectionKind::NotAllowed => "not_allowed",
+            RejectionKind::Exhausted => "exhausted",
         }
     }
 }
@@ -69,6 +73,10 @@ impl Rejection {
 
     pub fn not_allowed(message: impl Into<String>) -> Self {
         Rejection { kind: RejectionKind::NotAllowed, message: message.into(), event: None }
+    }
+
+    pub fn exhausted(message: impl Into<String>) -> Self {
+        Rejection { kind: RejectionKind::Exhausted, message: message.into(), event: None }
     }
 
     /// The same rejection with context in front, e.g. the index of the event in a batch.

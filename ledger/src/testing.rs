@@ -467,6 +467,12 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
                 // The gRPC test names the draw's games after its tournament: the tail is the same.
                 "q1-t1: after the draw a registration stays; p1 withdraws instead")
         },
+        case("a table time past any clock", game(1),
+            json!({"type": "clock_started", "side": "prussia", "at_ms": u64::MAX}), Malformed,
+            "at_ms 18446744073709551615 is past any table clock: at most 9007199254740991 (2^53 - 1) milliseconds"),
+        case("a table clock leaping more than a day", game(1),
+            json!({"type": "clock_started", "side": "prussia", "at_ms": 90_001_000u64}), Precondition,
+            "at_ms 90001000 leaps 25 hours past the table clock's last reading 1000: a game's table time moves on by at most 24 hours at once"),
         // Andes (docs/ANDES.md): every refusal names its article.
         RefusalCase {
             stream: "andes/refusal",

@@ -241,6 +241,13 @@ impl Log {
         Ok(listed.filter(|stream| stream.kind() == ledger::StreamKind::Tournament).collect())
     }
 
+    /// Where `game` is played: each tournament that scheduled it with the table, as the writer
+    /// knows it (in memory; on a shared log, what another writer scheduled a moment ago may be
+    /// missing). Who may record where asks it on every append.
+    pub fn tables_of(&self, game: &str) -> Vec<(StreamId, u32)> {
+        self.schedule.tables_of(game)
+    }
+
     /// Every tournament stream, as the writer knows them, in stream order.
     pub fn tournaments(&self) -> Vec<StreamId> {
         self.schedule.tournaments()

@@ -6,7 +6,8 @@ use ledger::{Event, Recorded, StreamId, StreamKind};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::RwLock;
 
-/// Game id → the tournaments whose draw or schedule names it, and every tournament stream.
+/// Game id → the tournaments whose draw or schedule names it, at which table, and every
+/// tournament stream.
 /// Written by the sequencer (and, on a log shared by several ledgerd, by the backend's follower
 /// from the other writers' events); read by anyone through [`crate::Log`]. A superset is
 /// harmless: a projection folds the tournaments it names and keeps what they still schedule.
@@ -19,7 +20,7 @@ pub struct Schedule {
 
 #[derive(Debug, Default)]
 struct Known {
-    by_game: HashMap<String, BTreeSet<StreamId>>,
+    by_game: HashMap<String, BTreeSet<(StreamId, u32)>>,
     tournaments: BTreeSet<StreamId>,
 }
 
@@ -37,20 +38,21 @@ impl Schedule {
         !self.shared
     }
 
-    /// Records a tournament stream and the games it schedules so far.
-    pub(crate) fn learn<'a>(&self, tournament: &StreamId, games: impl IntoIterator<Item = &'a String>) {
+    /// Records a tournament stream and the games it schedules so far, each with its table.
+    pub(crate) fn learn<'a>(&self, tournament: &StreamId, games: impl IntoIterator<Item = (&'a String, u32)>) {
         let mut known = self.write();
         if !known.tournaments.contains(tournament) {
             known.tournaments.insert(tournament.clone());
         }
-        for game in games {
+        for (game, table) in games {
+            let place = (tournament.clone(), table);
             match known.by_game.get_mut(game.as_str()) {
-                Some(by) if by.contains(tournament) => {}
+                Some(by) if by.contains(&place) => {}
                 Some(by) => {
-                    by.insert(tournament.clone());
+                    by.insert(place);
                 }
                 None => {
-                    known.by_game.insert(game.clone(), BTreeSet::from([tournament.clone()]));
+                    known.by_game.insert(game.clone(), BTreeSet::from([place]));
                 }
             }
         }
@@ -77,11 +79,12 @@ impl Schedule {
         self.learn(stream, games);
     }
 
-    /// The games a tournament's event schedules: a draw's, or one scheduled by hand.
-    pub(crate) fn names(event: &Event) -> Vec<&String> {
+    /// The games a tournament's event schedules, each with its table: a draw's, or one
+    /// scheduled by hand.
+    pub(crate) fn names(event: &Event) -> Vec<(&String, u32)> {
         match event {
-            Event::QualifyingDrawn { games, .. } => games.iter().map(|g| &g.game).collect(),
-            Event::GameScheduled { game, .. } => vec![game],
+            Event::QualifyingDrawn { games, .. } => games.iter().map(|g| (&g.game, g.table)).collect(),
+            Event::GameScheduled { game, table, .. } => vec![(game, *table)],
             Event::TournamentCreated { .. }
             | Event::PlayerRegistered { .. }
             | Event::FinalRoleChosen { .. }
@@ -97,6 +100,14 @@ impl Schedule {
 
     /// The tournaments that scheduled `game` (usually one; none for a stand-alone game).
     pub(crate) fn tournaments_of(&self, game: &str) -> Vec<StreamId> {
+        let mut tournaments: Vec<StreamId> = self.tables_of(game).into_iter().map(|(t, _)| t).collect();
+        tournaments.dedup();
+        tournaments
+    }
+
+    /// Where `game` is played: each tournament that scheduled it, with the table (a game the
+    /// jury re-seated keeps its earlier table too: a superset).
+    pub(crate) fn tables_of(&self, game: &str) -> Vec<(StreamId, u32)> {
         let known = self.read();
         known.by_game.get(game).map(|by| by.iter().cloned().collect()).unwrap_or_default()
     }
@@ -115,9 +126,11 @@ mod tests {
     fn a_game_is_found_under_every_tournament_that_names_it_and_only_those() {
         let schedule = Schedule::default();
         let (spring, autumn) = (StreamId::tournament("spring").unwrap(), StreamId::tournament("autumn").unwrap());
-        schedule.learn(&spring, &["g1".to_owned(), "g2".to_owned()]);
-        schedule.learn(&autumn, &[]);
-        schedule.learn(&spring, &["g1".to_owned(), "g3".to_owned()]);
+        let (g1, g2, g3) = ("g1".to_owned(), "g2".to_owned(), "g3".to_owned());
+        schedule.learn(&spring, [(&g1, 1), (&g2, 2)]);
+        schedule.learn(&autumn, []);
+        schedule.learn(&spring, [(&g1, 1), (&g3, 4)]);
+        assert_eq!(schedule.tables_of("g3"), vec![(spring.clone(), 4)]);
         assert_eq!(schedule.tournaments_of("g1"), vec![spring.clone()]);
         assert_eq!(schedule.tournaments_of("g3"), vec![spring.clone()]);
         assert!(schedule.tournaments_of("alone").is_empty());

@@ -14,8 +14,18 @@ pub const MAX_TEXT_CHARS: usize = 2_000;
 /// tournament a game names, a lot's purpose, a Card of Fate.
 pub const MAX_NAME_CHARS: usize = 200;
 
+/// The latest table time an event may carry, in milliseconds: 2^53 − 1, the largest whole
+/// number a tablet's JavaScript clock holds exactly (some 285,000 years of Unix time). A time
+/// past it could not be shown or answered by the tablets, and the table clock only moves on.
+pub const MAX_AT_MS: u64 = (1 << 53) - 1;
+
 pub(super) fn check(event: &Event) -> Result<(), Rejection> {
     each_string(event, &mut check_string)?;
+    if let Some(at) = event.at_ms().filter(|at| *at > MAX_AT_MS) {
+        return Err(Rejection::malformed(format!(
+            "at_ms {at} is past any table clock: at most {MAX_AT_MS} (2^53 - 1) milliseconds"
+        )));
+    }
     if event.corrected_turn() == Some(0) {
         return Err(Rejection::malformed("turns start at 1"));
     }

@@ -5,6 +5,10 @@
 use crate::event::Event;
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset};
 use crate::rejection::Rejection;
+
+/// The most a game's table clock may move on between two events: a day. A real game pauses
+/// for a night at most; a larger leap is a broken or hostile clock.
+pub const MAX_TABLE_LEAP_MS: u64 = 24 * 3_600_000;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -93,6 +97,14 @@ impl GameState {
             if at < last {
                 return Err(Rejection::precondition(format!(
                     "at_ms {at} goes back in time: the table clock already read {last}"
+                )));
+            }
+            // A table clock that leaps a day would stick the game: every later tap would be "in
+            // the past" until the jury voided it.
+            if at - last > MAX_TABLE_LEAP_MS {
+                return Err(Rejection::precondition(format!(
+                    "at_ms {at} leaps {} hours past the table clock's last reading {last}: a game's table time moves on by at most 24 hours at once",
+                    (at - last) / 3_600_000
                 )));
             }
         }

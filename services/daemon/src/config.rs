@@ -14,6 +14,9 @@ pub enum Backend {
     JetStream(JetStreamConfig),
 }
 
+/// The most events a stream may hold, as `--max-stream-events` sets it.
+pub use ledger_house::cross_check::StreamLimits;
+
 /// Where `ledgerd` keeps its log and where it listens.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -35,6 +38,8 @@ pub struct Config {
     pub nats: Option<crate::nats::NatsOptions>,
     /// Connections, idle timeout, subscribers.
     pub limits: crate::limits::Limits,
+    /// The most events a stream may hold (`--max-stream-events`).
+    pub stream_limits: StreamLimits,
     /// Serve gRPC over TLS; `None`: plaintext.
     pub tls: Option<crate::tls::TlsFiles>,
     /// The key checkpoints are signed with (`ledgerctl new-signing-key`); `None`: no checkpoints

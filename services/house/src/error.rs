@@ -72,6 +72,7 @@ impl Code {
             RejectionKind::StaleVersion => Code::Aborted,
             RejectionKind::DuplicateId => Code::AlreadyExists,
             RejectionKind::NotAllowed => Code::PermissionDenied,
+            RejectionKind::Exhausted => Code::ResourceExhausted,
         }
     }
 

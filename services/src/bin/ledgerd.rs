@@ -1,9 +1,10 @@
 //! `ledgerd`: the Tournament Ledger daemon. Flags and environment → [`Config`] → [`run`].
 
 use clap::Parser;
-use ledger_daemon::config::{Backend, Config, JetStreamConfig};
+use ledger_daemon::config::{Backend, Config, JetStreamConfig, StreamLimits};
 use ledger_daemon::nats::NatsOptions;
 use ledger_daemon::server::{descriptors, run, Limits, TlsFiles};
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -42,6 +43,10 @@ struct Args {
     /// only.
     #[arg(long, env = "LEDGER_INSECURE_OPEN")]
     insecure_open: bool,
+    /// The most events a game or an Andes match may hold (a tournament four times as many);
+    /// past it every event is refused with RESOURCE_EXHAUSTED. A played game holds a few hundred.
+    #[arg(long, env = "LEDGER_MAX_STREAM_EVENTS", default_value_t = StreamLimits::default().game)]
+    max_stream_events: u64,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
@@ -193,8 +198,10 @@ async fn main() -> anyhow::Result<()> {
     anyhow::ensure!(args.checkpoint_interval > 0, "--checkpoint-interval must be at least 1 second");
     let mut limits = args.limits.limits()?;
     limits.max_connections = descriptors::fit_connections(limits.max_connections).max_connections;
+    anyhow::ensure!(args.max_stream_events >= 100, "--max-stream-events must be at least 100");
     let config = Config {
         backend,
+        stream_limits: StreamLimits::of_games(args.max_stream_events),
         data_dir: args.data_dir,
         listen: args.listen,
         auth_file: args.auth_file,

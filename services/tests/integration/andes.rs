@@ -145,7 +145,7 @@ async fn a_whole_match_is_recorded_over_grpc_with_the_ledger_deriving_each_moves
     );
     assert_eq!(first.last_seq, full.len() as u64);
     // After the match, nothing more.
-    let late = AndesEvent::Resigned { side: Side::Sol, at_ms: u64::MAX / 2 };
+    let late = AndesEvent::Resigned { side: Side::Sol, at_ms: 1 << 40 };
     let refused = server.client.append(append_as("table", &[late], "late-")).await.unwrap_err();
     assert!(refused.message().starts_with("article 9.3: the match is over"), "{}", refused.message());
 

@@ -59,6 +59,7 @@ pub(crate) async fn every_refusal_of_the_rule_book_is_refused_with_its_reason_an
         let expected_code = match case.kind {
             RejectionKind::Malformed => Code::InvalidArgument,
             RejectionKind::Precondition => Code::FailedPrecondition,
+            RejectionKind::Exhausted => Code::ResourceExhausted,
             other => panic!("unexpected kind {other:?}"),
         };
         assert_eq!(status.code(), expected_code, "{}: {}", case.name, status.message());
@@ -283,8 +284,8 @@ async fn the_actor_header_is_recorded_in_the_envelope() {
 async fn only_the_jury_may_void_and_rule() {
     use ledger_house::auth::{token_digest, Auth, Identity};
     let mut tokens = std::collections::HashMap::new();
-    let jury = Identity { actor: "jury-anna".into(), role: ledger_house::auth::Role::Jury };
-    let table = Identity { actor: "table-3".into(), role: ledger_house::auth::Role::Table };
+    let jury = Identity::new("jury-anna", ledger_house::auth::Role::Jury);
+    let table = Identity::new("table-3", ledger_house::auth::Role::Table);
     tokens.insert(token_digest("jury-secret"), jury);
     tokens.insert(token_digest("table-secret"), table);
     let mut server = TestServer::start_with_auth(Auth::Tokens(tokens.into())).await;

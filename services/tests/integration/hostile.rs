@@ -122,3 +122,135 @@ async fn a_direction_override_in_free_text_is_refused_and_stores_nothing() {
     let request = pb::ReadRequest { stream: "game/g".into(), from_seq: 1, ..Default::default() };
     assert_eq!(client.read(request).await.unwrap().into_inner().collect::<Vec<_>>().await.len(), 2);
 }
+
+/// An append as the holder of `token`.
+fn as_holder<T>(request: T, token: &str) -> tonic::Request<T> {
+    let mut request = tonic::Request::new(request);
+    request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
+    request
+}
+
+/// Issue 35, row 2: a photo of one table's printed code records into that table's games of
+/// its tournament, and nowhere else: not the next table's game, not another tournament's, not a
+/// new stand-alone game; over gRPC and through the table page's queue alike. `ledgerctl
+/// tournament tables` prints codes so bound.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tables_code_records_only_its_own_tables_games() {
+    use ledger_house::auth::file::{entry, scoped_entry};
+    use ledger_house::auth::{Role, Scope};
+    let dir = tempfile::tempdir().unwrap();
+    let auth_file = dir.path().join("auth.json");
+    let table = |n: u32| Scope { tournament: Some("wm26".into()), table: Some(n), streams: Vec::new() };
+    let tokens = json!({"tokens": [
+        entry("organiser-secret", "olga", Role::Organiser),
+        scoped_entry("table-1-secret", "wm26-table-1", Role::Table, &table(1)),
+        scoped_entry("table-2-secret", "wm26-table-2", Role::Table, &table(2)),
+    ]});
+    std::fs::write(&auth_file, tokens.to_string()).unwrap();
+    let daemon = Daemon::spawn_with(
+        &dir.path().join("data"),
+        &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+    );
+    let mut client = daemon.connect().await;
+    let server = format!("http://{}", daemon.addr());
+    let organiser = |args: &[&str]| {
+        let mut all = vec!["--server", server.as_str(), "--token", "organiser-secret"];
+        all.extend_from_slice(args);
+        let out = crate::support::run_ledgerctl(&all, "");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    tokio::task::block_in_place(|| {
+        for (id, ruleset) in [("wm26", "wm2015"), ("cafe", "cafe2023")] {
+            organiser(&["tournament", "create", "--id", id, "--name", id, "--ruleset", ruleset]);
+            for n in 1..=8 {
+                let player = format!("p{n}");
+                organiser(&["tournament", "register", "--tournament", id, "--player", &player, "--name", &player]);
+            }
+            organiser(&["tournament", "draw", "--tournament", id, "--seed", "7"]);
+        }
+    });
+    // Which game table 1 and table 2 of wm26 play in round 1.
+    let start = events(&[json!({"type": "game_started", "at_ms": 0})]);
+    let (own, next) = ("game/wm26-q1-t1", "game/wm26-q1-t2");
+    client.append(as_holder(append(own, &start, "t1-", None), "table-1-secret")).await.unwrap();
+    for (stream, why) in
+        [(next, "the next table's game"), ("game/cafe-q1-t1", "another tournament's"), ("game/loose", "a new game")]
+    {
+        let start = events(&[json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"})]);
+        let refused =
+            client.append(as_holder(append(stream, &start, "t1x-", None), "table-1-secret")).await.unwrap_err();
+        assert_eq!(refused.code(), Code::PermissionDenied, "{why}: {}", refused.message());
+        assert_eq!(
+            refused.message(),
+            format!("wm26-table-1 records the games of table 1 of tournament wm26; {stream} is not one of them")
+        );
+    }
+    // Nothing was stored where it was refused; table 2 records its own game.
+    for stream in [next, "game/cafe-q1-t1", "game/loose"] {
+        let request = pb::ReadRequest { stream: stream.into(), from_seq: 1, ..Default::default() };
+        let read = client.read(as_holder(request, "organiser-secret")).await.unwrap().into_inner();
+        assert!(read.collect::<Vec<_>>().await.is_empty(), "{stream} holds nothing");
+    }
+    client.append(as_holder(append(next, &start, "t2-", None), "table-2-secret")).await.unwrap();
+    // The table page's queue asks the same: table 1's tablet posting to table 2's game.
+    let web = daemon.announced("http").to_owned();
+    let queued = json!({"event_id": "q-1", "expected_version": 1, "event": {"type": "turn_started", "turn": 1}});
+    let body = json!({"events": [queued]}).to_string();
+    let request = format!(
+        "POST /table/wm26-q1-t2/events HTTP/1.1\r\nHost: {web}\r\nCookie: {}={}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        ledger_web::COOKIE_TOKEN,
+        hex::encode("table-1-secret"),
+        body.len()
+    );
+    let (status, answer) = http(&web, request).await;
+    assert_eq!(status, 403, "{answer}");
+    assert!(answer.contains("wm26-table-1 records the games of table 1 of tournament wm26"), "{answer}");
+    // `ledgerctl tournament tables` binds each printed code to its table.
+    let sheet = dir.path().join("tables.html");
+    tokio::task::block_in_place(|| {
+        let url = format!("http://{web}");
+        let args = ["tournament", "tables", "--tournament", "wm26", "--url", &url, "--auth-file"];
+        organiser(&[&args[..], &[auth_file.to_str().unwrap(), "--out", sheet.to_str().unwrap()]].concat());
+    });
+    let written: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&auth_file).unwrap()).unwrap();
+    let printed: Vec<&serde_json::Value> = written["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["actor"].as_str().unwrap().contains("table"))
+        .collect();
+    assert!(!printed.is_empty());
+    for token in printed {
+        assert_eq!(token["scope"]["tournament"], "wm26", "{token}");
+        assert!(token["scope"]["table"].is_u64(), "{token}");
+    }
+}
+
+/// Issue 35, row 3 in part: a stream full of a code's events is refused as `RESOURCE_EXHAUSTED`
+/// and grows no more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stuffed_game_stops_growing() {
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::spawn(dir.path());
+    let mut client: LedgerClient<_> = daemon.connect().await;
+    let start = events(&[json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"})]);
+    client.append(append("game/stuffed", &start, "s-", None)).await.unwrap();
+    let calls = events(&vec![json!({"type": "jury_called", "reason": "x".repeat(100)}); 1_000]);
+    for n in 0..5 {
+        let stuffed = client.append(append("game/stuffed", &calls, &format!("s{n}-"), None)).await;
+        if n < 4 {
+            stuffed.unwrap();
+        } else {
+            let refused = stuffed.unwrap_err();
+            assert_eq!(refused.code(), Code::ResourceExhausted, "{}", refused.message());
+            assert!(refused.message().contains("a game stream holds at most 5000 events"), "{}", refused.message());
+        }
+    }
+    let request = pb::ReadRequest { stream: "game/stuffed".into(), from_seq: 1, ..Default::default() };
+    assert_eq!(client.read(request).await.unwrap().into_inner().collect::<Vec<_>>().await.len(), 4_001);
+    let more = events(&vec![json!({"type": "jury_called", "reason": "y"}); 999]);
+    client.append(append("game/stuffed", &more, "t-", None)).await.unwrap();
+    let one = events(&[json!({"type": "jury_called", "reason": "z"})]);
+    let refused = client.append(append("game/stuffed", &one, "u-", None)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+}

@@ -455,7 +455,7 @@ async fn two_ledgerd_on_jetstream_keep_the_same_tree() {
 #[tokio::test]
 async fn proofs_follow_the_access_table() {
     use ledger_house::auth::{token_digest, Auth, Identity, Role};
-    let table = Identity { actor: "table-1".into(), role: Role::Table };
+    let table = Identity::new("table-1", Role::Table);
     let auth = Auth::Tokens(std::collections::HashMap::from([(token_digest("table-secret"), table)]).into());
     let server = crate::support::TestServer::start_with_auth(auth).await;
     let channel = Channel::from_shared(format!("http://{}", server.addr)).unwrap().connect().await.unwrap();

@@ -36,8 +36,9 @@ impl TestServer {
         options: ledger_daemon::server::ServeOptions,
     ) -> TestServer {
         let dir = tempfile::tempdir().unwrap();
-        let log =
-            Arc::new(Log::open_sled_with(dir.path(), Arc::new(ledger_house::cross_check::TournamentChecks)).unwrap());
+        let log = Arc::new(
+            Log::open_sled_with(dir.path(), Arc::new(ledger_house::cross_check::TournamentChecks::default())).unwrap(),
+        );
         Self::serve(log, auth, options, Some(dir)).await
     }
 
@@ -46,7 +47,7 @@ impl TestServer {
         let url = url.to_owned();
         let log = tokio::task::spawn_blocking(move || {
             let storage = JetStreamStorage::open(async_nats::connect(url), config).unwrap();
-            Log::open_jetstream(storage, Arc::new(ledger_house::cross_check::TournamentChecks)).unwrap()
+            Log::open_jetstream(storage, Arc::new(ledger_house::cross_check::TournamentChecks::default())).unwrap()
         })
         .await
         .unwrap();

@@ -38,7 +38,7 @@ pub(crate) async fn page(
 ) -> Result<Response, PageError> {
     let id = match_id(&name)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Andes))?;
-    let may_record = state.auth.recorder(&viewer.metadata).is_ok();
+    let may_record = state.recorder_of(&viewer.metadata, &id).is_some();
     let title = lang.t_args("record-title", &[("match", id.id().to_owned().into())]);
     let body = format!(
         "<section class=\"table-page andes-record\" id=\"andes-record\" data-match=\"{id}\" data-may-record=\"{may_record}\" data-start-failed=\"{start_failed}\">\
@@ -80,7 +80,7 @@ pub(crate) async fn view(
 ) -> Result<Json<TablePayload<AndesTableView>>, JsonError> {
     let id = match_id(&name)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Andes))?;
-    let recorder = state.auth.recorder(&viewer.metadata).ok();
+    let recorder = state.recorder_of(&viewer.metadata, &id);
     let facade = state.facade.clone();
     // Read at the log's newest position: the live feed from it misses nothing appended meanwhile.
     let view = blocking(move || Ok(facade.andes_table(&id, wall_ms())?.value)).await?;

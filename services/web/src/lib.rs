@@ -73,6 +73,17 @@ impl WebState {
         WebState { log, auth, facade, stopping, live_pages, proofs: None }
     }
 
+    /// The caller as a recorder of `stream`, if it may record there (its role and its token's
+    /// scope): what a table page offers its buttons for. Every append asks again.
+    pub(crate) fn recorder_of(
+        &self,
+        metadata: &tonic::metadata::MetadataMap,
+        stream: &ledger::StreamId,
+    ) -> Option<ledger_house::auth::Recorder> {
+        let recorder = self.auth.recorder(metadata).ok()?;
+        recorder.may_write(stream, &*self.log).ok().map(|()| recorder)
+    }
+
     /// The pages with the checkpoints of `proofs` (the board shows the latest).
     pub fn with_proofs(mut self, proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>) -> Self {
         self.proofs = proofs;

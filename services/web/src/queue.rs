@@ -102,7 +102,9 @@ pub(crate) async fn append(
     queue: Queue,
 ) -> Result<Json<Sent>, JsonError> {
     same_origin(headers)?;
-    let (actor, clearance) = state.auth.recorder(&viewer.metadata)?;
+    let recorder = state.auth.recorder(&viewer.metadata)?;
+    recorder.may_write(&stream, &*state.log)?;
+    let (actor, clearance) = (recorder.actor, recorder.clearance);
     if queue.events.len() > MAX_EVENTS_PER_SEND {
         return Err(PageError::from(Error::InvalidArgument(format!(
             "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",

@@ -35,7 +35,7 @@ pub(crate) async fn page(
 ) -> Result<Response, PageError> {
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    let may_record = state.auth.recorder(&viewer.metadata).is_ok();
+    let may_record = state.recorder_of(&viewer.metadata, &id).is_some();
     let body = format!(
         "<section class=\"table-page\" id=\"table\" data-game=\"{id}\" data-may-record=\"{may_record}\" data-start-failed=\"{start_failed}\">\
          <h1 id=\"title\">{title}</h1>\
@@ -86,8 +86,8 @@ pub(crate) struct TablePayload<V> {
 
 impl<V> TablePayload<V> {
     /// `view` for a browser whose recorder (actor and clearance) is `recorder`, if it may record.
-    pub(crate) fn new(view: V, recorder: Option<(String, ledger::access::Clearance)>) -> Self {
-        TablePayload { view, may_record: recorder.is_some(), actor: recorder.map(|(actor, _)| actor) }
+    pub(crate) fn new(view: V, recorder: Option<ledger_house::auth::Recorder>) -> Self {
+        TablePayload { view, may_record: recorder.is_some(), actor: recorder.map(|r| r.actor) }
     }
 }
 
@@ -99,7 +99,7 @@ pub(crate) async fn view(
 ) -> Result<Json<TablePayload<TableView>>, JsonError> {
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    let recorder = state.auth.recorder(&viewer.metadata).ok();
+    let recorder = state.recorder_of(&viewer.metadata, &id);
     let facade = state.facade.clone();
     // Read at the log's newest position: the live feed from it misses nothing appended meanwhile.
     let view = blocking(move || Ok(facade.table(&id, wall_ms())?.value)).await?;

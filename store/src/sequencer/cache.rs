@@ -84,7 +84,7 @@ impl<S: Storage> Sequencer<S> {
     /// that it reloads with the ruleset.
     pub(super) fn learn_schedule(&mut self, stream: &StreamId, tournament: &Folded) {
         let Rules::Tournament(t) = tournament.rules() else { return };
-        self.schedule.learn(stream, t.games.keys());
+        self.schedule.learn(stream, t.games.iter().map(|(game, slot)| (game, slot.table)));
         let Some(ruleset) = t.ruleset else { return };
         for game in t.games.keys() {
             if self.scheduled.insert(game.clone(), ruleset).is_none() {

@@ -225,7 +225,7 @@ impl<S: Storage> StreamLookup for Lookup<'_, S> {
         let pending = self.pending.iter().flat_map(|records| records.iter()).map(|s| &s.record);
         for record in pending.filter(|r| r.envelope.stream.kind() == StreamKind::Tournament) {
             let names = Schedule::names(&record.event);
-            if names.iter().any(|g| *g == game) && !tournaments.contains(&record.envelope.stream) {
+            if names.iter().any(|(g, _)| *g == game) && !tournaments.contains(&record.envelope.stream) {
                 tournaments.push(record.envelope.stream.clone());
             }
         }

@@ -8,8 +8,8 @@ use crate::common::CliError;
 use crate::connection::{connect, read_stream};
 use crate::{values, Cli};
 use ledger::StreamId;
-use ledger_house::auth::file::{add_entries, entry, mint_token};
-use ledger_house::auth::Role;
+use ledger_house::auth::file::{add_entries, mint_token, scoped_entry};
+use ledger_house::auth::{Role, Scope};
 use ledger_house::i18n::Lang;
 use ledger_house::paper::tables::{sheet, signin_link, table_actor, TableSignin};
 use ledger_house::projections::created_tournament;
@@ -64,7 +64,9 @@ pub async fn run(cli: &Cli, args: &TablesArgs) -> Result<(), CliError> {
     for table in numbers {
         let token = mint_token()?;
         let actor = table_actor(id.id(), table);
-        entries.push(entry(&token, &actor, Role::Table));
+        // The sheet lies on the table: its code records only that table's games.
+        let scope = Scope { tournament: Some(id.id().to_owned()), table: Some(table), streams: Vec::new() };
+        entries.push(scoped_entry(&token, &actor, Role::Table, &scope));
         tables.push(TableSignin { table, link: signin_link(&args.url, id.id(), table, &token), actor });
     }
     let lang = Lang::from_code(&args.lang).unwrap_or(Lang::En);

@@ -328,8 +328,10 @@ fn error_answer(status: &Status) -> pb::AppendStreamResponse {
 impl pb::ledger_server::Ledger for LedgerService {
     #[tracing::instrument(skip_all, fields(stream = %quote(&request.get_ref().stream), n_events = request.get_ref().events.len()))]
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
-        let (actor, clearance) = self.auth.recorder(request.metadata())?;
-        let append = append_from_proto(request.into_inner(), actor, clearance).map_err(Error::from)?;
+        let recorder = self.auth.recorder(request.metadata())?;
+        let append =
+            append_from_proto(request.into_inner(), recorder.actor.clone(), recorder.clearance).map_err(Error::from)?;
+        recorder.may_write(&append.stream, &*self.log)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
             Error::from(e)
@@ -343,7 +345,7 @@ impl pb::ledger_server::Ledger for LedgerService {
         &self,
         request: Request<Streaming<pb::AppendRequest>>,
     ) -> Result<Response<Self::AppendStreamStream>, Status> {
-        let (actor, clearance) = self.auth.recorder(request.metadata())?;
+        let recorder = self.auth.recorder(request.metadata())?;
         let mut inbound = request.into_inner();
         let log = Arc::clone(&self.log);
         // Submitting in arrival order keeps pipelined appends to one stream in order; the
@@ -362,7 +364,10 @@ impl pb::ledger_server::Ledger for LedgerService {
                 let Some(message) = message else { break };
                 let mut permit = None;
                 let submitted = match message.map(|proto| {
-                    append_from_proto(proto, actor.clone(), clearance).map_err(|r| Status::from(Error::from(r)))
+                    let append = append_from_proto(proto, recorder.actor.clone(), recorder.clearance)
+                        .map_err(|r| Status::from(Error::from(r)))?;
+                    recorder.may_write(&append.stream, &*log).map_err(Status::from)?;
+                    Ok(append)
                 }) {
                     Err(status) | Ok(Err(status)) => Err(status),
                     Ok(Ok(append)) => {

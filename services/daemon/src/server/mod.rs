@@ -62,7 +62,7 @@ pub enum ServeError {
 
 /// Opens the configured backend's log with the tournament's rules across streams.
 async fn open_log(config: &Config) -> Result<Log, ServeError> {
-    let cross_check = Arc::new(ledger_house::cross_check::TournamentChecks);
+    let cross_check = Arc::new(ledger_house::cross_check::TournamentChecks { limits: config.stream_limits });
     match &config.backend {
         Backend::Sled => Ok(Log::open_sled_with(&config.data_dir, cross_check)?),
         Backend::JetStream(js) => {

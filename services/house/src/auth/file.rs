@@ -6,7 +6,7 @@
 //! Entries of other actors are kept as they are; an entry of an actor being given a new token is
 //! replaced, so printing a sheet again revokes the tokens of the sheet it replaces.
 
-use super::{token_digest, Auth, AuthFileError, Role};
+use super::{token_digest, Auth, AuthFileError, Role, Scope};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::path::Path;
@@ -21,9 +21,18 @@ pub fn mint_token() -> std::io::Result<String> {
     Ok(hex::encode(bytes))
 }
 
-/// The auth-file entry admitting `token` as `actor` with `role`.
+/// The auth-file entry admitting `token` as `actor` with `role`, recording wherever the role may.
 pub fn entry(token: &str, actor: &str, role: Role) -> Value {
     json!({"sha256": hex::encode(token_digest(token)), "actor": actor, "clearance": role.as_str()})
+}
+
+/// The same, recording only within `scope` (a table's code: its tournament and table).
+pub fn scoped_entry(token: &str, actor: &str, role: Role, scope: &Scope) -> Value {
+    let mut entry = entry(token, actor, role);
+    if !scope.is_everywhere() {
+        entry["scope"] = serde_json::to_value(scope).expect("a scope is plain data");
+    }
+    entry
 }
 
 /// Writes `entries` into the auth file at `path` (created if missing), replacing the entries of

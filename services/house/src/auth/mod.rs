@@ -13,8 +13,10 @@
 
 pub mod file;
 pub mod policy;
+pub mod scope;
 
 pub use policy::{Access, Role};
+pub use scope::{Scope, Tables};
 
 use ledger::access::Clearance;
 use serde::Deserialize;
@@ -37,12 +39,37 @@ pub const CLEARANCE_HEADER: &str = "x-ledger-clearance";
 pub struct Identity {
     pub actor: String,
     pub role: Role,
+    /// Where its token may record ([`Scope`]); everywhere its role may, by default.
+    pub scope: Scope,
 }
 
 impl Identity {
+    /// A caller whose token records wherever its role may.
+    pub fn new(actor: impl Into<String>, role: Role) -> Identity {
+        Identity { actor: actor.into(), role, scope: Scope::default() }
+    }
+
     /// Anyone, without a token.
     pub fn public() -> Identity {
-        Identity { actor: "public".into(), role: Role::Public }
+        Identity::new("public", Role::Public)
+    }
+}
+
+/// A caller who may record: as whom, with which clearance, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorder {
+    pub actor: String,
+    pub clearance: Clearance,
+    pub scope: Scope,
+}
+
+impl Recorder {
+    /// May it append to `stream`? Asked of every append, before anything is decided.
+    ///
+    /// # Errors
+    /// `PERMISSION_DENIED` naming where its token records.
+    pub fn may_write(&self, stream: &ledger::StreamId, tables: &dyn Tables) -> Result<(), Error> {
+        self.scope.permits(&self.actor, stream, tables)
     }
 }
 
@@ -99,6 +126,9 @@ struct TokenEntry {
     /// The role (`analyst`, `table`, `organiser`, `jury`); named `clearance` since the first
     /// auth files.
     clearance: Role,
+    /// Where the token may record; everywhere its role may without one.
+    #[serde(default)]
+    scope: Scope,
 }
 
 /// Why an auth file cannot be used.
@@ -159,7 +189,8 @@ fn read_tokens(path: &Path) -> Result<HashMap<[u8; 32], Identity>, AuthFileError
         if entry.clearance == Role::Public {
             return Err(fail(format!("{} has role public: the public needs no token", entry.actor)));
         }
-        tokens.insert(digest, Identity { actor: entry.actor, role: entry.clearance });
+        entry.scope.check().map_err(|reason| fail(format!("the scope of {}: {reason}", entry.actor)))?;
+        tokens.insert(digest, Identity { actor: entry.actor, role: entry.clearance, scope: entry.scope });
     }
     Ok(tokens)
 }
@@ -201,14 +232,15 @@ impl Auth {
 }
 
 impl Auth {
-    /// The actor and clearance of a caller who may record events.
+    /// The actor, clearance and scope of a caller who may record events; where it records is
+    /// then asked of each append ([`Recorder::may_write`]).
     ///
     /// # Errors
     /// As [`Auth::authorize`] for [`Access::Record`]: analysts and the public record nothing.
-    pub fn recorder(&self, metadata: &MetadataMap) -> Result<(String, Clearance), Error> {
+    pub fn recorder(&self, metadata: &MetadataMap) -> Result<Recorder, Error> {
         let who = self.authorize(metadata, Access::Record)?;
         match who.role.clearance() {
-            Some(clearance) => Ok((who.actor, clearance)),
+            Some(clearance) => Ok(Recorder { actor: who.actor, clearance, scope: who.scope }),
             None => Err(policy::denied(&who, Access::Record)),
         }
     }
@@ -243,7 +275,7 @@ fn open_identity(metadata: &MetadataMap) -> Result<Identity, Error> {
             ))
         })?,
     };
-    Ok(Identity { actor, role })
+    Ok(Identity::new(actor, role))
 }
 
 /// An actor's name as the ledger records it: 1 to 64 printable characters.
@@ -263,8 +295,8 @@ mod tests {
 
     fn tokens() -> Auth {
         let mut tokens = HashMap::new();
-        tokens.insert(token_digest("s3cret"), Identity { actor: "jury-1".into(), role: Role::Jury });
-        tokens.insert(token_digest("numbers"), Identity { actor: "ana".into(), role: Role::Analyst });
+        tokens.insert(token_digest("s3cret"), Identity::new("jury-1", Role::Jury));
+        tokens.insert(token_digest("numbers"), Identity::new("ana", Role::Analyst));
         Auth::Tokens(tokens.into())
     }
 

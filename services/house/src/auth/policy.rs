@@ -232,13 +232,13 @@ mod tests {
 
     #[test]
     fn refusals_say_who_may() {
-        let table = Identity { actor: "table-4".into(), role: Role::Table };
+        let table = Identity::new("table-4", Role::Table);
         let error = denied(&table, Access::ReadStream(StreamKind::Tournament));
         assert_eq!(error.code(), crate::error::Code::PermissionDenied);
         assert_eq!(error.message(), "reading tournament streams is for organiser, jury; table-4 is cleared as table");
         let error = denied(&table, Access::ReplayViewer);
         assert_eq!(error.text(), "PERMISSION_DENIED: the replay viewer is for the jury; table-4 is cleared as table");
-        let error = denied(&Identity { actor: "public".into(), role: Role::Public }, Access::ReplayViewer);
+        let error = denied(&Identity::new("public", Role::Public), Access::ReplayViewer);
         assert_eq!(error.text(), "UNAUTHENTICATED: the replay viewer needs the jury's token");
     }
 

@@ -37,6 +37,7 @@
       if (text !== refusal.id) { return text; }
     }
     if (refusal.kind === "stale_version") { return t("refusal-stale"); }
+    if (refusal.kind === "exhausted") { return t("refusal-exhausted"); }
     return t("refusal-by-ledger", { message: refusal.message });
   }
 

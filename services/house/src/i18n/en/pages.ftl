@@ -86,5 +86,6 @@ refused-handed = Handed to the jury as event { $seq }.
 refused-jury-text = Actions refused by the ledger, kept by table { $actor }: { $actions }
 refusal-by-ledger = The ledger refused it: { $message }
 refusal-stale = The game moved on: another device recorded first.
+refusal-exhausted = This game holds every event a game may ever need: call the jury, who will look at what filled it.
 refusal-unreachable = The ledger cannot be reached.
 manifest-table = Table

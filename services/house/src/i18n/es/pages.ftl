@@ -86,5 +86,6 @@ refused-handed = Entregadas al jurado como evento { $seq }.
 refused-jury-text = Acciones rechazadas por el ledger, conservadas por la mesa { $actor }: { $actions }
 refusal-by-ledger = El ledger lo rechazó: { $message }
 refusal-stale = La partida siguió: otro dispositivo registró antes.
+refusal-exhausted = Esta partida ya tiene todos los eventos que una partida puede necesitar: llama al jurado, que revisará qué la llenó.
 refusal-unreachable = El ledger no responde.
 manifest-table = Mesa
