@@ -94,7 +94,8 @@ pub struct ServerStats {
 pub struct PortStats {
     pub open: AtomicU64,
     pub accepted: AtomicU64,
-    /// Closed, longest-idle first, to admit a new connection at the limit.
+    /// Closed to admit a new connection at the limit: one whose peer never sent a byte first,
+    /// then the longest idle.
     pub evicted: AtomicU64,
     /// New connections closed on arrival: at the limit, and no connection closed in time to
     /// make room.

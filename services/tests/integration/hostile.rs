@@ -237,3 +237,49 @@ async fn slowloris_connections_are_closed_after_the_header_timeout() {
     let request = format!("GET / HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n");
     assert_eq!(http(&web, request).await.0, 200);
 }
+
+/// At the web port's limit, a flood of silent connections evicts its own kind: a connection
+/// whose peer never sent a byte goes before any that has, so a live page opened before the
+/// flood keeps following the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_page_outlasts_a_flood_of_silent_connections() {
+    const SILENT: usize = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let listeners = ["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"];
+    let daemon = Daemon::spawn_with(dir.path(), &[&listeners[..], &["--http-max-connections", "8"]].concat());
+    let mut client = daemon.connect().await;
+    let web = daemon.announced("http").to_owned();
+    let game = events(&ledger::testing::started_game(Some(ledger::Ruleset::Cafe2023), 1));
+    client.append(append("game/g", &game, "live-", None)).await.unwrap();
+    let mut live = tokio::net::TcpStream::connect(&web).await.unwrap();
+    let request =
+        format!("GET /table/g/live HTTP/1.1\r\nHost: {web}\r\nCookie: ledger_actor=t1; ledger_clearance=table\r\n\r\n");
+    live.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        let mut chunk = [0u8; 1024];
+        let n = tokio::time::timeout(Duration::from_secs(5), live.read(&mut chunk)).await.unwrap().unwrap();
+        assert!(n > 0, "the live page closed: {}", String::from_utf8_lossy(&head));
+        head.extend_from_slice(&chunk[..n]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&head));
+
+    let mut silent = Vec::new();
+    for _ in 0..SILENT {
+        silent.push(tokio::net::TcpStream::connect(&web).await.unwrap());
+    }
+    eventually("ledgerd to take in the silent connections", Duration::from_secs(20), || async {
+        let taken = daemon.metric("ledger_http_connections_accepted_total");
+        (taken > SILENT as u64).then_some(())
+    })
+    .await;
+    assert!(daemon.metric("ledger_http_connections_evicted_total") >= (SILENT - 7) as u64);
+    assert_eq!(daemon.metric("ledger_http_connections_shed_total"), 0);
+    // The live page still follows the game: the next turn reaches it.
+    let turn = events(&[json!({"type": "turn_started", "turn": 2})]);
+    client.append(append("game/g", &turn, "live2-", None)).await.unwrap();
+    let mut chunk = [0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(5), live.read(&mut chunk)).await.expect("the turn within 5 s");
+    assert!(n.unwrap() > 0, "the live page was closed");
+    drop(silent);
+}

@@ -1,6 +1,6 @@
 //! Accepting connections on one port within its [`Gate`]: at most `max` open at once, the
 //! longest-idle one closed to admit a new client at the limit (evicted, counted, logged at most
-//! every 10 s), and none held open for longer than the idle timeout by a peer with which no
+//! every 10 s; one whose peer never sent a byte goes before any that has), and none held open for longer than the idle timeout by a peer with which no
 //! byte goes either way. Accept errors such as running out of file descriptors are logged and
 //! waited out instead of spinning. The gRPC and the web pages' ports both accept here.
 
@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -63,10 +63,25 @@ pub(crate) struct Gate {
     stats: Arc<ServerStats>,
 }
 
-/// What the gate keeps of an open connection: its last activity and the way to close it.
+/// What the gate keeps of an open connection: its activity and the way to close it.
 struct Held {
-    last_active: Arc<AtomicU64>,
+    activity: Arc<Activity>,
     evict: oneshot::Sender<()>,
+}
+
+/// When a connection last sent or received a byte, and whether its peer ever sent one.
+#[derive(Default)]
+struct Activity {
+    /// Milliseconds since the gate's epoch.
+    last_ms: AtomicU64,
+    heard: AtomicBool,
+}
+
+impl Activity {
+    /// The order of eviction: never heard from first, then idle longest.
+    fn eviction_key(&self) -> (bool, u64) {
+        (self.heard.load(Ordering::Relaxed), self.last_ms.load(Ordering::Relaxed))
+    }
 }
 
 impl Gate {
@@ -95,10 +110,11 @@ impl Gate {
         self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Closes the connection idle longest (the oldest on a tie): `false` when none is open.
+    /// Closes the connection idle longest, one whose peer never sent a byte before any other
+    /// (the oldest on a tie): `false` when none is open.
     fn evict_longest_idle(&self) -> bool {
         let mut open = self.held();
-        let longest = open.iter().min_by_key(|(id, held)| (held.last_active.load(Ordering::Relaxed), **id));
+        let longest = open.iter().min_by_key(|(id, held)| (held.activity.eviction_key(), **id));
         let Some(id) = longest.map(|(id, _)| *id) else { return false };
         if let Some(held) = open.remove(&id) {
             let _ = held.evict.send(());
@@ -123,13 +139,23 @@ impl Gate {
 
     fn accepted(self: &Arc<Self>, stream: TcpStream, slot: OwnedSemaphorePermit) -> Connection {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let last_active = Arc::new(AtomicU64::new(self.now_ms()));
+        let activity = Arc::new(Activity { last_ms: AtomicU64::new(self.now_ms()), heard: AtomicBool::new(false) });
         let (evict, evicted) = oneshot::channel();
-        self.held().insert(id, Held { last_active: Arc::clone(&last_active), evict });
+        self.held().insert(id, Held { activity: Arc::clone(&activity), evict });
         ServerStats::add(&self.stats().accepted, 1);
         ServerStats::add(&self.stats().open, 1);
         let idle = Box::pin(tokio::time::sleep(self.idle_timeout));
-        Connection { stream, _slot: slot, id, gate: Arc::clone(self), last_active, evicted, idle, ended: None }
+        Connection {
+            stream,
+            _slot: slot,
+            id,
+            gate: Arc::clone(self),
+            activity,
+            heard: false,
+            evicted,
+            idle,
+            ended: None,
+        }
     }
 }
 
@@ -200,7 +226,9 @@ pub struct Connection {
     _slot: OwnedSemaphorePermit,
     id: u64,
     gate: Arc<Gate>,
-    last_active: Arc<AtomicU64>,
+    activity: Arc<Activity>,
+    /// `activity.heard`, known here without an atomic load.
+    heard: bool,
     evicted: oneshot::Receiver<()>,
     idle: Pin<Box<Sleep>>,
     /// Why the connection ended, once it has: every later read or write fails the same way.
@@ -209,7 +237,15 @@ pub struct Connection {
 
 impl Connection {
     fn touch(&self) {
-        self.last_active.store(self.gate.now_ms(), Ordering::Relaxed);
+        self.activity.last_ms.store(self.gate.now_ms(), Ordering::Relaxed);
+    }
+
+    fn heard_from(&mut self) {
+        self.touch();
+        if !self.heard {
+            self.heard = true;
+            self.activity.heard.store(true, Ordering::Relaxed);
+        }
     }
 
     /// An eviction, or an idle timeout that has run out: the error to end the connection with.
@@ -228,7 +264,7 @@ impl Connection {
             return Some(io::Error::new(io::ErrorKind::ConnectionAborted, "evicted for a new connection"));
         }
         while self.idle.as_mut().poll(cx).is_ready() {
-            let idle_since = self.gate.epoch + Duration::from_millis(self.last_active.load(Ordering::Relaxed));
+            let idle_since = self.gate.epoch + Duration::from_millis(self.activity.last_ms.load(Ordering::Relaxed));
             let deadline = idle_since + self.gate.idle_timeout;
             if deadline <= Instant::now() {
                 ServerStats::add(&self.gate.stats().idle_closed, 1);
@@ -253,7 +289,7 @@ impl AsyncRead for Connection {
         let before = buf.filled().len();
         let read = Pin::new(&mut self.stream).poll_read(cx, buf);
         match read {
-            Poll::Ready(Ok(())) if buf.filled().len() > before => self.touch(),
+            Poll::Ready(Ok(())) if buf.filled().len() > before => self.heard_from(),
             Poll::Ready(_) => {}
             Poll::Pending => {
                 if let Some(error) = self.poll_closed(cx) {
