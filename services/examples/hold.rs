@@ -118,8 +118,9 @@ async fn main() {
         subscriptions.len(),
         rss_mib(args.pid)
     );
-    // A new client is served below the connection limit and shed at it; the held ones are
-    // served either way.
+    // A new client is served below the connection limit and at it (since 2026-11-27 the
+    // longest-idle held connection is closed for it: "shed" means it was not); the held ones
+    // are served either way (a closed one's channel connects again).
     let fresh = match channel(&args.server).await {
         Ok(channel) => LedgerClient::new(channel).list_streams(pb::ListStreamsRequest::default()).await.is_ok(),
         Err(_) => false,

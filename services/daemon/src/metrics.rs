@@ -58,21 +58,40 @@ pub fn render(log: &Log, fanout: Option<&FanoutStatus>, server: &ServerStats) ->
     );
     let gauge = |value: u64| ConstGauge::new(i64::try_from(value).unwrap_or(i64::MAX));
     let get = ServerStats::get;
-    registry.register("connections_open", "Client connections open now", gauge(get(&server.connections_open)));
+    for (prefix, port, flag) in
+        [("", &server.grpc, "--max-connections"), ("http_", &server.http, "--http-max-connections")]
+    {
+        let which = if prefix.is_empty() { "gRPC" } else { "Web pages'" };
+        registry.register(
+            format!("{prefix}connections_open"),
+            format!("{which} client connections open now"),
+            gauge(get(&port.open)),
+        );
+        registry.register(
+            format!("{prefix}connections_accepted"),
+            format!("{which} client connections admitted within {flag}"),
+            counter(get(&port.accepted)),
+        );
+        registry.register(
+            format!("{prefix}connections_evicted"),
+            format!("{which} connections closed, longest-idle first, to admit a new one at {flag}"),
+            counter(get(&port.evicted)),
+        );
+        registry.register(
+            format!("{prefix}connections_shed"),
+            format!("{which} new connections closed on arrival: at {flag}, and none closed in time to make room"),
+            counter(get(&port.shed)),
+        );
+        registry.register(
+            format!("{prefix}connections_idle_closed"),
+            format!("{which} connections closed after nothing was sent or received for their idle timeout"),
+            counter(get(&port.idle_closed)),
+        );
+    }
     registry.register(
-        "connections_accepted",
-        "Client connections accepted within --max-connections",
-        counter(get(&server.connections_accepted)),
-    );
-    registry.register(
-        "connections_shed",
-        "Connections closed on arrival because --max-connections were open",
-        counter(get(&server.connections_shed)),
-    );
-    registry.register(
-        "connections_idle_closed",
-        "Connections closed after their peer sent nothing for --idle-timeout",
-        counter(get(&server.connections_idle_closed)),
+        "http_header_timeouts",
+        "Web pages' connections closed because a request's head did not arrive within --http-header-timeout-secs",
+        counter(get(&server.http_header_timeouts)),
     );
     registry.register("subscribers_open", "Live subscriptions now", gauge(get(&server.subscribers_open)));
     registry.register(

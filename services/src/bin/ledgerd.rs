@@ -3,8 +3,7 @@
 use clap::Parser;
 use ledger_daemon::config::{Backend, Config, JetStreamConfig, StreamLimits};
 use ledger_daemon::nats::NatsOptions;
-use ledger_daemon::server::{descriptors, run, Limits, TlsFiles};
-
+use ledger_daemon::server::{descriptors, run, HttpLimits, Limits, TlsFiles};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -79,12 +78,13 @@ enum BackendArg {
 /// What callers may hold (see `Limits`).
 #[derive(Debug, clap::Args)]
 struct LimitArgs {
-    /// Open connections at most; more are closed on arrival (and counted in the metrics).
-    /// Lowered at start to the open-file soft limit (raised to the hard one) less 256.
+    /// Open gRPC connections at most; at the limit the longest-idle one is closed to admit a
+    /// new one (counted in the metrics). With --http-max-connections, lowered at start to fit
+    /// the open-file soft limit (raised to the hard one) less 256.
     #[arg(long, env = "LEDGER_MAX_CONNECTIONS", default_value_t = Limits::default().max_connections)]
     max_connections: usize,
-    /// Close a connection whose peer sends nothing (not even a keepalive answer) for this many
-    /// seconds.
+    /// Close a gRPC connection on which nothing is sent or received (not even a keepalive ping
+    /// and its answer) for this many seconds.
     #[arg(long, env = "LEDGER_IDLE_TIMEOUT_SECS", default_value_t = Limits::default().idle_timeout.as_secs())]
     idle_timeout_secs: u64,
     /// Live subscriptions at most; one more is refused with RESOURCE_EXHAUSTED.
@@ -93,6 +93,19 @@ struct LimitArgs {
     /// Cut off a subscriber that takes no event for this many seconds while events wait.
     #[arg(long, env = "LEDGER_SUBSCRIBER_STALL_SECS", default_value_t = Limits::default().subscriber_stall.as_secs())]
     subscriber_stall_secs: u64,
+    /// Open connections to the web pages (--http-listen) at most; at the limit the longest-idle
+    /// one is closed to admit a new one. Shares the open-file budget with --max-connections.
+    #[arg(long, env = "LEDGER_HTTP_MAX_CONNECTIONS", default_value_t = HttpLimits::default().max_connections)]
+    http_max_connections: usize,
+    /// Close a web connection whose request's head (line and headers) has not arrived this many
+    /// seconds after ledgerd began to wait for it (also the wait for a kept-alive connection's
+    /// next request).
+    #[arg(long, env = "LEDGER_HTTP_HEADER_TIMEOUT_SECS", default_value_t = HttpLimits::default().header_timeout.as_secs())]
+    http_header_timeout_secs: u64,
+    /// Close a web connection on which nothing is sent or received for this many seconds (a
+    /// live page gets a keep-alive comment every 15 s).
+    #[arg(long, env = "LEDGER_HTTP_IDLE_TIMEOUT_SECS", default_value_t = HttpLimits::default().idle_timeout.as_secs())]
+    http_idle_timeout_secs: u64,
 }
 
 impl LimitArgs {
@@ -100,11 +113,19 @@ impl LimitArgs {
         anyhow::ensure!(self.max_connections > 0, "--max-connections must be at least 1");
         anyhow::ensure!(self.idle_timeout_secs >= 3, "--idle-timeout-secs must be at least 3");
         anyhow::ensure!(self.subscriber_stall_secs > 0, "--subscriber-stall-secs must be at least 1");
+        anyhow::ensure!(self.http_max_connections > 0, "--http-max-connections must be at least 1");
+        anyhow::ensure!(self.http_header_timeout_secs > 0, "--http-header-timeout-secs must be at least 1");
+        anyhow::ensure!(self.http_idle_timeout_secs >= 20, "--http-idle-timeout-secs must be at least 20 (live pages)");
         Ok(Limits {
             max_connections: self.max_connections,
             idle_timeout: Duration::from_secs(self.idle_timeout_secs),
             max_subscribers: self.max_subscribers,
             subscriber_stall: Duration::from_secs(self.subscriber_stall_secs),
+            http: HttpLimits {
+                max_connections: self.http_max_connections,
+                header_timeout: Duration::from_secs(self.http_header_timeout_secs),
+                idle_timeout: Duration::from_secs(self.http_idle_timeout_secs),
+            },
         })
     }
 }
@@ -197,8 +218,10 @@ async fn main() -> anyhow::Result<()> {
     };
     anyhow::ensure!(args.checkpoint_interval > 0, "--checkpoint-interval must be at least 1 second");
     let mut limits = args.limits.limits()?;
-    limits.max_connections = descriptors::fit_connections(limits.max_connections).max_connections;
-    anyhow::ensure!(args.max_stream_events >= 100, "--max-stream-events must be at least 100");
+    let http_max = args.http_listen.map(|_| limits.http.max_connections);
+    let budget = descriptors::fit_connections(limits.max_connections, http_max);
+    limits.max_connections = budget.max_connections;
+    limits.http.max_connections = budget.http_max_connections.unwrap_or(limits.http.max_connections);
     let config = Config {
         backend,
         stream_limits: StreamLimits::of_games(args.max_stream_events),

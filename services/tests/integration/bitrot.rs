@@ -48,15 +48,6 @@ async fn records_health(daemon: &Daemon) -> i32 {
     health.check(tonic_health::pb::HealthCheckRequest { service }).await.map(|r| r.into_inner().status).unwrap_or(-1)
 }
 
-fn metrics(daemon: &Daemon) -> String {
-    use std::io::{Read, Write};
-    let mut stream = std::net::TcpStream::connect(daemon.announced("metrics")).unwrap();
-    write!(stream, "GET /metrics HTTP/1.1\r\nHost: ledgerd\r\nConnection: close\r\n\r\n").unwrap();
-    let mut text = String::new();
-    stream.read_to_string(&mut text).unwrap();
-    text
-}
-
 /// Flips one bit inside the only stored copy of `marker` in the records file.
 fn flip_a_bit_in(data: &Path, marker: &[u8]) {
     let file = data.join(ledger_store::sled::RECORDS_FILE);
@@ -132,7 +123,7 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
         (records_health(&daemon).await == 2).then_some(())
     })
     .await;
-    assert!(metrics(&daemon).lines().any(|l| l == "ledger_records_damaged 1"), "{}", metrics(&daemon));
+    assert!(daemon.metrics().lines().any(|l| l == "ledger_records_damaged 1"), "{}", daemon.metrics());
     let more = Event::TurnStarted { turn: 40, at_ms: None };
     client.append(append("game/b", &[more], "b-turn-40-", None)).await.expect("appends go on");
     stop(daemon).await;

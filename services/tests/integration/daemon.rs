@@ -71,6 +71,23 @@ impl Daemon {
         self.announced.get(what).unwrap_or_else(|| panic!("ledgerd announced no {what} listener"))
     }
 
+    /// What `/metrics` says now (ledgerd started with `--metrics-listen 127.0.0.1:0`).
+    pub(crate) fn metrics(&self) -> String {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(self.announced("metrics")).unwrap();
+        write!(stream, "GET /metrics HTTP/1.1\r\nHost: ledgerd\r\nConnection: close\r\n\r\n").unwrap();
+        let mut text = String::new();
+        stream.read_to_string(&mut text).unwrap();
+        text
+    }
+
+    /// One value on `/metrics`: the line `name value` (a counter's name ends in `_total`).
+    pub(crate) fn metric(&self, name: &str) -> u64 {
+        let text = self.metrics();
+        let value = text.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' '));
+        value.and_then(|v| v.parse().ok()).unwrap_or_else(|| panic!("no {name} on /metrics:\n{text}"))
+    }
+
     /// Connects once the daemon answers its health check (bounded: 20 s).
     pub(crate) async fn connect(&self) -> LedgerClient<Channel> {
         eventually(&format!("ledgerd to come up at {}", self.addr), Duration::from_secs(20), || async {

@@ -11,14 +11,14 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// One row of `/proc/PID/limits`: the soft and hard open-file limits.
-fn open_file_limits(pid: u32) -> (String, String) {
+pub(crate) fn open_file_limits(pid: u32) -> (String, String) {
     let limits = std::fs::read_to_string(format!("/proc/{pid}/limits")).unwrap();
     let row = limits.lines().find(|l| l.starts_with("Max open files")).expect("a Max open files row");
     let mut fields = row.trim_start_matches("Max open files").split_whitespace();
     (fields.next().unwrap().to_owned(), fields.next().unwrap().to_owned())
 }
 
-fn open_descriptors(pid: u32) -> usize {
+pub(crate) fn open_descriptors(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd")).map(Iterator::count).unwrap_or(0)
 }
 

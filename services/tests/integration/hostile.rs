@@ -2,14 +2,18 @@
 //! against a real ledgerd on loopback, each bounded. Every probe here failed before its defence:
 //! huge cursors that panicked an async worker, an open redirect through `/lang`, a form posted
 //! from another port of the same host (`Origin: null`, `Sec-Fetch-Site: same-site`), and a
-//! direction override stored in free text. After each, ledgerd still serves.
+//! direction override stored in free text, hundreds of silent or slowloris connections to the
+//! web pages' port. After each, ledgerd still serves.
 
 use crate::daemon::Daemon;
-use crate::support::{append, events};
+use crate::descriptors::{open_descriptors, open_file_limits};
+use crate::support::{append, events, eventually};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use ledger_proto::v1::proofs_client::ProofsClient;
 use serde_json::json;
+use std::process::{Command, Stdio};
+use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_stream::StreamExt;
 use tonic::Code;
@@ -253,4 +257,161 @@ async fn a_stuffed_game_stops_growing() {
     let one = events(&[json!({"type": "jury_called", "reason": "z"})]);
     let refused = client.append(append("game/stuffed", &one, "u-", None)).await.unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted);
+}
+
+/// Row 1 of the threat table: 690 silent connections to the web pages' port under a limit of
+/// 700 descriptors (soft and hard: ledgerd cannot raise it). Before, they took every
+/// descriptor: `accept` failed with "Too many open files", a new gRPC client hit its deadline
+/// and a new page timed out. Now both ports share the budget (700 less 256, half each), the
+/// longest-idle web connections are closed for the newcomers, and a new gRPC client and a new
+/// page are both served within seconds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn silent_connections_to_the_web_port_lock_out_neither_port_under_700_descriptors() {
+    const SILENT: usize = 690;
+    const WEB_SHARE: u64 = (700 - 256) / 2;
+    // This test holds the 690 sockets itself.
+    let (_, soft) = ledger_daemon::server::descriptors::raise_soft_limit();
+    assert!(soft > 2_000, "the test needs a hard open-file limit above 2,000 (ulimit -Hn), found {soft}");
+    let dir = tempfile::tempdir().unwrap();
+    let child = Command::new("bash")
+        .args(["-c", r#"ulimit -n 700 && exec "$0" "$@""#, env!("CARGO_BIN_EXE_ledgerd")])
+        .args(["--data-dir", dir.path().to_str().unwrap(), "--listen", "127.0.0.1:0", "--log", "warn"])
+        .args(["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let daemon = Daemon::announced_by(child);
+    daemon.connect().await;
+    let pid = daemon.child.id();
+    assert_eq!(open_file_limits(pid), ("700".to_owned(), "700".to_owned()));
+    let web = daemon.announced("http").to_owned();
+
+    let silent: Vec<std::net::TcpStream> = (0..SILENT)
+        .map(|i| std::net::TcpStream::connect(&web).unwrap_or_else(|e| panic!("silent connection {i}: {e}")))
+        .collect();
+    let taken = |daemon: &Daemon| {
+        daemon.metric("ledger_http_connections_accepted_total") + daemon.metric("ledger_http_connections_shed_total")
+    };
+    eventually("ledgerd to take in the 690 silent connections", Duration::from_secs(30), || async {
+        (taken(&daemon) >= SILENT as u64).then_some(())
+    })
+    .await;
+
+    // A new gRPC client appends, and a new page is served, each within 5 s.
+    let within = Duration::from_secs(5);
+    let mut client = tokio::time::timeout(within, daemon.connect()).await.expect("a new gRPC client within 5 s");
+    let start = events(&ledger::testing::started_game(Some(ledger::Ruleset::Cafe2023), 1));
+    let appended = tokio::time::timeout(within, client.append(append("game/hall", &start, "hall-", None)))
+        .await
+        .expect("an append within 5 s");
+    assert_eq!(appended.unwrap().into_inner().last_seq, 2);
+    let request = format!("GET / HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n");
+    let (status, _) = tokio::time::timeout(within, http(&web, request)).await.expect("a new page within 5 s");
+    assert_eq!(status, 200);
+
+    // What was shed: the longest-idle web connections, each closed for a newcomer.
+    let evicted = daemon.metric("ledger_http_connections_evicted_total");
+    assert!(evicted >= SILENT as u64 - WEB_SHARE, "{evicted} evicted");
+    assert!(daemon.metric("ledger_http_connections_open") <= WEB_SHARE);
+    assert_eq!(daemon.metric("ledger_connections_evicted_total"), 0, "no gRPC client was closed");
+    assert!(open_descriptors(pid) < 600, "{} descriptors open in ledgerd", open_descriptors(pid));
+    drop(silent);
+}
+
+/// A slowloris: 300 connections each sending a byte of its request's headers every second. They
+/// used to stay open for as long as they trickled (over 100 s in the probe); now each is closed
+/// once its head has not arrived within `--http-header-timeout-secs` (3 s here), and counted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slowloris_connections_are_closed_after_the_header_timeout() {
+    const SLOW: usize = 300;
+    const HEADER_TIMEOUT: Duration = Duration::from_secs(3);
+    let dir = tempfile::tempdir().unwrap();
+    let daemon = Daemon::spawn_with(
+        dir.path(),
+        &["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0", "--http-header-timeout-secs", "3"],
+    );
+    daemon.connect().await;
+    let web = daemon.announced("http").to_owned();
+    let mut slow = tokio::task::JoinSet::new();
+    for _ in 0..SLOW {
+        let web = web.clone();
+        slow.spawn(async move {
+            let mut stream = tokio::net::TcpStream::connect(&web).await.unwrap();
+            let opened = tokio::time::Instant::now();
+            stream.write_all(b"GET / HTTP/1.1\r\nHost: hall\r\nX-Slow: ").await.unwrap();
+            let mut byte = [0u8; 1];
+            // Bounded: 20 bytes, one a second; `None` if still open after them.
+            for _ in 0..20 {
+                tokio::select! {
+                    read = stream.read(&mut byte) => {
+                        assert!(!matches!(read, Ok(n) if n > 0), "no answer to a request never finished");
+                        return Some(opened.elapsed());
+                    }
+                    () = tokio::time::sleep(Duration::from_secs(1)) => {
+                        if stream.write_all(b"a").await.is_err() {
+                            return Some(opened.elapsed());
+                        }
+                    }
+                }
+            }
+            None
+        });
+    }
+    let mut closed_after = Vec::new();
+    while let Some(closed) = slow.join_next().await {
+        closed_after.push(closed.unwrap().expect("a slowloris connection still open after 20 s"));
+    }
+    let latest = closed_after.iter().max().unwrap();
+    assert!(*latest < HEADER_TIMEOUT + Duration::from_secs(3), "the last closed after {latest:?}");
+    assert!(closed_after.iter().all(|d| *d >= HEADER_TIMEOUT - Duration::from_millis(500)), "{closed_after:?}");
+    assert!(daemon.metric("ledger_http_header_timeouts_total") >= SLOW as u64);
+    // The pages are served as before.
+    let request = format!("GET / HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n");
+    assert_eq!(http(&web, request).await.0, 200);
+}
+
+/// At the web port's limit, a flood of silent connections evicts its own kind: a connection
+/// whose peer never sent a byte goes before any that has, so a live page opened before the
+/// flood keeps following the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_page_outlasts_a_flood_of_silent_connections() {
+    const SILENT: usize = 40;
+    let dir = tempfile::tempdir().unwrap();
+    let listeners = ["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"];
+    let daemon = Daemon::spawn_with(dir.path(), &[&listeners[..], &["--http-max-connections", "8"]].concat());
+    let mut client = daemon.connect().await;
+    let web = daemon.announced("http").to_owned();
+    let game = events(&ledger::testing::started_game(Some(ledger::Ruleset::Cafe2023), 1));
+    client.append(append("game/g", &game, "live-", None)).await.unwrap();
+    let mut live = tokio::net::TcpStream::connect(&web).await.unwrap();
+    let request =
+        format!("GET /table/g/live HTTP/1.1\r\nHost: {web}\r\nCookie: ledger_actor=t1; ledger_clearance=table\r\n\r\n");
+    live.write_all(request.as_bytes()).await.unwrap();
+    let mut head = Vec::new();
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        let mut chunk = [0u8; 1024];
+        let n = tokio::time::timeout(Duration::from_secs(5), live.read(&mut chunk)).await.unwrap().unwrap();
+        assert!(n > 0, "the live page closed: {}", String::from_utf8_lossy(&head));
+        head.extend_from_slice(&chunk[..n]);
+    }
+    assert!(head.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&head));
+
+    let mut silent = Vec::new();
+    for _ in 0..SILENT {
+        silent.push(tokio::net::TcpStream::connect(&web).await.unwrap());
+    }
+    eventually("ledgerd to take in the silent connections", Duration::from_secs(20), || async {
+        let taken = daemon.metric("ledger_http_connections_accepted_total");
+        (taken > SILENT as u64).then_some(())
+    })
+    .await;
+    assert!(daemon.metric("ledger_http_connections_evicted_total") >= (SILENT - 7) as u64);
+    assert_eq!(daemon.metric("ledger_http_connections_shed_total"), 0);
+    // The live page still follows the game: the next turn reaches it.
+    let turn = events(&[json!({"type": "turn_started", "turn": 2})]);
+    client.append(append("game/g", &turn, "live2-", None)).await.unwrap();
+    let mut chunk = [0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(5), live.read(&mut chunk)).await.expect("the turn within 5 s");
+    assert!(n.unwrap() > 0, "the live page was closed");
+    drop(silent);
 }

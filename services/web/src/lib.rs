@@ -44,9 +44,7 @@ use ledger_house::auth::Auth;
 use ledger_house::error::{Code, Error};
 use ledger_house::facade::Projections;
 use ledger_store::Log;
-use std::future::Future;
 use std::sync::Arc;
-use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use auth::{COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
@@ -142,18 +140,6 @@ async fn security_headers(mut response: Response) -> Response {
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     response
-}
-
-/// Serves the pages on `listener` until `shutdown`.
-///
-/// # Errors
-/// The HTTP server fails.
-pub async fn serve(
-    state: WebState,
-    listener: TcpListener,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    axum::serve(listener, router(state)).with_graceful_shutdown(shutdown).await
 }
 
 /// Runs blocking reads and folds off the async workers.

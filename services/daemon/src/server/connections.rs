@@ -1,35 +1,193 @@
-//! Accepting connections within [`Limits`]: at most `max_connections` open at once (the rest
-//! are closed on arrival and counted), and none held open by a silent peer for longer than
-//! `idle_timeout`. Accept errors such as running out of file descriptors are logged and
-//! waited out instead of spinning.
+//! Accepting connections on one port within its [`Gate`]: at most `max` open at once, the
+//! longest-idle one closed to admit a new client at the limit (evicted, counted, logged at most
+//! every 10 s; one whose peer never sent a byte goes before any that has), and none held open for longer than the idle timeout by a peer with which no
+//! byte goes either way. Accept errors such as running out of file descriptors are logged and
+//! waited out instead of spinning. The gRPC and the web pages' ports both accept here.
 
-use crate::limits::{Limits, ServerStats};
+use crate::limits::{PortStats, ServerStats};
+use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
-use tokio::time::Sleep;
+use tokio::sync::{mpsc, oneshot, OwnedSemaphorePermit, Semaphore};
+use tokio::time::{Instant, Sleep};
 use tokio_stream::wrappers::ReceiverStream;
 
-/// At most one "shedding" warning per this long; the metric counts every one.
+/// At most one "evicting" warning per this long; the metrics count every one.
 const WARN_EVERY: Duration = Duration::from_secs(10);
 
-/// The connections the server gets: accepted within the limits, each holding its slot.
-pub(super) fn incoming(
-    listener: TcpListener,
-    limits: Limits,
+/// How long a newcomer waits for the connection evicted for it to close; past it the newcomer
+/// is shed instead.
+const ROOM_WAIT: Duration = Duration::from_secs(1);
+
+/// Which port a gate keeps: where its counters are and which flag sets its limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Port {
+    Grpc,
+    Http,
+}
+
+impl Port {
+    fn stats(self, stats: &ServerStats) -> &PortStats {
+        match self {
+            Port::Grpc => &stats.grpc,
+            Port::Http => &stats.http,
+        }
+    }
+
+    fn flag(self) -> &'static str {
+        match self {
+            Port::Grpc => "--max-connections",
+            Port::Http => "--http-max-connections",
+        }
+    }
+}
+
+/// One port's connections: their slots, and when each last sent or received a byte, so that
+/// the longest-idle one can be closed for a newcomer.
+pub(crate) struct Gate {
+    port: Port,
+    max: usize,
+    idle_timeout: Duration,
+    slots: Arc<Semaphore>,
+    open: Mutex<HashMap<u64, Held>>,
+    next_id: AtomicU64,
+    /// Activity times are milliseconds since this.
+    epoch: Instant,
     stats: Arc<ServerStats>,
-) -> ReceiverStream<io::Result<Connection>> {
+}
+
+/// What the gate keeps of an open connection: its activity and the way to close it.
+struct Held {
+    activity: Arc<Activity>,
+    evict: oneshot::Sender<()>,
+}
+
+/// When a connection last sent or received a byte, and whether its peer ever sent one.
+#[derive(Default)]
+struct Activity {
+    /// Milliseconds since the gate's epoch.
+    last_ms: AtomicU64,
+    heard: AtomicBool,
+}
+
+impl Activity {
+    /// The order of eviction: never heard from first, then idle longest.
+    fn eviction_key(&self) -> (bool, u64) {
+        (self.heard.load(Ordering::Relaxed), self.last_ms.load(Ordering::Relaxed))
+    }
+}
+
+impl Gate {
+    pub(crate) fn new(port: Port, max: usize, idle_timeout: Duration, stats: Arc<ServerStats>) -> Arc<Gate> {
+        Arc::new(Gate {
+            port,
+            max,
+            idle_timeout,
+            slots: Arc::new(Semaphore::new(max)),
+            open: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(0),
+            epoch: Instant::now(),
+            stats,
+        })
+    }
+
+    fn stats(&self) -> &PortStats {
+        self.port.stats(&self.stats)
+    }
+
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Held>> {
+        self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Closes the connection idle longest, one whose peer never sent a byte before any other
+    /// (the oldest on a tie): `false` when none is open.
+    fn evict_longest_idle(&self) -> bool {
+        let mut open = self.held();
+        let longest = open.iter().min_by_key(|(id, held)| (held.activity.eviction_key(), **id));
+        let Some(id) = longest.map(|(id, _)| *id) else { return false };
+        if let Some(held) = open.remove(&id) {
+            let _ = held.evict.send(());
+        }
+        true
+    }
+
+    /// A slot for a newcomer: a free one, or the one the longest-idle connection frees.
+    async fn admit(self: &Arc<Self>, warning: &mut Warning) -> Option<OwnedSemaphorePermit> {
+        if let Ok(slot) = Arc::clone(&self.slots).try_acquire_owned() {
+            return Some(slot);
+        }
+        if self.evict_longest_idle() {
+            ServerStats::add(&self.stats().evicted, 1);
+            warning.evicted(self);
+        }
+        match tokio::time::timeout(ROOM_WAIT, Arc::clone(&self.slots).acquire_owned()).await {
+            Ok(Ok(slot)) => Some(slot),
+            _ => None,
+        }
+    }
+
+    fn accepted(self: &Arc<Self>, stream: TcpStream, slot: OwnedSemaphorePermit) -> Connection {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let activity = Arc::new(Activity { last_ms: AtomicU64::new(self.now_ms()), heard: AtomicBool::new(false) });
+        let (evict, evicted) = oneshot::channel();
+        self.held().insert(id, Held { activity: Arc::clone(&activity), evict });
+        ServerStats::add(&self.stats().accepted, 1);
+        ServerStats::add(&self.stats().open, 1);
+        let idle = Box::pin(tokio::time::sleep(self.idle_timeout));
+        Connection {
+            stream,
+            _slot: slot,
+            id,
+            gate: Arc::clone(self),
+            activity,
+            heard: false,
+            evicted,
+            idle,
+            ended: None,
+        }
+    }
+}
+
+/// The "connection limit reached" warning, at most once per [`WARN_EVERY`].
+#[derive(Default)]
+struct Warning {
+    last: Option<Instant>,
+    evicted_since: u64,
+}
+
+impl Warning {
+    fn evicted(&mut self, gate: &Gate) {
+        self.evicted_since += 1;
+        if self.last.is_none_or(|at| at.elapsed() >= WARN_EVERY) {
+            tracing::warn!(
+                port = ?gate.port,
+                max_connections = gate.max,
+                evicted = self.evicted_since,
+                "connection limit reached: closing the longest-idle connections to admit new ones ({})",
+                gate.port.flag()
+            );
+            self.last = Some(Instant::now());
+            self.evicted_since = 0;
+        }
+    }
+}
+
+/// The connections a server gets from `listener`: admitted by `gate`, each holding its slot.
+pub(super) fn incoming(listener: TcpListener, gate: Arc<Gate>) -> ReceiverStream<io::Result<Connection>> {
     let (tx, rx) = mpsc::channel(64);
     tokio::spawn(async move {
-        let slots = Arc::new(Semaphore::new(limits.max_connections));
-        let mut last_warning: Option<Instant> = None;
-        let mut shed_since_warning = 0u64;
+        let mut warning = Warning::default();
         loop {
             let accepted = tokio::select! {
                 () = tx.closed() => return,
@@ -40,31 +198,18 @@ pub(super) fn incoming(
                 Err(error) => {
                     // EMFILE and friends: the listener stays readable, so retrying at once
                     // would spin a core. Wait for connections to close.
-                    tracing::warn!(%error, "cannot accept a connection; retrying in 100 ms");
+                    tracing::warn!(%error, port = ?gate.port, "cannot accept a connection; retrying in 100 ms");
                     tokio::time::sleep(Duration::from_millis(100)).await;
                     continue;
                 }
             };
-            let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            let Some(slot) = gate.admit(&mut warning).await else {
                 drop(stream);
-                ServerStats::add(&stats.connections_shed, 1);
-                shed_since_warning += 1;
-                if last_warning.is_none_or(|at| at.elapsed() >= WARN_EVERY) {
-                    tracing::warn!(
-                        max_connections = limits.max_connections,
-                        shed = shed_since_warning,
-                        "connection limit reached: closing new connections (--max-connections)"
-                    );
-                    last_warning = Some(Instant::now());
-                    shed_since_warning = 0;
-                }
+                ServerStats::add(&gate.stats().shed, 1);
                 continue;
             };
             let _ = stream.set_nodelay(true);
-            ServerStats::add(&stats.connections_accepted, 1);
-            ServerStats::add(&stats.connections_open, 1);
-            let connection = Connection::new(stream, slot, limits.idle_timeout, Arc::clone(&stats));
-            if tx.send(Ok(connection)).await.is_err() {
+            if tx.send(Ok(gate.accepted(stream, slot))).await.is_err() {
                 return;
             }
         }
@@ -72,31 +217,70 @@ pub(super) fn incoming(
     ReceiverStream::new(rx)
 }
 
-/// An accepted connection: its slot is freed when it closes, and it fails with `TimedOut`
-/// once its peer has sent nothing for a whole idle period. The timer is not touched on every
-/// read (that would put a timer update on every request): a read only marks the period
-/// active, and when the timer fires an active period starts a new one. So a silent peer is
-/// closed after one to two idle timeouts.
+/// An admitted connection: its slot is freed when it closes. It fails with `TimedOut` once no
+/// byte went either way for a whole idle timeout, and with `ConnectionAborted` once its gate
+/// evicted it. Every read or write that moves a byte stamps the time; the idle timer, when it
+/// fires, compares with that stamp and sleeps again if the connection was active meanwhile.
 pub struct Connection {
     stream: TcpStream,
     _slot: OwnedSemaphorePermit,
-    idle_timeout: Duration,
+    id: u64,
+    gate: Arc<Gate>,
+    activity: Arc<Activity>,
+    /// `activity.heard`, known here without an atomic load.
+    heard: bool,
+    evicted: oneshot::Receiver<()>,
     idle: Pin<Box<Sleep>>,
-    /// The peer sent something in the current period.
-    active: bool,
-    stats: Arc<ServerStats>,
+    /// Why the connection ended, once it has: every later read or write fails the same way.
+    ended: Option<io::ErrorKind>,
 }
 
 impl Connection {
-    fn new(stream: TcpStream, slot: OwnedSemaphorePermit, idle_timeout: Duration, stats: Arc<ServerStats>) -> Self {
-        let idle = Box::pin(tokio::time::sleep(idle_timeout));
-        Connection { stream, _slot: slot, idle_timeout, idle, active: false, stats }
+    fn touch(&self) {
+        self.activity.last_ms.store(self.gate.now_ms(), Ordering::Relaxed);
+    }
+
+    fn heard_from(&mut self) {
+        self.touch();
+        if !self.heard {
+            self.heard = true;
+            self.activity.heard.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// An eviction, or an idle timeout that has run out: the error to end the connection with.
+    fn poll_closed(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
+        if let Some(kind) = self.ended {
+            return Some(io::Error::new(kind, "the connection was closed by its limits"));
+        }
+        let closed = self.poll_limits(cx);
+        self.ended = closed.as_ref().map(io::Error::kind);
+        closed
+    }
+
+    fn poll_limits(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
+        if Pin::new(&mut self.evicted).poll(cx).is_ready() {
+            tracing::debug!(port = ?self.gate.port, "closing the longest-idle connection to admit a new one");
+            return Some(io::Error::new(io::ErrorKind::ConnectionAborted, "evicted for a new connection"));
+        }
+        while self.idle.as_mut().poll(cx).is_ready() {
+            let idle_since = self.gate.epoch + Duration::from_millis(self.activity.last_ms.load(Ordering::Relaxed));
+            let deadline = idle_since + self.gate.idle_timeout;
+            if deadline <= Instant::now() {
+                ServerStats::add(&self.gate.stats().idle_closed, 1);
+                tracing::debug!(port = ?self.gate.port, "closing a connection idle for {:?}", self.gate.idle_timeout);
+                return Some(io::Error::new(io::ErrorKind::TimedOut, "nothing sent or received"));
+            }
+            self.idle.as_mut().reset(deadline);
+        }
+        None
     }
 }
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        ServerStats::sub(&self.stats.connections_open, 1);
+        self.gate.held().remove(&self.id);
+        ServerStats::sub(&self.gate.stats().open, 1);
     }
 }
 
@@ -105,17 +289,11 @@ impl AsyncRead for Connection {
         let before = buf.filled().len();
         let read = Pin::new(&mut self.stream).poll_read(cx, buf);
         match read {
-            Poll::Ready(Ok(())) if buf.filled().len() > before => self.active = true,
+            Poll::Ready(Ok(())) if buf.filled().len() > before => self.heard_from(),
             Poll::Ready(_) => {}
             Poll::Pending => {
-                while self.idle.as_mut().poll(cx).is_ready() {
-                    if !std::mem::take(&mut self.active) {
-                        ServerStats::add(&self.stats.connections_idle_closed, 1);
-                        tracing::debug!("closing a connection that sent nothing for {:?}", self.idle_timeout);
-                        return Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, "the peer sent nothing")));
-                    }
-                    let deadline = tokio::time::Instant::now() + self.idle_timeout;
-                    self.idle.as_mut().reset(deadline);
+                if let Some(error) = self.poll_closed(cx) {
+                    return Poll::Ready(Err(error));
                 }
             }
         }
@@ -123,9 +301,26 @@ impl AsyncRead for Connection {
     }
 }
 
+impl Connection {
+    /// A write's outcome, with the activity stamped, or the connection closed while it waits.
+    fn wrote(&mut self, cx: &mut Context<'_>, written: Poll<io::Result<usize>>) -> Poll<io::Result<usize>> {
+        match written {
+            Poll::Ready(Ok(n)) if n > 0 => self.touch(),
+            Poll::Ready(_) => {}
+            Poll::Pending => {
+                if let Some(error) = self.poll_closed(cx) {
+                    return Poll::Ready(Err(error));
+                }
+            }
+        }
+        written
+    }
+}
+
 impl AsyncWrite for Connection {
     fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write(cx, buf)
+        let written = Pin::new(&mut self.stream).poll_write(cx, buf);
+        self.wrote(cx, written)
     }
 
     fn poll_write_vectored(
@@ -133,7 +328,8 @@ impl AsyncWrite for Connection {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.stream).poll_write_vectored(cx, bufs)
+        let written = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        self.wrote(cx, written)
     }
 
     fn is_write_vectored(&self) -> bool {

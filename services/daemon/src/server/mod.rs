@@ -6,11 +6,12 @@
 
 mod connections;
 pub mod descriptors;
+mod http;
 mod ledger_service;
 mod projections_service;
 mod proofs_service;
 
-pub use crate::limits::{Limits, ServerStats};
+pub use crate::limits::{HttpLimits, Limits, PortStats, ServerStats};
 pub use crate::tls::TlsFiles;
 pub use ledger_service::LedgerService;
 pub use projections_service::ProjectionsService;
@@ -18,6 +19,7 @@ pub use proofs_service::ProofsService;
 
 use crate::config::{Backend, Config};
 use crate::nats::fanout::FanoutStatus;
+use connections::{Gate, Port};
 use ledger_proto::v1::ledger_server::LedgerServer;
 use ledger_proto::v1::projections_server::ProjectionsServer;
 use ledger_proto::v1::proofs_server::ProofsServer;
@@ -225,11 +227,10 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
                 .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>));
             let stop = stopped(stop_rx.clone());
-            Some(tokio::spawn(async move {
-                if let Err(error) = ledger_web::serve(state, listener, stop).await {
-                    tracing::error!(%error, "the web server failed");
-                }
-            }))
+            let limits = config.limits.http;
+            let gate = Gate::new(Port::Http, limits.max_connections, limits.idle_timeout, Arc::clone(&stats));
+            let incoming = connections::incoming(listener, gate);
+            Some(tokio::spawn(http::serve(ledger_web::router(state), incoming, limits, Arc::clone(&stats), stop)))
         }
         None => None,
     };
@@ -413,7 +414,10 @@ pub async fn serve_with(
         .add_service(LedgerServer::new(service))
         .add_service(ProjectionsServer::new(projections))
         .add_service(ProofsServer::new(proofs))
-        .serve_with_incoming_shutdown(connections::incoming(listener, limits, stats), signal)
+        .serve_with_incoming_shutdown(
+            connections::incoming(listener, Gate::new(Port::Grpc, limits.max_connections, limits.idle_timeout, stats)),
+            signal,
+        )
         .await?;
     Ok(())
 }

@@ -1,0 +1,53 @@
+//! The web pages' port: the pages' router served over HTTP/1 by hyper on the connections the
+//! port's [`Gate`](super::connections::Gate) admits (its limit, eviction and idle timeout, as on
+//! gRPC), with hyper's header-read timeout: a request's head must arrive within
+//! `--http-header-timeout-secs`, so a slowloris that trickles its headers is closed.
+
+use super::connections::Connection;
+use crate::limits::{HttpLimits, ServerStats};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
+use std::future::Future;
+use std::io;
+use std::sync::Arc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_stream::StreamExt;
+
+/// Serves `router` on the admitted `incoming` connections until `shutdown`, then lets the
+/// requests in flight finish (live pages end with ledgerd's stop signal).
+pub(super) async fn serve(
+    router: axum::Router,
+    mut incoming: ReceiverStream<io::Result<Connection>>,
+    limits: HttpLimits,
+    stats: Arc<ServerStats>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let mut http1 = hyper::server::conn::http1::Builder::new();
+    http1.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout).keep_alive(true);
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let connection = tokio::select! {
+            () = &mut shutdown => break,
+            next = incoming.next() => match next {
+                Some(Ok(connection)) => connection,
+                Some(Err(_)) => continue,
+                None => break,
+            },
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let served = graceful.watch(http1.serve_connection(TokioIo::new(connection), service));
+        let stats = Arc::clone(&stats);
+        tokio::spawn(async move {
+            if let Err(error) = served.await {
+                if error.is_timeout() {
+                    ServerStats::add(&stats.http_header_timeouts, 1);
+                }
+                tracing::debug!(%error, "an HTTP connection ended");
+            }
+        });
+    }
+    drop(incoming);
+    graceful.shutdown().await;
+}
