@@ -14,6 +14,24 @@ pub enum Backend {
     JetStream(JetStreamConfig),
 }
 
+/// What a table's code may record a minute (`--table-events-per-minute`,
+/// `--table-bytes-per-minute`): see `ledger_house::auth::quota`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TableQuota {
+    pub events_per_minute: std::num::NonZeroU32,
+    pub bytes_per_minute: std::num::NonZeroU32,
+}
+
+impl Default for TableQuota {
+    /// 1,200 events and 2 MiB a minute.
+    fn default() -> Self {
+        TableQuota {
+            events_per_minute: std::num::NonZeroU32::new(1_200).expect("not 0"),
+            bytes_per_minute: std::num::NonZeroU32::new(2 << 20).expect("not 0"),
+        }
+    }
+}
+
 /// The most events a stream may hold, as `--max-stream-events` sets it.
 pub use ledger_house::cross_check::StreamLimits;
 
@@ -40,6 +58,8 @@ pub struct Config {
     pub limits: crate::limits::Limits,
     /// The most events a stream may hold (`--max-stream-events`).
     pub stream_limits: StreamLimits,
+    /// What a table's code may record a minute, with an auth file.
+    pub table_quota: TableQuota,
     /// Serve gRPC over TLS; `None`: plaintext.
     pub tls: Option<crate::tls::TlsFiles>,
     /// The key checkpoints are signed with (`ledgerctl new-signing-key`); `None`: no checkpoints

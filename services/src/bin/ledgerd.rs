@@ -1,7 +1,7 @@
 //! `ledgerd`: the Tournament Ledger daemon. Flags and environment → [`Config`] → [`run`].
 
 use clap::Parser;
-use ledger_daemon::config::{Backend, Config, JetStreamConfig, StreamLimits};
+use ledger_daemon::config::{Backend, Config, JetStreamConfig, StreamLimits, TableQuota};
 use ledger_daemon::nats::NatsOptions;
 use ledger_daemon::server::{descriptors, run, HttpLimits, Limits, TlsFiles};
 use std::net::SocketAddr;
@@ -46,6 +46,13 @@ struct Args {
     /// past it every event is refused with RESOURCE_EXHAUSTED. A played game holds a few hundred.
     #[arg(long, env = "LEDGER_MAX_STREAM_EVENTS", default_value_t = StreamLimits::default().game)]
     max_stream_events: u64,
+    /// With an auth file: the events a table's code may record a minute (in one burst or
+    /// spread); more are refused with RESOURCE_EXHAUSTED until the minute refills.
+    #[arg(long, env = "LEDGER_TABLE_EVENTS_PER_MINUTE", default_value_t = TableQuota::default().events_per_minute)]
+    table_events_per_minute: std::num::NonZeroU32,
+    /// With an auth file: the bytes of events a table's code may record a minute.
+    #[arg(long, env = "LEDGER_TABLE_BYTES_PER_MINUTE", default_value_t = TableQuota::default().bytes_per_minute)]
+    table_bytes_per_minute: std::num::NonZeroU32,
     #[command(flatten)]
     limits: LimitArgs,
     #[command(flatten)]
@@ -225,6 +232,10 @@ async fn main() -> anyhow::Result<()> {
     let config = Config {
         backend,
         stream_limits: StreamLimits::of_games(args.max_stream_events),
+        table_quota: TableQuota {
+            events_per_minute: args.table_events_per_minute,
+            bytes_per_minute: args.table_bytes_per_minute,
+        },
         data_dir: args.data_dir,
         listen: args.listen,
         auth_file: args.auth_file,

@@ -415,3 +415,49 @@ async fn a_live_page_outlasts_a_flood_of_silent_connections() {
     assert!(n.unwrap() > 0, "the live page was closed");
     drop(silent);
 }
+
+/// Issue 35, row 3: a table's code records at most its minute's worth of events (and bytes);
+/// another table's code and the organiser are not held back by it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tables_code_records_at_most_its_minutes_worth() {
+    use ledger_house::auth::file::entry;
+    use ledger_house::auth::Role;
+    let dir = tempfile::tempdir().unwrap();
+    let auth_file = dir.path().join("auth.json");
+    let tokens = json!({"tokens": [
+        entry("organiser-secret", "olga", Role::Organiser),
+        entry("table-1-secret", "table-1", Role::Table),
+        entry("table-2-secret", "table-2", Role::Table),
+    ]});
+    std::fs::write(&auth_file, tokens.to_string()).unwrap();
+    let daemon = Daemon::spawn_with(
+        &dir.path().join("data"),
+        &["--auth-file", auth_file.to_str().unwrap(), "--table-events-per-minute", "20"],
+    );
+    let mut client = daemon.connect().await;
+    let start = events(&[json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"})]);
+    // A minute's worth in one append (a tablet's queue sent at once), then one more at once: a
+    // cell comes back only every 3 s.
+    let mut minute = start.clone();
+    minute.extend(events(&vec![json!({"type": "jury_called", "reason": "again"}); 19]));
+    client.append(as_holder(append("game/a", &minute, "a1-", None), "table-1-secret")).await.unwrap();
+    let one = events(&[json!({"type": "jury_called", "reason": "once more"})]);
+    let refused = client.append(as_holder(append("game/a", &one, "a2-", None), "table-1-secret")).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted, "{}", refused.message());
+    assert!(
+        refused.message().starts_with("table-1 may record at most 20 events a minute, as a table's code; try again in"),
+        "{}",
+        refused.message()
+    );
+    // More than a minute's worth at once is never taken.
+    let flood = events(&vec![json!({"type": "jury_called", "reason": "x"}); 21]);
+    let refused = client.append(as_holder(append("game/b", &flood, "b-", None), "table-2-secret")).await.unwrap_err();
+    assert!(refused.message().ends_with("send less at once"), "{}", refused.message());
+    // Table 2 and the organiser record on.
+    client.append(as_holder(append("game/b", &start, "b2-", None), "table-2-secret")).await.unwrap();
+    let many = events(&vec![json!({"type": "jury_called", "reason": "organiser"}); 100]);
+    client.append(as_holder(append("game/a", &many, "o-", None), "organiser-secret")).await.unwrap();
+    let request = pb::ReadRequest { stream: "game/a".into(), from_seq: 1, ..Default::default() };
+    let read = client.read(as_holder(request, "organiser-secret")).await.unwrap().into_inner();
+    assert_eq!(read.collect::<Vec<_>>().await.len(), 120, "nothing refused was stored");
+}

@@ -104,7 +104,7 @@ pub(crate) async fn append(
     same_origin(headers)?;
     let recorder = state.auth.recorder(&viewer.metadata)?;
     recorder.may_write(&stream, &*state.log)?;
-    let (actor, clearance) = (recorder.actor, recorder.clearance);
+    let (actor, clearance) = (recorder.actor.clone(), recorder.clearance);
     if queue.events.len() > MAX_EVENTS_PER_SEND {
         return Err(PageError::from(Error::InvalidArgument(format!(
             "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
@@ -112,6 +112,8 @@ pub(crate) async fn append(
         )))
         .into());
     }
+    let bytes = queue.events.iter().map(|queued| queued.event.to_string().len()).sum();
+    recorder.take(queue.events.len(), bytes)?;
     let log = Arc::clone(&state.log);
     let read = stream.clone();
     let (stored, mut fold) = blocking(move || {

@@ -329,9 +329,11 @@ impl pb::ledger_server::Ledger for LedgerService {
     #[tracing::instrument(skip_all, fields(stream = %quote(&request.get_ref().stream), n_events = request.get_ref().events.len()))]
     async fn append(&self, request: Request<pb::AppendRequest>) -> Result<Response<pb::AppendResponse>, Status> {
         let recorder = self.auth.recorder(request.metadata())?;
+        let bytes = prost::Message::encoded_len(request.get_ref());
         let append =
             append_from_proto(request.into_inner(), recorder.actor.clone(), recorder.clearance).map_err(Error::from)?;
         recorder.may_write(&append.stream, &*self.log)?;
+        recorder.take(append.events.len(), bytes)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
             Error::from(e)
@@ -364,9 +366,11 @@ impl pb::ledger_server::Ledger for LedgerService {
                 let Some(message) = message else { break };
                 let mut permit = None;
                 let submitted = match message.map(|proto| {
+                    let bytes = prost::Message::encoded_len(&proto);
                     let append = append_from_proto(proto, recorder.actor.clone(), recorder.clearance)
                         .map_err(|r| Status::from(Error::from(r)))?;
                     recorder.may_write(&append.stream, &*log).map_err(Status::from)?;
+                    recorder.take(append.events.len(), bytes).map_err(Status::from)?;
                     Ok(append)
                 }) {
                     Err(status) | Ok(Err(status)) => Err(status),

@@ -134,7 +134,10 @@ fn announce(what: &str, addr: std::net::SocketAddr) {
 /// The log cannot be opened, the address cannot be bound, or the server fails.
 pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
     let auth = match &config.auth_file {
-        Some(path) => ledger_house::auth::Auth::load(path)?,
+        Some(path) => ledger_house::auth::Auth::load(path)?.with_quotas(ledger_house::auth::Quotas::per_minute(
+            config.table_quota.events_per_minute,
+            config.table_quota.bytes_per_minute,
+        )),
         None if !config.listen.ip().is_loopback() && !config.insecure_open => {
             return Err(ServeError::OpenOnNetwork(config.listen));
         }

@@ -13,9 +13,11 @@
 
 pub mod file;
 pub mod policy;
+pub mod quota;
 pub mod scope;
 
 pub use policy::{Access, Role};
+pub use quota::Quotas;
 pub use scope::{Scope, Tables};
 
 use ledger::access::Clearance;
@@ -55,12 +57,14 @@ impl Identity {
     }
 }
 
-/// A caller who may record: as whom, with which clearance, and where.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A caller who may record: as whom, with which clearance, where, and how much a minute.
+#[derive(Debug, Clone)]
 pub struct Recorder {
     pub actor: String,
     pub clearance: Clearance,
     pub scope: Scope,
+    /// A table's code on a ledgerd with tokens: its allowance a minute ([`Quotas`]).
+    quotas: Option<Arc<Quotas>>,
 }
 
 impl Recorder {
@@ -70,6 +74,15 @@ impl Recorder {
     /// `PERMISSION_DENIED` naming where its token records.
     pub fn may_write(&self, stream: &ledger::StreamId, tables: &dyn Tables) -> Result<(), Error> {
         self.scope.permits(&self.actor, stream, tables)
+    }
+
+    /// Takes an append of `events` events and about `bytes` bytes from a table's code's
+    /// allowance; anyone else records without one.
+    ///
+    /// # Errors
+    /// `RESOURCE_EXHAUSTED`: the code recorded its minute's worth.
+    pub fn take(&self, events: usize, bytes: usize) -> Result<(), Error> {
+        self.quotas.as_ref().map_or(Ok(()), |quotas| quotas.take(&self.actor, events, bytes))
     }
 }
 
@@ -82,23 +95,27 @@ pub enum Auth {
     Tokens(TokenTable),
 }
 
-/// The token digests a ledgerd knows, shared by every service and replaced whole on reload.
+/// The token digests a ledgerd knows, shared by every service and replaced whole on reload,
+/// and the tables' codes' allowances.
 #[derive(Debug, Clone, Default)]
-pub struct TokenTable(Arc<RwLock<HashMap<[u8; 32], Identity>>>);
+pub struct TokenTable {
+    tokens: Arc<RwLock<HashMap<[u8; 32], Identity>>>,
+    quotas: Arc<Quotas>,
+}
 
 impl TokenTable {
     fn get(&self, digest: &[u8; 32]) -> Option<Identity> {
         // A poisoned lock still holds a whole table: it is only ever replaced, never edited.
-        self.0.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(digest).cloned()
+        self.tokens.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(digest).cloned()
     }
 
     fn replace(&self, tokens: HashMap<[u8; 32], Identity>) {
-        *self.0.write().unwrap_or_else(std::sync::PoisonError::into_inner) = tokens;
+        *self.tokens.write().unwrap_or_else(std::sync::PoisonError::into_inner) = tokens;
     }
 
     /// How many tokens it admits.
     pub fn len(&self) -> usize {
-        self.0.read().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+        self.tokens.read().unwrap_or_else(std::sync::PoisonError::into_inner).len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -108,7 +125,7 @@ impl TokenTable {
 
 impl From<HashMap<[u8; 32], Identity>> for TokenTable {
     fn from(tokens: HashMap<[u8; 32], Identity>) -> Self {
-        TokenTable(Arc::new(RwLock::new(tokens)))
+        TokenTable { tokens: Arc::new(RwLock::new(tokens)), quotas: Arc::default() }
     }
 }
 
@@ -239,9 +256,21 @@ impl Auth {
     /// As [`Auth::authorize`] for [`Access::Record`]: analysts and the public record nothing.
     pub fn recorder(&self, metadata: &MetadataMap) -> Result<Recorder, Error> {
         let who = self.authorize(metadata, Access::Record)?;
-        match who.role.clearance() {
-            Some(clearance) => Ok(Recorder { actor: who.actor, clearance, scope: who.scope }),
-            None => Err(policy::denied(&who, Access::Record)),
+        let Some(clearance) = who.role.clearance() else { return Err(policy::denied(&who, Access::Record)) };
+        let quotas = match self {
+            Auth::Tokens(table) if clearance == Clearance::Table => Some(Arc::clone(&table.quotas)),
+            Auth::Tokens(_) | Auth::Open => None,
+        };
+        Ok(Recorder { actor: who.actor, clearance, scope: who.scope, quotas })
+    }
+
+    /// The same tokens with the tables' codes allowed `quotas` (`ledgerd
+    /// --table-events-per-minute`, `--table-bytes-per-minute`); an open ledgerd has none.
+    #[must_use]
+    pub fn with_quotas(self, quotas: Quotas) -> Auth {
+        match self {
+            Auth::Open => Auth::Open,
+            Auth::Tokens(table) => Auth::Tokens(TokenTable { quotas: Arc::new(quotas), ..table }),
         }
     }
 
