@@ -438,7 +438,9 @@ pub(crate) async fn live(
         return Err(error.saying(Say::new("error-no-tournament").arg("id", id.id())));
     }
     let viewing = board_live::watch(&state, &id, board_live::Variant { lang, clocks });
-    shared(&state, query.from.unwrap_or(1), viewing)
+    let asking = state.clone();
+    let may_see_still = move || may_see(&asking, &viewer.metadata).map(drop);
+    shared(&state, query.from.unwrap_or(1), viewing, lang, may_see_still)
 }
 
 #[cfg(test)]

@@ -28,11 +28,19 @@ pub(crate) type Live = Sse<KeepAliveStream<ReceiverStream<Result<Event, Infallib
 /// Sends a viewer the frames of a shared live page (the board's, [`super::board_live`]) that
 /// are newer than its page, rendered from global position `from` on: a frame at once if the
 /// latest is, then each new one. A viewer whose browser reads slowly skips to the latest frame.
-/// Ends when the browser goes away, the page's task ends or ledgerd shuts down.
+/// Ends when the browser goes away, the page's task ends or ledgerd shuts down. `may_see` is
+/// asked again before each frame, as a page rendered for this viewer alone would be: a viewer
+/// whose token was taken back meanwhile is sent the refusal in `lang` instead.
 ///
 /// # Errors
 /// Too many live pages.
-pub(crate) fn shared(state: &WebState, from: u64, viewing: Viewing) -> Result<Live, PageError> {
+pub(crate) fn shared(
+    state: &WebState,
+    from: u64,
+    viewing: Viewing,
+    lang: Lang,
+    may_see: impl Fn() -> Result<(), PageError> + Send + 'static,
+) -> Result<Live, PageError> {
     let slot = match live_slot(state) {
         Ok(slot) => slot,
         Err(error) => {
@@ -58,7 +66,10 @@ pub(crate) fn shared(state: &WebState, from: u64, viewing: Viewing) -> Result<Li
             }
             let frame = frames.borrow_and_update().clone();
             let Some(frame) = frame.filter(|frame| frame.position >= from) else { continue };
-            let event = html_event(frame.name, frame.position, &frame.html);
+            let event = match may_see() {
+                Ok(()) => html_event(frame.name, frame.position, &frame.html),
+                Err(error) => refused_event(lang, frame.position, &error),
+            };
             if tx.send(Ok(event)).await.is_err() {
                 break;
             }
