@@ -7,6 +7,7 @@ mod architecture;
 mod audit;
 mod backends;
 mod bitrot;
+mod board_live;
 mod cli;
 mod daemon;
 mod descriptors;

@@ -3,17 +3,19 @@
 //! role scores as they are fixed, totals, every tie-breaker, the games still running with their
 //! turn, players and chess clocks, and the final. A withdrawn player's row stays, marked; stand-ins
 //! are not ranked and are labelled as stand-ins wherever a game names its players. It follows the
-//! log: every commit to the tournament or one of its games re-renders the board, pushed as a
-//! server-sent event within the second.
+//! log: every commit to the tournament or one of its games re-renders the board once for all
+//! its viewers of a language and clearance ([`board_live`]), pushed as a server-sent event
+//! within the second.
 
 use super::auth::Viewer;
+use super::board_live;
 use super::game::table_now_ms;
 use super::i18n::{Lang, PageLang};
 use super::layout::{esc, hms, shell, short_id};
 use super::refusal::Say;
-use super::sse::{follow, html_event, refused_event, status_line, Live};
+use super::sse::{shared, status_line, Live};
 use super::{blocking, wall_ms, PageError, WebState};
-use ledger::{Event, Recorded, Role, Ruleset, StreamId, StreamKind};
+use ledger::{Event, Recorded, Role, Ruleset, StreamId};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
 use ledger_house::facade::Projections;
@@ -24,7 +26,7 @@ use replay::sheet::display_places;
 use replay::standings::{Decider, FinalDecider, TournamentFacts};
 use replay::{Rational, Standings};
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tonic::metadata::MetadataMap;
 
 fn tournament_id(text: &str) -> Result<StreamId, PageError> {
@@ -52,16 +54,33 @@ fn turn_and_now(records: &[Recorded]) -> (u32, u64) {
     (turn.unwrap_or(0), table_now_ms(records, last_at, wall_ms()))
 }
 
-/// The board's content in `lang`, and the games it follows (every game of the tournament).
+/// The board's content in `lang` as the viewer of `metadata` may see it, and the games it
+/// follows (every game of the tournament).
 async fn render(
     state: &WebState,
     metadata: &MetadataMap,
     tournament: &StreamId,
     lang: Lang,
 ) -> Result<(String, BTreeSet<String>), PageError> {
+    let clocks = may_see(state, metadata)?;
+    render_variant(state, tournament, lang, clocks).await
+}
+
+/// Whether the viewer of `metadata` may see the board, and with the clocks: the public may see
+/// them; a viewer who may not sees the board without them.
+fn may_see(state: &WebState, metadata: &MetadataMap) -> Result<bool, PageError> {
     state.auth.authorize(metadata, Access::Standings { public: true })?;
-    // The public may see clocks; a viewer who may not sees the board without them.
-    let clocks = state.auth.authorize(metadata, Access::Clock).is_ok();
+    Ok(state.auth.authorize(metadata, Access::Clock).is_ok())
+}
+
+/// The board's content in `lang`, with the running games' clocks or without, and the games it
+/// follows: what every viewer of that language and clearance is sent ([`board_live`]).
+pub(super) async fn render_variant(
+    state: &WebState,
+    tournament: &StreamId,
+    lang: Lang,
+    clocks: bool,
+) -> Result<(String, BTreeSet<String>), PageError> {
     let (facade, id) = (state.facade.clone(), tournament.clone());
     let standings = blocking(move || Ok(facade.standings(&id, None, true)?.value))
         .await
@@ -412,36 +431,16 @@ pub(crate) async fn live(
 ) -> Result<Live, PageError> {
     let id = tournament_id(&tournament)?;
     // Refused now rather than on the first commit.
-    let (_, games) = render(&state, &viewer.metadata, &id, lang).await?;
-    let games = Arc::new(Mutex::new(games));
-    let watched = Arc::clone(&games);
-    let tournament = id.clone();
-    let render_state = state.clone();
-    follow(
-        &state,
-        query.from.unwrap_or(1),
-        move |record| {
-            let stream = &record.envelope.stream;
-            *stream == tournament
-                || (stream.kind() == StreamKind::Game
-                    && watched.lock().map(|g| g.contains(stream.id())).unwrap_or(true))
-        },
-        move |position| {
-            let (state, metadata, id, games) =
-                (render_state.clone(), viewer.metadata.clone(), id.clone(), Arc::clone(&games));
-            async move {
-                match render(&state, &metadata, &id, lang).await {
-                    Ok((html, shown)) => {
-                        if let Ok(mut games) = games.lock() {
-                            *games = shown;
-                        }
-                        Some(html_event("board", position, &html))
-                    }
-                    Err(error) => Some(refused_event(lang, position, &error)),
-                }
-            }
-        },
-    )
+    let clocks = may_see(&state, &viewer.metadata)?;
+    let (log, stream) = (Arc::clone(&state.log), id.clone());
+    if blocking(move || Ok(log.read_stream(&stream, 1, 1)?)).await?.is_empty() {
+        let error = PageError::from(Error::NotFound(format!("no tournament {id}")));
+        return Err(error.saying(Say::new("error-no-tournament").arg("id", id.id())));
+    }
+    let viewing = board_live::watch(&state, &id, board_live::Variant { lang, clocks });
+    let asking = state.clone();
+    let may_see_still = move || may_see(&asking, &viewer.metadata).map(drop);
+    shared(&state, query.from.unwrap_or(1), viewing, lang, may_see_still)
 }
 
 #[cfg(test)]

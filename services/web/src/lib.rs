@@ -13,13 +13,15 @@
 //! (`replay`'s standings, statistics and clock, the Andes views, the typed
 //! `projections::table::TableView`), never protobuf or the API's JSON read back; the jury's view
 //! is `replay::audit`, and an append is a `store::AppendRequest` decided by the sequencer like
-//! any other. Live pages follow `Log::subscribe` ([`sse`]).
+//! any other. Live pages follow `Log::subscribe` ([`sse`]); the board is rendered once per change
+//! for all its viewers ([`board_live`]).
 
 mod analyst;
 mod andes;
 mod andes_record;
 mod auth;
 mod board;
+mod board_live;
 mod game;
 mod home;
 pub mod i18n;
@@ -62,13 +64,21 @@ pub struct WebState {
     live_pages: Arc<tokio::sync::Semaphore>,
     /// The signed checkpoints the board shows (`--signing-key`); `None`: none.
     proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>,
+    /// The boards being watched live, each rendered once per change for all its viewers.
+    boards: Arc<board_live::Boards>,
 }
 
 impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
         let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
         let facade = Projections::new(Arc::clone(&log));
-        WebState { log, auth, facade, stopping, live_pages, proofs: None }
+        WebState { log, auth, facade, stopping, live_pages, proofs: None, boards: Arc::default() }
+    }
+
+    /// How many times live boards were rendered since these pages started (each render serves
+    /// every viewer of one board's language and clearance).
+    pub fn board_renders(&self) -> u64 {
+        self.boards.renders()
     }
 
     /// The caller as a recorder of `stream`, if it may record there (its role and its token's

@@ -2,8 +2,10 @@
 //! one `Subscribe` uses), so a page changes as soon as an event is durable. A page says from
 //! which global position it was rendered; the subscription catches up from there, so nothing
 //! committed between rendering and connecting is missed. A burst of events (a group commit,
-//! an import) is rendered once.
+//! an import) is rendered once. The board is rendered once per change for all its viewers
+//! ([`super::board_live`]) and [`shared`] sends each viewer those frames.
 
+use super::board_live::Viewing;
 use super::i18n::Lang;
 use super::layout::esc;
 use super::refusal::Say;
@@ -23,6 +25,71 @@ pub(crate) const MAX_LIVE_PAGES: usize = 1024;
 
 pub(crate) type Live = Sse<KeepAliveStream<ReceiverStream<Result<Event, Infallible>>>>;
 
+/// Sends a viewer the frames of a shared live page (the board's, [`super::board_live`]) that
+/// are newer than its page, rendered from global position `from` on: a frame at once if the
+/// latest is, then each new one. A viewer whose browser reads slowly skips to the latest frame.
+/// Ends when the browser goes away, the page's task ends or ledgerd shuts down. `may_see` is
+/// asked again before each frame, as a page rendered for this viewer alone would be: a viewer
+/// whose token was taken back meanwhile is sent the refusal in `lang` instead.
+///
+/// # Errors
+/// Too many live pages.
+pub(crate) fn shared(
+    state: &WebState,
+    from: u64,
+    viewing: Viewing,
+    lang: Lang,
+    may_see: impl Fn() -> Result<(), PageError> + Send + 'static,
+) -> Result<Live, PageError> {
+    let slot = match live_slot(state) {
+        Ok(slot) => slot,
+        Err(error) => {
+            // Refused: its task counts its viewers again.
+            drop(viewing.frames);
+            viewing.leaving.notify_one();
+            return Err(error);
+        }
+    };
+    let Viewing { mut frames, leaving } = viewing;
+    let mut stopping = state.stopping.clone();
+    // One event in hand at most: a slow reader never holds a backlog.
+    let (tx, rx) = mpsc::channel(1);
+    tokio::spawn(async move {
+        let _slot = slot;
+        // The latest frame counts as new to this viewer.
+        frames.mark_changed();
+        loop {
+            tokio::select! {
+                _ = stopping.wait_for(|stop| *stop) => break,
+                () = tx.closed() => break,
+                seen = frames.changed() => if seen.is_err() { break },
+            }
+            let frame = frames.borrow_and_update().clone();
+            let Some(frame) = frame.filter(|frame| frame.position >= from) else { continue };
+            let event = match may_see() {
+                Ok(()) => html_event(frame.name, frame.position, &frame.html),
+                Err(error) => refused_event(lang, frame.position, &error),
+            };
+            if tx.send(Ok(event)).await.is_err() {
+                break;
+            }
+        }
+        // Gone: its task counts its viewers again.
+        drop(frames);
+        leaving.notify_one();
+    });
+    Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
+}
+
+/// A permit for one more live page.
+fn live_slot(state: &WebState) -> Result<OwnedSemaphorePermit, PageError> {
+    Arc::clone(&state.live_pages).try_acquire_owned().map_err(|_| {
+        let message = format!("this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later");
+        PageError::from(Error::Unavailable(message))
+            .saying(Say::new("error-too-many-live").arg("max", MAX_LIVE_PAGES.to_string()))
+    })
+}
+
 /// Follows the log from global position `from`. For every batch of events where `relevant`
 /// holds for one, `render` makes the event to send (`None`: nothing this time). Ends when the
 /// browser goes away or ledgerd shuts down.
@@ -35,11 +102,7 @@ where
     F: FnMut(u64) -> Fut + Send + 'static,
     Fut: Future<Output = Option<Event>> + Send,
 {
-    let slot: OwnedSemaphorePermit = Arc::clone(&state.live_pages).try_acquire_owned().map_err(|_| {
-        let message = format!("this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later");
-        PageError::from(Error::Unavailable(message))
-            .saying(Say::new("error-too-many-live").arg("max", MAX_LIVE_PAGES.to_string()))
-    })?;
+    let slot = live_slot(state)?;
     let mut events = state.log.subscribe(Filter::All, from.max(1));
     let mut stopping = state.stopping.clone();
     let (tx, rx) = mpsc::channel(16);
