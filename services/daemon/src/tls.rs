@@ -47,3 +47,67 @@ impl TlsFiles {
         Ok(config)
     }
 }
+
+/// The pages' certificate (HTTPS on `--http-listen` when `--tls-cert` is given, issue 34):
+/// browsers give the offline table its service worker only over HTTPS. Read from the same PEM
+/// files as gRPC's, without client certificates (a tablet has none), and read again on SIGHUP:
+/// handshakes from then on present the new certificate, connections already open go on.
+#[derive(Debug)]
+pub struct WebCertificate {
+    files: TlsFiles,
+    current: std::sync::RwLock<std::sync::Arc<rustls::sign::CertifiedKey>>,
+}
+
+impl WebCertificate {
+    /// Reads the certificate chain and key `files` name.
+    ///
+    /// # Errors
+    /// A file is missing, not PEM, or the key is of a kind rustls cannot sign with.
+    pub fn load(files: &TlsFiles) -> Result<std::sync::Arc<WebCertificate>, TlsError> {
+        let current = std::sync::RwLock::new(std::sync::Arc::new(certified_key(files)?));
+        Ok(std::sync::Arc::new(WebCertificate { files: files.clone(), current }))
+    }
+
+    /// Reads the files again; a certificate that cannot be used changes nothing.
+    ///
+    /// # Errors
+    /// As [`WebCertificate::load`].
+    pub fn reload(&self) -> Result<(), TlsError> {
+        let key = std::sync::Arc::new(certified_key(&self.files)?);
+        *self.current.write().unwrap_or_else(std::sync::PoisonError::into_inner) = key;
+        Ok(())
+    }
+
+    /// The rustls configuration of the pages' port: HTTP/1.1, this certificate.
+    pub fn server_config(self: &std::sync::Arc<Self>) -> std::sync::Arc<rustls::ServerConfig> {
+        let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+        let mut config = rustls::ServerConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("ring supports the default protocol versions")
+            .with_no_client_auth()
+            .with_cert_resolver(std::sync::Arc::clone(self) as std::sync::Arc<dyn rustls::server::ResolvesServerCert>);
+        config.alpn_protocols = vec![b"http/1.1".to_vec()];
+        std::sync::Arc::new(config)
+    }
+}
+
+impl rustls::server::ResolvesServerCert for WebCertificate {
+    fn resolve(&self, _: rustls::server::ClientHello<'_>) -> Option<std::sync::Arc<rustls::sign::CertifiedKey>> {
+        Some(std::sync::Arc::clone(&self.current.read().unwrap_or_else(std::sync::PoisonError::into_inner)))
+    }
+}
+
+fn certified_key(files: &TlsFiles) -> Result<rustls::sign::CertifiedKey, TlsError> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let fail = |path: &Path, reason: String| TlsError { path: path.display().to_string(), reason };
+    let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&read(&files.cert)?)
+        .collect::<Result<_, _>>()
+        .map_err(|e| fail(&files.cert, e.to_string()))?;
+    if chain.is_empty() {
+        return Err(fail(&files.cert, "no certificate in it".into()));
+    }
+    let key = PrivateKeyDer::from_pem_slice(&read(&files.key)?).map_err(|e| fail(&files.key, e.to_string()))?;
+    let signer = rustls::crypto::ring::sign::any_supported_type(&key).map_err(|e| fail(&files.key, e.to_string()))?;
+    Ok(rustls::sign::CertifiedKey::new(chain, signer))
+}

@@ -497,3 +497,90 @@ async fn tls_with_client_certificates_admits_only_clients_that_have_one() {
     stop.send(()).unwrap();
     server.await.unwrap().unwrap();
 }
+
+/// Issue 34, item 1 in part: with `--tls-cert` the pages' port speaks HTTPS (browsers give the
+/// offline table its service worker only there), with gRPC's certificate and no client
+/// certificate; SIGHUP reads the certificate again, new connections get the new one and a
+/// connection already open goes on; plain HTTP is not served there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pages_speak_https_and_a_new_certificate_is_taken_on_sighup() {
+    use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, IsCa, KeyPair};
+    use tokio::io::AsyncWriteExt;
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str| dir.path().join(name);
+    let mut ca_params = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate().unwrap()).unwrap();
+    let issue = || {
+        let key = KeyPair::generate().unwrap();
+        let cert = CertificateParams::new(vec!["127.0.0.1".to_owned()]).unwrap().signed_by(&key, &ca).unwrap();
+        std::fs::write(file("server.pem"), cert.pem()).unwrap();
+        std::fs::write(file("server.key"), key.serialize_pem()).unwrap();
+        cert.der().to_vec()
+    };
+    let first = issue();
+    let (cert, key) = (file("server.pem"), file("server.key"));
+    let daemon = Daemon::spawn_with(
+        &file("data"),
+        &["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+    );
+    let web = daemon.announced("http").to_owned();
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(ca.der().clone()).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let connect = || async {
+        let tcp = tokio::net::TcpStream::connect(&web).await.unwrap();
+        let name = rustls::pki_types::ServerName::try_from("127.0.0.1").unwrap();
+        connector.connect(name, tcp).await.unwrap()
+    };
+    // One request on a kept-alive connection: the status line and the body read to its length.
+    async fn get<S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(stream: &mut S, host: &str) -> String {
+        stream.write_all(format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes()).await.unwrap();
+        let mut answer = Vec::new();
+        let mut byte = [0u8; 1];
+        while !answer.ends_with(b"\r\n\r\n") {
+            stream.read_exact(&mut byte).await.unwrap();
+            answer.push(byte[0]);
+        }
+        let head = String::from_utf8(answer).unwrap();
+        let length: usize = head
+            .lines()
+            .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length: ").map(|n| n.trim().parse().unwrap()))
+            .expect("a length");
+        let mut body = vec![0u8; length];
+        stream.read_exact(&mut body).await.unwrap();
+        format!("{}\n{}", head.lines().next().unwrap(), String::from_utf8_lossy(&body))
+    }
+    let peer = |stream: &tokio_rustls::client::TlsStream<tokio::net::TcpStream>| {
+        stream.get_ref().1.peer_certificates().unwrap()[0].to_vec()
+    };
+    let mut open = connect().await;
+    assert_eq!(peer(&open), first);
+    let page = get(&mut open, &web).await;
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("<html"), "{page}");
+    // A new certificate in the files, SIGHUP: new handshakes present it.
+    let second = issue();
+    assert_ne!(first, second);
+    let hup = std::process::Command::new("kill").args(["-HUP", &daemon.child.id().to_string()]).status().unwrap();
+    assert!(hup.success());
+    eventually("new connections to present the new certificate", Duration::from_secs(10), || async {
+        (peer(&connect().await) == second).then_some(())
+    })
+    .await;
+    // The connection opened before goes on.
+    let again = get(&mut open, &web).await;
+    assert!(again.starts_with("HTTP/1.1 200"), "{again}");
+    // Plain HTTP on that port is no page.
+    let mut plain = tokio::net::TcpStream::connect(&web).await.unwrap();
+    plain.write_all(format!("GET / HTTP/1.1\r\nHost: {web}\r\nConnection: close\r\n\r\n").as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(15), plain.read_to_end(&mut answer)).await;
+    assert!(!answer.starts_with(b"HTTP/1.1 200"), "plain HTTP was served");
+}

@@ -1,7 +1,9 @@
 //! The web pages' port: the pages' router served over HTTP/1 by hyper on the connections the
 //! port's [`Gate`](super::connections::Gate) admits (its limit, eviction and idle timeout, as on
 //! gRPC), with hyper's header-read timeout: a request's head must arrive within
-//! `--http-header-timeout-secs`, so a slowloris that trickles its headers is closed.
+//! `--http-header-timeout-secs`, so a slowloris that trickles its headers is closed. With a
+//! certificate (`--tls-cert`) the port speaks HTTPS (issue 34): the TLS handshake too must end
+//! within that time.
 
 use super::connections::Connection;
 use crate::limits::{HttpLimits, ServerStats};
@@ -20,9 +22,11 @@ pub(super) async fn serve(
     router: axum::Router,
     mut incoming: ReceiverStream<io::Result<Connection>>,
     limits: HttpLimits,
+    tls: Option<Arc<rustls::ServerConfig>>,
     stats: Arc<ServerStats>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
+    let tls = tls.map(tokio_rustls::TlsAcceptor::from);
     let mut http1 = hyper::server::conn::http1::Builder::new();
     http1.timer(TokioTimer::new()).header_read_timeout(limits.header_timeout).keep_alive(true);
     let graceful = GracefulShutdown::new();
@@ -37,10 +41,22 @@ pub(super) async fn serve(
             },
         };
         let service = TowerToHyperService::new(router.clone());
-        let served = graceful.watch(http1.serve_connection(TokioIo::new(connection), service));
-        let stats = Arc::clone(&stats);
+        let (stats, http1, watcher) = (Arc::clone(&stats), http1.clone(), graceful.watcher());
+        let tls = tls.clone();
+        let handshake_timeout = limits.header_timeout;
         tokio::spawn(async move {
-            if let Err(error) = served.await {
+            let served = match tls {
+                None => watcher.watch(http1.serve_connection(TokioIo::new(connection), service)).await,
+                Some(acceptor) => match tokio::time::timeout(handshake_timeout, acceptor.accept(connection)).await {
+                    Ok(Ok(secured)) => watcher.watch(http1.serve_connection(TokioIo::new(secured), service)).await,
+                    Ok(Err(error)) => return tracing::debug!(%error, "a TLS handshake failed"),
+                    Err(_) => {
+                        ServerStats::add(&stats.http_header_timeouts, 1);
+                        return tracing::debug!("a TLS handshake took too long");
+                    }
+                },
+            };
+            if let Err(error) = served {
                 if error.is_timeout() {
                     ServerStats::add(&stats.http_header_timeouts, 1);
                 }

@@ -220,12 +220,18 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         None => None,
     };
     let auth = Arc::new(auth);
-    reload_on_hangup(Arc::clone(&auth), config.auth_file.clone(), stop_rx.clone())?;
+    // The pages speak HTTPS with gRPC's certificate, read again on SIGHUP with the auth file.
+    let web_certificate = match (&config.tls, config.http_listen) {
+        (Some(files), Some(_)) => Some(crate::tls::WebCertificate::load(files)?),
+        _ => None,
+    };
+    reload_on_hangup(Arc::clone(&auth), config.auth_file.clone(), web_certificate.clone(), stop_rx.clone())?;
     let web = match config.http_listen {
         Some(addr) => {
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
             let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
-            tracing::info!(addr = %local, "web pages at http://{local}/");
+            let scheme = if web_certificate.is_some() { "https" } else { "http" };
+            tracing::info!(addr = %local, "web pages at {scheme}://{local}/");
             announce("http", local);
             let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
                 .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>));
@@ -233,7 +239,8 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let limits = config.limits.http;
             let gate = Gate::new(Port::Http, limits.max_connections, limits.idle_timeout, Arc::clone(&stats));
             let incoming = connections::incoming(listener, gate);
-            Some(tokio::spawn(http::serve(ledger_web::router(state), incoming, limits, Arc::clone(&stats), stop)))
+            let tls = web_certificate.as_ref().map(crate::tls::WebCertificate::server_config);
+            Some(tokio::spawn(http::serve(ledger_web::router(state), incoming, limits, tls, Arc::clone(&stats), stop)))
         }
         None => None,
     };
@@ -268,6 +275,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
 fn reload_on_hangup(
     auth: Arc<ledger_house::auth::Auth>,
     path: Option<std::path::PathBuf>,
+    certificate: Option<Arc<crate::tls::WebCertificate>>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<(), ServeError> {
     use tokio::signal::unix::{signal, SignalKind};
@@ -277,6 +285,12 @@ fn reload_on_hangup(
             tokio::select! {
                 received = hangup.recv() => if received.is_none() { break },
                 _ = stop.wait_for(|stop| *stop) => break,
+            }
+            if let Some(certificate) = &certificate {
+                match certificate.reload() {
+                    Ok(()) => tracing::info!("SIGHUP: the pages' certificate read again"),
+                    Err(error) => tracing::error!(%error, "SIGHUP: the pages keep their certificate"),
+                }
             }
             match &path {
                 None => tracing::warn!("SIGHUP: ledgerd runs open, there is no auth file to reload"),
