@@ -54,13 +54,25 @@ fn cookie(headers: &HeaderMap, name: &str) -> Option<String> {
     cookies(headers).into_iter().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
+/// A sign-in cookie's name: over HTTPS with the `__Host-` prefix, which a browser accepts only
+/// from this host over HTTPS (`Secure`, `Path=/`, no `Domain`), so that nothing on another port
+/// or over plain HTTP can plant or overwrite it; over HTTPS only that name is read.
+pub(crate) fn cookie_name(name: &str, https: bool) -> String {
+    if https {
+        format!("__Host-{name}")
+    } else {
+        name.to_owned()
+    }
+}
+
 fn unhex(text: &str) -> Option<String> {
     hex::decode(text).ok().and_then(|bytes| String::from_utf8(bytes).ok())
 }
 
-/// The metadata a browser's cookies stand for.
-pub(crate) fn metadata_of(auth: &Auth, headers: &HeaderMap) -> MetadataMap {
+/// The metadata a browser's cookies stand for (named as [`cookie_name`] says).
+pub(crate) fn metadata_of(auth: &Auth, headers: &HeaderMap, https: bool) -> MetadataMap {
     let mut metadata = MetadataMap::new();
+    let cookie = |headers: &HeaderMap, name: &str| cookie(headers, &cookie_name(name, https));
     match auth {
         Auth::Tokens(_) => {
             let bearer = cookie(headers, COOKIE_TOKEN).and_then(|t| unhex(&t)).map(|t| format!("Bearer {t}"));
@@ -86,7 +98,7 @@ impl FromRequestParts<WebState> for Viewer {
     type Rejection = PageError;
 
     async fn from_request_parts(parts: &mut Parts, state: &WebState) -> Result<Self, Self::Rejection> {
-        let metadata = metadata_of(&state.auth, &parts.headers);
+        let metadata = metadata_of(&state.auth, &parts.headers, state.https);
         let identity = state.auth.identify(&metadata).ok();
         Ok(Viewer { metadata, identity, open: matches!(*state.auth, Auth::Open) })
     }
@@ -148,10 +160,10 @@ mod tests {
         let mut headers = HeaderMap::new();
         let cookie = format!("{COOKIE_ACTOR}={}; {COOKIE_CLEARANCE}=jury", hex::encode("anna"));
         headers.insert(header::COOKIE, cookie.parse().unwrap());
-        let who = Auth::Open.identify(&metadata_of(&Auth::Open, &headers)).unwrap();
+        let who = Auth::Open.identify(&metadata_of(&Auth::Open, &headers, false)).unwrap();
         assert_eq!((who.actor.as_str(), who.role), ("anna", Role::Jury));
         // No cookie on an open ledgerd: what no header means over gRPC.
-        let who = Auth::Open.identify(&metadata_of(&Auth::Open, &HeaderMap::new())).unwrap();
+        let who = Auth::Open.identify(&metadata_of(&Auth::Open, &HeaderMap::new(), false)).unwrap();
         assert_eq!((who.actor.as_str(), who.role), ("anonymous", Role::Table));
     }
 

@@ -66,13 +66,15 @@ pub struct WebState {
     proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>,
     /// The boards being watched live, each rendered once per change for all its viewers.
     boards: Arc<board_live::Boards>,
+    /// The pages are served over HTTPS: cookies are `Secure` and `__Host-`, HSTS is sent.
+    https: bool,
 }
 
 impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
         let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
         let facade = Projections::new(Arc::clone(&log));
-        WebState { log, auth, facade, stopping, live_pages, proofs: None, boards: Arc::default() }
+        WebState { log, auth, facade, stopping, live_pages, proofs: None, boards: Arc::default(), https: false }
     }
 
     /// How many times live boards were rendered since these pages started (each render serves
@@ -90,6 +92,14 @@ impl WebState {
     ) -> Option<ledger_house::auth::Recorder> {
         let recorder = self.auth.recorder(metadata).ok()?;
         recorder.may_write(stream, &*self.log).ok().map(|()| recorder)
+    }
+
+    /// The pages as served over HTTPS (ledgerd with `--tls-cert`): the sign-in's cookies are
+    /// `Secure` with the `__Host-` prefix (no other port or subdomain can set them), and every
+    /// answer says `Strict-Transport-Security`.
+    pub fn over_https(mut self, https: bool) -> Self {
+        self.https = https;
+        self
     }
 
     /// The pages with the checkpoints of `proofs` (the board shows the latest).
@@ -133,14 +143,21 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/paper/{tournament}/sheets/{round}", get(paper::sheets))
         .route("/paper/{tournament}/standings", get(paper::standings))
         .layer(axum::middleware::from_fn(refusal::localize))
-        .layer(axum::middleware::map_response(security_headers))
+        .layer(axum::middleware::map_response_with_state(state.clone(), security_headers))
         .with_state(state)
 }
 
-/// Scripts and styles only from this site, no framing, no sniffing.
-async fn security_headers(mut response: Response) -> Response {
+/// Scripts and styles only from this site, no framing, no sniffing; over HTTPS, HTTPS only
+/// from now on (a year).
+async fn security_headers(
+    axum::extract::State(state): axum::extract::State<WebState>,
+    mut response: Response,
+) -> Response {
     use axum::http::header::{self, HeaderValue};
     let headers = response.headers_mut();
+    if state.https {
+        headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
+    }
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(

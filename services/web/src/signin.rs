@@ -99,8 +99,11 @@ pub(crate) struct SigninForm {
     clearance: Option<String>,
 }
 
-fn set_cookie(name: &str, value: &str, max_age: u32) -> (header::HeaderName, HeaderValue) {
-    let text = format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}");
+/// A sign-in cookie; over HTTPS `Secure` and named with the `__Host-` prefix
+/// ([`super::auth::cookie_name`]).
+fn set_cookie(name: &str, value: &str, max_age: u32, https: bool) -> (header::HeaderName, HeaderValue) {
+    let (name, secure) = (super::auth::cookie_name(name, https), if https { "; Secure" } else { "" });
+    let text = format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}");
     (header::SET_COOKIE, HeaderValue::from_str(&text).expect("hex and role names are valid header text"))
 }
 
@@ -132,7 +135,7 @@ pub(crate) async fn signin(
                 let say = Say::of_error(&error);
                 return Ok(refuse(error, say));
             }
-            vec![set_cookie(COOKIE_TOKEN, &hex::encode(token), COOKIE_MAX_AGE_SECS)]
+            vec![set_cookie(COOKIE_TOKEN, &hex::encode(token), COOKIE_MAX_AGE_SECS, state.https)]
         }
         Auth::Open => {
             let actor = form.actor.unwrap_or_default();
@@ -141,8 +144,8 @@ pub(crate) async fn signin(
                 return Ok(refuse(error, Say::new("signin-actor-invalid")));
             }
             vec![
-                set_cookie(COOKIE_ACTOR, &hex::encode(&actor), COOKIE_MAX_AGE_SECS),
-                set_cookie(COOKIE_CLEARANCE, role.as_str(), COOKIE_MAX_AGE_SECS),
+                set_cookie(COOKIE_ACTOR, &hex::encode(&actor), COOKIE_MAX_AGE_SECS, state.https),
+                set_cookie(COOKIE_CLEARANCE, role.as_str(), COOKIE_MAX_AGE_SECS, state.https),
             ]
         }
     };
@@ -153,11 +156,11 @@ pub(crate) async fn signin(
     Ok(response)
 }
 
-pub(crate) async fn signout(headers: HeaderMap) -> Result<Response, PageError> {
+pub(crate) async fn signout(State(state): State<WebState>, headers: HeaderMap) -> Result<Response, PageError> {
     same_origin(&headers)?;
     let mut response = Redirect::to("/").into_response();
     for name in [COOKIE_TOKEN, COOKIE_ACTOR, COOKIE_CLEARANCE] {
-        let (key, value) = set_cookie(name, "", 0);
+        let (key, value) = set_cookie(name, "", 0, state.https);
         response.headers_mut().append(key, value);
     }
     Ok(response)

@@ -234,6 +234,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             tracing::info!(addr = %local, "web pages at {scheme}://{local}/");
             announce("http", local);
             let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
+                .over_https(web_certificate.is_some())
                 .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>));
             let stop = stopped(stop_rx.clone());
             let limits = config.limits.http;
