@@ -91,8 +91,13 @@ impl LedgerInstance {
             }
             LedgerMode::InProcess => {
                 let log = Arc::new(
-                    Log::open_sled_with(&data, Arc::new(ledger_house::cross_check::TournamentChecks::default()))
-                        .context("opening the in-process ledger")?,
+                    Log::open_sled_with(
+                        &data,
+                        Arc::new(ledger_house::cross_check::TournamentChecks {
+                            limits: ledger_house::cross_check::StreamLimits::of_games(crate::procs::UNBOUNDED_STREAM),
+                        }),
+                    )
+                    .context("opening the in-process ledger")?,
                 );
                 let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
                 let addr = listener.local_addr()?;

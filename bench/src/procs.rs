@@ -7,6 +7,9 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 use tokio::process::{Child, Command};
 
+/// The most events a stream of the measured ledgerd may hold: more than any run writes.
+pub const UNBOUNDED_STREAM: u64 = 1_000_000_000;
+
 /// A loopback port nobody listens on right now (the OS picks it; a tiny race remains until the
 /// server binds it, acceptable for a bench).
 pub fn free_port() -> Result<u16> {
@@ -33,6 +36,10 @@ impl Server {
                 command.env_remove(key);
             }
         }
+        // These programs write streams far longer than any game: ledgerd's bound on a stream's
+        // length (5,000 events by default) is raised. Through the environment, which a ledgerd
+        // built before the bound ignores (a flag would stop it: before/after runs use one).
+        command.env("LEDGER_MAX_STREAM_EVENTS", UNBOUNDED_STREAM.to_string());
         let child = command
             .args(args)
             .stdin(Stdio::null())

@@ -56,9 +56,6 @@ impl Daemon {
             format!("127.0.0.1:{port}"),
             "--log".into(),
             "warn,ledger_store=info".into(),
-            // These programs write streams far longer than any game (ledgerd's bound: 5,000).
-            "--max-stream-events".into(),
-            "1000000000".into(),
         ];
         args.extend_from_slice(extra);
         let mut server = Server::start("ledgerd", binary, &args, log, port).await?;

@@ -32,13 +32,22 @@ fn location(answer: &str) -> Option<&str> {
     answer.lines().find_map(|l| l.strip_prefix("location: ").or_else(|| l.strip_prefix("Location: ")))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn huge_cursors_are_out_of_range_and_never_panic() {
+/// A ledgerd of its own (open, loopback) holding `game/g`, started with `turns` turns.
+async fn with_a_started_game(
+    turns: u32,
+    ids: &str,
+) -> (tempfile::TempDir, Daemon, LedgerClient<tonic::transport::Channel>) {
     let dir = tempfile::tempdir().unwrap();
     let daemon = Daemon::spawn(dir.path());
-    let mut client: LedgerClient<_> = daemon.connect().await;
-    let game = events(&ledger::testing::started_game(Some(ledger::Ruleset::Cafe2023), 2));
-    client.append(append("game/g", &game, "h-", None)).await.unwrap();
+    let mut client = daemon.connect().await;
+    let game = events(&ledger::testing::started_game(Some(ledger::Ruleset::Cafe2023), turns));
+    client.append(append("game/g", &game, ids, None)).await.unwrap();
+    (dir, daemon, client)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_cursors_are_out_of_range_and_never_panic() {
+    let (_dir, daemon, mut client) = with_a_started_game(2, "h-").await;
     for stream in ["game/g", ""] {
         for from in [u64::MAX, ledger_store::MAX_CURSOR + 1] {
             let request = pb::ReadRequest { stream: stream.into(), from_seq: from, ..Default::default() };
@@ -112,11 +121,7 @@ async fn redirects_stay_on_the_site_and_forms_come_only_from_this_origin() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_direction_override_in_free_text_is_refused_and_stores_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let daemon = Daemon::spawn(dir.path());
-    let mut client: LedgerClient<_> = daemon.connect().await;
-    let game = events(&ledger::testing::started_game(Some(ledger::Ruleset::Cafe2023), 1));
-    client.append(append("game/g", &game, "d-", None)).await.unwrap();
+    let (_dir, _daemon, mut client) = with_a_started_game(1, "d-").await;
     for hostile in ["clock \u{202E}deppots", "isolated \u{2066}x\u{2069}"] {
         let call = events(&[json!({"type": "jury_called", "reason": hostile})]);
         let refused = client.append(append("game/g", &call, "d2-", None)).await.unwrap_err();
