@@ -25,6 +25,13 @@ impl CliError {
     }
 }
 
+impl From<ledger_house::error::Error> for CliError {
+    /// A refusal of the command layer, as `ledgerctl` prints a server's: `CODE: the sentence`.
+    fn from(error: ledger_house::error::Error) -> Self {
+        CliError::Refused(error.text())
+    }
+}
+
 impl From<std::io::Error> for CliError {
     fn from(e: std::io::Error) -> Self {
         CliError::Failed(e.to_string())

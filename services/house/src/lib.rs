@@ -1,5 +1,5 @@
 //! What ledgerd (`ledger-daemon`), its web pages (`ledger-web`) and `ledgerctl` (`ledger-cli`)
-//! share: the typed projections facade ([`facade`], over [`projections`]), the one error type
+//! share: the organiser's commands ([`commands`]), the typed projections facade ([`facade`], over [`projections`]), the one error type
 //! ([`error`]), who may do what ([`auth`]), the tournament's cross-stream checks
 //! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]), the organiser's
 //! paper ([`paper`]) and the proofs' file formats ([`proofs`]).
@@ -8,6 +8,7 @@
 //! and auth's metadata: no axum, no protobuf.
 
 pub mod auth;
+pub mod commands;
 pub mod cross_check;
 pub mod error;
 pub mod facade;

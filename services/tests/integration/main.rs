@@ -9,6 +9,7 @@ mod backends;
 mod bitrot;
 mod board_live;
 mod cli;
+mod console;
 mod daemon;
 mod descriptors;
 mod fanout;

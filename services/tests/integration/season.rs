@@ -97,7 +97,7 @@ const SEASON: [Plan; 3] = [
 
 /// A short game whose result follows from `n`: one of three endings with different objectives,
 /// so that few players tie.
-fn game_lines(n: usize) -> Vec<String> {
+pub(crate) fn game_lines(n: usize) -> Vec<String> {
     let turns = 3 + n % 7;
     let mut lines = vec![r#"{"type":"game_started","at_ms":0}"#.to_owned()];
     lines.extend((1..=turns).map(|t| format!(r#"{{"type":"turn_started","turn":{t}}}"#)));

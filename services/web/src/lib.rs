@@ -29,6 +29,7 @@ mod jury;
 mod layout;
 #[cfg(test)]
 mod mirrors;
+mod organise;
 mod paper;
 mod pwa;
 mod queue;
@@ -138,6 +139,10 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/analyst", get(analyst::page))
         .route("/analyst/roles.csv", get(analyst::csv))
         .route("/tables/{tournament}/{table}", get(tables::redirect))
+        .route("/organise", get(organise::season).post(organise::create))
+        .route("/organise/{tournament}", get(organise::console))
+        .route("/organise/{tournament}/upload", post(organise::upload))
+        .route("/organise/{tournament}/{action}", post(organise::act))
         .route("/paper/{tournament}", get(paper::index))
         .route("/paper/{tournament}/pairings/{round}", get(paper::pairings))
         .route("/paper/{tournament}/sheets/{round}", get(paper::sheets))

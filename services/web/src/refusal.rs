@@ -41,7 +41,14 @@ impl Say {
 
     pub(crate) fn text(&self, lang: Lang) -> String {
         let args: Vec<(&str, FluentValue<'_>)> =
-            self.args.iter().map(|(name, value)| (*name, FluentValue::from(value.as_str()))).collect();
+            // A whole number goes in as one, so that the catalogue can choose its plural.
+            self.args
+                .iter()
+                .map(|(name, value)| match value.parse::<u32>() {
+                    Ok(number) => (*name, FluentValue::from(number)),
+                    Err(_) => (*name, FluentValue::from(value.as_str())),
+                })
+                .collect();
         lang.t_args(self.id, &args)
     }
 

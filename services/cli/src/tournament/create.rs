@@ -1,9 +1,10 @@
 //! `ledgerctl tournament create`: the tournament's stream, its name, ruleset and clock.
 
-use crate::appending::append_events;
+use super::record;
 use crate::common::CliError;
 use crate::{values, Cli};
-use ledger::{Event, Ruleset, StreamId};
+use ledger::{Ruleset, StreamId};
+use ledger_house::commands::Command;
 
 #[derive(Debug, clap::Args)]
 pub struct CreateArgs {
@@ -20,10 +21,6 @@ pub struct CreateArgs {
 }
 
 pub async fn run(cli: &Cli, args: &CreateArgs) -> Result<(), CliError> {
-    let event = Event::TournamentCreated {
-        name: args.name.clone(),
-        ruleset: args.ruleset,
-        clock_ms_per_side: args.clock_minutes.map(|m| m * 60_000),
-    };
-    append_events(cli, &args.id, vec![event]).await
+    let command = Command::Create { name: args.name.clone(), ruleset: args.ruleset, clock_minutes: args.clock_minutes };
+    record(cli, &args.id, command).await.map(drop)
 }

@@ -2,12 +2,13 @@
 //! stand-ins the field needs, shown, and recorded unless `--dry-run`. The games are named after
 //! the tournament (`<tournament>-q1-t1`, …), so no other tournament on the ledger has them.
 
-use super::tournament_state;
+use super::tournament;
 use crate::appending::append_events;
 use crate::common::CliError;
 use crate::{values, Cli};
-use ledger::draw::{draw_with_stand_ins, QualifyingDraw};
+use ledger::draw::QualifyingDraw;
 use ledger::StreamId;
+use ledger_house::commands::{self, Command, Shows};
 use serde_json::json;
 
 #[derive(Debug, clap::Args)]
@@ -23,15 +24,14 @@ pub struct DrawArgs {
 
 pub async fn run(cli: &Cli, args: &DrawArgs) -> Result<(), CliError> {
     let id = &args.tournament;
-    let state = tournament_state(cli, id).await?;
-    let draw = draw_with_stand_ins(&state.registration_order, &state.stand_in_ids(), args.seed)
-        .map_err(|e| CliError::Refused(e.to_string()))?
-        .for_tournament(id.id());
-    print_draw(cli, &draw);
+    let plan = commands::plan(&tournament(cli, id).await?, Command::Draw { seed: args.seed })?;
+    if let Shows::Draw(draw) = &plan.shows {
+        print_draw(cli, draw);
+    }
     if args.dry_run {
         return Ok(());
     }
-    append_events(cli, id, vec![draw.to_event()]).await
+    append_events(cli, id, plan.events).await
 }
 
 fn print_draw(cli: &Cli, draw: &QualifyingDraw) {

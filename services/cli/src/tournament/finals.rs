@@ -1,13 +1,12 @@
 //! `ledgerctl tournament final choose|schedule`: the finalists choose their roles in rank order
 //! (the ledger refuses anything else), then the final is seated as they chose.
 
-use super::tournament_state;
-use crate::appending::append_events;
+use super::record;
 use crate::common::CliError;
 use crate::{values, Cli};
 use clap::Subcommand;
-use ledger::event::Seats;
-use ledger::{Event, Role, Stage, StreamId};
+use ledger::{Role, StreamId};
+use ledger_house::commands::Command;
 
 #[derive(Debug, clap::Args)]
 pub struct FinalArgs {
@@ -53,27 +52,12 @@ pub async fn run(cli: &Cli, args: &FinalArgs) -> Result<(), CliError> {
 }
 
 async fn choose(cli: &Cli, args: &ChooseArgs) -> Result<(), CliError> {
-    let event = Event::FinalRoleChosen { player: args.player.clone(), role: args.role };
-    append_events(cli, &args.tournament, vec![event]).await
+    let command = Command::ChooseRole { player: args.player.clone(), role: args.role };
+    record(cli, &args.tournament, command).await.map(drop)
 }
 
 /// Schedules the final from the four choices.
 async fn schedule(cli: &Cli, args: &ScheduleArgs) -> Result<(), CliError> {
-    let id = &args.tournament;
-    let state = tournament_state(cli, id).await?;
-    let chosen = |role: Role| {
-        state.final_roles.get(&role).cloned().ok_or_else(|| {
-            CliError::Refused(format!("no finalist has chosen {role} yet: `ledgerctl tournament final choose` first"))
-        })
-    };
-    let seats = Seats {
-        frederick: chosen(Role::Frederick)?,
-        elisabeth: chosen(Role::Elisabeth)?,
-        maria_theresa: chosen(Role::MariaTheresa)?,
-        pompadour: chosen(Role::Pompadour)?,
-    };
-    let round = state.games.values().map(|g| g.round).max().unwrap_or(0) + 1;
-    let game = super::game_of(id, &args.game)?.id().to_owned();
-    let event = Event::GameScheduled { game, stage: Stage::Final, round, table: args.table, seats };
-    append_events(cli, id, vec![event]).await
+    let command = Command::ScheduleFinal { name: args.game.clone(), table: args.table };
+    record(cli, &args.tournament, command).await.map(drop)
 }

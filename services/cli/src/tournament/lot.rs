@@ -1,10 +1,11 @@
 //! `ledgerctl tournament lot`: a lot drawn among tied players from a seed, shown and recorded;
 //! the order follows from the seed, so anyone can check it.
 
-use crate::appending::append_events;
+use super::record;
 use crate::common::CliError;
 use crate::{values, Cli};
-use ledger::{Event, StreamId};
+use ledger::StreamId;
+use ledger_house::commands::{Command, Shows};
 use serde_json::json;
 
 #[derive(Debug, clap::Args)]
@@ -23,12 +24,14 @@ pub struct LotArgs {
 
 pub async fn run(cli: &Cli, args: &LotArgs) -> Result<(), CliError> {
     let (purpose, seed) = (&args.purpose, args.seed);
-    let order = ledger::draw::lot_order(&args.players, seed);
-    if cli.json {
-        say!("{}", json!({"purpose": purpose, "seed": seed, "order": order}));
-    } else {
-        say!("lot for {purpose} (seed {seed}): {}", order.join(" > "));
+    let command = Command::Lot { purpose: purpose.clone(), seed, players: args.players.clone() };
+    let plan = record(cli, &args.tournament, command).await?;
+    if let Shows::Lot(order) = plan.shows {
+        if cli.json {
+            say!("{}", json!({"purpose": purpose, "seed": seed, "order": order}));
+        } else {
+            say!("lot for {purpose} (seed {seed}): {}", order.join(" > "));
+        }
     }
-    let event = Event::LotDrawn { purpose: purpose.clone(), seed, order };
-    append_events(cli, &args.tournament, vec![event]).await
+    Ok(())
 }

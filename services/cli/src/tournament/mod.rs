@@ -15,12 +15,14 @@ mod unregister;
 pub mod verify;
 mod withdraw;
 
+use super::appending::append_events;
 use super::common::CliError;
 use super::connection::{connect, read_stream};
 use super::Cli;
 use clap::Subcommand;
-use ledger::rules::{Rules, TournamentState};
-use ledger::{Recorded, StreamId, StreamState};
+use ledger::rules::TournamentState;
+use ledger::{Recorded, StreamId};
+use ledger_house::commands::{self, Command, Plan, Tournament};
 use ledger_house::projections::NoTournament;
 
 #[derive(Debug, clap::Args)]
@@ -69,34 +71,24 @@ pub async fn run(cli: &Cli, args: &TournamentArgs) -> Result<(), CliError> {
     }
 }
 
-/// The stream of a game `tournament` schedules by hand: `name` after the tournament's id
-/// (`q5-t1` → `<tournament>-q5-t1`, as the draw names its games) unless it already starts so;
-/// `game/<id>` names the stream exactly.
-fn game_of(tournament: &StreamId, name: &str) -> Result<StreamId, CliError> {
-    let id = match name.strip_prefix("game/") {
-        Some(exact) => exact.to_owned(),
-        None if name.starts_with(&format!("{}-", tournament.id())) => name.to_owned(),
-        None => ledger::draw::tournament_game(tournament.id(), name),
-    };
-    StreamId::game(&id).map_err(|r| CliError::Refused(format!("INVALID_ARGUMENT: {}", r.message)))
+/// The tournament as ledgerd holds it now (voided events left out), to plan a command on.
+async fn tournament(cli: &Cli, id: &StreamId) -> Result<Tournament, CliError> {
+    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(CliError::from)?;
+    Ok(Tournament::read(id, &records))
 }
 
-/// The tournament's rules state as the server holds it (voided events left out).
-async fn tournament_state(cli: &Cli, id: &StreamId) -> Result<TournamentState, CliError> {
-    let records = read_stream(&mut connect(cli).await?, &id.to_string()).await.map_err(CliError::from)?;
-    state_of(id, &records)
+/// Plans `command` on the tournament as ledgerd holds it (`ledger_house::commands`, the layer
+/// the organiser's console calls too) and appends what it records.
+async fn record(cli: &Cli, id: &StreamId, command: Command) -> Result<Plan, CliError> {
+    let tournament = tournament(cli, id).await?;
+    let plan = commands::plan(&tournament, command)?;
+    append_events(cli, id, plan.events.clone()).await?;
+    Ok(plan)
 }
 
 /// The tournament's rules state after `records` (voided events left out).
 fn state_of(id: &StreamId, records: &[Recorded]) -> Result<TournamentState, CliError> {
-    let mut state = StreamState::new(id, None);
-    for record in records {
-        state.evolve(&record.event);
-    }
-    match state.rules() {
-        Rules::Tournament(t) if t.ruleset.is_some() => Ok(t.clone()),
-        _ => Err(not_found(NoTournament(id.clone()))),
-    }
+    Ok(Tournament::read(id, records).state()?.clone())
 }
 
 /// `NOT_FOUND: there is no tournament <id>`, refused as ledgerd refuses a stream it lacks.

@@ -1,11 +1,12 @@
 //! `ledgerctl tournament schedule`: a game put on a table by hand, its seats by role, named
 //! after its tournament.
 
-use crate::appending::append_events;
+use super::record;
 use crate::common::CliError;
 use crate::{values, Cli};
 use ledger::event::Seats;
-use ledger::{Event, Stage, StreamId};
+use ledger::{Stage, StreamId};
+use ledger_house::commands::Command;
 
 #[derive(Debug, clap::Args)]
 pub struct ScheduleArgs {
@@ -32,9 +33,8 @@ pub struct ScheduleArgs {
 }
 
 pub async fn run(cli: &Cli, args: &ScheduleArgs) -> Result<(), CliError> {
-    let game = super::game_of(&args.tournament, &args.game)?;
-    let event = Event::GameScheduled {
-        game: game.id().to_owned(),
+    let command = Command::Schedule {
+        name: args.game.clone(),
         stage: args.stage,
         round: args.round,
         table: args.table,
@@ -45,5 +45,5 @@ pub async fn run(cli: &Cli, args: &ScheduleArgs) -> Result<(), CliError> {
             pompadour: args.pompadour.clone(),
         },
     };
-    append_events(cli, &args.tournament, vec![event]).await
+    record(cli, &args.tournament, command).await.map(drop)
 }

@@ -2,10 +2,11 @@
 //! taken back by id before the draw; the id may register again. After the draw a player
 //! withdraws instead (`ledgerctl tournament withdraw`).
 
-use crate::appending::append_events;
+use super::record;
 use crate::common::CliError;
 use crate::{values, Cli};
-use ledger::{Event, StreamId};
+use ledger::StreamId;
+use ledger_house::commands::Command;
 
 #[derive(Debug, clap::Args)]
 pub struct UnregisterArgs {
@@ -17,6 +18,5 @@ pub struct UnregisterArgs {
 }
 
 pub async fn run(cli: &Cli, args: &UnregisterArgs) -> Result<(), CliError> {
-    let event = Event::PlayerUnregistered { player: args.player.clone() };
-    append_events(cli, &args.tournament, vec![event]).await
+    record(cli, &args.tournament, Command::Unregister { player: args.player.clone() }).await.map(drop)
 }

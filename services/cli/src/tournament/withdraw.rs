@@ -2,11 +2,12 @@
 //! qualifying games from `--from-round` on seat a stand-in (the one named, or the first
 //! registered stand-in free in those rounds); the ledger checks and records the re-seating.
 
-use super::tournament_state;
+use super::{tournament, Command};
 use crate::appending::append_events;
 use crate::common::CliError;
 use crate::{values, Cli};
-use ledger::{Event, StreamId};
+use ledger::StreamId;
+use ledger_house::commands::{self, Shows};
 
 #[derive(Debug, clap::Args)]
 pub struct WithdrawArgs {
@@ -24,24 +25,13 @@ pub struct WithdrawArgs {
 }
 
 pub async fn run(cli: &Cli, args: &WithdrawArgs) -> Result<(), CliError> {
-    let state = tournament_state(cli, &args.tournament).await?;
-    let games = state.reseated(&args.player, args.from_round);
-    let stand_in = match (&args.stand_in, games.is_empty()) {
-        (Some(named), _) => Some(named.clone()),
-        (None, true) => None,
-        (None, false) => Some(state.free_stand_in(&args.player, args.from_round).ok_or_else(|| {
-            CliError::Refused(format!(
-                "{} still has qualifying games from round {} on ({}), and no registered stand-in is free in those \
-                 rounds: register one with `tournament register --stand-in`",
-                args.player,
-                args.from_round,
-                games.join(", ")
-            ))
-        })?),
-    };
-    if let Some(stand_in) = &stand_in {
-        say!("{stand_in} takes {}'s seat in {}", args.player, games.join(", "));
+    let command =
+        Command::Withdraw { player: args.player.clone(), from_round: args.from_round, stand_in: args.stand_in.clone() };
+    let plan = commands::plan(&tournament(cli, &args.tournament).await?, command)?;
+    if let Shows::Withdrawal { stand_in: Some(stand_in), games } = &plan.shows {
+        if !games.is_empty() {
+            say!("{stand_in} takes {}'s seat in {}", args.player, games.join(", "));
+        }
     }
-    let event = Event::PlayerWithdrew { player: args.player.clone(), from_round: args.from_round, stand_in };
-    append_events(cli, &args.tournament, vec![event]).await
+    append_events(cli, &args.tournament, plan.events).await
 }

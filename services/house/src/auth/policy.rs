@@ -77,6 +77,8 @@ pub enum Access {
     /// The jury's replay viewer of a game and its Markdown report (`web::jury`): the jury's
     /// working tool on top of reading the game's stream.
     ReplayViewer,
+    /// The organiser's console (`web::organise`): running a tournament from the browser.
+    Organise,
 }
 
 impl Role {
@@ -127,6 +129,7 @@ impl Role {
                 Access::Standings { public: false } | Access::ReadStream(StreamKind::Tournament) | Access::ReadLog,
             ) => false,
             (Role::Analyst, Access::Record | Access::Paper) => false,
+            (Role::Analyst | Role::Jury, Access::Organise) => false,
             (Role::Analyst | Role::Organiser, Access::ReplayViewer) => false,
             (Role::Analyst | Role::Organiser | Role::Jury, _) => true,
             (
@@ -145,7 +148,8 @@ impl Role {
                 | Access::ListStreams
                 | Access::RoleStats
                 | Access::Paper
-                | Access::ReplayViewer,
+                | Access::ReplayViewer
+                | Access::Organise,
             ) => false,
         }
     }
@@ -155,7 +159,7 @@ impl Access {
     /// Whether the role still decides on an open ledgerd, which trusts whoever reaches it with
     /// every other read.
     pub fn when_open_too(self) -> bool {
-        matches!(self, Access::Record | Access::ReplayViewer)
+        matches!(self, Access::Record | Access::ReplayViewer | Access::Organise)
     }
 
     fn describe(self) -> String {
@@ -175,6 +179,7 @@ impl Access {
             Access::Paper => "printing the day's paper".into(),
             Access::Checkpoints => "checkpoints".into(),
             Access::ReplayViewer => "the replay viewer".into(),
+            Access::Organise => "the organiser's console".into(),
         }
     }
 }

@@ -1,0 +1,342 @@
+//! Issue 33, the organiser's console: an 18-player CAFE'23 day run in Chromium from
+//! `/organise`, on a real ledgerd with tokens, every step checked against the log. The organiser
+//! creates the tournament, pastes the players (a malformed line: refused, nothing stored; then a
+//! pseudonym taken twice: refused, nothing stored), corrects a registration, removes one made in
+//! error, adds two stand-ins, previews and records the draw, prints the pairings, withdraws a
+//! player, lets the finalists choose in rank order (an out-of-order choice refused with a
+//! sentence) and schedules the final. The games themselves are recorded as the tablets would,
+//! over gRPC. Part of the day is in Spanish, and the console is looked at on a phone too.
+
+use crate::daemon::Daemon;
+use crate::season::game_lines;
+use crate::support::run_ledgerctl;
+use crate::web::{browser_binaries, click, js, screenshot, sign_in, text_of, Driver};
+use fantoccini::Client;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const ORGANISER: &str = "organiser-token-day";
+const JURY: &str = "jury-token-day";
+
+struct Day {
+    daemon: Daemon,
+    web: String,
+    server: String,
+    dir: tempfile::TempDir,
+}
+
+impl Day {
+    fn ctl(&self, args: &[&str], stdin: &str) -> std::process::Output {
+        let mut full = vec!["--server", &self.server, "--token", JURY];
+        full.extend_from_slice(args);
+        run_ledgerctl(&full, stdin)
+    }
+
+    /// The stream's events, as canonical JSON.
+    fn events(&self, stream: &str) -> Vec<Value> {
+        let out = self.ctl(&["--json", "read", "--stream", stream], "");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap()["event"].clone())
+            .collect()
+    }
+
+    fn of_type(&self, stream: &str, kind: &str) -> Vec<Value> {
+        self.events(stream).into_iter().filter(|e| e["type"] == kind).collect()
+    }
+
+    fn append(&self, stream: &str, lines: &[String]) {
+        let file = self.dir.path().join("append.jsonl");
+        std::fs::write(&file, lines.join("\n")).unwrap();
+        let out = self.ctl(&["append", "--stream", stream, "--file", file.to_str().unwrap()], "");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+async fn start() -> Day {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
+    let auth = json!({"tokens": [entry(ORGANISER, "olga", "organiser"), entry(JURY, "jury-1", "jury")]});
+    let auth_file = dir.path().join("auth.json");
+    std::fs::write(&auth_file, auth.to_string()).unwrap();
+    let daemon = Daemon::spawn_with(
+        &dir.path().join("data"),
+        &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+    );
+    daemon.connect().await;
+    let (server, web) = (format!("http://{}", daemon.addr()), format!("http://{}", daemon.announced("http")));
+    Day { daemon, web, server, dir }
+}
+
+/// Sets a form field's value in the page (what typing or pasting would leave there).
+async fn fill(client: &Client, css: &str, value: &str) {
+    let script = format!(
+        "const e = document.querySelector({}); if (!e) {{ return false; }} e.value = {}; return true;",
+        json!(css),
+        json!(value)
+    );
+    assert_eq!(js(client, &script).await, json!(true), "no field {css}");
+}
+
+/// Waits for the page at a path starting with `path`, and its `css` element.
+async fn at(client: &Client, path: &str, css: &str) {
+    crate::web::eventually(&format!("{path} with {css}"), Duration::from_secs(15), || async {
+        let url = client.current_url().await.map_err(|e| e.to_string())?;
+        if url.path().starts_with(path) && text_of(client, css).await.is_some() {
+            return Ok(());
+        }
+        // What the page says instead, for the failure's message.
+        Err(format!("{url}: {}", text_of(client, "main").await.unwrap_or_default()))
+    })
+    .await;
+}
+
+/// Previews the form `form` (its submit button), then records it from the preview.
+async fn preview_and_record(client: &Client, form: &str, path: &str) {
+    click(client, &format!("{form} button[type=submit]")).await;
+    at(client, path, "#record").await;
+    click(client, "#record").await;
+    at(client, path, "#done").await;
+}
+
+/// 18 players as the organiser's spreadsheet has them: name, pseudonym (no ids: the ledger makes
+/// them from the names).
+fn roster() -> Vec<(String, String)> {
+    let names = [
+        "Ana García",
+        "Bernd Müller",
+        "Carmen López",
+        "Dieter Schmidt",
+        "Elena Ruiz",
+        "Frank Weber",
+        "Gloria Martín",
+        "Hans Fischer",
+        "Inés Sánchez",
+        "Jürgen Wolf",
+        "Karla Gómez",
+        "Lutz Becker",
+        "María Díaz",
+        "Norbert Koch",
+        "Olga Pérez",
+        "Peter Richter",
+        "Quique Navarro",
+        "Rita Hoffmann",
+    ];
+    names.iter().enumerate().map(|(i, n)| ((*n).to_owned(), format!("Zorro {}", i + 1))).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_organiser_runs_an_18_player_day_from_the_browser() {
+    let Some((chromium, chromedriver)) = browser_binaries() else {
+        let message = "\n\n*** console test SKIPPED: no chromium/chromedriver ***\n";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true the browser is required");
+        eprintln!("{message}");
+        return;
+    };
+    let driver = Driver::start(chromium, &chromedriver);
+    let day = start().await;
+    let laptop = driver.browser(1280, 800).await;
+    let t = "day26";
+    let stream = format!("tournament/{t}");
+
+    // Signed in as the organiser; the public is sent to sign in.
+    laptop.goto(&format!("{}/organise", day.web)).await.unwrap();
+    at(&laptop, "/organise", "#error").await;
+    sign_in(&laptop, &day.web, ORGANISER, "/organise").await;
+
+    // Create: previewed, then recorded.
+    fill(&laptop, "#form-create input[name=id]", t).await;
+    fill(&laptop, "#form-create input[name=name]", "Jornada CAFE 2026").await;
+    click(&laptop, "#form-create button[type=submit]").await;
+    at(&laptop, "/organise", "#record").await;
+    let preview = text_of(&laptop, "#preview").await.unwrap();
+    assert!(preview.contains("Jornada CAFE 2026") && preview.contains("CAFE 2023"), "{preview}");
+    assert!(day.events(&stream).is_empty(), "a preview records nothing");
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}"), "#done").await;
+    assert_eq!(day.of_type(&stream, "tournament_created").len(), 1);
+
+    // The list pasted with one malformed line: every bad line named, nothing stored.
+    let people = roster();
+    let mut pasted: Vec<String> = people.iter().map(|(n, p)| format!("{n}\t{p}")).collect();
+    pasted.insert(5, "\tZorro sin nombre".to_owned());
+    fill(&laptop, "#form-list textarea[name=list]", &pasted.join("\n")).await;
+    click(&laptop, "#form-list button[type=submit]").await;
+    at(&laptop, &format!("/organise/{t}/list"), "#refusal").await;
+    let refusal = text_of(&laptop, "#refusal").await.unwrap();
+    assert!(refusal.contains('6'), "the refusal names line 6: {refusal}");
+    assert_eq!(day.events(&stream).len(), 1, "nothing of a refused list is stored");
+
+    // Fixed on the same page, but with a pseudonym twice: the rules refuse that line, nothing stored.
+    pasted[5] = "Sara Vidal\tzorro 3".to_owned();
+    fill(&laptop, "#form-list textarea[name=list]", &pasted.join("\n")).await;
+    click(&laptop, "#form-list button[type=submit]").await;
+    at(&laptop, &format!("/organise/{t}/list"), "#refused-lines").await;
+    assert!(text_of(&laptop, "#refused-lines").await.unwrap().contains("Sara Vidal"));
+    assert_eq!(day.events(&stream).len(), 1, "nothing of a list with a refused line is stored");
+
+    // The good list: 18 previewed, 18 recorded, ids made from the names.
+    pasted.remove(5);
+    fill(&laptop, "#form-list textarea[name=list]", &pasted.join("\n")).await;
+    click(&laptop, "#form-list button[type=submit]").await;
+    at(&laptop, &format!("/organise/{t}/list"), "#will-register").await;
+    assert_eq!(js(&laptop, "return document.querySelectorAll('#will-register tbody tr').length;").await, json!(18));
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}"), "#done").await;
+    let registered = day.of_type(&stream, "player_registered");
+    assert_eq!(registered.len(), 18);
+    assert_eq!(registered[0]["player"], "ana-garcia");
+    assert_eq!(registered[8]["player"], "ines-sanchez");
+
+    // A registration corrected (a typo in the name), one made in error removed.
+    laptop.goto(&format!("{}/organise/{t}", day.web)).await.unwrap();
+    fill(&laptop, "#form-register input[name=name]", "Intruso Equivocado").await;
+    preview_and_record(&laptop, "#form-register", &format!("/organise/{t}")).await;
+    js(&laptop, "document.querySelector('tr[data-player=\"bernd-muller\"] details').open = true; return null;").await;
+    fill(&laptop, "tr[data-player=\"bernd-muller\"] input[name=name]", "Bernd Müller-Lüdenscheidt").await;
+    preview_and_record(&laptop, "tr[data-player=\"bernd-muller\"] form.console-form", &format!("/organise/{t}")).await;
+    let bernd = day.of_type(&stream, "player_registered").into_iter().rfind(|e| e["player"] == "bernd-muller").unwrap();
+    assert_eq!(bernd["name"], "Bernd Müller-Lüdenscheidt");
+    assert_eq!(bernd["pseudonym"], "Zorro 2", "the correction keeps the pseudonym");
+    click(&laptop, "tr[data-player=\"intruso-equivocado\"] form.inline button").await;
+    at(&laptop, &format!("/organise/{t}/unregister"), "#record").await;
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}"), "#done").await;
+    assert_eq!(day.of_type(&stream, "player_unregistered").len(), 2, "the correction's and the removal's");
+
+    // Two stand-ins, in Spanish from here on.
+    laptop.goto(&format!("{}/lang?to=es&next=/organise/{t}", day.web)).await.unwrap();
+    at(&laptop, &format!("/organise/{t}"), "#form-register").await;
+    for name in ["Suplente Uno", "Suplente Dos"] {
+        fill(&laptop, "#form-register input[name=name]", name).await;
+        js(&laptop, "document.querySelector('#form-register input[name=stand_in]').checked = true; return null;").await;
+        preview_and_record(&laptop, "#form-register", &format!("/organise/{t}")).await;
+    }
+    assert_eq!(day.of_type(&stream, "stand_in_registered").len(), 2);
+    assert_eq!(text_of(&laptop, "#done").await.unwrap(), "Inscrito.");
+    screenshot(&laptop, "console").await;
+    let phone = driver.phone(390, 844).await;
+    sign_in(&phone, &day.web, ORGANISER, &format!("/organise/{t}")).await;
+    screenshot(&phone, "console-phone").await;
+    let overflow = js(&phone, "return document.documentElement.scrollWidth - window.innerWidth;").await;
+    assert!(overflow.as_i64().unwrap_or(99) <= 0, "the console fits a 390 px phone: {overflow}");
+    phone.close().await.unwrap();
+
+    // The draw: previewed with its tables (in Spanish), then recorded with that seed.
+    fill(&laptop, "#form-draw input[name=seed]", "2026").await;
+    click(&laptop, "#form-draw button[type=submit]").await;
+    at(&laptop, &format!("/organise/{t}/draw"), "#record").await;
+    let preview = text_of(&laptop, "#preview").await.unwrap();
+    assert!(preview.contains("semilla 2026") && preview.contains("Suplente Uno"), "{preview}");
+    assert_eq!(js(&laptop, "return document.querySelectorAll('table.draw').length;").await, json!(4));
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}"), "#drawn").await;
+    let drawn = day.of_type(&stream, "qualifying_drawn");
+    assert_eq!(drawn.len(), 1);
+    assert_eq!(drawn[0]["seed"], 2026);
+    let games: Vec<(u64, String)> = drawn[0]["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| (g["round"].as_u64().unwrap(), g["game"].as_str().unwrap().to_owned()))
+        .collect();
+    assert_eq!(games.len(), 20, "5 tables, 4 rounds");
+
+    // Printed: the pairings of round 1 name every table.
+    laptop.goto(&format!("{}/paper/{t}/pairings/1", day.web)).await.unwrap();
+    at(&laptop, &format!("/paper/{t}/pairings/1"), "table").await;
+    let pairings = text_of(&laptop, "main").await.unwrap();
+    assert!(pairings.contains("Ana García"), "the organiser's paper names the players");
+
+    // Rounds 1 and 2 are played; a player withdraws before round 3 and a stand-in takes the seat.
+    let mut played = 0;
+    for (_, game) in games.iter().filter(|(round, _)| *round <= 2) {
+        played += 1;
+        day.append(&format!("game/{game}"), &game_lines(played));
+    }
+    // A third stand-in joins after the draw: the two drawn ones sit in every round.
+    laptop.goto(&format!("{}/organise/{t}#players", day.web)).await.unwrap();
+    fill(&laptop, "#form-register input[name=name]", "Suplente Tres").await;
+    preview_and_record(&laptop, "#form-register", &format!("/organise/{t}")).await;
+    assert_eq!(day.of_type(&stream, "stand_in_registered").len(), 3);
+    laptop.goto(&format!("{}/organise/{t}#withdraw", day.web)).await.unwrap();
+    at(&laptop, &format!("/organise/{t}"), "#form-withdraw").await;
+    fill(&laptop, "#form-withdraw select[name=player]", "karla-gomez").await;
+    fill(&laptop, "#form-withdraw input[name=from_round]", "3").await;
+    click(&laptop, "#form-withdraw button[type=submit]").await;
+    at(&laptop, &format!("/organise/{t}/withdraw"), "#record").await;
+    let preview = text_of(&laptop, "#preview").await.unwrap();
+    assert!(preview.contains("Karla Gómez") && preview.contains("ronda 3"), "{preview}");
+    assert!(preview.contains("Suplente Tres"), "the stand-in free in rounds 3 and 4 takes the seat: {preview}");
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}"), "#done").await;
+    let withdrew = day.of_type(&stream, "player_withdrew");
+    assert_eq!(withdrew.len(), 1);
+    assert_eq!(withdrew[0]["player"], "karla-gomez");
+    assert_eq!(withdrew[0]["from_round"], 3);
+    for (_, game) in games.iter().filter(|(round, _)| *round > 2) {
+        played += 1;
+        day.append(&format!("game/{game}"), &game_lines(played));
+    }
+
+    // The final: an out-of-order choice refused with a sentence; then the four in rank order.
+    let standings = {
+        let out = day.ctl(&["--json", "standings", "--tournament", t], "");
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(standings["finalists_settled"], true, "{standings}");
+    let finalists: Vec<String> =
+        standings["finalists"].as_array().unwrap().iter().map(|p| p.as_str().unwrap().to_owned()).collect();
+    laptop.goto(&format!("{}/organise/{t}#final", day.web)).await.unwrap();
+    at(&laptop, &format!("/organise/{t}"), "#form-choose").await;
+    fill(&laptop, "#form-choose select[name=player]", &finalists[1]).await;
+    fill(&laptop, "#form-choose select[name=role]", "frederick").await;
+    click(&laptop, "#form-choose button[type=submit]").await;
+    // The preview is planned on the tournament's own rules; the rank order is a rule across
+    // streams, decided when it is recorded.
+    at(&laptop, &format!("/organise/{t}/choose"), "#record").await;
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}/choose"), "#refusal").await;
+    let refusal = text_of(&laptop, "#refusal").await.unwrap();
+    assert!(refusal.contains("rank order") || refusal.contains("orden"), "{refusal}");
+    assert!(day.of_type(&stream, "final_role_chosen").is_empty(), "an out-of-order choice stores nothing");
+    for (player, role) in finalists.iter().zip(["frederick", "elisabeth", "maria_theresa", "pompadour"]) {
+        laptop.goto(&format!("{}/organise/{t}#final", day.web)).await.unwrap();
+        at(&laptop, &format!("/organise/{t}"), "#form-choose").await;
+        let next = js(&laptop, "return document.querySelector('#form-choose select[name=player]').value;").await;
+        assert_eq!(next, json!(player), "the console offers the next finalist in rank order");
+        fill(&laptop, "#form-choose select[name=role]", role).await;
+        preview_and_record(&laptop, "#form-choose", &format!("/organise/{t}")).await;
+    }
+    assert_eq!(day.of_type(&stream, "final_role_chosen").len(), 4);
+    // The final's confirmation is kept, to be sent a second time once recorded.
+    click(&laptop, "#form-final button[type=submit]").await;
+    at(&laptop, &format!("/organise/{t}/final"), "#record").await;
+    let kept = "const f = document.getElementById('confirm'); \
+                sessionStorage.setItem('again', new URLSearchParams(new FormData(f)).toString()); \
+                sessionStorage.setItem('action', f.action); return null;";
+    js(&laptop, kept).await;
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}"), "#final-scheduled").await;
+    let scheduled: Vec<Value> =
+        day.of_type(&stream, "game_scheduled").into_iter().filter(|g| g["stage"] == "final").collect();
+    assert_eq!(scheduled.len(), 1);
+    assert_eq!(scheduled[0]["game"], format!("{t}-final"));
+    assert_eq!(scheduled[0]["seats"]["frederick"], json!(finalists[0]));
+    assert!(text_of(&laptop, "#final-scheduled").await.unwrap().contains(&format!("{t}-final")));
+
+    // The same confirmation sent again (a double click, a resent form) records nothing more.
+    let before = day.events(&stream).len();
+    let again = "const done = arguments[arguments.length - 1]; \
+                 fetch(sessionStorage.getItem('action'), {method: 'POST', body: sessionStorage.getItem('again'), \
+                   headers: {'content-type': 'application/x-www-form-urlencoded'}, redirect: 'manual'}) \
+                 .then(r => done(r.status)).catch(e => done(String(e)));";
+    let status = laptop.execute_async(again, vec![]).await.unwrap();
+    assert!(status == json!(0) || status == json!(409), "a resent confirmation: {status}");
+    assert_eq!(day.events(&stream).len(), before, "a confirmation sent twice records once");
+
+    laptop.close().await.unwrap();
+    drop(day.daemon);
+}
