@@ -86,15 +86,21 @@ impl Site {
 }
 
 /// An HTTP answer: status, headers as sent, body.
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) head: String,
+    pub(crate) body: String,
 }
 
-/// One HTTP/1.1 request on a connection of its own (`Connection: close`), off the async workers.
+/// One HTTP/1.1 request to the site's pages.
 async fn http(site: &Site, method: &str, path: &str, headers: &[(&str, String)], body: &str) -> Answer {
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", site.http);
+    http_at(&site.http, method, path, headers, body).await
+}
+
+/// One HTTP/1.1 request to the pages at `addr` (`127.0.0.1:port`) on a connection of its own
+/// (`Connection: close`), off the async workers.
+pub(crate) async fn http_at(addr: &str, method: &str, path: &str, headers: &[(&str, String)], body: &str) -> Answer {
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (name, value) in headers {
         request.push_str(&format!("{name}: {value}\r\n"));
     }
@@ -106,7 +112,7 @@ async fn http(site: &Site, method: &str, path: &str, headers: &[(&str, String)],
     }
     request.push_str("\r\n");
     request.push_str(body);
-    let addr = site.http.clone();
+    let addr = addr.to_owned();
     let raw = tokio::task::spawn_blocking(move || {
         let mut stream = std::net::TcpStream::connect(&addr).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();

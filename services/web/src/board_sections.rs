@@ -1,0 +1,124 @@
+//! The parts of the board that depend on where the day stands ([`board`](super::board) puts
+//! them together): the champion, announced above everything once the final has ended; before
+//! any game has ended, the line-up (every registered player by pseudonym, with the table the
+//! draw gave them) instead of a table of players all tied at nothing; and the next round's
+//! tables, the games nobody has started yet. All of them from the public standings and the
+//! tournament under pseudonyms: no real name reaches the board.
+
+use super::board::{final_decider_name, shown_player};
+use super::i18n::Lang;
+use super::layout::esc;
+use ledger::{Role, Stage};
+use replay::standings::{FinalResult, ScheduledGame, TournamentFacts};
+use replay::Standings;
+use std::collections::BTreeSet;
+
+/// Whether any game of the tournament has ended and counted: until one has, every player is
+/// tied at nothing, and the board shows the line-up instead of the standings.
+pub(super) fn any_game_counted(standings: &Standings) -> bool {
+    standings.rows.iter().any(|row| row.games_counted > 0)
+}
+
+/// The champion, once the final has ended with a winner: the first thing on the board.
+pub(super) fn champion(lang: Lang, facts: &TournamentFacts, final_game: &FinalResult) -> Option<String> {
+    let winner = final_game.winner.as_ref()?;
+    let how = lang.t(&format!("final-decided-{}", final_decider_name(final_game.decided_by)));
+    Some(format!(
+        "<section class=\"champion\" id=\"champion\"><p class=\"champion-line\">{label} \
+         <strong class=\"champion-name\" id=\"champion-name\">{player}</strong></p>\
+         <p class=\"champion-how muted\">{how}</p></section>",
+        label = esc(&lang.t("board-champion")),
+        player = shown_player(lang, facts, winner),
+        how = esc(&lang.t_args("board-champion-how", &[("how", how.into())])),
+    ))
+}
+
+/// The games of the first round (the final last) that has a game nobody has started:
+/// `unstarted` holds the scheduled games whose streams are still empty.
+fn next_round<'a>(facts: &'a TournamentFacts, unstarted: &BTreeSet<String>) -> Vec<&'a ScheduledGame> {
+    let waiting = |g: &&ScheduledGame| unstarted.contains(&g.game);
+    let Some(first) = facts.games.iter().filter(waiting).min_by_key(|g| (g.slot.stage == Stage::Final, g.slot.round))
+    else {
+        return Vec::new();
+    };
+    let (stage, round) = (first.slot.stage, first.slot.round);
+    let mut games: Vec<&ScheduledGame> =
+        facts.games.iter().filter(|g| g.slot.stage == stage && g.slot.round == round).collect();
+    games.sort_by_key(|g| g.slot.table);
+    games
+}
+
+/// The next round's tables, each with its players by role; nothing when every scheduled game
+/// has started.
+pub(super) fn next_round_html(lang: Lang, facts: &TournamentFacts, unstarted: &BTreeSet<String>) -> String {
+    let games = next_round(facts, unstarted);
+    let Some(first) = games.first() else { return String::new() };
+    let heading = match first.slot.stage {
+        Stage::Final => lang.t("board-next-final"),
+        Stage::Qualifying => lang.t_args("board-next-round", &[("round", first.slot.round.into())]),
+    };
+    let tables: String = games
+        .iter()
+        .map(|game| {
+            let seats: Vec<String> = Role::ALL
+                .iter()
+                .map(|role| {
+                    format!(
+                        "<span class=\"seat\">{}: {}</span>",
+                        esc(&lang.t(&format!("role-{role}"))),
+                        shown_player(lang, facts, game.slot.seats.player(*role))
+                    )
+                })
+                .collect();
+            format!(
+                "<li data-game=\"{g}\"><span class=\"table-no\">{table}</span> {seats}</li>",
+                g = esc(&game.game),
+                table = esc(&lang.t_args("board-table", &[("table", game.slot.table.into())])),
+                seats = seats.join(" · "),
+            )
+        })
+        .collect();
+    format!(
+        "<section class=\"next-round\" id=\"next-round\"><h2>{}</h2><ol class=\"tables\">{tables}</ol></section>",
+        esc(&heading)
+    )
+}
+
+/// Before any game has ended: every registered player by pseudonym, alphabetically, with the
+/// table the draw gave them in its first round (blank before the draw).
+pub(super) fn lineup_html(lang: Lang, standings: &Standings, facts: &TournamentFacts) -> String {
+    let first_round = facts.games.iter().filter(|g| g.slot.stage == Stage::Qualifying).map(|g| g.slot.round).min();
+    let table_of = |player: &str| {
+        facts
+            .games
+            .iter()
+            .filter(|g| Some(g.slot.round) == first_round && g.slot.stage == Stage::Qualifying)
+            .find(|g| Role::ALL.iter().any(|role| g.slot.seats.player(*role) == player))
+            .map(|g| g.slot.table)
+    };
+    let mut players: Vec<&str> = standings.rows.iter().map(|row| row.player.as_str()).collect();
+    players.sort_by_key(|p| p.to_lowercase());
+    let rows: String = players
+        .iter()
+        .map(|player| {
+            let table = table_of(player).map(|t| t.to_string()).unwrap_or_default();
+            format!(
+                "<tr data-player=\"{p}\"><td class=\"player\"><span class=\"name\">{p}</span></td><td class=\"num\">{table}</td></tr>",
+                p = esc(player)
+            )
+        })
+        .collect();
+    let table_head = match first_round {
+        Some(round) => lang.t_args("board-lineup-table", &[("round", round.into())]),
+        None => lang.t("board-lineup-not-drawn"),
+    };
+    format!(
+        "<section class=\"lineup\"><h2>{title}</h2><p class=\"muted\">{count}</p>\
+         <table class=\"lineup\" id=\"lineup\"><thead><tr><th>{player}</th><th class=\"num\">{table_head}</th></tr></thead>\
+         <tbody>{rows}</tbody></table></section>",
+        title = esc(&lang.t("board-lineup")),
+        count = esc(&lang.t_args("board-lineup-count", &[("count", players.len().into())])),
+        player = esc(&lang.t("board-player")),
+        table_head = esc(&table_head),
+    )
+}
