@@ -6,7 +6,8 @@
 
 use crate::season::{drawn_games, game_lines, run_andes, Ledger};
 
-/// The tournament played to its end: 18 players, two stand-ins, a withdrawal, the final.
+/// The tournament played to its end: 18 players, three stand-ins (two seated by the draw, one
+/// free to take the seats of a withdrawal), a withdrawal, the final.
 pub(crate) const ENDED: &str = "gran";
 /// The tournament in its second round: round 1 played, one game of round 2 running.
 pub(crate) const MID_ROUND: &str = "liga";
@@ -35,7 +36,7 @@ fn register_and_draw(ledger: &Ledger, t: &str, ruleset: &str, players: usize, st
 /// Builds the hall's season on `ledger` (blocking: run it off the async workers).
 pub(crate) fn build(ledger: &Ledger) {
     let mut played = 0;
-    register_and_draw(ledger, ENDED, "cafe2023", 18, 2);
+    register_and_draw(ledger, ENDED, "cafe2023", 18, 3);
     for (round, games) in drawn_games(ledger, ENDED) {
         if round == WITHDRAWN.1 {
             let from = round.to_string();

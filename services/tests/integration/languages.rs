@@ -264,8 +264,8 @@ async fn every_page_speaks_spanish_and_english() {
         "/board/open26",
         None,
         200,
-        &["Tie-breakers", "<th>Maria Theresa</th>", "Games running", ">finalists: "],
-        &["Desempates", "<th>María Teresa</th>", "Partidas en juego", ">finalistas: "],
+        &["Tie-breakers", "<th class=\"role\">Maria Theresa</th>", "Games running", ">finalists: "],
+        &["Desempates", "<th class=\"role\">María Teresa</th>", "Partidas en juego", ">finalistas: "],
     )
     .await;
     // An exact decimal keeps every digit: the point in English, the comma in Spanish.

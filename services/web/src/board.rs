@@ -170,6 +170,25 @@ fn stand_in_label(lang: Lang, n: usize) -> String {
     lang.t_args("board-stand-in", &[("n", n.into())])
 }
 
+/// `text` with every stand-in the public standings name (`stand-in 2`) named in `lang`.
+fn stand_ins_named(lang: Lang, text: &str) -> String {
+    const STAND_IN: &str = "stand-in ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(STAND_IN) {
+        let after = &rest[at + STAND_IN.len()..];
+        let digits = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
+        out.push_str(&rest[..at]);
+        match after[..digits].parse::<usize>() {
+            Ok(n) => out.push_str(&stand_in_label(lang, n)),
+            Err(_) => out.push_str(STAND_IN),
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// What put a row below the one above (`replay`'s [`Decider`]), in `lang`.
 fn decided(lang: Lang, decider: Option<Decider>) -> String {
     match decider {
@@ -211,6 +230,8 @@ fn tie_breaker_name(lang: Lang, name: &str) -> String {
 /// and the roles it names from the catalogues, its decimals as `lang` writes them. Ids and
 /// pseudonyms are capitalised or carry digits, and are left alone.
 pub(super) fn tie_breaker_value(lang: Lang, display: &str) -> String {
+    let named = stand_ins_named(lang, display);
+    let display = named.as_str();
     let word = |w: &str| match w {
         "frederick" | "elisabeth" | "maria_theresa" | "pompadour" => Some(lang.t(&format!("role-{w}"))),
         "game" | "variance" | "drawn" => Some(lang.t(&format!("board-tb-{w}"))),
@@ -529,6 +550,11 @@ mod tests {
         assert_eq!(tie_breaker_value(Lang::Es, "drawn 3"), "n.º 3");
         // Pseudonyms and ids are not words.
         assert_eq!(tie_breaker_value(Lang::Es, "91.2 (Otter, Fox, game-q1)"), "91,2 (Otter, Fox, game-q1)");
+        // A stand-in the public standings name, in the page's language.
+        assert_eq!(
+            tie_breaker_value(Lang::Es, "88.8 (Zorro 3, stand-in 1, Zorro 16)"),
+            "88,8 (Zorro 3, suplente 1, Zorro 16)"
+        );
     }
 
     #[test]
