@@ -515,12 +515,13 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
     )
     .await;
     for page in [&en, &es] {
-        // Otter (p1) keeps its row, marked, and is not a finalist; stand-ins have no row.
+        // No game has ended: the line-up, where Otter (p1) keeps its row, marked; stand-ins
+        // have no row; nobody is named a finalist yet.
+        assert!(page.contains("id=\"lineup\"") && !page.contains("id=\"standings\""), "{page}");
         assert!(page.contains("<tr class=\"withdrawn\" data-player=\"Otter\">"), "{page}");
         assert_eq!(page.matches("class=\"withdrawn\"").count(), 1, "{page}");
         assert!(!page.contains("data-player=\"stand-in"), "a stand-in is ranked: {page}");
-        let finalists = first_text(page, "finalists");
-        assert!(!finalists.contains("Otter") && finalists.matches(", ").count() == 3, "{finalists}");
+        assert!(!page.contains("id=\"finalists\""), "finalists before any game ended: {page}");
         let running = page.split(&format!("data-game=\"{reseated}\"")).nth(1).unwrap().split("</div>").next().unwrap();
         assert!(running.contains("class=\"stand-in\"") && !running.contains("Otter"), "{running}");
     }
@@ -621,7 +622,8 @@ async fn the_board_follows_every_game_of_its_tournament_in_either_language() {
     let board = driver.browser(1600, 900).await;
     board.goto(&format!("http://{}/board/cup", site.http)).await.unwrap();
     eventually("the board in English", Duration::from_secs(10), || async {
-        (text_of(&board, "#standings thead").await?.contains("Player")).then_some(())
+        // Nothing played yet: the line-up.
+        (text_of(&board, "#lineup thead").await?.contains("Player")).then_some(())
     })
     .await;
     assert_eq!(text_of(&board, "#no-running").await.as_deref(), Some("none"));
@@ -629,7 +631,7 @@ async fn the_board_follows_every_game_of_its_tournament_in_either_language() {
     click(&board, "#lang-switch").await;
     eventually("the board in Spanish", Duration::from_secs(10), || async {
         (js(&board, "return document.documentElement.lang;").await == json!("es")
-            && text_of(&board, "#standings thead").await?.contains("Jugador"))
+            && text_of(&board, "#lineup thead").await?.contains("Jugador"))
         .then_some(())
     })
     .await;

@@ -8,6 +8,7 @@ mod audit;
 mod backends;
 mod bitrot;
 mod board_live;
+mod board_screens;
 mod cli;
 mod daemon;
 mod descriptors;

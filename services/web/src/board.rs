@@ -189,6 +189,12 @@ fn stand_ins_named(lang: Lang, text: &str) -> String {
     out
 }
 
+/// The mark beside a player who withdrew from round `from_round` on: the last round played.
+pub(super) fn withdrawn_note(lang: Lang, from_round: u32) -> String {
+    let after = lang.t_args("board-withdrawn", &[("after", from_round.saturating_sub(1).into())]);
+    format!(" <span class=\"withdrawn-note\">{}</span>", esc(&after))
+}
+
 /// What put a row below the one above (`replay`'s [`Decider`]), in `lang`.
 fn decided(lang: Lang, decider: Option<Decider>) -> String {
     match decider {
@@ -346,10 +352,7 @@ fn standings_html(lang: Lang, standings: &Standings) -> String {
         let by = if by.is_empty() { String::new() } else { format!("<span class=\"decided\">{}</span>", esc(&by)) };
         // A withdrawn player keeps its row, marked; it is never among the finalists.
         let (class, left) = match row.withdrawn {
-            Some(from_round) => {
-                let after = lang.t_args("board-withdrawn", &[("after", from_round.saturating_sub(1).into())]);
-                ("withdrawn", format!(" <span class=\"withdrawn-note\">{}</span>", esc(&after)))
-            }
+            Some(from_round) => ("withdrawn", withdrawn_note(lang, from_round)),
             None if finalists.contains(player) => ("finalist", String::new()),
             None => ("", String::new()),
         };

@@ -5,11 +5,11 @@
 //! tables, the games nobody has started yet. All of them from the public standings and the
 //! tournament under pseudonyms: no real name reaches the board.
 
-use super::board::{final_decider_name, shown_player};
+use super::board::{final_decider_name, shown_player, withdrawn_note};
 use super::i18n::Lang;
 use super::layout::esc;
 use ledger::{Role, Stage};
-use replay::standings::{FinalResult, ScheduledGame, TournamentFacts};
+use replay::standings::{FinalResult, ScheduledGame, StandingRow, TournamentFacts};
 use replay::Standings;
 use std::collections::BTreeSet;
 
@@ -96,15 +96,21 @@ pub(super) fn lineup_html(lang: Lang, standings: &Standings, facts: &TournamentF
             .find(|g| Role::ALL.iter().any(|role| g.slot.seats.player(*role) == player))
             .map(|g| g.slot.table)
     };
-    let mut players: Vec<&str> = standings.rows.iter().map(|row| row.player.as_str()).collect();
-    players.sort_by_key(|p| p.to_lowercase());
+    let mut players: Vec<&StandingRow> = standings.rows.iter().collect();
+    players.sort_by_key(|row| row.player.to_lowercase());
     let rows: String = players
         .iter()
-        .map(|player| {
-            let table = table_of(player).map(|t| t.to_string()).unwrap_or_default();
+        .map(|row| {
+            let table = table_of(&row.player).map(|t| t.to_string()).unwrap_or_default();
+            // A withdrawn player keeps its row, marked.
+            let (class, left) = match row.withdrawn {
+                Some(from_round) => (" class=\"withdrawn\"", withdrawn_note(lang, from_round)),
+                None => ("", String::new()),
+            };
             format!(
-                "<tr data-player=\"{p}\"><td class=\"player\"><span class=\"name\">{p}</span></td><td class=\"num\">{table}</td></tr>",
-                p = esc(player)
+                "<tr{class} data-player=\"{p}\"><td class=\"player\"><span class=\"name\">{p}</span>{left}</td>\
+                 <td class=\"num\">{table}</td></tr>",
+                p = esc(&row.player)
             )
         })
         .collect();

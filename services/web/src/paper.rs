@@ -339,7 +339,7 @@ pub(crate) async fn standings(
     let th = |class: &str, label: String| format!("<th class=\"{class}\">{}</th>", esc(&label));
     let tie_breakers = standings.rows.first().map(|row| row.tie_breakers.as_slice()).unwrap_or_default();
     // The columns in the board's order: role scores, games, total, every tie-breaker, the decider.
-    let roles_head: String = Role::ALL.iter().map(|r| th("num", lang.t(&format!("role-{r}")))).collect();
+    let roles_head: String = Role::ALL.iter().map(|r| th("num role", lang.t(&format!("role-{r}")))).collect();
     let tbs_head: String =
         tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))).collect();
     let champion = standings.final_result.as_ref().and_then(|f| f.winner.clone());
@@ -416,11 +416,11 @@ pub(crate) async fn standings(
          <tbody class=\"final-four\">{four}</tbody><tbody>{rest}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
         title_h = esc(&title),
         ruleset = esc(&lang.t(&format!("ruleset-{}", ruleset.as_str()))),
-        rank = th("num", lang.t("paper-col-rank")),
-        player_h = th("", lang.t("paper-col-player")),
-        games = th("num", lang.t("paper-col-games")),
-        total = th("num", lang.t("paper-col-total")),
-        decided_h = th("", lang.t("paper-col-decided")),
+        rank = th("num rank", lang.t("paper-col-rank")),
+        player_h = th("player", lang.t("paper-col-player")),
+        games = th("num games", lang.t("paper-col-games")),
+        total = th("num total", lang.t("paper-col-total")),
+        decided_h = th("decided-by", lang.t("paper-col-decided")),
         finalists_h = esc(&lang.t("paper-finalists")),
         finalists = finalists.join(", "),
     );
