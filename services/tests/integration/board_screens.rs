@@ -57,12 +57,15 @@ async fn projector(client: &Client, web: &str, lang: &str, champion: &str) {
          const r = c.getBoundingClientRect(); \
          return {before: !!(c.compareDocumentPosition(s) & Node.DOCUMENT_POSITION_FOLLOWING), \
                  top: r.top, inView: r.bottom <= innerHeight, name: document.getElementById('champion-name').textContent, \
-                 type: parseFloat(getComputedStyle(s.querySelector('td.player')).fontSize)};",
+                 type: parseFloat(getComputedStyle(s.querySelector('td.player')).fontSize), \
+                 totals: [...s.querySelectorAll('td.total')].every(t => t.getBoundingClientRect().right \
+                         <= document.getElementById('board-main').getBoundingClientRect().right + 0.5)};",
     )
     .await;
     assert_eq!(first["before"], json!(true), "{lang}: the champion comes after the standings: {first}");
     assert!(first["top"].as_f64().unwrap() >= 0.0 && first["inView"] == json!(true), "{lang}: {first}");
     assert_eq!(first["name"], json!(champion), "{lang}");
+    assert_eq!(first["totals"], json!(true), "{lang}: a total is cut off: {first}");
     assert!(first["type"].as_f64().unwrap() >= 22.0, "{lang}: small type on the projector: {first}");
     let suffix = if lang == "es" { "-es" } else { "" };
     screenshot(client, &format!("board-projector{suffix}")).await;
@@ -89,12 +92,15 @@ async fn projector(client: &Client, web: &str, lang: &str, champion: &str) {
         "const last = e => e.getBoundingClientRect().bottom; \
          return {running: document.querySelectorAll('#running .game').length, \
                  tables: document.querySelectorAll('#next-round li').length, \
-                 inView: last(document.querySelector('#next-round li:last-child')) <= innerHeight};",
+                 inView: last(document.querySelector('#next-round li:last-child')) <= innerHeight, \
+                 clipped: [...document.querySelectorAll('#next-round li, #running .game')] \
+                          .some(l => l.scrollWidth > l.clientWidth + 1)};",
     )
     .await;
     assert_eq!(side["running"], json!(1), "{lang}: {side}");
     assert_eq!(side["tables"], json!(2), "{lang}: round 2's two tables: {side}");
     assert_eq!(side["inView"], json!(true), "{lang}: the next round is off the screen: {side}");
+    assert_eq!(side["clipped"], json!(false), "{lang}: a table's players are cut off: {side}");
     screenshot(client, &format!("board-projector-round{suffix}")).await;
 }
 

@@ -74,7 +74,7 @@ pub(super) fn next_round_html(lang: Lang, facts: &TournamentFacts, unstarted: &B
                 "<li data-game=\"{g}\"><span class=\"table-no\">{table}</span> {seats}</li>",
                 g = esc(&game.game),
                 table = esc(&lang.t_args("board-table", &[("table", game.slot.table.into())])),
-                seats = seats.join(" · "),
+                seats = seats.concat(),
             )
         })
         .collect();
