@@ -128,3 +128,106 @@ pub(super) fn lineup_html(lang: Lang, standings: &Standings, facts: &TournamentF
         table_head = esc(&table_head),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ledger::event::Seats;
+    use ledger::rules::ScheduledGame as Slot;
+    use replay::standings::{FinalDecider, StandingRow};
+    use replay::Rational;
+    use std::collections::BTreeMap;
+
+    fn seats(players: [&str; 4]) -> Seats {
+        let [frederick, elisabeth, maria_theresa, pompadour] = players.map(str::to_owned);
+        Seats { frederick, elisabeth, maria_theresa, pompadour }
+    }
+
+    fn game(game: &str, stage: Stage, round: u32, table: u32, players: [&str; 4]) -> ScheduledGame {
+        ScheduledGame { game: game.into(), slot: Slot { stage, round, table, seats: seats(players) } }
+    }
+
+    fn row(player: &str, withdrawn: Option<u32>) -> StandingRow {
+        StandingRow {
+            rank: 1,
+            player: player.into(),
+            name: player.into(),
+            total: Rational::ZERO,
+            games_counted: 0,
+            scores: BTreeMap::new(),
+            tie_breakers: Vec::new(),
+            decided_by: None,
+            withdrawn,
+        }
+    }
+
+    fn facts() -> TournamentFacts {
+        let q = Stage::Qualifying;
+        TournamentFacts {
+            games: vec![
+                game("c-q1-t1", q, 1, 1, ["Wren", "Otter", "Lynx", "Heron"]),
+                game("c-q2-t2", q, 2, 2, ["Otter", "Wren", "Heron", "Lynx"]),
+                game("c-q2-t1", q, 2, 1, ["Heron", "Lynx", "Wren", "Otter"]),
+                game("c-final", Stage::Final, 5, 1, ["Heron", "Lynx", "Wren", "Otter"]),
+            ],
+            ..TournamentFacts::default()
+        }
+    }
+
+    #[test]
+    fn the_next_round_is_the_first_with_a_game_nobody_started_by_table() {
+        let facts = facts();
+        let unstarted: BTreeSet<String> = ["c-q2-t2", "c-final"].map(String::from).into();
+        let html = next_round_html(Lang::Es, &facts, &unstarted);
+        assert!(
+            html.starts_with("<section class=\"next-round\" id=\"next-round\"><h2>Próxima: ronda 2</h2>"),
+            "{html}"
+        );
+        let first = html.find("data-game=\"c-q2-t1\"").unwrap();
+        assert!(first < html.find("data-game=\"c-q2-t2\"").unwrap(), "by table: {html}");
+        assert!(html.contains("<span class=\"seat\">Federico: Heron</span>"), "{html}");
+        let only_final: BTreeSet<String> = ["c-final".to_owned()].into();
+        assert!(next_round_html(Lang::En, &facts, &only_final).contains("<h2>Next: the final</h2>"));
+        assert_eq!(next_round_html(Lang::En, &facts, &BTreeSet::new()), "");
+    }
+
+    #[test]
+    fn the_line_up_lists_everyone_alphabetically_with_the_first_round_s_table() {
+        let standings = Standings {
+            tournament: "c".into(),
+            ruleset: ledger::Ruleset::Cafe2023,
+            rows: vec![row("wren", None), row("Otter", Some(2)), row("Lynx", None), row("Heron", None)],
+            finalists: Vec::new(),
+            finalists_settled: false,
+            pending_games: Vec::new(),
+            final_result: None,
+        };
+        assert!(!any_game_counted(&standings));
+        let html = lineup_html(Lang::En, &standings, &facts());
+        let order: Vec<usize> = ["Heron", "Lynx", "Otter", "wren"]
+            .iter()
+            .map(|p| html.find(&format!("data-player=\"{p}\"")).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{html}");
+        assert!(html.contains("<tr class=\"withdrawn\" data-player=\"Otter\">"), "{html}");
+        assert!(html.contains("withdrew after round 1"), "{html}");
+        assert!(html.contains("<th class=\"num\">Table in round 1</th>") && html.contains("<td class=\"num\">1</td>"));
+    }
+
+    #[test]
+    fn a_champion_is_announced_only_once_the_final_has_a_winner() {
+        let mut result = FinalResult {
+            game: "c-final".into(),
+            seats: seats(["Heron", "Lynx", "Wren", "Otter"]),
+            contenders: Vec::new(),
+            winner: None,
+            decided_by: FinalDecider::NotEnded,
+        };
+        assert_eq!(champion(Lang::Es, &facts(), &result), None);
+        result.winner = Some("Wren".into());
+        result.decided_by = FinalDecider::FewestQualifyingWins;
+        let html = champion(Lang::Es, &facts(), &result).unwrap();
+        assert!(html.contains("Gana el torneo: <strong class=\"champion-name\" id=\"champion-name\">Wren</strong>"));
+        assert!(html.contains("menos victorias clasificatorias con el papel") && !html.contains("Fewest"), "{html}");
+    }
+}

@@ -449,6 +449,56 @@ mod tests {
     }
 
     #[test]
+    fn the_final_s_four_print_first_the_champion_first_then_by_rank() {
+        use replay::standings::{FinalDecider, FinalResult};
+        let row = |rank: u32, player: &str| StandingRow {
+            rank,
+            player: player.into(),
+            name: player.into(),
+            total: replay::Rational::ZERO,
+            games_counted: 4,
+            scores: BTreeMap::new(),
+            tie_breakers: Vec::new(),
+            decided_by: None,
+            withdrawn: (player == "p3").then_some(3),
+        };
+        let mut standings = Standings {
+            tournament: "t".into(),
+            ruleset: ledger::Ruleset::Cafe2023,
+            rows: ["p1", "p2", "p3", "p4", "p5", "p6"].iter().zip(1..).map(|(p, rank)| row(rank, p)).collect(),
+            finalists: ["p1", "p2", "p4", "p5"].map(String::from).to_vec(),
+            finalists_settled: true,
+            pending_games: Vec::new(),
+            final_result: None,
+        };
+        let order = |standings: &Standings| {
+            let (four, rest) = printed_order(standings);
+            four.iter().chain(&rest).map(|row| row.player.clone()).collect::<Vec<_>>()
+        };
+        // Before the final: the finalists (a withdrawn player is not one), then the rest.
+        assert_eq!(order(&standings), ["p1", "p2", "p4", "p5", "p3", "p6"]);
+        let seats = Seats {
+            frederick: "p2".into(),
+            elisabeth: "p5".into(),
+            maria_theresa: "p1".into(),
+            pompadour: "p4".into(),
+        };
+        let mut final_game = FinalResult {
+            game: "t-final".into(),
+            seats,
+            contenders: Vec::new(),
+            winner: None,
+            decided_by: FinalDecider::NotEnded,
+        };
+        standings.final_result = Some(final_game.clone());
+        assert_eq!(order(&standings), ["p1", "p2", "p4", "p5", "p3", "p6"]);
+        final_game.winner = Some("p5".into());
+        final_game.decided_by = FinalDecider::OnlyWinner;
+        standings.final_result = Some(final_game);
+        assert_eq!(order(&standings), ["p5", "p1", "p2", "p4", "p3", "p6"]);
+    }
+
+    #[test]
     fn decisions_read_in_both_languages() {
         let by_tb = Decider::TieBreaker { index: 2, tie_breaker: replay::standings::TieBreaker::ScaledTcc };
         assert_eq!(decided(Lang::En, Some(by_tb)), "sTCC");
