@@ -176,6 +176,17 @@ async fn paper_standings(client: &Client, web: &str, lang: &str, order: &[String
     );
     let pages = print_pages(client).await;
     assert!(pages <= 2, "{lang}: 18 players on {pages} A4 pages");
+    if lang == "es" {
+        // As printed: print media, the width of A4 less its margins (186 mm at 96 px an inch).
+        let print = json!({"media": "print"});
+        client.issue_cmd(DevTools { cmd: "Emulation.setEmulatedMedia", params: print }).await.unwrap();
+        let a4 = json!({"width": 703, "height": 1030, "deviceScaleFactor": 1, "mobile": false});
+        client.issue_cmd(DevTools { cmd: "Emulation.setDeviceMetricsOverride", params: a4 }).await.unwrap();
+        screenshot(client, "paper-final-standings-a4-es").await;
+        client.issue_cmd(DevTools { cmd: "Emulation.clearDeviceMetricsOverride", params: json!({}) }).await.unwrap();
+        let screen = json!({"media": ""});
+        client.issue_cmd(DevTools { cmd: "Emulation.setEmulatedMedia", params: screen }).await.unwrap();
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
