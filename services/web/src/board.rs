@@ -306,7 +306,7 @@ fn board_html(lang: Lang, standings: &Standings, facts: &TournamentFacts, day: &
     out.push_str("</div>");
     out.push_str(&board_sections::next_round_html(lang, facts, &day.unstarted));
     if let Some(final_game) = &standings.final_result {
-        out.push_str(&final_html(lang, facts, final_game));
+        out.push_str(&board_sections::final_html(lang, facts, final_game));
     }
     out.push_str("</div></div>");
     out
@@ -372,36 +372,6 @@ fn standings_html(lang: Lang, standings: &Standings) -> String {
         out.push_str(&format!("<p class=\"finalists\" id=\"finalists\">{}</p>", esc(&line)));
     }
     out
-}
-
-/// The final: who plays which role, and how it was decided (its champion is announced above
-/// the standings, [`board_sections::champion`]).
-fn final_html(lang: Lang, facts: &TournamentFacts, final_game: &replay::standings::FinalResult) -> String {
-    let t = |id: &str| esc(&lang.t(id));
-    let seats: String = Role::ALL
-        .iter()
-        .map(|role| {
-            format!(
-                "<li>{}: {}</li>",
-                t(&format!("role-{role}")),
-                shown_player(lang, facts, final_game.seats.player(*role))
-            )
-        })
-        .collect();
-    let how = t(&format!("final-decided-{}", final_decider_name(final_game.decided_by)));
-    let winner = match &final_game.winner {
-        Some(winner) => format!(
-            "<p class=\"winner\" id=\"winner\">{}: <strong>{}</strong> ({how})</p>",
-            t("board-winner"),
-            shown_player(lang, facts, winner),
-        ),
-        None => format!("<p class=\"muted\" id=\"winner\">{how}</p>"),
-    };
-    format!(
-        "<section class=\"final\" data-game=\"{game}\"><h2>{}</h2><ul class=\"seats\" id=\"final-seats\">{seats}</ul>{winner}</section>",
-        t("board-final"),
-        game = esc(&final_game.game),
-    )
 }
 
 fn running_html(lang: Lang, facts: &TournamentFacts, game: &Running) -> String {

@@ -1,9 +1,9 @@
 //! The parts of the board that depend on where the day stands ([`board`](super::board) puts
 //! them together): the champion, announced above everything once the final has ended; before
 //! any game has ended, the line-up (every registered player by pseudonym, with the table the
-//! draw gave them) instead of a table of players all tied at nothing; and the next round's
-//! tables, the games nobody has started yet. All of them from the public standings and the
-//! tournament under pseudonyms: no real name reaches the board.
+//! draw gave them) instead of a table of players all tied at nothing; the next round's tables,
+//! the games nobody has started yet; the final's seats. All of them from the public standings
+//! and the tournament under pseudonyms: no real name reaches the board.
 
 use super::board::{final_decider_name, shown_player, withdrawn_note};
 use super::i18n::Lang;
@@ -31,6 +31,36 @@ pub(super) fn champion(lang: Lang, facts: &TournamentFacts, final_game: &FinalRe
         player = shown_player(lang, facts, winner),
         how = esc(&lang.t_args("board-champion-how", &[("how", how.into())])),
     ))
+}
+
+/// The final: who plays which role, and how it was decided (its champion is announced above
+/// the standings, [`champion`]).
+pub(super) fn final_html(lang: Lang, facts: &TournamentFacts, final_game: &FinalResult) -> String {
+    let t = |id: &str| esc(&lang.t(id));
+    let seats: String = Role::ALL
+        .iter()
+        .map(|role| {
+            format!(
+                "<li>{}: {}</li>",
+                t(&format!("role-{role}")),
+                shown_player(lang, facts, final_game.seats.player(*role))
+            )
+        })
+        .collect();
+    let how = t(&format!("final-decided-{}", final_decider_name(final_game.decided_by)));
+    let winner = match &final_game.winner {
+        Some(winner) => format!(
+            "<p class=\"winner\" id=\"winner\">{}: <strong>{}</strong> ({how})</p>",
+            t("board-winner"),
+            shown_player(lang, facts, winner),
+        ),
+        None => format!("<p class=\"muted\" id=\"winner\">{how}</p>"),
+    };
+    format!(
+        "<section class=\"final\" data-game=\"{game}\"><h2>{}</h2><ul class=\"seats\" id=\"final-seats\">{seats}</ul>{winner}</section>",
+        t("board-final"),
+        game = esc(&final_game.game),
+    )
 }
 
 /// The games of the first round (the final last) that has a game nobody has started:
