@@ -86,15 +86,21 @@ impl Site {
 }
 
 /// An HTTP answer: status, headers as sent, body.
-struct Answer {
-    status: u16,
-    head: String,
-    body: String,
+pub(crate) struct Answer {
+    pub(crate) status: u16,
+    pub(crate) head: String,
+    pub(crate) body: String,
 }
 
-/// One HTTP/1.1 request on a connection of its own (`Connection: close`), off the async workers.
+/// One HTTP/1.1 request to the site's pages.
 async fn http(site: &Site, method: &str, path: &str, headers: &[(&str, String)], body: &str) -> Answer {
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n", site.http);
+    http_at(&site.http, method, path, headers, body).await
+}
+
+/// One HTTP/1.1 request to the pages at `addr` (`127.0.0.1:port`) on a connection of its own
+/// (`Connection: close`), off the async workers.
+pub(crate) async fn http_at(addr: &str, method: &str, path: &str, headers: &[(&str, String)], body: &str) -> Answer {
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
     for (name, value) in headers {
         request.push_str(&format!("{name}: {value}\r\n"));
     }
@@ -106,7 +112,7 @@ async fn http(site: &Site, method: &str, path: &str, headers: &[(&str, String)],
     }
     request.push_str("\r\n");
     request.push_str(body);
-    let addr = site.http.clone();
+    let addr = addr.to_owned();
     let raw = tokio::task::spawn_blocking(move || {
         let mut stream = std::net::TcpStream::connect(&addr).unwrap();
         stream.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
@@ -258,8 +264,8 @@ async fn every_page_speaks_spanish_and_english() {
         "/board/open26",
         None,
         200,
-        &["Tie-breakers", "<th>Maria Theresa</th>", "Games running", ">finalists: "],
-        &["Desempates", "<th>María Teresa</th>", "Partidas en juego", ">finalistas: "],
+        &["Tie-breakers", "<th class=\"role\">Maria Theresa</th>", "Games running", ">finalists: "],
+        &["Desempates", "<th class=\"role\">María Teresa</th>", "Partidas en juego", ">finalistas: "],
     )
     .await;
     // An exact decimal keeps every digit: the point in English, the comma in Spanish.
@@ -509,12 +515,13 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
     )
     .await;
     for page in [&en, &es] {
-        // Otter (p1) keeps its row, marked, and is not a finalist; stand-ins have no row.
+        // No game has ended: the line-up, where Otter (p1) keeps its row, marked; stand-ins
+        // have no row; nobody is named a finalist yet.
+        assert!(page.contains("id=\"lineup\"") && !page.contains("id=\"standings\""), "{page}");
         assert!(page.contains("<tr class=\"withdrawn\" data-player=\"Otter\">"), "{page}");
         assert_eq!(page.matches("class=\"withdrawn\"").count(), 1, "{page}");
         assert!(!page.contains("data-player=\"stand-in"), "a stand-in is ranked: {page}");
-        let finalists = first_text(page, "finalists");
-        assert!(!finalists.contains("Otter") && finalists.matches(", ").count() == 3, "{finalists}");
+        assert!(!page.contains("id=\"finalists\""), "finalists before any game ended: {page}");
         let running = page.split(&format!("data-game=\"{reseated}\"")).nth(1).unwrap().split("</div>").next().unwrap();
         assert!(running.contains("class=\"stand-in\"") && !running.contains("Otter"), "{running}");
     }
@@ -615,7 +622,8 @@ async fn the_board_follows_every_game_of_its_tournament_in_either_language() {
     let board = driver.browser(1600, 900).await;
     board.goto(&format!("http://{}/board/cup", site.http)).await.unwrap();
     eventually("the board in English", Duration::from_secs(10), || async {
-        (text_of(&board, "#standings thead").await?.contains("Player")).then_some(())
+        // Nothing played yet: the line-up.
+        (text_of(&board, "#lineup thead").await?.contains("Player")).then_some(())
     })
     .await;
     assert_eq!(text_of(&board, "#no-running").await.as_deref(), Some("none"));
@@ -623,7 +631,7 @@ async fn the_board_follows_every_game_of_its_tournament_in_either_language() {
     click(&board, "#lang-switch").await;
     eventually("the board in Spanish", Duration::from_secs(10), || async {
         (js(&board, "return document.documentElement.lang;").await == json!("es")
-            && text_of(&board, "#standings thead").await?.contains("Jugador"))
+            && text_of(&board, "#lineup thead").await?.contains("Jugador"))
         .then_some(())
     })
     .await;

@@ -219,7 +219,7 @@ fn read_qr(png_bytes: &[u8]) -> String {
 }
 
 /// The page printed as Chromium's print preview would (A4, backgrounds), its number of pages.
-async fn print_pages(client: &Client) -> usize {
+pub(crate) async fn print_pages(client: &Client) -> usize {
     use base64::Engine;
     let params = json!({"printBackground": true, "paperWidth": 8.27, "paperHeight": 11.69, "preferCSSPageSize": true});
     let printed = client.issue_cmd(DevTools { cmd: "Page.printToPDF", params }).await.unwrap();

@@ -17,40 +17,71 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const OPEN26: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
 
-/// One ledgerd (open mode, with its pages) and the organiser's `ledgerctl`.
-struct Ledger {
+/// The organiser's and the jury's tokens of a [`Ledger::signed`].
+pub(crate) const ORGANISER_TOKEN: &str = "organiser-token-season";
+pub(crate) const JURY_TOKEN: &str = "jury-token-season";
+
+/// One ledgerd (open mode, or with an auth file: [`Ledger::signed`]), with its pages, and the
+/// organiser's `ledgerctl`.
+pub(crate) struct Ledger {
     /// Held so that ledgerd runs as long as the handle (dropping it kills the process).
     _daemon: Daemon,
     ctl: Ctl,
-    web: String,
+    /// The organiser's token, when ledgerd has an auth file.
+    token: Option<&'static str>,
+    /// `127.0.0.1:port` of the pages.
+    pub(crate) web: String,
     dir: tempfile::TempDir,
 }
 
 impl Ledger {
     async fn open() -> Ledger {
-        let dir = tempfile::tempdir().unwrap();
-        let daemon = Daemon::spawn_with(&dir.path().join("data"), &["--http-listen", "127.0.0.1:0"]);
-        daemon.connect().await;
-        let (url, web) = (format!("http://{}", daemon.addr()), daemon.announced("http").to_owned());
-        Ledger { _daemon: daemon, ctl: Ctl { url }, web, dir }
+        Ledger::start(&[], None).await
     }
 
-    fn ok(&self, args: &[&str]) -> String {
-        self.ctl.ok(args)
+    /// ledgerd with an auth file naming an organiser ([`ORGANISER_TOKEN`]) and a jury member
+    /// ([`JURY_TOKEN`]); `ledgerctl` as the organiser.
+    pub(crate) async fn signed() -> Ledger {
+        let dir = tempfile::tempdir().unwrap();
+        let entry = |token: &str, actor: &str, role: &str| serde_json::json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
+        let auth = serde_json::json!({"tokens": [
+            entry(ORGANISER_TOKEN, "olga", "organiser"),
+            entry(JURY_TOKEN, "jaime", "jury"),
+        ]});
+        let file = dir.path().join("auth.json");
+        std::fs::write(&file, auth.to_string()).unwrap();
+        Ledger::start(&["--auth-file", file.to_str().unwrap()], Some(ORGANISER_TOKEN)).await
+    }
+
+    async fn start(extra: &[&str], token: Option<&'static str>) -> Ledger {
+        let dir = tempfile::tempdir().unwrap();
+        let args = [extra, &["--http-listen", "127.0.0.1:0"]].concat();
+        let daemon = Daemon::spawn_with(&dir.path().join("data"), &args);
+        daemon.connect().await;
+        let (url, web) = (format!("http://{}", daemon.addr()), daemon.announced("http").to_owned());
+        Ledger { _daemon: daemon, ctl: Ctl { url }, token, web, dir }
+    }
+
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
+        let Some(token) = self.token else { return self.ctl.ok(args) };
+        let full = [&["--server", self.ctl.url.as_str(), "--token", token][..], args].concat();
+        let out = crate::support::run_ledgerctl(&full, "");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
     }
 
     fn refused(&self, args: &[&str]) -> String {
         self.ctl.refused(args)
     }
 
-    fn json(&self, args: &[&str]) -> Value {
+    pub(crate) fn json(&self, args: &[&str]) -> Value {
         let mut all = vec!["--json"];
         all.extend_from_slice(args);
         serde_json::from_str(self.ok(&all).trim()).unwrap()
     }
 
     /// Appends JSON Lines to a stream.
-    fn append(&self, stream: &str, lines: &[String]) {
+    pub(crate) fn append(&self, stream: &str, lines: &[String]) {
         let file = self.dir.path().join("append.jsonl");
         std::fs::write(&file, lines.join("\n")).unwrap();
         self.ok(&["append", "--stream", stream, "--file", file.to_str().unwrap()]);
@@ -118,7 +149,7 @@ pub(crate) fn game_lines(n: usize) -> Vec<String> {
 }
 
 /// The games a tournament's draw recorded, by round.
-fn drawn_games(ledger: &Ledger, tournament: &str) -> BTreeMap<u32, Vec<String>> {
+pub(crate) fn drawn_games(ledger: &Ledger, tournament: &str) -> BTreeMap<u32, Vec<String>> {
     let mut rounds: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for line in ledger.ok(&["--json", "read", "--stream", &format!("tournament/{tournament}")]).lines() {
         let record: Value = serde_json::from_str(line).unwrap();
@@ -183,7 +214,7 @@ fn run_tournament(ledger: &Ledger, plan: &Plan, played: &mut usize) {
 }
 
 /// Plays an Andes match to its end, through `ledgerctl append` (the ledger derives the rest).
-fn run_andes(ledger: &Ledger, id: &str, first_seed: u32) {
+pub(crate) fn run_andes(ledger: &Ledger, id: &str, first_seed: u32) {
     let full = (first_seed..first_seed + 50)
         .map(|seed| seeded_match(seed, 700))
         .find(|events| AndesState::replay(events).is_ok_and(|state| state.is_over()))

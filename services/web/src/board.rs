@@ -9,6 +9,7 @@
 
 use super::auth::Viewer;
 use super::board_live;
+use super::board_sections;
 use super::game::table_now_ms;
 use super::i18n::{Lang, PageLang};
 use super::layout::{esc, hms, shell, short_id};
@@ -92,6 +93,8 @@ pub(super) async fn render_variant(
     }
     // The turn of a running game is read here and shown alone.
     let mut running = Vec::new();
+    // The scheduled games nobody has started yet: the next round's tables.
+    let mut unstarted = BTreeSet::new();
     for game in &standings.pending_games {
         let id = match StreamId::game(game) {
             Ok(id) => id,
@@ -114,11 +117,14 @@ pub(super) async fn render_variant(
             Ok(Some((turn, clock)))
         })
         .await?;
-        let Some((turn, clock)) = found else { continue };
+        let Some((turn, clock)) = found else {
+            unstarted.insert(game.clone());
+            continue;
+        };
         let seats = facts.games.iter().find(|g| g.game == *game).map(|g| g.slot.seats.clone());
         running.push(Running { game: game.clone(), turn, clock, seats });
     }
-    Ok((board_html(lang, &standings, &facts, &running), games))
+    Ok((board_html(lang, &standings, &facts, &Day { running, unstarted }), games))
 }
 
 /// A running game's clock at the table time `now_ms`; none for a game the clock cannot be
@@ -152,7 +158,7 @@ async fn scheduled_games(
 
 /// A pseudonym as the board shows it: a stand-in (`stand-in 2` in the public standings) by its
 /// number in the page's language, marked as a stand-in.
-fn shown_player(lang: Lang, facts: &TournamentFacts, player: &str) -> String {
+pub(super) fn shown_player(lang: Lang, facts: &TournamentFacts, player: &str) -> String {
     match facts.stand_ins.iter().position(|(p, _)| p == player) {
         Some(n) => format!("<span class=\"stand-in\">{}</span>", esc(&stand_in_label(lang, n + 1))),
         None => esc(player),
@@ -162,6 +168,31 @@ fn shown_player(lang: Lang, facts: &TournamentFacts, player: &str) -> String {
 /// The `n`th stand-in (from 1, registration order) in `lang`.
 fn stand_in_label(lang: Lang, n: usize) -> String {
     lang.t_args("board-stand-in", &[("n", n.into())])
+}
+
+/// `text` with every stand-in the public standings name (`stand-in 2`) named in `lang`.
+fn stand_ins_named(lang: Lang, text: &str) -> String {
+    const STAND_IN: &str = "stand-in ";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(STAND_IN) {
+        let after = &rest[at + STAND_IN.len()..];
+        let digits = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
+        out.push_str(&rest[..at]);
+        match after[..digits].parse::<usize>() {
+            Ok(n) => out.push_str(&stand_in_label(lang, n)),
+            Err(_) => out.push_str(STAND_IN),
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The mark beside a player who withdrew from round `from_round` on: the last round played.
+pub(super) fn withdrawn_note(lang: Lang, from_round: u32) -> String {
+    let after = lang.t_args("board-withdrawn", &[("after", from_round.saturating_sub(1).into())]);
+    format!(" <span class=\"withdrawn-note\">{}</span>", esc(&after))
 }
 
 /// What put a row below the one above (`replay`'s [`Decider`]), in `lang`.
@@ -205,6 +236,8 @@ fn tie_breaker_name(lang: Lang, name: &str) -> String {
 /// and the roles it names from the catalogues, its decimals as `lang` writes them. Ids and
 /// pseudonyms are capitalised or carry digits, and are left alone.
 pub(super) fn tie_breaker_value(lang: Lang, display: &str) -> String {
+    let named = stand_ins_named(lang, display);
+    let display = named.as_str();
     let word = |w: &str| match w {
         "frederick" | "elisabeth" | "maria_theresa" | "pompadour" => Some(lang.t(&format!("role-{w}"))),
         "game" | "variance" | "drawn" => Some(lang.t(&format!("board-tb-{w}"))),
@@ -230,23 +263,69 @@ pub(super) fn tie_breaker_value(lang: Lang, display: &str) -> String {
     lang.decimal(&out)
 }
 
-fn board_html(lang: Lang, standings: &Standings, facts: &TournamentFacts, running: &[Running]) -> String {
+/// The games of the tournament as they stand: those running now, and those nobody has started.
+struct Day {
+    running: Vec<Running>,
+    unstarted: BTreeSet<String>,
+}
+
+/// The board's content: the title; once the final has ended, its champion; the standings (the
+/// line-up until a game has ended) beside the running games, the next round's tables and the
+/// final. The same content serves a laptop, a phone and the projector (`?projector`): only
+/// the stylesheet and the projector's paging script differ, so one render serves them all.
+fn board_html(lang: Lang, standings: &Standings, facts: &TournamentFacts, day: &Day) -> String {
     let t = |id: &str| esc(&lang.t(id));
-    let ruleset = standings.ruleset;
     let mut out = format!(
         "<h1 class=\"board-title\">{} <span class=\"muted\">{}</span></h1>",
         esc(&standings.tournament),
-        t(&format!("ruleset-{}", ruleset.as_str()))
+        t(&format!("ruleset-{}", standings.ruleset.as_str()))
     );
-    let roles: String = Role::ALL.iter().map(|role| format!("<th>{}</th>", t(&format!("role-{role}")))).collect();
-    out.push_str(&format!(
-        "<table class=\"standings\" id=\"standings\"><thead><tr><th>#</th><th>{}</th>{roles}<th>{}</th><th>{}</th>\
-         <th class=\"tb\">{}</th></tr></thead><tbody>",
+    if let Some(champion) = standings.final_result.as_ref().and_then(|f| board_sections::champion(lang, facts, f)) {
+        out.push_str(&champion);
+    }
+    out.push_str("<div class=\"board-columns\"><div class=\"board-main\" id=\"board-main\">");
+    if board_sections::any_game_counted(standings) {
+        out.push_str(&standings_html(lang, standings));
+    } else {
+        out.push_str(&board_sections::lineup_html(lang, standings, facts));
+    }
+    if !facts.stand_ins.is_empty() {
+        let named: Vec<String> = (1..=facts.stand_ins.len()).map(|n| stand_in_label(lang, n)).collect();
+        let line = lang.t_args("board-stand-ins", &[("players", named.join(", ").into())]);
+        out.push_str(&format!("<p class=\"muted\" id=\"stand-ins\">{}</p>", esc(&line)));
+    }
+    out.push_str("</div><div class=\"board-side\">");
+    out.push_str(&format!("<h2>{}</h2>", t("board-running")));
+    if day.running.is_empty() {
+        out.push_str(&format!("<p class=\"muted\" id=\"no-running\">{}</p>", t("board-none")));
+    }
+    out.push_str("<div class=\"running\" id=\"running\">");
+    for game in &day.running {
+        out.push_str(&running_html(lang, facts, game));
+    }
+    out.push_str("</div>");
+    out.push_str(&board_sections::next_round_html(lang, facts, &day.unstarted));
+    if let Some(final_game) = &standings.final_result {
+        out.push_str(&board_sections::final_html(lang, facts, final_game));
+    }
+    out.push_str("</div></div>");
+    out
+}
+
+/// The standings table, then the finalists (so far, or settled).
+fn standings_html(lang: Lang, standings: &Standings) -> String {
+    let t = |id: &str| esc(&lang.t(id));
+    let ruleset = standings.ruleset;
+    let roles: String =
+        Role::ALL.iter().map(|role| format!("<th class=\"role\">{}</th>", t(&format!("role-{role}")))).collect();
+    let mut out = format!(
+        "<table class=\"standings\" id=\"standings\"><thead><tr><th class=\"num\">#</th><th>{}</th>{roles}\
+         <th class=\"num games\">{}</th><th class=\"num\">{}</th><th class=\"tb\">{}</th></tr></thead><tbody>",
         t("board-player"),
         t("board-games"),
         t("board-total"),
         t("board-tie-breakers"),
-    ));
+    );
     let finalists = &standings.finalists;
     for row in &standings.rows {
         let player = &row.player;
@@ -254,7 +333,7 @@ fn board_html(lang: Lang, standings: &Standings, facts: &TournamentFacts, runnin
             .iter()
             .map(|role| {
                 let score = row.scores.get(role).map(|v| shown_number(ruleset, *v)).unwrap_or_default();
-                format!("<td class=\"num\">{}</td>", esc(&lang.decimal(&score)))
+                format!("<td class=\"num role\">{}</td>", esc(&lang.decimal(&score)))
             })
             .collect();
         let tie_breakers: String = row
@@ -273,16 +352,13 @@ fn board_html(lang: Lang, standings: &Standings, facts: &TournamentFacts, runnin
         let by = if by.is_empty() { String::new() } else { format!("<span class=\"decided\">{}</span>", esc(&by)) };
         // A withdrawn player keeps its row, marked; it is never among the finalists.
         let (class, left) = match row.withdrawn {
-            Some(from_round) => {
-                let after = lang.t_args("board-withdrawn", &[("after", from_round.saturating_sub(1).into())]);
-                ("withdrawn", format!(" <span class=\"withdrawn-note\">{}</span>", esc(&after)))
-            }
+            Some(from_round) => ("withdrawn", withdrawn_note(lang, from_round)),
             None if finalists.contains(player) => ("finalist", String::new()),
             None => ("", String::new()),
         };
         out.push_str(&format!(
             "<tr class=\"{class}\" data-player=\"{p}\"><td class=\"num\">{rank}</td><td class=\"player\"><span class=\"name\">{p}</span>{left}</td>{scores}\
-             <td class=\"num\">{games}</td><td class=\"num total\">{total}</td><td class=\"tb\">{by}{tie_breakers}</td></tr>",
+             <td class=\"num games\">{games}</td><td class=\"num total\">{total}</td><td class=\"tb\">{by}{tie_breakers}</td></tr>",
             p = esc(player),
             rank = row.rank,
             games = row.games_counted,
@@ -294,40 +370,6 @@ fn board_html(lang: Lang, standings: &Standings, facts: &TournamentFacts, runnin
         let settled = if standings.finalists_settled { "board-finalists" } else { "board-finalists-so-far" };
         let line = lang.t_args(settled, &[("players", finalists.join(", ").into())]);
         out.push_str(&format!("<p class=\"finalists\" id=\"finalists\">{}</p>", esc(&line)));
-    }
-    if !facts.stand_ins.is_empty() {
-        let named: Vec<String> = (1..=facts.stand_ins.len()).map(|n| stand_in_label(lang, n)).collect();
-        let line = lang.t_args("board-stand-ins", &[("players", named.join(", ").into())]);
-        out.push_str(&format!("<p class=\"muted\" id=\"stand-ins\">{}</p>", esc(&line)));
-    }
-    out.push_str(&format!("<h2>{}</h2>", t("board-running")));
-    if running.is_empty() {
-        out.push_str(&format!("<p class=\"muted\" id=\"no-running\">{}</p>", t("board-none")));
-    }
-    out.push_str("<div class=\"running\" id=\"running\">");
-    for game in running {
-        out.push_str(&running_html(lang, facts, game));
-    }
-    out.push_str("</div>");
-    if let Some(final_game) = &standings.final_result {
-        let seats: String = Role::ALL
-            .iter()
-            .map(|role| format!("<li>{}: {}</li>", t(&format!("role-{role}")), esc(final_game.seats.player(*role))))
-            .collect();
-        let how = t(&format!("final-decided-{}", final_decider_name(final_game.decided_by)));
-        let winner = match &final_game.winner {
-            Some(winner) => format!(
-                "<p class=\"winner\" id=\"winner\">{}: <strong>{}</strong> ({how})</p>",
-                t("board-winner"),
-                esc(winner),
-            ),
-            None => format!("<p class=\"muted\" id=\"winner\">{how}</p>"),
-        };
-        out.push_str(&format!(
-            "<h2>{} <span class=\"muted\">{}</span></h2><ul class=\"seats\" id=\"final-seats\">{seats}</ul>{winner}",
-            t("board-final"),
-            esc(&final_game.game)
-        ));
     }
     out
 }
@@ -374,24 +416,47 @@ fn running_html(lang: Lang, facts: &TournamentFacts, game: &Running) -> String {
     )
 }
 
+/// How the board is asked for: `?projector` for the hall's big screen.
+#[derive(serde::Deserialize)]
+pub(crate) struct PageQuery {
+    projector: Option<String>,
+}
+
+/// `/board/<tournament>`, or `/board/<tournament>?projector` for a 1920x1080 screen: the same
+/// content in large type, no header, two columns that fit the screen, the standings paging by
+/// themselves (`board-projector.js`).
 pub(crate) async fn page(
     axum::extract::State(state): axum::extract::State<WebState>,
     viewer: Viewer,
     PageLang(lang): PageLang,
     axum::extract::Path(tournament): axum::extract::Path<String>,
+    axum::extract::Query(query): axum::extract::Query<PageQuery>,
 ) -> Result<axum::response::Html<String>, PageError> {
     let id = tournament_id(&tournament)?;
+    let projector = query.projector.is_some();
     let position = state.log.last_position()?;
     let (content, _) = render(&state, &viewer.metadata, &id, lang).await?;
+    let (class, after, scripts) = match projector {
+        true => (" projector", String::new(), &["live.js", "board-projector.js"][..]),
+        false => (
+            "",
+            format!(
+                "<p class=\"board-links\"><a href=\"/board/{t}?projector\" id=\"projector-link\">{label}</a></p>{checkpoint}",
+                t = esc(id.id()),
+                label = esc(&lang.t("board-projector-link")),
+                checkpoint = checkpoint(&state, lang)?,
+            ),
+            &["live.js"][..],
+        ),
+    };
     let body = format!(
-        "<section class=\"board\" id=\"board\" data-live=\"/board/{t}/live?from={from}\" data-event=\"board\">{content}</section>{status}{checkpoint}",
+        "<section class=\"board{class}\" id=\"board\" data-live=\"/board/{t}/live?from={from}\" data-event=\"board\">{content}</section>{status}{after}",
         t = esc(id.id()),
         from = position + 1,
         status = status_line(lang, &lang.t("live-now")),
-        checkpoint = checkpoint(&state, lang)?,
     );
     let title = lang.t_args("board-title", &[("tournament", id.id().to_owned().into())]);
-    Ok(axum::response::Html(shell(lang, &title, Some(&viewer), &body, &["live.js"])))
+    Ok(axum::response::Html(shell(lang, &title, Some(&viewer), &body, scripts)))
 }
 
 /// The latest signed checkpoint as text and as a QR code a player can photograph, to check
@@ -458,6 +523,11 @@ mod tests {
         assert_eq!(tie_breaker_value(Lang::Es, "drawn 3"), "n.º 3");
         // Pseudonyms and ids are not words.
         assert_eq!(tie_breaker_value(Lang::Es, "91.2 (Otter, Fox, game-q1)"), "91,2 (Otter, Fox, game-q1)");
+        // A stand-in the public standings name, in the page's language.
+        assert_eq!(
+            tie_breaker_value(Lang::Es, "88.8 (Zorro 3, stand-in 1, Zorro 16)"),
+            "88,8 (Zorro 3, suplente 1, Zorro 16)"
+        );
     }
 
     #[test]
@@ -492,8 +562,11 @@ mod tests {
             maria_theresa: "Wren".into(),
             pompadour: "stand-in 1".into(),
         };
-        let running = [Running { game: "q3-t1".into(), turn: 2, clock: None, seats: Some(seats) }];
-        let es = board_html(Lang::Es, &standings, &facts, &running);
+        let day = Day {
+            running: vec![Running { game: "q3-t1".into(), turn: 2, clock: None, seats: Some(seats) }],
+            unstarted: BTreeSet::new(),
+        };
+        let es = board_html(Lang::Es, &standings, &facts, &day);
         assert!(es.contains("<tr class=\"withdrawn\" data-player=\"Otter\">"), "{es}");
         assert!(es.contains("<span class=\"withdrawn-note\">se retiró tras la ronda 2</span>"), "{es}");
         assert!(es.contains("se retiró antes de la ronda 1"), "{es}");
@@ -503,7 +576,7 @@ mod tests {
             es.contains("suplentes, sin clasificar: suplente 1, suplente 2") && !es.contains("stand-in 1<"),
             "{es}"
         );
-        let en = board_html(Lang::En, &standings, &facts, &running);
+        let en = board_html(Lang::En, &standings, &facts, &day);
         assert!(en.contains("withdrew after round 2") && en.contains("withdrew before round 1"), "{en}");
         assert!(en.contains("Pompadour: <span class=\"stand-in\">stand-in 1</span>"), "{en}");
     }

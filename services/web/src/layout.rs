@@ -18,6 +18,7 @@ use ledger_house::error::Error;
 const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css; charset=utf-8", include_str!("assets/style.css")),
     ("live.js", "text/javascript; charset=utf-8", include_str!("assets/live.js")),
+    ("board-projector.js", "text/javascript; charset=utf-8", include_str!("assets/board-projector.js")),
     ("jury.js", "text/javascript; charset=utf-8", include_str!("assets/jury.js")),
     ("fluent-bundle.js", "text/javascript; charset=utf-8", include_str!("assets/fluent-bundle.js")),
     ("table-rules.js", "text/javascript; charset=utf-8", include_str!("assets/table-rules.js")),

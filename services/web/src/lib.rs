@@ -22,6 +22,7 @@ mod andes_record;
 mod auth;
 mod board;
 mod board_live;
+mod board_sections;
 mod game;
 mod home;
 pub mod i18n;

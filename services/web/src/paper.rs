@@ -26,7 +26,8 @@ use ledger::{Nation, Role, Stage, StreamId};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
 use ledger_house::paper::{qr, PRINT_CSS};
-use replay::standings::{Decider, ScheduledGame, TournamentFacts};
+use replay::standings::{Decider, ScheduledGame, StandingRow, TournamentFacts};
+use replay::Standings;
 use std::collections::BTreeMap;
 
 /// The tournament's schedule, for a viewer who may print it.
@@ -299,8 +300,31 @@ fn decided(lang: Lang, decider: Option<Decider>) -> String {
     }
 }
 
+/// The rows in the order the final standings print them: the final's four first (its
+/// champion first, then the others by their qualifying rank), then everyone else by rank.
+/// Before the final is scheduled, the finalists so far lead; a finalist who is not ranked (a
+/// stand-in seated in the final) has no row to move.
+fn printed_order(standings: &Standings) -> (Vec<&StandingRow>, Vec<&StandingRow>) {
+    let mut four: Vec<&str> = match &standings.final_result {
+        Some(final_game) => Role::ALL.iter().map(|role| final_game.seats.player(*role).as_str()).collect(),
+        None => standings.finalists.iter().map(String::as_str).collect(),
+    };
+    let rank_of = |player: &str| standings.rows.iter().position(|row| row.player == player).unwrap_or(usize::MAX);
+    four.sort_by_key(|player| rank_of(player));
+    if let Some(champion) = standings.final_result.as_ref().and_then(|f| f.winner.as_deref()) {
+        four.retain(|player| *player != champion);
+        four.insert(0, champion);
+    }
+    let first: Vec<&StandingRow> =
+        four.iter().filter_map(|player| standings.rows.iter().find(|row| row.player == *player)).collect();
+    let rest = standings.rows.iter().filter(|row| !four.contains(&row.player.as_str())).collect();
+    (first, rest)
+}
+
 /// `/paper/<tournament>/standings`: the standings the board shows (the same projection), with
-/// names, every tie-breaker's value and what decided each place, and the final.
+/// names, every tie-breaker's value and what decided each place, and the final; the final's
+/// four first ([`printed_order`]), on A4 portrait (small type, long values wrapped in their
+/// column).
 pub(crate) async fn standings(
     State(state): State<WebState>,
     viewer: Viewer,
@@ -315,43 +339,47 @@ pub(crate) async fn standings(
     let th = |class: &str, label: String| format!("<th class=\"{class}\">{}</th>", esc(&label));
     let tie_breakers = standings.rows.first().map(|row| row.tie_breakers.as_slice()).unwrap_or_default();
     // The columns in the board's order: role scores, games, total, every tie-breaker, the decider.
-    let roles_head: String = Role::ALL.iter().map(|r| th("num", lang.t(&format!("role-{r}")))).collect();
+    let roles_head: String = Role::ALL.iter().map(|r| th("num role", lang.t(&format!("role-{r}")))).collect();
     let tbs_head: String =
         tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))).collect();
-    let body: String = standings
-        .rows
-        .iter()
-        .map(|row| {
-            let score = |r: &Role| row.scores.get(r).map(|v| shown_number(ruleset, *v)).unwrap_or_default();
-            let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
-            let tbs: String = row
-                .tie_breakers
-                .iter()
-                .map(|tb| {
-                    let shown = super::unavailable::reason(lang, &tb.display)
-                        .unwrap_or_else(|| super::board::tie_breaker_value(lang, &tb.display));
-                    format!("<td class=\"num tb\">{}</td>", esc(&shown))
-                })
-                .collect();
-            // A withdrawn player keeps its place, marked; the finalists are counted without it.
-            let (class, left) = match row.withdrawn {
-                Some(from_round) => {
-                    (" class=\"withdrawn\"", format!(" <em class=\"withdrawn\">{}</em>", esc(&withdrawn(lang, from_round))))
-                }
-                None => ("", String::new()),
-            };
-            format!(
+    let champion = standings.final_result.as_ref().and_then(|f| f.winner.clone());
+    let row_html = |row: &StandingRow| {
+        let score = |r: &Role| row.scores.get(r).map(|v| lang.decimal(&shown_number(ruleset, *v))).unwrap_or_default();
+        let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
+        let tbs: String = row
+            .tie_breakers
+            .iter()
+            .map(|tb| {
+                let shown = super::unavailable::reason(lang, &tb.display)
+                    .unwrap_or_else(|| super::board::tie_breaker_value(lang, &tb.display));
+                format!("<td class=\"num tb\">{}</td>", esc(&shown))
+            })
+            .collect();
+        // A withdrawn player keeps its place, marked; the finalists are counted without it.
+        let (class, left) = match row.withdrawn {
+            Some(from_round) => {
+                (" class=\"withdrawn\"", format!(" <em class=\"withdrawn\">{}</em>", esc(&withdrawn(lang, from_round))))
+            }
+            None if champion.as_ref() == Some(&row.player) => (
+                " class=\"champion\"",
+                format!(" <strong class=\"champion-mark\">{}</strong>", esc(&lang.t("paper-champion-mark"))),
+            ),
+            None => ("", String::new()),
+        };
+        format!(
                 "<tr data-player=\"{p}\"{class}><td class=\"num\">{rank}</td><td>{name}{left}</td>{scores}<td class=\"num\">{games}</td>\
                  <td class=\"num\">{total}</td>{tbs}<td class=\"tb\">{by}</td></tr>",
                 p = esc(&row.player),
                 rank = row.rank,
                 name = player(lang, &facts, &row.player),
                 games = row.games_counted,
-                total = shown_number(ruleset, row.total),
+                total = lang.decimal(&shown_number(ruleset, row.total)),
                 by = esc(&decided(lang, row.decided_by)),
             )
-        })
-        .collect();
+    };
+    let (four, rest) = printed_order(&standings);
+    let four: String = four.into_iter().map(row_html).collect();
+    let rest: String = rest.into_iter().map(row_html).collect();
     let title = lang.t_args("paper-standings-title", &[("tournament", facts.name.clone().into())]);
     let provisional = if standings.pending_games.is_empty() {
         String::new()
@@ -384,15 +412,15 @@ pub(crate) async fn standings(
     });
     let content = format!(
         "<h1>{title_h}</h1><p class=\"lead\">{ruleset}</p>{provisional}\
-         <table class=\"print\" id=\"standings\"><thead><tr>{rank}{player_h}{roles_head}{games}{total}{tbs_head}{decided_h}</tr></thead>\
-         <tbody>{body}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
+         <table class=\"print standings\" id=\"standings\"><thead><tr>{rank}{player_h}{roles_head}{games}{total}{tbs_head}{decided_h}</tr></thead>\
+         <tbody class=\"final-four\">{four}</tbody><tbody>{rest}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
         title_h = esc(&title),
-        ruleset = esc(ruleset.as_str()),
-        rank = th("num", lang.t("paper-col-rank")),
-        player_h = th("", lang.t("paper-col-player")),
-        games = th("num", lang.t("paper-col-games")),
-        total = th("num", lang.t("paper-col-total")),
-        decided_h = th("", lang.t("paper-col-decided")),
+        ruleset = esc(&lang.t(&format!("ruleset-{}", ruleset.as_str()))),
+        rank = th("num rank", lang.t("paper-col-rank")),
+        player_h = th("player", lang.t("paper-col-player")),
+        games = th("num games", lang.t("paper-col-games")),
+        total = th("num total", lang.t("paper-col-total")),
+        decided_h = th("decided-by", lang.t("paper-col-decided")),
         finalists_h = esc(&lang.t("paper-finalists")),
         finalists = finalists.join(", "),
     );
@@ -418,6 +446,56 @@ mod tests {
         assert_eq!(origin(&headers), "http://hall.example:8080");
         headers.insert("x-forwarded-proto", "https".parse().unwrap());
         assert_eq!(origin(&headers), "https://hall.example:8080");
+    }
+
+    #[test]
+    fn the_final_s_four_print_first_the_champion_first_then_by_rank() {
+        use replay::standings::{FinalDecider, FinalResult};
+        let row = |rank: u32, player: &str| StandingRow {
+            rank,
+            player: player.into(),
+            name: player.into(),
+            total: replay::Rational::ZERO,
+            games_counted: 4,
+            scores: BTreeMap::new(),
+            tie_breakers: Vec::new(),
+            decided_by: None,
+            withdrawn: (player == "p3").then_some(3),
+        };
+        let mut standings = Standings {
+            tournament: "t".into(),
+            ruleset: ledger::Ruleset::Cafe2023,
+            rows: ["p1", "p2", "p3", "p4", "p5", "p6"].iter().zip(1..).map(|(p, rank)| row(rank, p)).collect(),
+            finalists: ["p1", "p2", "p4", "p5"].map(String::from).to_vec(),
+            finalists_settled: true,
+            pending_games: Vec::new(),
+            final_result: None,
+        };
+        let order = |standings: &Standings| {
+            let (four, rest) = printed_order(standings);
+            four.iter().chain(&rest).map(|row| row.player.clone()).collect::<Vec<_>>()
+        };
+        // Before the final: the finalists (a withdrawn player is not one), then the rest.
+        assert_eq!(order(&standings), ["p1", "p2", "p4", "p5", "p3", "p6"]);
+        let seats = Seats {
+            frederick: "p2".into(),
+            elisabeth: "p5".into(),
+            maria_theresa: "p1".into(),
+            pompadour: "p4".into(),
+        };
+        let mut final_game = FinalResult {
+            game: "t-final".into(),
+            seats,
+            contenders: Vec::new(),
+            winner: None,
+            decided_by: FinalDecider::NotEnded,
+        };
+        standings.final_result = Some(final_game.clone());
+        assert_eq!(order(&standings), ["p1", "p2", "p4", "p5", "p3", "p6"]);
+        final_game.winner = Some("p5".into());
+        final_game.decided_by = FinalDecider::OnlyWinner;
+        standings.final_result = Some(final_game);
+        assert_eq!(order(&standings), ["p5", "p1", "p2", "p4", "p3", "p6"]);
     }
 
     #[test]

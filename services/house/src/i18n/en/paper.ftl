@@ -89,3 +89,6 @@ paper-final-by-cafe_role_order = the CAFE role order
 paper-final-by-lot = the recorded lot
 paper-final-by-unresolved = unresolved
 paper-final-by-not_ended = not ended
+
+# HELPER BOARD — the printed final standings (web/paper.rs)
+paper-champion-mark = champion

@@ -223,3 +223,23 @@ analyst-col-wins = Wins
 analyst-col-rate = Win rate
 analyst-col-interval = 95% interval
 analyst-col-score = Average score
+
+# HELPER BOARD — the board on a projector and a phone (web/board.rs, board_sections.rs)
+board-champion = Champion:
+# $how (String): how the final was decided (final-decided-*)
+board-champion-how = The final was decided: { $how }
+board-lineup = Line-up
+# $count (Number)
+board-lineup-count = { $count ->
+    [one] 1 player registered
+   *[other] { $count } players registered
+}
+# $round (Number)
+board-lineup-table = Table in round { NUMBER($round, useGrouping: 0) }
+board-lineup-not-drawn = Table (not drawn yet)
+# $round (Number)
+board-next-round = Next: round { NUMBER($round, useGrouping: 0) }
+board-next-final = Next: the final
+# $table (Number)
+board-table = Table { NUMBER($table, useGrouping: 0) }
+board-projector-link = Show on a projector

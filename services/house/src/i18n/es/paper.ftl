@@ -89,3 +89,6 @@ paper-final-by-cafe_role_order = el orden de roles CAFE
 paper-final-by-lot = el sorteo registrado
 paper-final-by-unresolved = sin resolver
 paper-final-by-not_ended = sin terminar
+
+# HELPER BOARD — la clasificación final impresa (web/paper.rs)
+paper-champion-mark = gana el torneo

@@ -231,3 +231,23 @@ analyst-col-wins = Victorias
 analyst-col-rate = Porcentaje de victorias
 analyst-col-interval = Intervalo del 95 %
 analyst-col-score = Puntuación media
+
+# HELPER BOARD — la clasificación en un proyector y un móvil (web/board.rs, board_sections.rs)
+board-champion = Gana el torneo:
+# $how (String): cómo se decidió la final (final-decided-*)
+board-champion-how = La final se decidió: { $how }
+board-lineup = Participantes
+# $count (Number)
+board-lineup-count = { $count ->
+    [one] 1 jugador inscrito
+   *[other] { $count } jugadores inscritos
+}
+# $round (Number)
+board-lineup-table = Mesa en la ronda { NUMBER($round, useGrouping: 0) }
+board-lineup-not-drawn = Mesa (aún sin sorteo)
+# $round (Number)
+board-next-round = Próxima: ronda { NUMBER($round, useGrouping: 0) }
+board-next-final = Próxima: la final
+# $table (Number)
+board-table = Mesa { NUMBER($table, useGrouping: 0) }
+board-projector-link = Mostrar en un proyector
