@@ -19,6 +19,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", "text/css; charset=utf-8", include_str!("assets/style.css")),
     ("live.js", "text/javascript; charset=utf-8", include_str!("assets/live.js")),
     ("jury.js", "text/javascript; charset=utf-8", include_str!("assets/jury.js")),
+    ("me.js", "text/javascript; charset=utf-8", include_str!("assets/me.js")),
     ("fluent-bundle.js", "text/javascript; charset=utf-8", include_str!("assets/fluent-bundle.js")),
     ("table-rules.js", "text/javascript; charset=utf-8", include_str!("assets/table-rules.js")),
     ("table-queue.js", "text/javascript; charset=utf-8", include_str!("assets/table-queue.js")),

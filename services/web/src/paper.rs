@@ -186,7 +186,7 @@ pub(crate) async fn pairings(
 
 /// The site as the browser reached it, for links printed on paper: `http://<Host>`, or
 /// `https://` behind a proxy that says it terminated TLS.
-fn origin(headers: &HeaderMap) -> String {
+pub(crate) fn origin(headers: &HeaderMap) -> String {
     let host = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
     let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()) == Some("https");
     format!("{}://{host}", if https { "https" } else { "http" })

@@ -89,3 +89,10 @@ paper-final-by-cafe_role_order = the CAFE role order
 paper-final-by-lot = the recorded lot
 paper-final-by-unresolved = unresolved
 paper-final-by-not_ended = not ended
+
+## The players' personal links (issue 33)
+# $tournament (String) - the tournament's name
+links-title = Players' personal links · { $tournament }
+links-lead = Hand each player their card, or mail the list: the link opens the player's own page (their table, next games and scores) without signing in. It names nobody but by pseudonym; keep the cards private all the same.
+links-qr = my tournament
+links-csv = The list as CSV, to mail

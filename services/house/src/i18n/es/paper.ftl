@@ -89,3 +89,10 @@ paper-final-by-cafe_role_order = el orden de roles CAFE
 paper-final-by-lot = el sorteo registrado
 paper-final-by-unresolved = sin resolver
 paper-final-by-not_ended = sin terminar
+
+## Los enlaces personales de los jugadores (issue 33)
+# $tournament (String) - el nombre del torneo
+links-title = Enlaces personales de los jugadores · { $tournament }
+links-lead = Entrega a cada jugador su tarjeta, o envía la lista por correo: el enlace abre la página del jugador (su mesa, sus próximas partidas y sus puntuaciones) sin iniciar sesión. Solo nombra a la gente por seudónimo; aun así, guarda las tarjetas en privado.
+links-qr = mi torneo
+links-csv = La lista en CSV, para enviarla
