@@ -16,6 +16,7 @@ mod grpc;
 mod hostile;
 mod languages;
 mod paper;
+mod players;
 mod projections;
 mod proofs;
 mod roundtrip;
