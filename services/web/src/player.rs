@@ -142,7 +142,10 @@ fn content(lang: Lang, view: &PlayerView) -> String {
     out.push_str(&format!("<h2>{}</h2>", t("me-now")));
     match &view.now {
         Some(seat) => out.push_str(&seat_html(lang, view, seat, "me-now")),
-        None => out.push_str(&format!("<p class=\"muted\" id=\"me-now\">{}</p>", t("me-nothing-left"))),
+        None => {
+            let none = if view.seated == 0 { t("me-not-drawn") } else { t("me-nothing-left") };
+            out.push_str(&format!("<p class=\"muted\" id=\"me-now\">{none}</p>"));
+        }
     }
     if !view.next.is_empty() {
         out.push_str(&format!("<h2>{}</h2><div id=\"me-next\">", t("me-next")));

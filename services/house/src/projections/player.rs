@@ -56,6 +56,8 @@ pub struct PlayerView {
     pub now: Option<Seat>,
     /// The games after it that have not ended, in round order.
     pub next: Vec<Seat>,
+    /// How many games the player is seated at, ended ones included (none before the draw).
+    pub seated: usize,
     /// The player's line of the public standings (stand-ins are never ranked).
     pub row: Option<StandingRow>,
     /// How many players the standings rank.
@@ -211,6 +213,7 @@ impl PublicDay {
                 })
             })
             .collect();
+        let seated = seats.len();
         let mut left: Vec<Seat> = seats.into_iter().filter(|s| !s.progress.ended).collect();
         // A game being played comes first, even if an earlier one's end was voided meanwhile.
         let now = match left.iter().position(|s| s.progress.started) {
@@ -228,6 +231,7 @@ impl PublicDay {
             who: self.shown(alias),
             now,
             next: left,
+            seated,
             row: self.standings.rows.iter().find(|row| row.player == alias).cloned(),
             ranked: u32::try_from(self.standings.rows.len()).unwrap_or(u32::MAX),
             finalist: in_final || final_role.is_some() || self.standings.finalists.iter().any(|p| p == alias),
@@ -327,5 +331,56 @@ mod tests {
         let unplayed = day.games.iter().find(|g| !g.progress.started).unwrap();
         let view = day.player(unplayed.seats.player(Role::Pompadour));
         assert_eq!(view.now.map(|s| (s.game, s.progress.started)), Some((unplayed.game.clone(), false)));
+    }
+
+    #[test]
+    fn before_the_draw_nothing_and_after_a_withdrawal_the_stand_in_takes_the_seats() {
+        let seats = |p: [&str; 4]| Seats {
+            frederick: p[0].into(),
+            elisabeth: p[1].into(),
+            maria_theresa: p[2].into(),
+            pompadour: p[3].into(),
+        };
+        let scheduled = |round: u32| Event::GameScheduled {
+            game: format!("t-q{round}-t1"),
+            stage: Stage::Qualifying,
+            round,
+            table: 1,
+            seats: seats(["a", "b", "c", "d"]),
+        };
+        let mut events =
+            vec![Event::TournamentCreated { name: "T".into(), ruleset: Ruleset::Cafe2019, clock_ms_per_side: None }];
+        for (player, pseudonym) in [("a", "Ace"), ("b", "bee"), ("c", "Cat"), ("d", "dog")] {
+            let name = format!("Real {player}");
+            events.push(Event::PlayerRegistered { player: player.into(), name, pseudonym: Some(pseudonym.into()) });
+        }
+        events.push(Event::StandInRegistered { player: "s".into(), name: "Real s".into() });
+        let day_of = |events: &[Event]| {
+            let events: Vec<(u64, Event)> = (1..).zip(events.iter().cloned()).collect();
+            let tournament = StreamId::tournament("t").unwrap();
+            let streams = Streams::from([(tournament.clone(), events.clone())]);
+            let standings = public_standings(&streams, &tournament).unwrap();
+            PublicDay::fold("t", &events, standings, |_| GameProgress::default()).unwrap()
+        };
+        let before = day_of(&events).player("Ace");
+        assert_eq!((before.seated, before.now, before.next.len()), (0, None, 0));
+        assert_eq!(day_of(&events).rounds(), []);
+
+        events.extend([scheduled(1), scheduled(2)]);
+        events.push(Event::PlayerWithdrew { player: "a".into(), from_round: 2, stand_in: Some("s".into()) });
+        let day = day_of(&events);
+        let left = day.player("Ace");
+        assert_eq!(left.withdrawn, Some(2));
+        assert_eq!(left.now.map(|s| s.round), Some(1));
+        assert!(left.next.is_empty(), "round 2 is the stand-in's");
+        let stand_in = day.alias("s").unwrap().to_owned();
+        let view = day.player(&stand_in);
+        assert_eq!(view.who, Shown::StandIn(1));
+        assert_eq!(view.now.as_ref().map(|s| (s.round, s.role)), Some((2, Role::Frederick)));
+        assert_eq!(view.row, None, "a stand-in is never ranked");
+        let round2: Vec<Shown> = day.pairings(2).unwrap().into_iter().map(|line| line.who).collect();
+        let names = |n: &[&str]| n.iter().map(|p| Shown::Player((*p).to_owned())).collect::<Vec<_>>();
+        assert_eq!(round2, [names(&["bee", "Cat", "dog"]), vec![Shown::StandIn(1)]].concat());
+        assert_eq!(day.rounds(), [(1, false), (2, false)]);
     }
 }

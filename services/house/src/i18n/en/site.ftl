@@ -232,6 +232,7 @@ me-table = Table { NUMBER($table, useGrouping: 0) }
 me-now = My game now
 me-next = My next games
 me-nothing-left = No game of yours is left to play.
+me-not-drawn = No game of yours has been drawn yet: come back after the draw.
 me-playing = being played
 me-not-started = not started yet
 me-ended = ended

@@ -240,6 +240,7 @@ me-table = Mesa { NUMBER($table, useGrouping: 0) }
 me-now = Mi partida ahora
 me-next = Mis próximas partidas
 me-nothing-left = No te queda ninguna partida por jugar.
+me-not-drawn = Aún no se ha sorteado ninguna partida tuya: vuelve después del sorteo.
 me-playing = en juego
 me-not-started = aún sin empezar
 me-ended = terminada
