@@ -62,7 +62,8 @@ pub struct PlayerView {
     pub row: Option<StandingRow>,
     /// How many players the standings rank.
     pub ranked: u32,
-    /// Among the finalists (as the standings count them so far), or in the final already.
+    /// Among the finalists once the qualifying rounds settled them (not "so far"), or with a
+    /// role chosen for the final, or seated at it.
     pub finalist: bool,
     /// The role chosen for the final.
     pub final_role: Option<Role>,
@@ -234,7 +235,9 @@ impl PublicDay {
             seated,
             row: self.standings.rows.iter().find(|row| row.player == alias).cloned(),
             ranked: u32::try_from(self.standings.rows.len()).unwrap_or(u32::MAX),
-            finalist: in_final || final_role.is_some() || self.standings.finalists.iter().any(|p| p == alias),
+            finalist: in_final
+                || final_role.is_some()
+                || (self.standings.finalists_settled && self.standings.finalists.iter().any(|p| p == alias)),
             final_role,
             withdrawn: self.withdrawn.iter().find(|(p, _)| p == alias).map(|(_, round)| *round),
         }
@@ -327,6 +330,8 @@ mod tests {
         assert!(now.others.iter().all(|(role, _)| *role != Role::Elisabeth));
         assert!(view.next.iter().all(|s| !s.progress.ended && s.round >= 1));
         assert_eq!(view.row.as_ref().map(|r| r.player.as_str()), Some(alias.as_str()));
+        // Games still to play: nobody is a finalist yet, whatever the standings list so far.
+        assert!(!day.standings.finalists_settled && !view.finalist);
         // A player of the unplayed first game has it as their game now.
         let unplayed = day.games.iter().find(|g| !g.progress.started).unwrap();
         let view = day.player(unplayed.seats.player(Role::Pompadour));
