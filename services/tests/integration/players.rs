@@ -377,4 +377,24 @@ async fn every_player_has_a_page_that_names_nobody_and_follows_their_games() {
     assert!(["Federico", "Isabel", "María Teresa", "Pompadour"].contains(&role_es.as_str()), "{role_es}");
     screenshot(&phone, "pairings-390-es").await;
     phone.close().await.unwrap();
+
+    // On a laptop: the pairings for the wall, and the organiser's cards of links.
+    let laptop = driver.browser(1280, 800).await;
+    laptop.goto(&format!("http://{web}/pairings/cafe26/2")).await.unwrap();
+    let rows = "return document.querySelectorAll('#pairings tbody tr').length;";
+    eventually("the pairings on a laptop", Duration::from_secs(10), || {
+        let laptop = &laptop;
+        async move { (js(laptop, rows).await == json!(8)).then_some(()) }
+    })
+    .await;
+    screenshot(&laptop, "pairings-1280-en").await;
+    crate::web::sign_in(&laptop, &format!("http://{web}"), ORGANISER, "/paper/cafe26/players").await;
+    let cards = "return document.querySelectorAll('#links .link-card svg').length;";
+    eventually("the links' cards", Duration::from_secs(10), || {
+        let laptop = &laptop;
+        async move { (js(laptop, cards).await == json!(8)).then_some(()) }
+    })
+    .await;
+    screenshot(&laptop, "player-links-1280-en").await;
+    laptop.close().await.unwrap();
 }
