@@ -208,6 +208,16 @@ fn attribute(html: &str, id: &str, attribute: &str) -> Option<String> {
     Some(tag[from..from + tag[from..].find('"')?].to_owned())
 }
 
+/// Waits until the page in `client` has `count` elements matching `css`.
+async fn until_counted(client: &fantoccini::Client, css: &str, count: u64) {
+    let script = format!("return document.querySelectorAll({}).length;", json!(css));
+    eventually(&format!("{count} of {css}"), Duration::from_secs(10), || {
+        let script = &script;
+        async move { (js(client, script).await == json!(count)).then_some(()) }
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_player_has_a_page_that_names_nobody_and_follows_their_games() {
     let ledger = start().await;
@@ -381,20 +391,10 @@ async fn every_player_has_a_page_that_names_nobody_and_follows_their_games() {
     // On a laptop: the pairings for the wall, and the organiser's cards of links.
     let laptop = driver.browser(1280, 800).await;
     laptop.goto(&format!("http://{web}/pairings/cafe26/2")).await.unwrap();
-    let rows = "return document.querySelectorAll('#pairings tbody tr').length;";
-    eventually("the pairings on a laptop", Duration::from_secs(10), || {
-        let laptop = &laptop;
-        async move { (js(laptop, rows).await == json!(8)).then_some(()) }
-    })
-    .await;
+    until_counted(&laptop, "#pairings tbody tr", 8).await;
     screenshot(&laptop, "pairings-1280-en").await;
     crate::web::sign_in(&laptop, &format!("http://{web}"), ORGANISER, "/paper/cafe26/players").await;
-    let cards = "return document.querySelectorAll('#links .link-card svg').length;";
-    eventually("the links' cards", Duration::from_secs(10), || {
-        let laptop = &laptop;
-        async move { (js(laptop, cards).await == json!(8)).then_some(()) }
-    })
-    .await;
+    until_counted(&laptop, "#links .link-card svg", 8).await;
     screenshot(&laptop, "player-links-1280-en").await;
     laptop.close().await.unwrap();
 }
