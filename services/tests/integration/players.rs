@@ -294,6 +294,37 @@ async fn every_player_has_a_page_that_names_nobody_and_follows_their_games() {
         assert!(body.contains("Este enlace personal no es"), "{what}: {body}");
     }
 
+    // In Spanish, no English word of these pages (the catalogues' English for what they say).
+    let english = [
+        "Round",
+        "Table",
+        "My ",
+        "with",
+        "not started",
+        "stand-in",
+        "Frederick",
+        "Elisabeth",
+        "Maria Theresa",
+        "Rank",
+        "Final",
+    ];
+    for (path, cookie) in [
+        (link.clone(), String::new()),
+        ("/pairings/cafe26".to_owned(), String::new()),
+        ("/pairings/cafe26/3".to_owned(), String::new()),
+        ("/paper/cafe26/players".to_owned(), organiser_cookie()),
+    ] {
+        let html = page(&web, &path, &format!("Accept-Language: es\r\n{cookie}")).await;
+        // What a reader sees: the text between the tags.
+        let main = html.split("<main>").nth(1).unwrap();
+        let main: String =
+            main.split("<style>").map(|part| part.split_once("</style>").map_or(part, |(_, rest)| rest)).collect();
+        let text: String = main.split('<').map(|part| part.split_once('>').map_or(part, |(_, text)| text)).collect();
+        for word in english {
+            assert!(!text.contains(word), "{path} in Spanish says {word:?}");
+        }
+    }
+
     // The public pairings: alphabetical by pseudonym (the stand-in last), and the draw's seats.
     let index = page(&web, "/pairings/cafe26", "Accept-Language: en\r\n").await;
     assert!(index.contains("href=\"/pairings/cafe26/4\""));

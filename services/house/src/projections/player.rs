@@ -387,5 +387,22 @@ mod tests {
         let names = |n: &[&str]| n.iter().map(|p| Shown::Player((*p).to_owned())).collect::<Vec<_>>();
         assert_eq!(round2, [names(&["bee", "Cat", "dog"]), vec![Shown::StandIn(1)]].concat());
         assert_eq!(day.rounds(), [(1, false), (2, false)]);
+
+        // The final: chosen roles, then its schedule.
+        events.push(Event::FinalRoleChosen { player: "b".into(), role: Role::Pompadour });
+        let chosen = day_of(&events).player("bee");
+        assert_eq!((chosen.finalist, chosen.final_role), (true, Some(Role::Pompadour)));
+        events.push(Event::GameScheduled {
+            game: "t-final".into(),
+            stage: Stage::Final,
+            round: 5,
+            table: 1,
+            seats: seats(["c", "d", "s", "b"]),
+        });
+        let day = day_of(&events);
+        let last = day.player("bee").next.pop().unwrap();
+        assert_eq!((last.stage, last.round, last.role), (Stage::Final, 5, Role::Pompadour));
+        assert_eq!(day.rounds().last(), Some(&(5, true)));
+        assert!(!day.player("Ace").finalist);
     }
 }
