@@ -44,6 +44,9 @@ impl PlayerLinks {
     }
 
     /// The key kept in `dir` ([`KEY_FILE`]), made (random, mode 0600) if there is none yet.
+    /// A new key is written whole to a file of its own, synced, then linked into place, so a
+    /// crash leaves either no key or the whole key, and of two ledgerd starting at once on one
+    /// directory both read the one that was linked first.
     ///
     /// # Errors
     /// The file cannot be read or written, or does not hold 64 hex digits.
@@ -61,14 +64,19 @@ impl PlayerLinks {
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
                 let links = PlayerLinks::random()?;
                 std::fs::create_dir_all(dir)?;
-                let mut options = std::fs::OpenOptions::new();
-                options.write(true).create_new(true);
-                #[cfg(unix)]
-                std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-                let mut file = options.open(&path)?;
-                file.write_all(hex::encode(links.key).as_bytes())?;
-                file.sync_all()?;
-                Ok(links)
+                // Made with mode 0600 (`tempfile`'s), which the link keeps.
+                let mut fresh = tempfile::Builder::new().prefix(".player-links.").tempfile_in(dir)?;
+                fresh.write_all(hex::encode(links.key).as_bytes())?;
+                fresh.as_file().sync_all()?;
+                match std::fs::hard_link(fresh.path(), &path) {
+                    Ok(()) => {
+                        std::fs::File::open(dir)?.sync_all()?;
+                        Ok(links)
+                    }
+                    // Another ledgerd made one meanwhile: that one is the key.
+                    Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => PlayerLinks::load_or_create(dir),
+                    Err(error) => Err(error),
+                }
             }
             Err(error) => Err(error),
         }
@@ -147,6 +155,8 @@ mod tests {
         let first = PlayerLinks::load_or_create(dir.path()).unwrap();
         let again = PlayerLinks::load_or_create(dir.path()).unwrap();
         assert_eq!(first.code("t", "p"), again.code("t", "p"));
+        let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|f| f.unwrap().file_name()).collect();
+        assert_eq!(files, [KEY_FILE], "the key alone, no file left half-made");
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;

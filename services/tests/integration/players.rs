@@ -29,7 +29,7 @@ const PLAYERS: [(&str, &str, &str); 7] = [
 ];
 
 struct Ledger {
-    _daemon: Daemon,
+    daemon: Daemon,
     server: String,
     web: String,
     dir: tempfile::TempDir,
@@ -94,13 +94,20 @@ async fn start() -> Ledger {
         entry(JURY, "jana", ledger_house::auth::Role::Jury),
     ];
     std::fs::write(&auth_file, json!({ "tokens": tokens }).to_string()).unwrap();
+    let daemon = ledgerd(dir.path()).await;
+    let (server, web) = (format!("http://{}", daemon.addr()), daemon.announced("http").to_owned());
+    Ledger { daemon, server, web, dir }
+}
+
+/// ledgerd on the data and auth file in `dir`, with its pages.
+async fn ledgerd(dir: &std::path::Path) -> Daemon {
+    let auth_file = dir.join("auth.json");
     let daemon = Daemon::spawn_with(
-        &dir.path().join("data"),
+        &dir.join("data"),
         &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
     );
     daemon.connect().await;
-    let (server, web) = (format!("http://{}", daemon.addr()), daemon.announced("http").to_owned());
-    Ledger { _daemon: daemon, server, web, dir }
+    daemon
 }
 
 /// The season: `cafe26` (seven players and a stand-in, drawn), `wm26` (four players, drawn,
@@ -245,6 +252,20 @@ async fn every_player_has_a_page_that_names_nobody_and_follows_their_games() {
         links.insert(fields[0].to_owned(), path);
     }
     assert_eq!(links.len(), 8, "{csv}");
+    // The key is ledgerd's, kept in its data directory: the same links after a restart.
+    let Ledger { daemon, dir, .. } = ledger;
+    drop(daemon);
+    let daemon = ledgerd(dir.path()).await;
+    let (server, web) = (format!("http://{}", daemon.addr()), daemon.announced("http").to_owned());
+    let ledger = Ledger { daemon, server, web: web.clone(), dir };
+    let again = page(&web, "/paper/cafe26/players.csv", &organiser_cookie()).await;
+    let codes =
+        |csv: &str| -> Vec<String> { csv.lines().skip(1).map(|l| l.rsplit_once('/').unwrap().1.to_owned()).collect() };
+    let (again, before) = (codes(&again), codes(&csv));
+    assert_eq!(before.len(), 8);
+    assert_eq!(again, before, "a restart keeps every link");
+    let key = ledger.dir.path().join("data").join(ledger_house::player_links::KEY_FILE);
+    assert_eq!(std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&key).unwrap().permissions()) & 0o777, 0o600);
     let printed = page(&web, "/paper/cafe26/players", &organiser_cookie()).await;
     for (player, link) in &links {
         assert!(printed.contains(&format!("data-player=\"{player}\"")) && printed.contains(link.as_str()), "{player}");
