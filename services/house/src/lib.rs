@@ -15,6 +15,7 @@ pub mod facade;
 pub mod html;
 pub mod i18n;
 pub mod paper;
+pub mod player_links;
 pub mod projections;
 pub mod proofs;
 

@@ -6,6 +6,7 @@
 
 pub mod andes;
 pub mod andes_table;
+pub mod player;
 pub mod table;
 
 use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind};
@@ -213,13 +214,9 @@ pub fn clock(
     Ok(fold.view(now_at_ms))
 }
 
-/// The same tournament with every player known only by a pseudonym: ids, names, seats, lots
-/// and role choices are all rewritten, so that standings computed from it name nobody (the WM
-/// rules publish standings this way). A player without a pseudonym becomes `player N`
-/// (registration order); two players who chose the same pseudonym get `#2`, `#3` after it. A
-/// stand-in (never ranked) is shown as `stand-in N`, in its registration order.
-pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
-    use ledger::event::Seats;
+/// Who is known by which name in public, by player id: the registered players and stand-ins
+/// of `events` (a tournament's stream), as [`pseudonymize`] names them.
+pub fn pseudonyms(events: &[(u64, Event)]) -> BTreeMap<String, String> {
     let mut alias: BTreeMap<String, String> = BTreeMap::new();
     let mut taken: BTreeMap<String, u32> = BTreeMap::new();
     let mut unique = |base: String| {
@@ -256,6 +253,17 @@ pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
         let name = unique(format!("stand-in {n}"));
         alias.entry(player.clone()).or_insert(name);
     }
+    alias
+}
+
+/// The same tournament with every player known only by a pseudonym: ids, names, seats, lots
+/// and role choices are all rewritten, so that standings computed from it name nobody (the WM
+/// rules publish standings this way). A player without a pseudonym becomes `player N`
+/// (registration order); two players who chose the same pseudonym get `#2`, `#3` after it. A
+/// stand-in (never ranked) is shown as `stand-in N`, in its registration order.
+pub fn pseudonymize(events: &[(u64, Event)]) -> Vec<(u64, Event)> {
+    use ledger::event::Seats;
+    let alias = pseudonyms(events);
     let hide = |player: &String| alias.get(player).cloned().unwrap_or_else(|| "unregistered player".to_owned());
     let seats = |s: &Seats| Seats {
         frederick: hide(&s.frederick),

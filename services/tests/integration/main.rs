@@ -19,6 +19,7 @@ mod hall;
 mod hostile;
 mod languages;
 mod paper;
+mod players;
 mod projections;
 mod proofs;
 mod roundtrip;

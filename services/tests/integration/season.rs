@@ -215,16 +215,20 @@ fn run_tournament(ledger: &Ledger, plan: &Plan, played: &mut usize) {
 
 /// Plays an Andes match to its end, through `ledgerctl append` (the ledger derives the rest).
 pub(crate) fn run_andes(ledger: &Ledger, id: &str, first_seed: u32) {
+    ledger.append(&format!("andes/{id}"), &andes_lines(first_seed));
+}
+
+/// A whole Andes match (the first seeded one from `first_seed` that ends both games), as the
+/// JSON Lines a table sends: the events the ledger derives left out.
+pub(crate) fn andes_lines(first_seed: u32) -> Vec<String> {
     let full = (first_seed..first_seed + 50)
         .map(|seed| seeded_match(seed, 700))
         .find(|events| AndesState::replay(events).is_ok_and(|state| state.is_over()))
         .expect("an aggressive seeded match ends both games");
-    let sent: Vec<String> = full
-        .into_iter()
+    full.into_iter()
         .filter(|e| !e.is_derived())
         .map(|e| ledger::event::to_canonical_json(&Event::Andes(e)).to_string())
-        .collect();
-    ledger.append(&format!("andes/{id}"), &sent);
+        .collect()
 }
 
 /// What a ledger shows of a tournament, with the positions (which differ between ledgers) taken

@@ -327,7 +327,7 @@ fn covered(lang: Lang, tournaments: &[Covered]) -> String {
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
-fn csv_field(text: &str) -> String {
+pub(crate) fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {

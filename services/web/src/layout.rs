@@ -20,6 +20,7 @@ const ASSETS: &[(&str, &str, &str)] = &[
     ("live.js", "text/javascript; charset=utf-8", include_str!("assets/live.js")),
     ("board-projector.js", "text/javascript; charset=utf-8", include_str!("assets/board-projector.js")),
     ("jury.js", "text/javascript; charset=utf-8", include_str!("assets/jury.js")),
+    ("me.js", "text/javascript; charset=utf-8", include_str!("assets/me.js")),
     ("fluent-bundle.js", "text/javascript; charset=utf-8", include_str!("assets/fluent-bundle.js")),
     ("table-rules.js", "text/javascript; charset=utf-8", include_str!("assets/table-rules.js")),
     ("table-queue.js", "text/javascript; charset=utf-8", include_str!("assets/table-queue.js")),

@@ -23,6 +23,7 @@ mod auth;
 mod board;
 mod board_live;
 mod board_sections;
+mod days;
 mod game;
 mod home;
 pub mod i18n;
@@ -31,7 +32,10 @@ mod layout;
 #[cfg(test)]
 mod mirrors;
 mod organise;
+mod pairings;
 mod paper;
+mod player;
+mod player_links;
 mod pwa;
 mod queue;
 mod refusal;
@@ -70,13 +74,43 @@ pub struct WebState {
     boards: Arc<board_live::Boards>,
     /// The pages are served over HTTPS: cookies are `Secure` and `__Host-`, HSTS is sent.
     https: bool,
+    /// The key of the players' personal links (`/me/<tournament>/<code>`).
+    player_links: Arc<ledger_house::player_links::PlayerLinks>,
+    /// Each tournament's public day, built at most once a second for every player's page.
+    days: Arc<days::Days>,
 }
 
 impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
         let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
         let facade = Projections::new(Arc::clone(&log));
-        WebState { log, auth, facade, stopping, live_pages, proofs: None, boards: Arc::default(), https: false }
+        // Without ledgerd's key (pages built by tests), links valid as long as these pages run.
+        let player_links = ledger_house::player_links::PlayerLinks::random()
+            .unwrap_or_else(|error| panic!("no random key for the players' links: {error}"));
+        WebState {
+            log,
+            auth,
+            facade,
+            stopping,
+            live_pages,
+            proofs: None,
+            boards: Arc::default(),
+            https: false,
+            player_links: Arc::new(player_links),
+            days: Arc::default(),
+        }
+    }
+
+    /// The pages with ledgerd's key for the players' personal links (kept in its data directory,
+    /// so a printed link stays valid across restarts).
+    pub fn with_player_links(mut self, links: ledger_house::player_links::PlayerLinks) -> Self {
+        self.player_links = Arc::new(links);
+        self
+    }
+
+    /// How many times a tournament's public day was built for the players' pages.
+    pub fn days_built(&self) -> u64 {
+        self.days.builds()
     }
 
     /// How many times live boards were rendered since these pages started (each render serves
@@ -148,6 +182,12 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/paper/{tournament}/pairings/{round}", get(paper::pairings))
         .route("/paper/{tournament}/sheets/{round}", get(paper::sheets))
         .route("/paper/{tournament}/standings", get(paper::standings))
+        .route("/paper/{tournament}/players", get(player_links::page))
+        .route("/paper/{tournament}/players.csv", get(player_links::csv))
+        .route("/me/{tournament}/{code}", get(player::page))
+        .route("/me/{tournament}/{code}/view", get(player::view))
+        .route("/pairings/{tournament}", get(pairings::index))
+        .route("/pairings/{tournament}/{round}", get(pairings::round))
         .layer(axum::middleware::from_fn(refusal::localize))
         .layer(axum::middleware::map_response_with_state(state.clone(), security_headers))
         .with_state(state)

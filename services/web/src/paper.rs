@@ -152,7 +152,7 @@ pub(crate) async fn pairings(
     PageLang(lang): PageLang,
     Path((tournament, round)): Path<(String, u32)>,
 ) -> Result<Html<String>, PageError> {
-    let (_, facts) = load(&state, &viewer, &tournament).await?;
+    let (id, facts) = load(&state, &viewer, &tournament).await?;
     let games = round_games(&facts, round)?;
     let roles: String = Role::ALL.iter().map(|r| format!("<th>{}</th>", esc(&lang.t(&format!("role-{r}"))))).collect();
     let rows: String = games
@@ -177,17 +177,22 @@ pub(crate) async fn pairings(
     };
     let content = format!(
         "<section class=\"round\"><h1>{heading}</h1><table class=\"print\" id=\"pairings\"><thead><tr>\
-         <th class=\"num\">{table}</th><th>{game}</th>{roles}</tr></thead><tbody>{rows}</tbody></table></section>",
+         <th class=\"num\">{table}</th><th>{game}</th>{roles}</tr></thead><tbody>{rows}</tbody></table>\
+         <p class=\"noprint\" id=\"player-links\"><a href=\"/paper/{t}/players\">{links}</a> · \
+         <a href=\"/pairings/{t}/{round}\">{public}</a></p></section>",
         heading = esc(&heading),
         table = esc(&lang.t("paper-col-table")),
         game = esc(&lang.t("paper-col-game")),
+        t = esc(id.id()),
+        links = esc(&lang.t("paper-player-links")),
+        public = esc(&lang.t("paper-public-pairings")),
     );
     Ok(page(lang, &viewer, &title, &content))
 }
 
 /// The site as the browser reached it, for links printed on paper: `http://<Host>`, or
 /// `https://` behind a proxy that says it terminated TLS.
-fn origin(headers: &HeaderMap) -> String {
+pub(crate) fn origin(headers: &HeaderMap) -> String {
     let host = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
     let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()) == Some("https");
     format!("{}://{host}", if https { "https" } else { "http" })

@@ -60,6 +60,8 @@ pub enum ServeError {
     SigningKey(String),
     #[error("cannot open the proof tree in {dir}: {source}")]
     Proofs { dir: std::path::PathBuf, source: std::io::Error },
+    #[error("cannot read or make the key of the players' links in {0}: {1}")]
+    PlayerLinks(std::path::PathBuf, std::io::Error),
 }
 
 /// Opens the configured backend's log with the tournament's rules across streams.
@@ -235,7 +237,11 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             announce("http", local);
             let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
                 .over_https(web_certificate.is_some())
-                .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>));
+                .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>))
+                .with_player_links(
+                    ledger_house::player_links::PlayerLinks::load_or_create(&config.data_dir)
+                        .map_err(|e| ServeError::PlayerLinks(config.data_dir.clone(), e))?,
+                );
             let stop = stopped(stop_rx.clone());
             let limits = config.limits.http;
             let gate = Gate::new(Port::Http, limits.max_connections, limits.idle_timeout, Arc::clone(&stats));

@@ -10,6 +10,7 @@
 //! `tokio::task::spawn_blocking`. It knows no transport (no tonic, prost or axum here).
 
 pub mod andes;
+pub mod player;
 pub mod season;
 pub mod table;
 

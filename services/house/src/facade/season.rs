@@ -67,21 +67,25 @@ pub struct SeasonScope {
     pub andes: bool,
 }
 
+/// A game's progress after its stream's `events`, as the ledger's rules fold them (voids applied).
+pub(super) fn progress_of<'a>(game: &StreamId, events: impl IntoIterator<Item = &'a Event>) -> GameProgress {
+    let mut state = StreamState::new(game, None);
+    for event in events {
+        state.evolve(event);
+    }
+    match state.rules() {
+        Rules::Game(game) => GameProgress { started: game.started, ended: game.ended.is_some() },
+        _ => GameProgress::default(),
+    }
+}
+
 impl<S: Source> Projections<S> {
     /// A game's progress as the ledger's rules fold its stream (voids applied), and the newest
     /// position read (0 for a game with no events).
     fn progress_at(&self, game: &StreamId) -> Result<(GameProgress, u64), Error> {
-        let mut state = StreamState::new(game, None);
-        let mut last = 0;
-        for entry in self.source.read_stream(game)? {
-            state.evolve(&entry.event);
-            last = last.max(entry.position);
-        }
-        let progress = match state.rules() {
-            Rules::Game(game) => GameProgress { started: game.started, ended: game.ended.is_some() },
-            _ => GameProgress::default(),
-        };
-        Ok((progress, last))
+        let entries = self.source.read_stream(game)?;
+        let last = entries.iter().map(|entry| entry.position).max().unwrap_or(0);
+        Ok((progress_of(game, entries.iter().map(|entry| &entry.event)), last))
     }
 
     /// Whether a game's stream holds a start and an end that no void took back.

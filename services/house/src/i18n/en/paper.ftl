@@ -92,3 +92,11 @@ paper-final-by-not_ended = not ended
 
 # HELPER BOARD — the printed final standings (web/paper.rs)
 paper-champion-mark = champion
+## The players' personal links (issue 33)
+# $tournament (String) - the tournament's name
+links-title = Players' personal links · { $tournament }
+links-lead = Hand each player their card, or mail the list: the link opens the player's own page (their table, next games and scores) without signing in. It names nobody but by pseudonym; keep the cards private all the same.
+links-qr = my tournament
+links-csv = The list as CSV, to mail
+paper-player-links = Every player's personal link and QR code
+paper-public-pairings = This round's public pairings (by pseudonym, for the wall)

@@ -243,3 +243,32 @@ board-next-final = Next: the final
 # $table (Number)
 board-table = Table { NUMBER($table, useGrouping: 0) }
 board-projector-link = Show on a projector
+## Every player has a page (issue 33): my tournament, the public pairings
+# $tournament (String) - the tournament's id
+me-unknown-link = This personal link does not belong to any player of tournament { $tournament }. Check the link or the QR code the organiser gave you.
+# $table (Number)
+me-table = Table { NUMBER($table, useGrouping: 0) }
+me-now = My game now
+me-next = My next games
+me-nothing-left = No game of yours is left to play.
+me-not-drawn = No game of yours has been drawn yet: come back after the draw.
+me-playing = being played
+me-not-started = not started yet
+me-ended = ended
+me-follow = Follow it on the board
+# $role (String) - the role's name
+me-as = as { $role }
+me-against = with
+me-scores = My scores
+# $rank (Number), $of (Number) - how many are ranked
+me-rank = Rank { NUMBER($rank, useGrouping: 0) } of { NUMBER($of, useGrouping: 0) }
+me-stand-in-unranked = Stand-ins are not ranked.
+me-finalist = You are among the finalists.
+# $role (String) - the role's name
+me-final-role = You play the final as { $role }.
+me-board = The standings board
+pairings-all = All the pairings
+# $tournament (String) - the tournament's name
+pairings-title = Pairings · { $tournament }
+pairings-col-player = Player
+pairings-none = No round has been drawn yet.

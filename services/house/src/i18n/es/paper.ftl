@@ -92,3 +92,11 @@ paper-final-by-not_ended = sin terminar
 
 # HELPER BOARD — la clasificación final impresa (web/paper.rs)
 paper-champion-mark = gana el torneo
+## Los enlaces personales de los jugadores (issue 33)
+# $tournament (String) - el nombre del torneo
+links-title = Enlaces personales de los jugadores · { $tournament }
+links-lead = Entrega a cada jugador su tarjeta, o envía la lista por correo: el enlace abre la página del jugador (su mesa, sus próximas partidas y sus puntuaciones) sin iniciar sesión. Solo nombra a la gente por seudónimo; aun así, guarda las tarjetas en privado.
+links-qr = mi torneo
+links-csv = La lista en CSV, para enviarla
+paper-player-links = El enlace personal y el código QR de cada jugador
+paper-public-pairings = Los emparejamientos públicos de esta ronda (por seudónimo, para la pared)

@@ -251,3 +251,32 @@ board-next-final = Próxima: la final
 # $table (Number)
 board-table = Mesa { NUMBER($table, useGrouping: 0) }
 board-projector-link = Mostrar en un proyector
+## Cada jugador tiene su página (issue 33): mi torneo, los emparejamientos públicos
+# $tournament (String) - el id del torneo
+me-unknown-link = Este enlace personal no es de ningún jugador del torneo { $tournament }. Revisa el enlace o el código QR que te dio la organización.
+# $table (Number)
+me-table = Mesa { NUMBER($table, useGrouping: 0) }
+me-now = Mi partida ahora
+me-next = Mis próximas partidas
+me-nothing-left = No te queda ninguna partida por jugar.
+me-not-drawn = Aún no se ha sorteado ninguna partida tuya: vuelve después del sorteo.
+me-playing = en juego
+me-not-started = aún sin empezar
+me-ended = terminada
+me-follow = Síguela en el marcador
+# $role (String) - el nombre del rol
+me-as = como { $role }
+me-against = con
+me-scores = Mis puntuaciones
+# $rank (Number), $of (Number) - cuántos se clasifican
+me-rank = Puesto { NUMBER($rank, useGrouping: 0) } de { NUMBER($of, useGrouping: 0) }
+me-stand-in-unranked = Los suplentes no se clasifican.
+me-finalist = Estás entre los finalistas.
+# $role (String) - el nombre del rol
+me-final-role = Juegas la final como { $role }.
+me-board = La clasificación en directo
+pairings-all = Todos los emparejamientos
+# $tournament (String) - el nombre del torneo
+pairings-title = Emparejamientos · { $tournament }
+pairings-col-player = Jugador
+pairings-none = Aún no se ha sorteado ninguna ronda.
