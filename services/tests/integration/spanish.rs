@@ -150,6 +150,16 @@ fn visible_text(html: &str) -> String {
 
 /// What is wrong with a Spanish page's text: English words, machine ids, decimal points.
 fn leaks(text: &str, english: &BTreeSet<String>) -> Vec<String> {
+    // A printed link (a player's personal link) is an address, not words: blanked out.
+    let mut kept = String::with_capacity(text.len());
+    for piece in text.split_inclusive(char::is_whitespace) {
+        if piece.starts_with("http://") || piece.starts_with("https://") {
+            kept.extend(piece.chars().map(|c| if c.is_whitespace() { c } else { ' ' }));
+        } else {
+            kept.push_str(piece);
+        }
+    }
+    let text = kept.as_str();
     let mut found = Vec::new();
     let context = |at: usize| {
         let start = text.floor_char_boundary(at.saturating_sub(40));

@@ -42,7 +42,7 @@ async fn create_register_draw_and_verify() {
             ctl.ok(&["tournament", "register", "--tournament", "wm26", "--player", &player, "--name", &name]);
         }
         let odd = ctl.refused(&["tournament", "draw", "--tournament", "wm26", "--seed", "42"]);
-        assert_eq!(odd, "a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 0 are registered");
+        assert_eq!(odd, "FAILED_PRECONDITION: a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 0 are registered");
         for n in 19..=20 {
             let (player, name) = (format!("p{n}"), format!("Player {n}"));
             ctl.ok(&["tournament", "register", "--tournament", "wm26", "--player", &player, "--name", &name]);
@@ -95,7 +95,7 @@ async fn eighteen_players_are_drawn_with_two_stand_ins_and_the_draw_verifies() {
         };
         register_stand_in("designer");
         let short = ctl.refused(&["tournament", "draw", "--tournament", "open", "--seed", "7"]);
-        assert_eq!(short, "a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 1 is registered");
+        assert_eq!(short, "FAILED_PRECONDITION: a qualifying draw of 18 players needs 2 stand-ins to fill its tables, but 1 is registered");
         let twice =
             ctl.refused(&["tournament", "register", "--tournament", "open", "--player", "designer", "--name", "R"]);
         assert!(
