@@ -22,6 +22,7 @@ mod andes_record;
 mod auth;
 mod board;
 mod board_live;
+mod codes;
 mod game;
 mod home;
 pub mod i18n;
@@ -142,6 +143,13 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/paper/{tournament}/pairings/{round}", get(paper::pairings))
         .route("/paper/{tournament}/sheets/{round}", get(paper::sheets))
         .route("/paper/{tournament}/standings", get(paper::standings))
+        // The organiser's codes page (issue 33): the tokens ledgerd keeps, issued and revoked.
+        .route("/organise/{tournament}/codes", get(codes::page))
+        .route("/organise/{tournament}/codes/sheet", post(codes::print_sheet))
+        .route("/organise/{tournament}/codes/table/{table}/reissue", post(codes::reissue))
+        .route("/organise/{tournament}/codes/table/{table}/revoke", post(codes::revoke_table))
+        .route("/organise/{tournament}/codes/person", post(codes::issue_person))
+        .route("/organise/{tournament}/codes/person/revoke", post(codes::revoke_person))
         .layer(axum::middleware::from_fn(refusal::localize))
         .layer(axum::middleware::map_response_with_state(state.clone(), security_headers))
         .with_state(state)

@@ -11,6 +11,7 @@
 //! | the day's paper: pairings, game report sheets, final standings with names | — | — | — | yes |
 //! | the jury's replay viewer of a game and its report (`web::jury`), on an open ledgerd too | — | — | — | jury only |
 //! | record events | — | — | by clearance | by clearance |
+//! | issue and revoke the codes ledgerd keeps (`web::codes`, issue 33), on an open ledgerd too | — | — | — | organiser only |
 //!
 //! On an open ledgerd (no auth file) every read is allowed; the clearance the headers name still
 //! decides what is recorded and who sees the jury's replay viewer ([`Access::when_open_too`]).
@@ -29,10 +30,10 @@ use super::Identity;
 use crate::error::Error;
 use ledger::access::Clearance;
 use ledger::StreamKind;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// A caller's role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Anyone, without a token.
@@ -77,6 +78,8 @@ pub enum Access {
     /// The jury's replay viewer of a game and its Markdown report (`web::jury`): the jury's
     /// working tool on top of reading the game's stream.
     ReplayViewer,
+    /// Issuing and revoking the codes ledgerd keeps (`web::codes`): the organiser's job.
+    Codes,
 }
 
 impl Role {
@@ -126,7 +129,8 @@ impl Role {
                 Role::Analyst,
                 Access::Standings { public: false } | Access::ReadStream(StreamKind::Tournament) | Access::ReadLog,
             ) => false,
-            (Role::Analyst, Access::Record | Access::Paper) => false,
+            (Role::Analyst, Access::Record | Access::Paper | Access::Codes) => false,
+            (Role::Jury, Access::Codes) => false,
             (Role::Analyst | Role::Organiser, Access::ReplayViewer) => false,
             (Role::Analyst | Role::Organiser | Role::Jury, _) => true,
             (
@@ -145,7 +149,8 @@ impl Role {
                 | Access::ListStreams
                 | Access::RoleStats
                 | Access::Paper
-                | Access::ReplayViewer,
+                | Access::ReplayViewer
+                | Access::Codes,
             ) => false,
         }
     }
@@ -155,7 +160,7 @@ impl Access {
     /// Whether the role still decides on an open ledgerd, which trusts whoever reaches it with
     /// every other read.
     pub fn when_open_too(self) -> bool {
-        matches!(self, Access::Record | Access::ReplayViewer)
+        matches!(self, Access::Record | Access::ReplayViewer | Access::Codes)
     }
 
     fn describe(self) -> String {
@@ -175,6 +180,7 @@ impl Access {
             Access::Paper => "printing the day's paper".into(),
             Access::Checkpoints => "checkpoints".into(),
             Access::ReplayViewer => "the replay viewer".into(),
+            Access::Codes => "issuing and revoking codes".into(),
         }
     }
 }
@@ -240,6 +246,12 @@ mod tests {
         assert_eq!(error.text(), "PERMISSION_DENIED: the replay viewer is for the jury; table-4 is cleared as table");
         let error = denied(&Identity::new("public", Role::Public), Access::ReplayViewer);
         assert_eq!(error.text(), "UNAUTHENTICATED: the replay viewer needs the jury's token");
+    }
+
+    #[test]
+    fn only_the_organiser_issues_and_revokes_codes() {
+        let issuers: Vec<Role> = Role::ALL.into_iter().filter(|r| r.may(Access::Codes)).collect();
+        assert_eq!(issuers, [Role::Organiser]);
     }
 
     #[test]
