@@ -25,5 +25,6 @@ mod security;
 mod support;
 mod table;
 mod table_queue;
+mod tokens;
 mod tournament;
 mod web;

@@ -13,7 +13,7 @@
 //! A page that shows a code is never cached.
 
 use super::auth::{same_origin, Viewer};
-use super::i18n::{Lang, PageLang};
+use super::i18n::PageLang;
 use super::layout::{clearance_name, esc, shell, short_id};
 use super::refusal::Say;
 use super::tables::tournament_facts;
@@ -157,7 +157,7 @@ pub(crate) async fn page(
         let held = kept.iter().filter(|k| k.actor == token.actor).count();
         let where_ = if token.scope.is_everywhere() { t("codes-everywhere") } else { t("codes-this-tournament") };
         people.push_str(&format!(
-            "<tr data-actor=\"{actor}\"><td>{actor}</td><td>{role}</td><td>{where_}</td><td>{held_text}</td><td>\
+            "<tr data-actor=\"{actor}\"><td>{actor}</td><td>{role} · {where_} · {held_text}</td><td>\
              <form method=\"post\" action=\"{base}/person/revoke\"><input type=\"hidden\" name=\"actor\" value=\"{actor}\">\
              <button type=\"submit\" class=\"revoke\">{revoke}</button></form></td></tr>",
             actor = esc(&token.actor),
@@ -185,7 +185,7 @@ pub(crate) async fn page(
     let body = format!(
         "<h1>{title}</h1><p class=\"lead\">{lead}</p><h2>{tables_title}</h2>{tables_part}\
          <h2>{people_title}</h2>{people_part}\
-         <form method=\"post\" action=\"{base}/person\" class=\"signin\" id=\"new-person\">\
+         <form method=\"post\" action=\"{base}/person\" id=\"new-person\">\
          <label>{name_label} <input name=\"name\" id=\"person-name\" maxlength=\"64\" required></label>\
          <label>{role_label} <select name=\"role\" id=\"person-role\">\
          <option value=\"jury\">{jury}</option><option value=\"organiser\">{organiser_role}</option></select></label>\

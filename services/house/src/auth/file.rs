@@ -67,11 +67,12 @@ pub fn add_entries(path: &Path, entries: &[Value]) -> Result<(), AuthFileError> 
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use tonic::metadata::MetadataMap;
 
-    fn who(auth: &Auth, token: &str) -> Option<String> {
+    /// Whom `auth` admits `token` as: `actor role`.
+    pub(in crate::auth) fn who(auth: &Auth, token: &str) -> Option<String> {
         let mut metadata = MetadataMap::new();
         metadata.insert("authorization", format!("Bearer {token}").parse().unwrap());
         auth.identify(&metadata).ok().map(|who| format!("{} {}", who.actor, who.role.as_str()))

@@ -222,15 +222,9 @@ fn now_ms() -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::file::tests::who;
     use super::super::{file, Auth, Role, Scope};
     use super::*;
-    use tonic::metadata::MetadataMap;
-
-    fn who(auth: &Auth, token: &str) -> Option<String> {
-        let mut metadata = MetadataMap::new();
-        metadata.insert("authorization", format!("Bearer {token}").parse().unwrap());
-        auth.identify(&metadata).ok().map(|who| format!("{} {}", who.actor, who.role.as_str()))
-    }
 
     fn table(n: u32) -> Scope {
         Scope { tournament: Some("open26".into()), table: Some(n), streams: Vec::new() }
