@@ -150,6 +150,18 @@ async fn kept_codes_are_issued_revoked_at_once_and_survive_a_restart() {
     let row = |n: u32| page.split(&format!("<tr data-table=\"{n}\">")).nth(1).unwrap().split("</tr>").next().unwrap();
     assert!(row(1).contains("1 code<"), "{}", row(1));
     assert!(row(2).contains("2 codes<"), "{}", row(2));
+    // A sign-in with table 2's code is the browser's own: signing out ends it, not the code.
+    let (status, answer) = post_form(&web, "/signin", "", &format!("next=%2F&token={}", first[1].1)).await;
+    assert_eq!(status, 303, "{answer}");
+    let cookie = answer.lines().find_map(|l| l.strip_prefix("set-cookie: ledger_token=")).unwrap();
+    let session = String::from_utf8(hex::decode(cookie.split(';').next().unwrap()).unwrap()).unwrap();
+    assert_ne!(session, first[1].1, "the cookie holds the code itself");
+    assert_eq!(admitted(&mut client, &session).await, Ok(()));
+    let (status, _) = post(&web, "/signout", &session).await;
+    assert_eq!(status, 303);
+    assert_eq!(admitted(&mut client, &session).await, Err(tonic::Code::Unauthenticated), "signed out, still in");
+    assert!(!who_on_the_pages(&web, &session).await.contains("wm26-table-2"));
+    assert_eq!(admitted(&mut client, &first[1].1).await, Ok(()), "signing out revoked the printed code");
     // A jury member's code, limited to wm26, shown once; then revoked.
     let (status, shown) = post_form(&web, "/organise/wm26/codes/person", &olga, "name=anna&role=jury&here=on").await;
     assert_eq!(status, 200, "{shown}");

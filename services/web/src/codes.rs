@@ -116,7 +116,8 @@ pub(crate) async fn page(
 ) -> Result<Html<String>, PageError> {
     let Managed { id, organiser } = managed(&state, &viewer, &tournament)?;
     let (name, tables) = tables_of(&state, &id).await?;
-    let kept = state.auth.kept();
+    // Codes, not the browsers signed in with them.
+    let kept: Vec<KeptToken> = state.auth.kept().into_iter().filter(|k| !k.is_session()).collect();
     let t = |key: &str| esc(&lang.t(key));
     let base = format!("/organise/{}/codes", id.id());
     let mut rows = String::new();
@@ -383,6 +384,7 @@ mod tests {
             scope: Scope { tournament: tournament.map(str::to_owned), table: None, streams: Vec::new() },
             label: String::new(),
             issued_at_ms: 0,
+            expires_at_ms: None,
         };
         let head = Identity::new("olga", Role::Organiser);
         let mut scoped = Identity::new("omar", Role::Organiser);

@@ -21,6 +21,11 @@ pub const FILE_NAME: &str = "tokens.json";
 const LOCK_NAME: &str = "tokens.lock";
 /// The most tokens the store keeps: a day of 200 tables printed ten times over, with room.
 pub const MAX_KEPT: usize = 4096;
+/// A browser's sign-in lasts a tournament day, as its cookie does.
+pub const SESSION_MS: u64 = 12 * 3600 * 1000;
+/// The sign-ins an actor holds at most: one more ends the oldest (a table's code photographed and
+/// signed in with over and over cannot fill the store).
+pub const MAX_SESSIONS_PER_ACTOR: usize = 16;
 /// A label's length at most, in characters.
 pub const MAX_LABEL_CHARS: usize = 80;
 
@@ -38,6 +43,10 @@ pub(super) struct KeptEntry {
     /// Milliseconds since the Unix epoch, ledgerd's clock when it was issued.
     #[serde(default)]
     pub issued_at_ms: u64,
+    /// A browser's sign-in ([`super::Auth::open_session`]): admitted until then, revoked by
+    /// signing out. A code (printed, shown) has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expires_at_ms: Option<u64>,
 }
 
 /// A kept token as the console lists it: everything but its digest.
@@ -48,6 +57,15 @@ pub struct KeptToken {
     pub scope: Scope,
     pub label: String,
     pub issued_at_ms: u64,
+    /// A browser's sign-in, not a code: when it ends.
+    pub expires_at_ms: Option<u64>,
+}
+
+impl KeptToken {
+    /// A browser's sign-in made from a code, rather than a code.
+    pub fn is_session(&self) -> bool {
+        self.expires_at_ms.is_some()
+    }
 }
 
 impl KeptEntry {
@@ -60,7 +78,13 @@ impl KeptEntry {
             scope,
             label: label.to_owned(),
             issued_at_ms,
+            expires_at_ms: None,
         }
+    }
+
+    /// Still admitted at `now_ms`: a code, or a sign-in that has not ended.
+    pub fn live(&self, now_ms: u64) -> bool {
+        self.expires_at_ms.is_none_or(|end| now_ms < end)
     }
 
     pub fn listed(&self) -> KeptToken {
@@ -70,6 +94,7 @@ impl KeptEntry {
             scope: self.scope.clone(),
             label: self.label.clone(),
             issued_at_ms: self.issued_at_ms,
+            expires_at_ms: self.expires_at_ms,
         }
     }
 
@@ -214,7 +239,7 @@ pub(super) fn minted(actor: &str, role: Role, scope: Scope, label: &str) -> Resu
 }
 
 /// Milliseconds since the Unix epoch: when a token is issued.
-fn now_ms() -> u64 {
+pub(super) fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
@@ -269,6 +294,41 @@ mod tests {
         assert!(Auth::of_daemon(None, KeptStore::in_dir(dir.path())).unwrap().is_some());
         // Only the store and its lock in the folder: no temporary file left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_sign_in_is_a_token_of_its_own_and_signing_out_ends_only_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let auth_file = dir.path().join("auth.json");
+        file::add_entries(&auth_file, &[file::entry("jury-secret", "jury-1", Role::Jury)]).unwrap();
+        let auth = Auth::of_daemon(Some(&auth_file), KeptStore::in_dir(dir.path())).unwrap().unwrap();
+        let code = auth.issue("open26-table-1", Role::Table, table(1), "sheet").unwrap();
+        let (tablet, other) = (auth.open_session(&code).unwrap().unwrap(), auth.open_session(&code).unwrap().unwrap());
+        assert_ne!(tablet, code);
+        assert_eq!(who(&auth, &tablet).as_deref(), Some("open26-table-1 table"));
+        let session = auth.kept().into_iter().find(|k| k.is_session()).unwrap();
+        assert_eq!(session.scope, table(1), "a sign-in records where its code does");
+        auth.end_session(&tablet).unwrap();
+        assert_eq!(who(&auth, &tablet), None, "signed out");
+        assert_eq!(who(&auth, &other).as_deref(), Some("open26-table-1 table"), "another browser stays in");
+        assert_eq!(who(&auth, &code).as_deref(), Some("open26-table-1 table"), "the code signs in again");
+        auth.end_session(&code).unwrap();
+        assert_eq!(who(&auth, &code).as_deref(), Some("open26-table-1 table"), "signing out never revokes a code");
+        // An auth file's code signs in too; its sign-in is kept.
+        let jury = auth.open_session("jury-secret").unwrap().unwrap();
+        assert_eq!(who(&auth, &jury).as_deref(), Some("jury-1 jury"));
+        assert_eq!(auth.open_session("unknown").unwrap_err().code(), crate::error::Code::Unauthenticated);
+        // One code signed in over and over holds at most MAX_SESSIONS_PER_ACTOR sign-ins: the oldest end.
+        let many: Vec<String> =
+            (0..MAX_SESSIONS_PER_ACTOR).map(|_| auth.open_session(&code).unwrap().unwrap()).collect();
+        assert_eq!(who(&auth, &other), None, "the oldest sign-in ended");
+        assert!(many.iter().all(|t| who(&auth, t).is_some()));
+        let sessions = auth.kept().into_iter().filter(|k| k.is_session() && k.actor == "open26-table-1").count();
+        assert_eq!(sessions, MAX_SESSIONS_PER_ACTOR);
+        // Re-issuing the table's code ends its sign-ins too.
+        auth.revoke("open26-table-1").unwrap();
+        assert!(many.iter().all(|t| who(&auth, t).is_none()));
+        assert_eq!(Auth::Open.open_session("x").unwrap(), None);
     }
 
     #[test]

@@ -120,12 +120,16 @@ struct Known {
     file: HashMap<[u8; 32], Identity>,
     /// The kept store's, as it was last read or written, in the order they were issued.
     kept: Vec<KeptEntry>,
-    kept_by_digest: HashMap<[u8; 32], Identity>,
+    /// Who each kept token admits, and until when (a sign-in's end).
+    kept_by_digest: HashMap<[u8; 32], (Identity, Option<u64>)>,
 }
 
 impl Known {
     fn keep(&mut self, kept: Vec<KeptEntry>) {
-        self.kept_by_digest = kept.iter().filter_map(|entry| entry.admits().ok()).collect();
+        self.kept_by_digest = kept
+            .iter()
+            .filter_map(|entry| entry.admits().ok().map(|(digest, who)| (digest, (who, entry.expires_at_ms))))
+            .collect();
         self.kept = kept;
     }
 }
@@ -152,7 +156,8 @@ impl TokenTable {
 
     fn get(&self, digest: &[u8; 32]) -> Option<Identity> {
         let known = self.read();
-        known.kept_by_digest.get(digest).or_else(|| known.file.get(digest)).cloned()
+        let kept = known.kept_by_digest.get(digest).filter(|(_, end)| end.is_none_or(|end| kept::now_ms() < end));
+        kept.map(|(who, _)| who).or_else(|| known.file.get(digest)).cloned()
     }
 
     /// How many tokens it admits.
@@ -329,6 +334,58 @@ impl Auth {
             let before = entries.len();
             entries.retain(|entry| entry.actor != actor);
             Ok(before - entries.len())
+        })
+    }
+
+    /// A browser's sign-in with `token` (a code it knows, kept or of the auth file): a fresh
+    /// token for the same actor, role and scope, kept until [`kept::SESSION_MS`] from now, for
+    /// the browser's cookie, so that signing out ([`Auth::end_session`]) revokes that browser
+    /// alone and the code keeps working for the next sign-in. Ended sign-ins are dropped, and an
+    /// actor's oldest past [`kept::MAX_SESSIONS_PER_ACTOR`]. `None` where nothing is kept (the
+    /// cookie then holds the code itself).
+    ///
+    /// # Errors
+    /// `UNAUTHENTICATED` for a token it does not know; as [`Auth::issue`] when it cannot be kept.
+    pub fn open_session(&self, token: &str) -> Result<Option<String>, Error> {
+        let Auth::Tokens(table) = self else { return Ok(None) };
+        if table.sources.kept.is_none() {
+            return Ok(None);
+        }
+        let who = table.get(&token_digest(token)).ok_or_else(|| Error::Unauthenticated("unknown token".into()))?;
+        let (session, mut entry) = kept::minted(&who.actor, who.role, who.scope, "sign-in")?;
+        let now = kept::now_ms();
+        entry.expires_at_ms = Some(now.saturating_add(kept::SESSION_MS));
+        table.change_kept(|entries| {
+            entries.retain(|kept| kept.live(now));
+            let theirs: Vec<usize> = (0..entries.len())
+                .filter(|&n| entries[n].actor == entry.actor && entries[n].expires_at_ms.is_some())
+                .collect();
+            let over = (theirs.len() + 1).saturating_sub(kept::MAX_SESSIONS_PER_ACTOR);
+            // Kept in the order issued: the first are the oldest.
+            for n in theirs.into_iter().take(over).rev() {
+                entries.remove(n);
+            }
+            entries.push(entry);
+            Ok(())
+        })?;
+        Ok(Some(session))
+    }
+
+    /// Signing out: the sign-in `token` is revoked, at once and durably. A code (printed, shown,
+    /// of the auth file) is never revoked here; an unknown token is nothing to do.
+    ///
+    /// # Errors
+    /// `INTERNAL` when the store cannot be written.
+    pub fn end_session(&self, token: &str) -> Result<(), Error> {
+        let Auth::Tokens(table) = self else { return Ok(()) };
+        let digest = hex::encode(token_digest(token));
+        let is_session = table.read().kept.iter().any(|k| k.sha256 == digest && k.expires_at_ms.is_some());
+        if !is_session {
+            return Ok(());
+        }
+        table.change_kept(|entries| {
+            entries.retain(|kept| !(kept.sha256 == digest && kept.expires_at_ms.is_some()));
+            Ok(())
         })
     }
 
