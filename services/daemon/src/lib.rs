@@ -1,4 +1,5 @@
-//! `ledgerd`: the gRPC daemon over the durable log. Its wiring ([`server`]: `server::run` starts
+//! `ledgerd`: the gRPC daemon over the durable log, and `ledgerd organiser`, the first
+//! organiser's code ([`organiser`]). Its wiring ([`server`]: `server::run` starts
 //! what the other modules define), the gRPC services, the NATS fan-out ([`nats`]), the proofs'
 //! tree keeper and checkpoints ([`proofs`]), the configuration ([`config`], [`limits`],
 //! [`tls`]) and the metrics ([`metrics`]). The web pages are `ledger_web`'s, what the daemon
@@ -8,6 +9,7 @@ pub mod config;
 pub mod limits;
 pub mod metrics;
 pub mod nats;
+pub mod organiser;
 pub mod proofs;
 pub mod server;
 pub mod tls;

@@ -12,6 +12,8 @@ use std::time::Duration;
 #[derive(Debug, Parser)]
 #[command(version)]
 struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
     /// Where the log is: `sled` (embedded, in --data-dir) or `jetstream` (NATS JetStream at
     /// --nats-url, shared by every ledgerd on the same --jetstream-stream).
     #[arg(long, env = "LEDGER_BACKEND", value_enum, default_value_t = BackendArg::Sled)]
@@ -22,8 +24,8 @@ struct Args {
     /// Its replicas when ledgerd creates it: 1 on one server, 3 in a three-node cluster.
     #[arg(long, env = "LEDGER_JETSTREAM_REPLICAS", default_value_t = 1)]
     jetstream_replicas: usize,
-    /// Directory of the embedded sled log.
-    #[arg(long, env = "LEDGER_DATA_DIR", default_value = "./data")]
+    /// Directory of the embedded sled log, and of the tokens ledgerd keeps (`tokens.json`).
+    #[arg(long, env = "LEDGER_DATA_DIR", default_value = "./data", global = true)]
     data_dir: PathBuf,
     /// Address the gRPC server listens on.
     #[arg(long, env = "LEDGER_LISTEN", default_value = "127.0.0.1:50051")]
@@ -74,6 +76,22 @@ struct Args {
     /// Log filter, e.g. `info` or `ledger_daemon=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
+}
+
+/// What else ledgerd does than serve.
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Makes an organiser's code, kept in --data-dir, and prints its sign-in link; then starts
+    /// nothing. A ledgerd started afterwards runs with tokens and admits it; one already running
+    /// admits it on SIGHUP.
+    Organiser {
+        /// The address browsers reach ledgerd's web pages at, e.g. `https://ledger.local:8443`.
+        #[arg(long)]
+        url: String,
+        /// The organiser's name, recorded as the actor of what they record.
+        #[arg(long, default_value = "organiser")]
+        name: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -210,6 +228,14 @@ impl NatsArgs {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let args = Args::parse();
+    if let Some(Command::Organiser { url, name }) = &args.command {
+        let link = ledger_daemon::organiser::first_organiser(&args.data_dir, url, name)
+            .map_err(|error| anyhow::anyhow!("{}", error.text()))?;
+        println!("{name}'s organiser code is kept in {}.", args.data_dir.display());
+        println!("Open this link to sign in (it is the code: keep it to yourself): {link}");
+        println!("A ledgerd already running admits it once told: kill -HUP <its pid>.");
+        return Ok(());
+    }
     tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::try_new(&args.log)?).init();
     anyhow::ensure!(
         args.backend == BackendArg::Sled || args.nats.nats_url.is_some(),

@@ -19,7 +19,7 @@ use tokio_stream::StreamExt;
 use tonic::Code;
 
 /// A raw HTTP/1.1 exchange: the status and the whole answer.
-async fn http(web: &str, request: String) -> (u16, String) {
+pub(crate) async fn http(web: &str, request: String) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(web).await.unwrap();
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut answer = String::new();
@@ -133,7 +133,7 @@ async fn a_direction_override_in_free_text_is_refused_and_stores_nothing() {
 }
 
 /// An append as the holder of `token`.
-fn as_holder<T>(request: T, token: &str) -> tonic::Request<T> {
+pub(crate) fn as_holder<T>(request: T, token: &str) -> tonic::Request<T> {
     let mut request = tonic::Request::new(request);
     request.metadata_mut().insert("authorization", format!("Bearer {token}").parse().unwrap());
     request

@@ -30,5 +30,6 @@ mod spanish;
 mod support;
 mod table;
 mod table_queue;
+mod tokens;
 mod tournament;
 mod web;

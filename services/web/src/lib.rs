@@ -24,6 +24,7 @@ mod board;
 mod board_live;
 mod board_sections;
 mod days;
+mod codes;
 mod game;
 mod home;
 pub mod i18n;
@@ -188,6 +189,13 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/me/{tournament}/{code}/view", get(player::view))
         .route("/pairings/{tournament}", get(pairings::index))
         .route("/pairings/{tournament}/{round}", get(pairings::round))
+        // The organiser's codes page (issue 33): the tokens ledgerd keeps, issued and revoked.
+        .route("/organise/{tournament}/codes", get(codes::page))
+        .route("/organise/{tournament}/codes/sheet", post(codes::print_sheet))
+        .route("/organise/{tournament}/codes/table/{table}/reissue", post(codes::reissue))
+        .route("/organise/{tournament}/codes/table/{table}/revoke", post(codes::revoke_table))
+        .route("/organise/{tournament}/codes/person", post(codes::issue_person))
+        .route("/organise/{tournament}/codes/person/revoke", post(codes::revoke_person))
         .layer(axum::middleware::from_fn(refusal::localize))
         .layer(axum::middleware::map_response_with_state(state.clone(), security_headers))
         .with_state(state)

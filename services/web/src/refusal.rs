@@ -34,7 +34,7 @@ impl Say {
         self
     }
 
-    fn with_detail(mut self) -> Say {
+    pub(crate) fn with_detail(mut self) -> Say {
         self.detail = true;
         self
     }

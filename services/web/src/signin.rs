@@ -1,6 +1,9 @@
 //! Signing in and out: the form that takes a bearer token (checked with `Auth::identify`) or,
 //! on an open ledgerd, an actor and a clearance, and the cookies it sets for `auth.rs` to read
-//! back on every request.
+//! back on every request. With tokens, the cookie holds a sign-in of the browser's own
+//! (`Auth::open_session`: the same actor, role and scope as the code, kept by ledgerd for a
+//! day), and signing out revokes it (`Auth::end_session`); the code itself, a table's printed
+//! one say, keeps working for the next sign-in.
 
 use super::auth::{local_path, same_origin, Viewer, COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
 use super::i18n::{Lang, PageLang};
@@ -135,7 +138,12 @@ pub(crate) async fn signin(
                 let say = Say::of_error(&error);
                 return Ok(refuse(error, say));
             }
-            vec![set_cookie(COOKIE_TOKEN, &hex::encode(token), COOKIE_MAX_AGE_SECS, state.https)]
+            // The cookie holds a sign-in of this browser's own, which signing out revokes; the
+            // code stays good for the next sign-in.
+            let (auth, presented) = (std::sync::Arc::clone(&state.auth), token.to_owned());
+            let session = super::blocking(move || auth.open_session(&presented).map_err(PageError::from)).await?;
+            let kept = session.unwrap_or_else(|| token.to_owned());
+            vec![set_cookie(COOKIE_TOKEN, &hex::encode(kept), COOKIE_MAX_AGE_SECS, state.https)]
         }
         Auth::Open => {
             let actor = form.actor.unwrap_or_default();
@@ -156,8 +164,16 @@ pub(crate) async fn signin(
     Ok(response)
 }
 
+/// Signing out ends this browser's sign-in on the ledger too (issue 35, row 6), then forgets
+/// the cookies.
 pub(crate) async fn signout(State(state): State<WebState>, headers: HeaderMap) -> Result<Response, PageError> {
     same_origin(&headers)?;
+    let metadata = super::auth::metadata_of(&state.auth, &headers, state.https);
+    let bearer = metadata.get("authorization").and_then(|v| v.to_str().ok());
+    if let Some(token) = bearer.and_then(|b| b.strip_prefix("Bearer ")).map(str::to_owned) {
+        let auth = std::sync::Arc::clone(&state.auth);
+        super::blocking(move || auth.end_session(&token).map_err(PageError::from)).await?;
+    }
     let mut response = Redirect::to("/").into_response();
     for name in [COOKIE_TOKEN, COOKIE_ACTOR, COOKIE_CLEARANCE] {
         let (key, value) = set_cookie(name, "", 0, state.https);

@@ -50,8 +50,9 @@ pub enum ServeError {
     #[error("cannot listen for SIGHUP, which reloads the auth file: {0}")]
     Hangup(std::io::Error),
     #[error(
-        "refusing to run open on {0}: without --auth-file anyone who reaches it may claim the jury's clearance; \
-         give --auth-file, listen on a loopback address, or pass --insecure-open"
+        "refusing to run open on {0}: without tokens anyone who reaches it may claim the jury's clearance; \
+         make the first organiser's code (`ledgerd organiser`), give --auth-file, listen on a loopback address, \
+         or pass --insecure-open"
     )]
     OpenOnNetwork(std::net::SocketAddr),
     #[error("--backend jetstream needs --nats-url")]
@@ -135,8 +136,11 @@ fn announce(what: &str, addr: std::net::SocketAddr) {
 /// # Errors
 /// The log cannot be opened, the address cannot be bound, or the server fails.
 pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
-    let auth = match &config.auth_file {
-        Some(path) => ledger_house::auth::Auth::load(path)?.with_quotas(ledger_house::auth::Quotas::per_minute(
+    // Tokens from the auth file and those ledgerd keeps in its data directory (the console's,
+    // `ledgerd organiser`'s): with either, ledgerd runs with tokens.
+    let kept = ledger_house::auth::KeptStore::in_dir(&config.data_dir);
+    let auth = match ledger_house::auth::Auth::of_daemon(config.auth_file.as_deref(), kept)? {
+        Some(auth) => auth.with_quotas(ledger_house::auth::Quotas::per_minute(
             config.table_quota.events_per_minute,
             config.table_quota.bytes_per_minute,
         )),
@@ -148,7 +152,9 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             return Err(ServeError::OpenOnNetwork(config.http_listen.unwrap_or(config.listen)));
         }
         None => {
-            tracing::warn!("no --auth-file: running open, trusting the x-ledger-actor and x-ledger-clearance headers");
+            tracing::warn!(
+                "no --auth-file and no kept tokens: running open, trusting the x-ledger-actor and x-ledger-clearance headers"
+            );
             ledger_house::auth::Auth::Open
         }
     };
@@ -227,7 +233,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         (Some(files), Some(_)) => Some(crate::tls::WebCertificate::load(files)?),
         _ => None,
     };
-    reload_on_hangup(Arc::clone(&auth), config.auth_file.clone(), web_certificate.clone(), stop_rx.clone())?;
+    reload_on_hangup(Arc::clone(&auth), web_certificate.clone(), stop_rx.clone())?;
     let web = match config.http_listen {
         Some(addr) => {
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
@@ -275,13 +281,13 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     Ok(())
 }
 
-/// Reads the auth file again on every SIGHUP, so that tokens added to it (`ledgerctl tournament
-/// tables`) are admitted without a restart; an unusable file keeps the tokens known before.
+/// Reads the auth file and the kept tokens again on every SIGHUP, so that tokens added to the
+/// file (`ledgerctl tournament tables`) or to the store by another process (`ledgerd organiser`)
+/// are admitted without a restart; an unusable file keeps the tokens known before.
 /// The handler is installed before ledgerd announces its gRPC listener (the line scripts wait
 /// for): from then on a SIGHUP never kills it.
 fn reload_on_hangup(
     auth: Arc<ledger_house::auth::Auth>,
-    path: Option<std::path::PathBuf>,
     certificate: Option<Arc<crate::tls::WebCertificate>>,
     mut stop: watch::Receiver<bool>,
 ) -> Result<(), ServeError> {
@@ -299,12 +305,14 @@ fn reload_on_hangup(
                     Err(error) => tracing::error!(%error, "SIGHUP: the pages keep their certificate"),
                 }
             }
-            match &path {
-                None => tracing::warn!("SIGHUP: ledgerd runs open, there is no auth file to reload"),
-                Some(path) => match auth.reload(path) {
-                    Ok(tokens) => tracing::info!(tokens, file = %path.display(), "SIGHUP: auth file reloaded"),
+            match &*auth {
+                ledger_house::auth::Auth::Open => {
+                    tracing::warn!("SIGHUP: ledgerd runs open, there are no tokens to reload")
+                }
+                tokens => match tokens.reload() {
+                    Ok(tokens) => tracing::info!(tokens, "SIGHUP: the auth file and the kept tokens read again"),
                     Err(error) => {
-                        tracing::error!(%error, "SIGHUP: the auth file was not reloaded; the tokens known before stay")
+                        tracing::error!(%error, "SIGHUP: the tokens were not read again; the tokens known before stay")
                     }
                 },
             }

@@ -3,12 +3,13 @@
 //! the same directory, synced, then renamed over it), so a ledgerd reloading it on SIGHUP reads
 //! either the old file or the new one, never half of one.
 //!
-//! Entries of other actors are kept as they are; an entry of an actor being given a new token is
-//! replaced, so printing a sheet again revokes the tokens of the sheet it replaces.
+//! Entries are only ever added: an actor may hold several tokens, so printing the tablets' sheet
+//! again adds a token per table and logs no tablet out (issue 33). A token is revoked by removing
+//! its entry from the file by hand and reloading, or, for the tokens ledgerd keeps itself, from
+//! the console ([`super::kept`]).
 
 use super::{token_digest, Auth, AuthFileError, Role, Scope};
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::Path;
 
 /// A fresh random bearer token: 24 bytes from the kernel, in hex.
@@ -35,8 +36,8 @@ pub fn scoped_entry(token: &str, actor: &str, role: Role, scope: &Scope) -> Valu
     entry
 }
 
-/// Writes `entries` into the auth file at `path` (created if missing), replacing the entries of
-/// the same actors and keeping every other one. The file written is checked the way ledgerd
+/// Adds `entries` to the auth file at `path` (created if missing), keeping every entry it holds,
+/// the same actors' earlier tokens too. The file written is checked the way ledgerd
 /// reads it before it replaces the old one.
 ///
 /// # Errors
@@ -56,43 +57,29 @@ pub fn add_entries(path: &Path, entries: &[Value]) -> Result<(), AuthFileError> 
         .get_mut("tokens")
         .and_then(Value::as_array_mut)
         .ok_or_else(|| fail("an auth file is {\"tokens\": [...]}".into()))?;
-    let actors: Vec<&str> = entries.iter().filter_map(|e| e["actor"].as_str()).collect();
-    tokens.retain(|kept| !kept["actor"].as_str().is_some_and(|actor| actors.contains(&actor)));
     tokens.extend(entries.iter().cloned());
     let text = serde_json::to_string_pretty(&document).map_err(|e| fail(e.to_string()))?;
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|e| fail(e.to_string()))?;
-    if let Ok(metadata) = std::fs::metadata(path) {
-        // The replacement keeps the file's permissions (a temporary file starts at 0600).
-        temp.as_file().set_permissions(metadata.permissions()).map_err(|e| fail(e.to_string()))?;
-    }
-    temp.write_all(format!("{text}\n").as_bytes()).map_err(|e| fail(e.to_string()))?;
-    temp.as_file().sync_all().map_err(|e| fail(e.to_string()))?;
-    Auth::load(temp.path()).map_err(|e| fail(format!("the new file would not load: {}", e.reason)))?;
-    temp.persist(path).map_err(|e| fail(e.error.to_string()))?;
-    // The rename itself lasts once the directory is synced.
-    std::fs::File::open(dir)
-        .and_then(|dir| dir.sync_all())
-        .map_err(|e| fail(format!("the new file is in place but its folder could not be synced: {e}")))?;
+    super::durable::replace(path, &format!("{text}\n"), |temp| {
+        Auth::load(temp).map(drop).map_err(|e| format!("the new file would not load: {}", e.reason))
+    })
+    .map_err(fail)?;
     Ok(())
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use tonic::metadata::MetadataMap;
 
-    fn who(auth: &Auth, token: &str) -> Option<String> {
+    /// Whom `auth` admits `token` as: `actor role`.
+    pub(in crate::auth) fn who(auth: &Auth, token: &str) -> Option<String> {
         let mut metadata = MetadataMap::new();
         metadata.insert("authorization", format!("Bearer {token}").parse().unwrap());
         auth.identify(&metadata).ok().map(|who| format!("{} {}", who.actor, who.role.as_str()))
     }
 
     #[test]
-    fn new_tokens_join_the_old_ones_and_a_reprint_revokes_only_its_own() {
+    fn new_tokens_join_the_old_ones_and_a_reprint_revokes_none() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("auth.json");
         std::fs::write(&path, json!({"tokens": [entry("jury-secret", "jury-1", Role::Jury)]}).to_string()).unwrap();
@@ -110,11 +97,11 @@ mod tests {
         assert_eq!(who(&auth, &second).as_deref(), Some("open26-table-2 table"));
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains(&first), "a token is stored: {text}");
-        // Table 1's sheet printed again: its old token goes, table 2's stays.
+        // Table 1's sheet printed again: the tablet signed in with its first code stays signed in.
         let again = mint_token().unwrap();
         add_entries(&path, &[entry(&again, "open26-table-1", Role::Table)]).unwrap();
         let auth = Auth::load(&path).unwrap();
-        assert_eq!(who(&auth, &first), None);
+        assert_eq!(who(&auth, &first).as_deref(), Some("open26-table-1 table"));
         assert_eq!(who(&auth, &again).as_deref(), Some("open26-table-1 table"));
         assert_eq!(who(&auth, &second).as_deref(), Some("open26-table-2 table"));
         assert_eq!(who(&auth, "jury-secret").as_deref(), Some("jury-1 jury"));
@@ -146,12 +133,12 @@ mod tests {
         let shared = auth.clone();
         add_entries(&path, &[entry("new", "open26-table-1", Role::Table)]).unwrap();
         assert_eq!(who(&shared, "new"), None);
-        assert_eq!(auth.reload(&path).unwrap(), 2);
+        assert_eq!(auth.reload().unwrap(), 2);
         // Every holder of the ledgerd's Auth sees the reload.
         assert_eq!(who(&shared, "new").as_deref(), Some("open26-table-1 table"));
         std::fs::write(&path, "not json").unwrap();
-        assert!(auth.reload(&path).is_err());
+        assert!(auth.reload().is_err());
         assert_eq!(who(&shared, "old").as_deref(), Some("jury-1 jury"), "a broken file changed the tokens");
-        assert!(Auth::Open.reload(&path).is_err());
+        assert!(Auth::Open.reload().is_err());
     }
 }

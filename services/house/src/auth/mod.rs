@@ -10,22 +10,30 @@
 //!
 //! The tokens can change while ledgerd runs: [`Auth::reload`] reads the file again (ledgerd does
 //! it on SIGHUP), so tablets given new tokens need no restart; [`file`] adds entries to the file.
+//! ledgerd also keeps tokens itself, in its data directory ([`kept`]): the console issues and
+//! revokes them ([`Auth::issue`], [`Auth::revoke`]), admitted or refused at once, beside the auth
+//! file's. A ledgerd whose data directory holds kept tokens runs with tokens even without an
+//! auth file ([`Auth::of_daemon`]).
 
+mod durable;
 pub mod file;
+pub mod kept;
 pub mod policy;
 pub mod quota;
 pub mod scope;
 
+pub use kept::{KeptStore, KeptToken};
 pub use policy::{Access, Role};
 pub use quota::Quotas;
 pub use scope::{Scope, Tables};
 
+use kept::KeptEntry;
 use ledger::access::Clearance;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
-use std::path::Path;
-use std::sync::{Arc, RwLock};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
 use tonic::metadata::MetadataMap;
 
 use crate::error::Error;
@@ -95,37 +103,94 @@ pub enum Auth {
     Tokens(TokenTable),
 }
 
-/// The token digests a ledgerd knows, shared by every service and replaced whole on reload,
-/// and the tables' codes' allowances.
+/// The token digests a ledgerd knows, shared by every service: the auth file's, replaced whole on
+/// reload, and the ones it keeps itself ([`kept`]), changed by [`Auth::issue`] and
+/// [`Auth::revoke`]; and the tables' codes' allowances.
 #[derive(Debug, Clone, Default)]
 pub struct TokenTable {
-    tokens: Arc<RwLock<HashMap<[u8; 32], Identity>>>,
+    known: Arc<RwLock<Known>>,
     quotas: Arc<Quotas>,
+    sources: Arc<Sources>,
+}
+
+/// The tokens admitted now.
+#[derive(Debug, Default)]
+struct Known {
+    /// The auth file's.
+    file: HashMap<[u8; 32], Identity>,
+    /// The kept store's, as it was last read or written, in the order they were issued.
+    kept: Vec<KeptEntry>,
+    /// Who each kept token admits, and until when (a sign-in's end).
+    kept_by_digest: HashMap<[u8; 32], (Identity, Option<u64>)>,
+}
+
+impl Known {
+    fn keep(&mut self, kept: Vec<KeptEntry>) {
+        self.kept_by_digest = kept
+            .iter()
+            .filter_map(|entry| entry.admits().ok().map(|(digest, who)| (digest, (who, entry.expires_at_ms))))
+            .collect();
+        self.kept = kept;
+    }
+}
+
+/// Where the tokens come from.
+#[derive(Debug, Default)]
+struct Sources {
+    auth_file: Option<PathBuf>,
+    kept: Option<KeptStore>,
+    /// One change of the kept tokens at a time in this ledgerd, so that what it admits is the
+    /// last change written (the store's file lock orders it with other processes).
+    changing: Mutex<()>,
 }
 
 impl TokenTable {
-    fn get(&self, digest: &[u8; 32]) -> Option<Identity> {
-        // A poisoned lock still holds a whole table: it is only ever replaced, never edited.
-        self.tokens.read().unwrap_or_else(std::sync::PoisonError::into_inner).get(digest).cloned()
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Known> {
+        // A poisoned lock still holds whole tables: each is only ever replaced, never edited.
+        self.known.read().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn replace(&self, tokens: HashMap<[u8; 32], Identity>) {
-        *self.tokens.write().unwrap_or_else(std::sync::PoisonError::into_inner) = tokens;
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Known> {
+        self.known.write().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn get(&self, digest: &[u8; 32]) -> Option<Identity> {
+        let known = self.read();
+        let kept = known.kept_by_digest.get(digest).filter(|(_, end)| end.is_none_or(|end| kept::now_ms() < end));
+        kept.map(|(who, _)| who).or_else(|| known.file.get(digest)).cloned()
     }
 
     /// How many tokens it admits.
     pub fn len(&self) -> usize {
-        self.tokens.read().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+        let known = self.read();
+        known.file.len() + known.kept_by_digest.len()
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The kept store, or why this ledgerd has none.
+    fn store(&self) -> Result<&KeptStore, Error> {
+        self.sources.kept.as_ref().ok_or_else(|| {
+            Error::FailedPrecondition("this ledgerd keeps no tokens itself: only its auth file's".into())
+        })
+    }
+
+    /// Changes the kept tokens durably, then admits what was written.
+    fn change_kept<T>(&self, change: impl FnOnce(&mut Vec<KeptEntry>) -> Result<T, Error>) -> Result<T, Error> {
+        let store = self.store()?;
+        let _one_at_a_time = self.sources.changing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (answer, written) = store.update(change)?;
+        self.write().keep(written);
+        Ok(answer)
+    }
 }
 
 impl From<HashMap<[u8; 32], Identity>> for TokenTable {
     fn from(tokens: HashMap<[u8; 32], Identity>) -> Self {
-        TokenTable { tokens: Arc::new(RwLock::new(tokens)), quotas: Arc::default() }
+        let known = Known { file: tokens, ..Known::default() };
+        TokenTable { known: Arc::new(RwLock::new(known)), ..TokenTable::default() }
     }
 }
 
@@ -167,26 +232,168 @@ impl Auth {
     /// # Errors
     /// The file cannot be read or is malformed.
     pub fn load(path: &Path) -> Result<Auth, AuthFileError> {
-        Ok(Auth::Tokens(read_tokens(path)?.into()))
+        let known = Known { file: read_tokens(path)?, ..Known::default() };
+        let sources = Sources { auth_file: Some(path.to_owned()), ..Sources::default() };
+        Ok(Auth::Tokens(TokenTable {
+            known: Arc::new(RwLock::new(known)),
+            sources: Arc::new(sources),
+            quotas: Arc::default(),
+        }))
     }
 
-    /// Reads the auth file again and from now on admits exactly its tokens; the number of
-    /// tokens it now knows. A file that cannot be used changes nothing.
+    /// The tokens of a ledgerd: its auth file's, if it has one, and the ones it keeps in `kept`
+    /// (its data directory's). `None` when it has neither an auth file nor kept tokens: it runs
+    /// open. A store that ever held a token keeps ledgerd on tokens, even emptied.
     ///
     /// # Errors
-    /// The file cannot be read or is malformed, or this ledgerd runs open (it has no file).
-    pub fn reload(&self, path: &Path) -> Result<usize, AuthFileError> {
+    /// The auth file or the kept tokens cannot be read or are malformed.
+    pub fn of_daemon(auth_file: Option<&Path>, kept: KeptStore) -> Result<Option<Auth>, AuthFileError> {
+        if auth_file.is_none() && !kept.exists() {
+            return Ok(None);
+        }
+        let file = auth_file.map(read_tokens).transpose()?.unwrap_or_default();
+        let mut known = Known { file, ..Known::default() };
+        known.keep(kept.read()?);
+        let sources = Sources { auth_file: auth_file.map(Path::to_owned), kept: Some(kept), ..Sources::default() };
+        Ok(Some(Auth::Tokens(TokenTable {
+            known: Arc::new(RwLock::new(known)),
+            sources: Arc::new(sources),
+            quotas: Arc::default(),
+        })))
+    }
+
+    /// Reads the auth file and the kept tokens again and from now on admits exactly theirs; the
+    /// number of tokens it now knows. If either cannot be used, nothing changes.
+    ///
+    /// # Errors
+    /// A file cannot be read or is malformed, or this ledgerd runs open (it has no tokens).
+    pub fn reload(&self) -> Result<usize, AuthFileError> {
+        let Auth::Tokens(table) = self else {
+            return Err(AuthFileError {
+                path: String::new(),
+                reason: "ledgerd runs open: restart it with --auth-file, or make an organiser's code \
+                         (`ledgerd organiser`), to use tokens"
+                    .into(),
+            });
+        };
+        let file = table.sources.auth_file.as_deref().map(read_tokens).transpose()?.unwrap_or_default();
+        let _one_at_a_time = table.sources.changing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let kept = table.sources.kept.as_ref().map(KeptStore::read).transpose()?.unwrap_or_default();
+        let mut known = table.write();
+        known.file = file;
+        known.keep(kept);
+        Ok(known.file.len() + known.kept_by_digest.len())
+    }
+
+    /// The token table, or the refusal of an open ledgerd, which has none to change.
+    fn table(&self) -> Result<&TokenTable, Error> {
         match self {
-            Auth::Open => Err(AuthFileError {
-                path: path.display().to_string(),
-                reason: "ledgerd runs open: restart it with --auth-file to use tokens".into(),
-            }),
-            Auth::Tokens(table) => {
-                let tokens = read_tokens(path)?;
-                let count = tokens.len();
-                table.replace(tokens);
-                Ok(count)
+            Auth::Tokens(table) => Ok(table),
+            Auth::Open => Err(Error::FailedPrecondition(
+                "ledgerd runs open, without tokens: make the first organiser's code with `ledgerd organiser` \
+                 and restart it"
+                    .into(),
+            )),
+        }
+    }
+
+    /// Mints a token for `actor` with `role`, recording within `scope`, keeps its digest durably
+    /// and admits it at once; the token, which exists in clear only in this answer. An actor may
+    /// hold several tokens: issuing revokes none.
+    ///
+    /// # Errors
+    /// `FAILED_PRECONDITION` on an open ledgerd or one that keeps no tokens; `INVALID_ARGUMENT`
+    /// for a bad actor, the public's role, a bad scope or a label over [`kept::MAX_LABEL_CHARS`]
+    /// printable characters; `RESOURCE_EXHAUSTED` past [`kept::MAX_KEPT`]; `INTERNAL` when the
+    /// store cannot be written (nothing is admitted then).
+    pub fn issue(&self, actor: &str, role: Role, scope: Scope, label: &str) -> Result<String, Error> {
+        let table = self.table()?;
+        let (token, entry) = kept::minted(actor, role, scope, label)?;
+        table.change_kept(|entries| {
+            entries.push(entry);
+            Ok(())
+        })?;
+        Ok(token)
+    }
+
+    /// Revokes every kept token of `actor`, durably and at once; how many there were. A token of
+    /// the auth file cannot be revoked from here: an actor the auth file admits is refused and
+    /// nothing is revoked.
+    ///
+    /// # Errors
+    /// `FAILED_PRECONDITION` on an open ledgerd, one that keeps no tokens, or for an actor of the
+    /// auth file; `INTERNAL` when the store cannot be written (nothing is revoked then).
+    pub fn revoke(&self, actor: &str) -> Result<usize, Error> {
+        let table = self.table()?;
+        if table.read().file.values().any(|who| who.actor == actor) {
+            return Err(Error::FailedPrecondition(format!(
+                "{actor} holds a token of the auth file, which only an edit of that file and a reload revoke"
+            )));
+        }
+        table.change_kept(|entries| {
+            let before = entries.len();
+            entries.retain(|entry| entry.actor != actor);
+            Ok(before - entries.len())
+        })
+    }
+
+    /// A browser's sign-in with `token` (a code it knows, kept or of the auth file): a fresh
+    /// token for the same actor, role and scope, kept until [`kept::SESSION_MS`] from now, for
+    /// the browser's cookie, so that signing out ([`Auth::end_session`]) revokes that browser
+    /// alone and the code keeps working for the next sign-in. Ended sign-ins are dropped, and an
+    /// actor's oldest past [`kept::MAX_SESSIONS_PER_ACTOR`]. `None` where nothing is kept (the
+    /// cookie then holds the code itself).
+    ///
+    /// # Errors
+    /// `UNAUTHENTICATED` for a token it does not know; as [`Auth::issue`] when it cannot be kept.
+    pub fn open_session(&self, token: &str) -> Result<Option<String>, Error> {
+        let Auth::Tokens(table) = self else { return Ok(None) };
+        if table.sources.kept.is_none() {
+            return Ok(None);
+        }
+        let who = table.get(&token_digest(token)).ok_or_else(|| Error::Unauthenticated("unknown token".into()))?;
+        let (session, mut entry) = kept::minted(&who.actor, who.role, who.scope, "sign-in")?;
+        let now = kept::now_ms();
+        entry.expires_at_ms = Some(now.saturating_add(kept::SESSION_MS));
+        table.change_kept(|entries| {
+            entries.retain(|kept| kept.live(now));
+            let theirs: Vec<usize> = (0..entries.len())
+                .filter(|&n| entries[n].actor == entry.actor && entries[n].expires_at_ms.is_some())
+                .collect();
+            let over = (theirs.len() + 1).saturating_sub(kept::MAX_SESSIONS_PER_ACTOR);
+            // Kept in the order issued: the first are the oldest.
+            for n in theirs.into_iter().take(over).rev() {
+                entries.remove(n);
             }
+            entries.push(entry);
+            Ok(())
+        })?;
+        Ok(Some(session))
+    }
+
+    /// Signing out: the sign-in `token` is revoked, at once and durably. A code (printed, shown,
+    /// of the auth file) is never revoked here; an unknown token is nothing to do.
+    ///
+    /// # Errors
+    /// `INTERNAL` when the store cannot be written.
+    pub fn end_session(&self, token: &str) -> Result<(), Error> {
+        let Auth::Tokens(table) = self else { return Ok(()) };
+        let digest = hex::encode(token_digest(token));
+        let is_session = table.read().kept.iter().any(|k| k.sha256 == digest && k.expires_at_ms.is_some());
+        if !is_session {
+            return Ok(());
+        }
+        table.change_kept(|entries| {
+            entries.retain(|kept| !(kept.sha256 == digest && kept.expires_at_ms.is_some()));
+            Ok(())
+        })
+    }
+
+    /// The tokens this ledgerd keeps, in the order they were issued (none when open).
+    pub fn kept(&self) -> Vec<KeptToken> {
+        match self {
+            Auth::Open => Vec::new(),
+            Auth::Tokens(table) => table.read().kept.iter().map(KeptEntry::listed).collect(),
         }
     }
 }
@@ -312,10 +519,17 @@ fn open_identity(metadata: &MetadataMap) -> Result<Identity, Error> {
 /// # Errors
 /// `INVALID_ARGUMENT` for any other.
 pub fn check_actor(actor: &str) -> Result<(), Error> {
-    if actor.is_empty() || actor.len() > 64 || actor.chars().any(char::is_control) {
+    if actor.is_empty() || actor.len() > 64 || !actor.chars().all(printable) {
         return Err(Error::InvalidArgument("an actor is 1 to 64 printable characters".into()));
     }
     Ok(())
+}
+
+/// A character a name or a label may hold: no control character, and none of the embeddings,
+/// overrides and isolates that turn the text after them around wherever it is shown (the
+/// events' free text refuses the same, `ledger::event`).
+pub(crate) fn printable(c: char) -> bool {
+    !c.is_control() && !matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 #[cfg(test)]

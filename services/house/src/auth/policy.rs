@@ -11,6 +11,7 @@
 //! | the day's paper: pairings, game report sheets, final standings with names | — | — | — | yes |
 //! | the jury's replay viewer of a game and its report (`web::jury`), on an open ledgerd too | — | — | — | jury only |
 //! | record events | — | — | by clearance | by clearance |
+//! | issue and revoke the codes ledgerd keeps (`web::codes`, issue 33), on an open ledgerd too | — | — | — | organiser only |
 //!
 //! On an open ledgerd (no auth file) every read is allowed; the clearance the headers name still
 //! decides what is recorded and who sees the jury's replay viewer ([`Access::when_open_too`]).
@@ -29,10 +30,10 @@ use super::Identity;
 use crate::error::Error;
 use ledger::access::Clearance;
 use ledger::StreamKind;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// A caller's role.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// Anyone, without a token.
@@ -77,7 +78,8 @@ pub enum Access {
     /// The jury's replay viewer of a game and its Markdown report (`web::jury`): the jury's
     /// working tool on top of reading the game's stream.
     ReplayViewer,
-    /// The organiser's console (`web::organise`): running a tournament from the browser.
+    /// The organiser's console (`web::organise`): running a tournament from the browser, and
+    /// issuing and revoking the codes ledgerd keeps (`web::codes`).
     Organise,
 }
 
@@ -245,6 +247,12 @@ mod tests {
         assert_eq!(error.text(), "PERMISSION_DENIED: the replay viewer is for the jury; table-4 is cleared as table");
         let error = denied(&Identity::new("public", Role::Public), Access::ReplayViewer);
         assert_eq!(error.text(), "UNAUTHENTICATED: the replay viewer needs the jury's token");
+    }
+
+    #[test]
+    fn only_the_organiser_issues_and_revokes_codes() {
+        let issuers: Vec<Role> = Role::ALL.into_iter().filter(|r| r.may(Access::Organise)).collect();
+        assert_eq!(issuers, [Role::Organiser]);
     }
 
     #[test]

@@ -23,6 +23,32 @@ pub fn signin_link(base: &str, tournament: &str, table: u32, token: &str) -> Str
     format!("{base}/signin?next={}#token={token}", table_path(tournament, table))
 }
 
+/// The sign-in link of a code that opens no table (an organiser's, a jury member's): signed in,
+/// the browser goes to `next` (a path of the site), or to the front page.
+pub fn person_signin_link(base: &str, next: Option<&str>, token: &str) -> String {
+    match next {
+        Some(next) => format!("{base}/signin?next={next}#token={token}"),
+        None => format!("{base}/signin#token={token}"),
+    }
+}
+
+/// `http(s)://host[:port]`, without a path: the base of the sign-in links (the links add their
+/// own paths), its trailing slashes dropped.
+///
+/// # Errors
+/// A sentence saying what a site looks like.
+pub fn site_url(text: &str) -> Result<String, String> {
+    let url = text.trim_end_matches('/');
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| format!("{text} must start with https:// or http://"))?;
+    if rest.is_empty() || rest.contains(['/', '?', '#', ' ', '@']) || rest.chars().any(|c| c.is_control()) {
+        return Err(format!("{text} must be a site only, like https://ledger.local:8443"));
+    }
+    Ok(url.to_owned())
+}
+
 /// The actor a table's token records as: `<tournament>-table-<n>`.
 pub fn table_actor(tournament: &str, table: u32) -> String {
     format!("{tournament}-table-{table}")

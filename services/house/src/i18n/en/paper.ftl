@@ -4,7 +4,7 @@
 ## The tablets' sign-in sheet (ledgerctl tournament tables)
 paper-tables-title = Tablets of { $tournament }
 paper-tables-intro = Scan a table's code with that table's tablet: it signs in as the table and opens the game the table plays now, round after round.
-paper-tables-secret = This sheet holds the tables' sign-in tokens: keep it with the organisers and destroy it after the tournament. Printing the sheet again revokes this one.
+paper-tables-secret = This sheet holds the tables' sign-in tokens: keep it with the organisers and destroy it after the tournament. Printing the sheet again adds new codes and revokes none: revoke a table's code on the codes page.
 paper-table = Table { $table }
 paper-table-actor = signs in as { $actor }
 

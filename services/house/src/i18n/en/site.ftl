@@ -272,3 +272,39 @@ pairings-all = All the pairings
 pairings-title = Pairings · { $tournament }
 pairings-col-player = Player
 pairings-none = No round has been drawn yet.
+# --- The organiser's codes page (web::codes, issue 33) ---
+# $tournament (String)
+codes-title = Codes of { $tournament }
+codes-lead = The codes that sign tablets, the jury and organisers in. Printing a sheet or issuing a code signs no one out; revoking does, at once.
+codes-tables = Tables
+codes-people = Jury and organisers
+codes-print-sheet = Print the tablets' sheet
+codes-print-hint = A fresh code for every table: the tablets signed in already stay signed in.
+codes-col-codes = Codes
+# $count (Number)
+codes-held = { $count ->
+    [0] no code
+    [one] 1 code
+   *[other] { $count } codes
+}
+codes-reissue = Re-issue this table's code
+codes-revoke = Revoke
+codes-no-tables = No game is on a table yet: draw the qualifying rounds first.
+codes-no-people = No jury member or organiser holds a code of this page yet.
+codes-name = Name
+codes-limit-here = Only for this tournament
+codes-scoped-only = Your code manages this tournament only: the codes you issue record in it only.
+codes-issue = Issue a code
+codes-everywhere = every tournament
+codes-this-tournament = this tournament
+# $name (String)
+codes-person-title = The code of { $name }
+codes-shown-once = This code is shown only now: give the link or the QR code to its holder, who signs in by opening it. Nobody can show it again; if it is lost, revoke it and issue another.
+codes-back = Back to the codes
+codes-refused = Only an organiser manages this tournament's codes.
+codes-cannot = The ledger cannot change its codes.
+codes-full = The ledger holds as many codes as it keeps: revoke some before issuing more.
+codes-name-invalid = A name is 1 to 64 printable characters, and not a table's name.
+# $table (String)
+codes-no-such-table = No game of this tournament is on table { $table }.
+codes-no-such-person = No code of that name is managed on this page.

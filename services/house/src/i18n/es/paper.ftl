@@ -4,7 +4,7 @@
 ## La hoja de acceso de las tabletas (ledgerctl tournament tables)
 paper-tables-title = Tabletas de { $tournament }
 paper-tables-intro = Escanea el código de cada mesa con la tableta de esa mesa: entra como la mesa y abre la partida que la mesa juega ahora, ronda tras ronda.
-paper-tables-secret = Esta hoja contiene los códigos de acceso de las mesas: guárdala la organización y destrúyela al acabar el torneo. Imprimir la hoja de nuevo anula esta.
+paper-tables-secret = Esta hoja contiene los códigos de acceso de las mesas: guárdala la organización y destrúyela al acabar el torneo. Imprimir la hoja de nuevo añade códigos nuevos y no anula ninguno: el código de una mesa se anula en la página de códigos.
 paper-table = Mesa { $table }
 paper-table-actor = entra como { $actor }
 

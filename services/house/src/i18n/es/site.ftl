@@ -280,3 +280,39 @@ pairings-all = Todos los emparejamientos
 pairings-title = Emparejamientos · { $tournament }
 pairings-col-player = Jugador
 pairings-none = Aún no se ha sorteado ninguna ronda.
+# --- La página de códigos de la organización (web::codes, issue 33) ---
+# $tournament (String)
+codes-title = Códigos de { $tournament }
+codes-lead = Los códigos con los que entran las tabletas, el jurado y la organización. Imprimir una hoja o dar un código no saca a nadie; anularlo sí, al momento.
+codes-tables = Mesas
+codes-people = Jurado y organización
+codes-print-sheet = Imprimir la hoja de las tabletas
+codes-print-hint = Un código nuevo para cada mesa: las tabletas que ya entraron siguen dentro.
+codes-col-codes = Códigos
+# $count (Number)
+codes-held = { $count ->
+    [0] ningún código
+    [one] 1 código
+   *[other] { $count } códigos
+}
+codes-reissue = Dar otro código a esta mesa
+codes-revoke = Anular
+codes-no-tables = Aún no hay partidas en las mesas: sortea primero las rondas clasificatorias.
+codes-no-people = Aún nadie del jurado ni de la organización tiene un código de esta página.
+codes-name = Nombre
+codes-limit-here = Solo para este torneo
+codes-scoped-only = Tu código gestiona solo este torneo: los códigos que des registran solo en él.
+codes-issue = Dar un código
+codes-everywhere = todos los torneos
+codes-this-tournament = este torneo
+# $name (String)
+codes-person-title = El código de { $name }
+codes-shown-once = Este código se muestra solo ahora: da el enlace o el código QR a quien lo va a usar, que entra al abrirlo. Nadie puede volver a mostrarlo; si se pierde, anúlalo y da otro.
+codes-back = Volver a los códigos
+codes-refused = Solo la organización gestiona los códigos de este torneo.
+codes-cannot = El registro no puede cambiar sus códigos.
+codes-full = El registro ya guarda tantos códigos como admite: anula algunos antes de dar más.
+codes-name-invalid = Un nombre tiene de 1 a 64 caracteres imprimibles y no es el nombre de una mesa.
+# $table (String)
+codes-no-such-table = Ninguna partida de este torneo está en la mesa { $table }.
+codes-no-such-person = En esta página no se gestiona ningún código con ese nombre.
