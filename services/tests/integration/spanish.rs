@@ -210,7 +210,7 @@ fn leaks(text: &str, english: &BTreeSet<String>) -> Vec<String> {
 
 /// The same-origin links of a page worth following: pages, not assets, CSV, JSON, downloads,
 /// live streams or the language switch.
-fn links(html: &str) -> Vec<String> {
+fn links(html: &str, web: &str) -> Vec<String> {
     let skipped = |path: &str| {
         let bare = path.split('?').next().unwrap_or_default();
         path.starts_with("/assets/")
@@ -225,6 +225,11 @@ fn links(html: &str) -> Vec<String> {
         .filter_map(|rest| rest.split('"').next())
         .map(|href| href.replace("&amp;", "&"))
         .map(|href| href.split('#').next().unwrap_or_default().to_owned())
+        // A printed link names the site in full (a player's personal link): it is ours too.
+        .map(|href| {
+            let site = href.strip_prefix("http://").or_else(|| href.strip_prefix("https://")).unwrap_or_default();
+            site.strip_prefix(web).filter(|path| path.starts_with('/')).map_or_else(|| href.clone(), str::to_owned)
+        })
         .filter(|href| href.starts_with('/') && !href.starts_with("//") && !skipped(href))
         .collect()
 }
@@ -261,7 +266,7 @@ async fn crawl(web: &str, token: &str, starts: &[String], english: &BTreeSet<Str
             wrong.push(format!("{path}: not a Spanish page"));
         }
         wrong.extend(leaks(&visible_text(&answer.body), english).into_iter().map(|leak| format!("{path}: {leak}")));
-        for link in links(&answer.body) {
+        for link in links(&answer.body, web) {
             let count = shapes.entry(shape(&link)).or_default();
             if *count < MAX_OF_A_SHAPE && seen.insert(link.clone()) {
                 *count += 1;

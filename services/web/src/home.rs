@@ -51,7 +51,7 @@ fn season_table(lang: Lang, id: &str, heads: &[String], numbers: &[usize], rows:
     )
 }
 
-fn tournaments(lang: Lang, lines: &[TournamentLine], may_print: bool) -> String {
+fn tournaments(lang: Lang, lines: &[TournamentLine], may_print: bool, may_organise: bool) -> String {
     let mut heads: Vec<String> = ["tournament", "ruleset", "year", "players", "state"]
         .iter()
         .map(|c| lang.t(&format!("season-col-{c}")))
@@ -83,7 +83,11 @@ fn tournaments(lang: Lang, lines: &[TournamentLine], may_print: bool) -> String 
                 cell(&heads[4], &format!("state {}", line.state.as_str()), &esc(&state_text(lang, line.state))),
             ];
             if may_print {
-                let paper = format!("<a href=\"/paper/{id}\">{}</a>", esc(&lang.t("paper-index-link")));
+                let mut paper = format!("<a href=\"/paper/{id}\">{}</a>", esc(&lang.t("paper-index-link")));
+                if may_organise {
+                    paper
+                        .push_str(&format!(" · <a href=\"/organise/{id}\">{}</a>", esc(&lang.t("index-organise-one"))));
+                }
                 cells.push(cell(&heads[5], "", &paper));
             }
             format!("<tr data-tournament=\"{id}\" data-state=\"{}\">{}</tr>", line.state, cells.concat())
@@ -131,9 +135,13 @@ fn andes(lang: Lang, lines: &[AndesLine]) -> String {
 }
 
 /// The season's tables.
-fn season(lang: Lang, season: &Season, may_print: bool) -> String {
+fn season(lang: Lang, season: &Season, may_print: bool, may_organise: bool) -> String {
     let t = |id: &str| esc(&lang.t(id));
-    let mut body = format!("<h2>{}</h2>{}", t("index-tournaments"), tournaments(lang, &season.tournaments, may_print));
+    let listed = tournaments(lang, &season.tournaments, may_print, may_organise);
+    let mut body = format!("<h2>{}</h2>{listed}", t("index-tournaments"));
+    if may_organise {
+        body.push_str(&format!("<p><a href=\"/organise\" id=\"index-organise\">{}</a></p>", t("index-organise")));
+    }
     if let Some(lines) = &season.andes {
         body.push_str(&format!("<h2>{}</h2>{}", t("index-andes"), andes(lang, lines)));
     }
@@ -147,6 +155,7 @@ pub(crate) async fn index(
 ) -> Result<Html<String>, PageError> {
     let scope = state.auth.season_scope(&viewer.metadata)?;
     let may_print = state.auth.authorize(&viewer.metadata, Access::Paper).is_ok();
+    let may_organise = state.auth.authorize(&viewer.metadata, Access::Organise).is_ok();
     let facade = state.facade.clone();
     let listed = blocking(move || Ok(facade.season(scope)?.value)).await?;
     let t = |id: &str| esc(&lang.t(id));
@@ -154,7 +163,7 @@ pub(crate) async fn index(
         "<h1>{}</h1><p class=\"muted\">{}</p>{}",
         t("site-name"),
         t("season-lead"),
-        season(lang, &listed, may_print)
+        season(lang, &listed, may_print, may_organise)
     );
     body.push_str(&format!("<h2>{}</h2><p class=\"hint\">{}</p>", t("index-open"), t("season-games-hint")));
     for (page, label) in

@@ -11,7 +11,7 @@ use ledger::StreamId;
 use ledger_house::auth::file::{add_entries, mint_token, scoped_entry};
 use ledger_house::auth::{Role, Scope};
 use ledger_house::i18n::Lang;
-use ledger_house::paper::tables::{sheet, signin_link, table_actor, TableSignin};
+use ledger_house::paper::tables::{sheet, signin_link, site_url, table_actor, TableSignin};
 use ledger_house::projections::created_tournament;
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -24,8 +24,9 @@ pub struct TablesArgs {
     /// The address the tablets reach ledgerd's web pages at, e.g. `https://ledger.local:8443`.
     #[arg(long, value_parser = site_url)]
     url: String,
-    /// ledgerd's auth file: the tables' token digests are added to it (other entries are kept;
-    /// a table's earlier token is replaced).
+    /// ledgerd's auth file: the tables' token digests are added to it (every entry is kept: a
+    /// re-print logs no tablet out; revoke a table's code on the console's codes page, or by
+    /// editing the file).
     #[arg(long)]
     auth_file: PathBuf,
     /// Where the sheet goes.
@@ -34,19 +35,6 @@ pub struct TablesArgs {
     /// The sheet's language.
     #[arg(long, default_value = "en", value_parser = ["en", "es"])]
     lang: String,
-}
-
-/// `http(s)://host[:port]`, without a path: the links add their own.
-fn site_url(text: &str) -> Result<String, String> {
-    let url = text.trim_end_matches('/');
-    let rest = url
-        .strip_prefix("https://")
-        .or_else(|| url.strip_prefix("http://"))
-        .ok_or_else(|| format!("{text} must start with https:// or http://"))?;
-    if rest.is_empty() || rest.contains(['/', '?', '#', ' ', '@']) {
-        return Err(format!("{text} must be a site only, like https://ledger.local:8443"));
-    }
-    Ok(url.to_owned())
 }
 
 pub async fn run(cli: &Cli, args: &TablesArgs) -> Result<(), CliError> {
@@ -92,18 +80,4 @@ pub async fn run(cli: &Cli, args: &TablesArgs) -> Result<(), CliError> {
     );
     say!("ledgerd admits them once told to reload its auth file: kill -HUP <ledgerd's pid> (systemctl reload ledgerd)");
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_site_is_a_scheme_and_a_host() {
-        assert_eq!(site_url("https://ledger.local:8443/").unwrap(), "https://ledger.local:8443");
-        assert_eq!(site_url("http://10.0.0.2:8080").unwrap(), "http://10.0.0.2:8080");
-        assert!(site_url("ledger.local").is_err());
-        assert!(site_url("https://ledger.local/tables").is_err());
-        assert!(site_url("https://").is_err());
-    }
 }

@@ -88,6 +88,15 @@ pub fn sheet(lang: Lang, tournament: &str, name: &str, tables: &[TableSignin]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_site_is_a_scheme_and_a_host() {
+        assert_eq!(site_url("https://ledger.local:8443/").unwrap(), "https://ledger.local:8443");
+        assert_eq!(site_url("http://10.0.0.2:8080").unwrap(), "http://10.0.0.2:8080");
+        assert!(site_url("ledger.local").is_err());
+        assert!(site_url("https://ledger.local/tables").is_err());
+        assert!(site_url("https://").is_err());
+    }
     use crate::paper::qr::tests::{decode, read_svg};
 
     #[test]

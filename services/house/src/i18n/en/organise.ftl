@@ -122,3 +122,5 @@ organise-done-final = The final is scheduled.
 organise-register-stand-in = A stand-in joins
 organise-field-who = Player
 organise-field-finalist = Finalist
+index-organise = The organiser's console: run a tournament, or create one
+index-organise-one = run it

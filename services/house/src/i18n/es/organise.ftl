@@ -122,3 +122,5 @@ organise-done-final = La final está programada.
 organise-register-stand-in = Se suma un suplente
 organise-field-who = Jugador
 organise-field-finalist = Finalista
+index-organise = La consola del organizador: organizar un torneo, o crear uno
+index-organise-one = organizarlo
