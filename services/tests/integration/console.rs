@@ -1,8 +1,11 @@
 //! Issue 33, the organiser's console: an 18-player CAFE'23 day run in Chromium from
-//! `/organise`, on a real ledgerd with tokens, every step checked against the log. The organiser
-//! creates the tournament, pastes the players (a malformed line: refused, nothing stored; then a
+//! `/organise`, on a real ledgerd with tokens, every step checked against the log. After the one
+//! command that makes the first organiser's code (`ledgerd organiser`), no terminal: the organiser
+//! signs in by its link, creates the tournament, pastes the players (a malformed line: refused, nothing stored; then a
 //! pseudonym taken twice: refused, nothing stored), corrects a registration, removes one made in
-//! error, adds two stand-ins, previews and records the draw, prints the pairings, withdraws a
+//! error, adds two stand-ins (one from a CSV file), previews and records the draw, prints the
+//! pairings, prints the tablets' codes and re-issues one table's code (the other tablet stays
+//! signed in and records), withdraws a
 //! player, lets the finalists choose in rank order (an out-of-order choice refused with a
 //! sentence) and schedules the final. The games themselves are recorded as the tablets would,
 //! over gRPC. Part of the day is in Spanish, and the console is looked at on a phone too.
@@ -10,24 +13,27 @@
 use crate::daemon::Daemon;
 use crate::season::game_lines;
 use crate::support::run_ledgerctl;
-use crate::web::{browser_binaries, click, js, screenshot, sign_in, text_of, Driver};
+use crate::tokens::{first_organiser, token_of};
+use crate::web::{browser_binaries, click, js, screenshot, text_of, Driver};
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::time::Duration;
-
-const ORGANISER: &str = "organiser-token-day";
-const JURY: &str = "jury-token-day";
 
 struct Day {
     daemon: Daemon,
     web: String,
     server: String,
+    /// The organiser's sign-in link, as `ledgerd organiser` printed it.
+    link: String,
+    /// The code the test reads the log with (and records the tables' games with, as their
+    /// tablets would).
+    reader: String,
     dir: tempfile::TempDir,
 }
 
 impl Day {
     fn ctl(&self, args: &[&str], stdin: &str) -> std::process::Output {
-        let mut full = vec!["--server", &self.server, "--token", JURY];
+        let mut full = vec!["--server", &self.server, "--token", &self.reader];
         full.extend_from_slice(args);
         run_ledgerctl(&full, stdin)
     }
@@ -55,19 +61,27 @@ impl Day {
     }
 }
 
+/// A ledgerd whose only codes are the ones `ledgerd organiser` made: the test's own, made
+/// before the start (so ledgerd starts on tokens), and olga's, whose link names the pages'
+/// address, admitted on SIGHUP.
 async fn start() -> Day {
     let dir = tempfile::tempdir().unwrap();
-    let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
-    let auth = json!({"tokens": [entry(ORGANISER, "olga", "organiser"), entry(JURY, "jury-1", "jury")]});
-    let auth_file = dir.path().join("auth.json");
-    std::fs::write(&auth_file, auth.to_string()).unwrap();
-    let daemon = Daemon::spawn_with(
-        &dir.path().join("data"),
-        &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
-    );
+    let data = dir.path().join("data");
+    let reader = token_of(&first_organiser(&data, "http://127.0.0.1:1", "setup"));
+    let daemon = Daemon::spawn_with(&data, &["--http-listen", "127.0.0.1:0"]);
     daemon.connect().await;
     let (server, web) = (format!("http://{}", daemon.addr()), format!("http://{}", daemon.announced("http")));
-    Day { daemon, web, server, dir }
+    let link = first_organiser(&data, &web, "olga");
+    let hup = std::process::Command::new("kill").args(["-HUP", &daemon.child.id().to_string()]).status().unwrap();
+    assert!(hup.success());
+    let olga = token_of(&link);
+    crate::web::eventually("olga's code admitted after SIGHUP", Duration::from_secs(10), || async {
+        let args = ["--server", server.as_str(), "--token", olga.as_str(), "tournament", "list"];
+        let listed = tokio::task::block_in_place(|| run_ledgerctl(&args, ""));
+        listed.status.success().then_some(())
+    })
+    .await;
+    Day { daemon, web, server, link, reader, dir }
 }
 
 /// Sets a form field's value in the page (what typing or pasting would leave there).
@@ -127,6 +141,45 @@ fn roster() -> Vec<(String, String)> {
     names.iter().enumerate().map(|(i, n)| ((*n).to_owned(), format!("Zorro {}", i + 1))).collect()
 }
 
+/// Waits until `client`, sent to the organiser's link, is signed in as olga.
+async fn signed_in_by_link(client: &Client, link: &str) {
+    client.goto(link).await.unwrap();
+    crate::web::eventually("signed in by the link", Duration::from_secs(10), || async {
+        let who = js(client, "const w = document.getElementById('who'); return w ? w.textContent : '';").await;
+        who.as_str().is_some_and(|w| w.starts_with("olga")).then_some(())
+    })
+    .await;
+}
+
+/// The codes page prints the tablets' sheet; tables 1 and 2 sign in by their cards' links and
+/// land on their first games.
+async fn tablets_signed_in(driver: &Driver, laptop: &Client, day: &Day, t: &str) -> Vec<Client> {
+    laptop.goto(&format!("{}/organise/{t}", day.web)).await.unwrap();
+    click(laptop, ".console-links a[href$='/codes']").await;
+    at(laptop, &format!("/organise/{t}/codes"), "#print-sheet").await;
+    click(laptop, "#print-sheet").await;
+    let script = "return [...document.querySelectorAll('.table-card')].map(c => c.querySelector('.link').textContent);";
+    let links = crate::web::eventually("the tablets' sheet", Duration::from_secs(10), || async {
+        js(laptop, script).await.as_array().filter(|cards| cards.len() == 5).cloned()
+    })
+    .await;
+    let mut tablets = Vec::new();
+    for (n, link) in links.iter().take(2).enumerate() {
+        let tablet = driver.browser(1280, 800).await;
+        tablet.goto(link.as_str().unwrap()).await.unwrap();
+        let game = format!("/table/{t}-q1-t{}", n + 1);
+        crate::web::eventually(&format!("tablet {} at its game", n + 1), Duration::from_secs(15), || async {
+            let url = tablet.current_url().await.ok()?;
+            url.path().starts_with(&game).then_some(())
+        })
+        .await;
+        tablets.push(tablet);
+    }
+    laptop.goto(&format!("{}/organise/{t}/codes", day.web)).await.unwrap();
+    at(laptop, &format!("/organise/{t}/codes"), "#print-sheet").await;
+    tablets
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     let Some((chromium, chromedriver)) = browser_binaries() else {
@@ -141,10 +194,12 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     let t = "day26";
     let stream = format!("tournament/{t}");
 
-    // Signed in as the organiser; the public is sent to sign in.
+    // The public is sent to sign in; the organiser signs in by the link the first command printed.
     laptop.goto(&format!("{}/organise", day.web)).await.unwrap();
     at(&laptop, "/organise", "#error").await;
-    sign_in(&laptop, &day.web, ORGANISER, "/organise").await;
+    signed_in_by_link(&laptop, &day.link).await;
+    laptop.goto(&format!("{}/organise", day.web)).await.unwrap();
+    at(&laptop, "/organise", "#form-create").await;
 
     // Create: previewed, then recorded.
     fill(&laptop, "#form-create input[name=id]", t).await;
@@ -209,16 +264,31 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     // Two stand-ins, in Spanish from here on.
     laptop.goto(&format!("{}/lang?to=es&next=/organise/{t}", day.web)).await.unwrap();
     at(&laptop, &format!("/organise/{t}"), "#form-register").await;
-    for name in ["Suplente Uno", "Suplente Dos"] {
-        fill(&laptop, "#form-register input[name=name]", name).await;
-        js(&laptop, "document.querySelector('#form-register input[name=stand_in]').checked = true; return null;").await;
-        preview_and_record(&laptop, "#form-register", &format!("/organise/{t}")).await;
-    }
-    assert_eq!(day.of_type(&stream, "stand_in_registered").len(), 2);
+    fill(&laptop, "#form-register input[name=name]", "Suplente Uno").await;
+    js(&laptop, "document.querySelector('#form-register input[name=stand_in]').checked = true; return null;").await;
+    preview_and_record(&laptop, "#form-register", &format!("/organise/{t}")).await;
     assert_eq!(text_of(&laptop, "#done").await.unwrap(), "Inscrito.");
+    // The second from a file, as a Spanish spreadsheet saves it (semicolons, a header line).
+    let file = day.dir.path().join("suplentes.csv");
+    std::fs::write(&file, "Nombre;Seudónimo;Id\nSuplente Dos;;\n").unwrap();
+    let input = laptop.find(fantoccini::Locator::Css("#form-upload input[type=file]")).await.unwrap();
+    input.send_keys(file.to_str().unwrap()).await.unwrap();
+    js(&laptop, "document.querySelector('#form-upload input[name=stand_in]').checked = true; return null;").await;
+    click(&laptop, "#form-upload button[type=submit]").await;
+    at(&laptop, &format!("/organise/{t}/upload"), "#will-register").await;
+    assert!(text_of(&laptop, "#will-register").await.unwrap().contains("suplente-dos"));
+    click(&laptop, "#record").await;
+    at(&laptop, &format!("/organise/{t}"), "#done").await;
+    let stand_ins = day.of_type(&stream, "stand_in_registered");
+    assert_eq!(
+        stand_ins.iter().map(|e| e["player"].as_str().unwrap()).collect::<Vec<_>>(),
+        ["suplente-uno", "suplente-dos"]
+    );
     screenshot(&laptop, "console").await;
     let phone = driver.phone(390, 844).await;
-    sign_in(&phone, &day.web, ORGANISER, &format!("/organise/{t}")).await;
+    signed_in_by_link(&phone, &day.link).await;
+    phone.goto(&format!("{}/organise/{t}", day.web)).await.unwrap();
+    at(&phone, &format!("/organise/{t}"), "#players").await;
     screenshot(&phone, "console-phone").await;
     let overflow = js(&phone, "return document.documentElement.scrollWidth - window.innerWidth;").await;
     assert!(overflow.as_i64().unwrap_or(99) <= 0, "the console fits a 390 px phone: {overflow}");
@@ -250,11 +320,41 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     let pairings = text_of(&laptop, "main").await.unwrap();
     assert!(pairings.contains("Ana García"), "the organiser's paper names the players");
 
+    // The tablets' codes: the sheet printed, two tablets signed in by it, table 1's re-issued.
+    let tablets = tablets_signed_in(&driver, &laptop, &day, t).await;
+    click(&laptop, "tr[data-table=\"1\"] .reissue").await;
+    crate::web::eventually("table 1's new sheet", Duration::from_secs(10), || async {
+        let n = js(&laptop, "return document.querySelectorAll('.table-card[data-table=\"1\"]').length;").await;
+        (n == json!(1)).then_some(())
+    })
+    .await;
+    // Table 2's tablet stays signed in and records its game's start; table 1's old code is out.
+    let start = |game: &str| {
+        let body = json!({"events": [{"event_id": format!("{game}-start"), "expected_version": 0,
+                                      "event": {"type": "game_started", "at_ms": 0}}]});
+        format!(
+            "const x = new XMLHttpRequest(); x.open('POST', '/table/{game}/events', false); \
+             x.setRequestHeader('Content-Type', 'application/json'); x.send({}); return x.status;",
+            serde_json::to_string(&body.to_string()).unwrap()
+        )
+    };
+    assert_eq!(js(&tablets[1], &start(&format!("{t}-q1-t2"))).await, json!(200));
+    assert_eq!(js(&tablets[0], &start(&format!("{t}-q1-t1"))).await, json!(401));
+    assert_eq!(day.events(&format!("game/{t}-q1-t2")).len(), 1, "table 2's start is in the log");
+    assert!(day.events(&format!("game/{t}-q1-t1")).is_empty(), "table 1's old code recorded nothing");
+    for tablet in tablets {
+        tablet.close().await.ok();
+    }
+
     // Rounds 1 and 2 are played; a player withdraws before round 3 and a stand-in takes the seat.
     let mut played = 0;
     for (_, game) in games.iter().filter(|(round, _)| *round <= 2) {
         played += 1;
-        day.append(&format!("game/{game}"), &game_lines(played));
+        let mut lines = game_lines(played);
+        if game == &format!("{t}-q1-t2") {
+            lines.remove(0); // its tablet recorded the start
+        }
+        day.append(&format!("game/{game}"), &lines);
     }
     // A third stand-in joins after the draw: the two drawn ones sit in every round.
     laptop.goto(&format!("{}/organise/{t}#players", day.web)).await.unwrap();

@@ -16,7 +16,7 @@ use std::time::Duration;
 use tonic::transport::Channel;
 
 /// Runs `ledgerd organiser` and returns the sign-in link it printed.
-fn first_organiser(data: &Path, url: &str, name: &str) -> String {
+pub(crate) fn first_organiser(data: &Path, url: &str, name: &str) -> String {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_ledgerd"))
         .args(["organiser", "--data-dir", data.to_str().unwrap(), "--url", url, "--name", name])
         .output()
@@ -28,7 +28,7 @@ fn first_organiser(data: &Path, url: &str, name: &str) -> String {
     link.to_owned()
 }
 
-fn token_of(link: &str) -> String {
+pub(crate) fn token_of(link: &str) -> String {
     link.split_once("#token=").unwrap().1.to_owned()
 }
 
