@@ -440,3 +440,63 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     laptop.close().await.unwrap();
     drop(day.daemon);
 }
+
+/// A console form posted as a browser on this site would: the organiser's code in the cookie,
+/// the fields urlencoded.
+async fn post_form(day: &Day, path: &str, token: &str, fields: &[(&str, &str)]) -> (u16, String) {
+    let body: String = fields.iter().map(|(k, v)| format!("{k}={}", v.replace(' ', "+"))).collect::<Vec<_>>().join("&");
+    let web = day.web.trim_start_matches("http://");
+    let request = format!(
+        "POST {path} HTTP/1.1\r\nHost: {web}\r\nOrigin: http://{web}\r\nSec-Fetch-Site: same-origin\r\n\
+         Cookie: ledger_token={}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        hex::encode(token),
+        body.len()
+    );
+    crate::hostile::http(web, request).await
+}
+
+/// The lot's order is the seed's, shown before it is recorded; a preview confirmed after
+/// something else was recorded records nothing and is shown again (409); a confirmation sent
+/// twice records once; an unknown code cannot use the console.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lot_is_previewed_and_a_stale_preview_records_nothing() {
+    let day = start().await;
+    let olga = token_of(&day.link);
+    let ok = |out: std::process::Output| assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    ok(day.ctl(&["tournament", "create", "--id", "lots", "--name", "Lots", "--ruleset", "wm2015"], ""));
+    for p in ["p1", "p2", "p3", "p4"] {
+        ok(day.ctl(&["tournament", "register", "--tournament", "lots", "--player", p, "--name", p], ""));
+    }
+    let lot = [("players", "p3"), ("players", "p1"), ("players", "p4"), ("seed", "77"), ("purpose", "qualifying")];
+    let (status, preview) = post_form(&day, "/organise/lots/lot", &olga, &lot).await;
+    assert_eq!(status, 200, "{preview}");
+    let order = ledger::draw::lot_order(&["p3".into(), "p1".into(), "p4".into()], 77);
+    let shown: Vec<&str> = preview.split("<li>").skip(1).map(|li| li.split('<').next().unwrap()).collect();
+    assert_eq!(shown, order, "the preview shows the seed's order");
+    assert!(day.of_type("tournament/lots", "lot_drawn").is_empty(), "a preview records nothing");
+    let version = preview.split("name=\"version\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let confirmed: Vec<(&str, &str)> =
+        lot.iter().copied().chain([("version", version.as_str()), ("confirm", "1")]).collect();
+    // Something recorded in between: the confirmation is stale, nothing is stored.
+    ok(day.ctl(&["tournament", "register", "--tournament", "lots", "--player", "p5", "--name", "p5"], ""));
+    let (status, again) = post_form(&day, "/organise/lots/lot", &olga, &confirmed).await;
+    assert_eq!(status, 409, "{again}");
+    assert!(again.contains("id=\"changed\""), "{again}");
+    assert!(day.of_type("tournament/lots", "lot_drawn").is_empty(), "a stale confirmation records nothing");
+    // Confirmed at the version now shown: recorded once, in the seed's order, however often sent.
+    let version = again.split("name=\"version\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_owned();
+    let confirmed: Vec<(&str, &str)> =
+        lot.iter().copied().chain([("version", version.as_str()), ("confirm", "1")]).collect();
+    for _ in 0..2 {
+        let (status, answer) = post_form(&day, "/organise/lots/lot", &olga, &confirmed).await;
+        assert!(status == 303 || status == 409, "{answer}");
+    }
+    let drawn = day.of_type("tournament/lots", "lot_drawn");
+    assert_eq!(drawn.len(), 1, "{drawn:?}");
+    assert_eq!(drawn[0]["order"], json!(order));
+    // The console is the organiser's: an unknown code is sent to sign in.
+    let (status, _) = post_form(&day, "/organise/lots/lot", "not-a-code", &lot).await;
+    assert_eq!(status, 401);
+    drop(day.daemon);
+}

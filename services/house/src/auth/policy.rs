@@ -250,7 +250,7 @@ mod tests {
     }
 
     #[test]
-    fn only_the_organiser_issues_and_revokes_codes() {
+    fn only_the_organiser_runs_the_console_and_its_codes() {
         let issuers: Vec<Role> = Role::ALL.into_iter().filter(|r| r.may(Access::Organise)).collect();
         assert_eq!(issuers, [Role::Organiser]);
     }
