@@ -19,7 +19,7 @@ pub mod series;
 pub mod text;
 
 pub use fold::{AndesFold, GameEnd, GameRecord, Ply};
-pub use level::{ended_games, level, player_level, Band, EndedGame, Level, PlayerLevel};
+pub use level::{ended_games, level, no_level, player_level, Band, EndedGame, Level, PlayerLevel};
 pub use render::MatchJson;
 pub use score::{score_game, DecidedBy, GameResult, GameScore, Points, MAX_POINTS};
 pub use series::{score_match, MatchDecidedBy, MatchScore, PlayerTotal};
@@ -90,13 +90,9 @@ pub fn andes_match_text(events: &[AndesEvent]) -> Result<String, AndesReplayErro
         out.push_str(&format!("{line}\n"));
     }
     for line in &score.players {
-        match level(&line.scores) {
+        match level(&line.won) {
             Some(level) => out.push_str(&format!("level of {}: {}\n", line.player, level.explain)),
-            None => out.push_str(&format!(
-                "level of {}: needs two ended games, has {} (9.5)\n",
-                line.player,
-                line.scores.len()
-            )),
+            None => out.push_str(&format!("{}\n", level::no_level(&line.player, line.scores.len()))),
         }
     }
     Ok(out)

@@ -101,6 +101,8 @@ pub struct PlayerJson {
     pub total_exact: String,
     /// Points without bonus of each ended game.
     pub scores: Vec<u32>,
+    /// Points without bonus of each game won: the level's (9.5).
+    pub won: Vec<u32>,
     pub level: Option<LevelJson>,
 }
 
@@ -191,20 +193,17 @@ pub fn match_json(setup: &MatchSetup, records: &[GameRecord], score: &MatchScore
         .players
         .iter()
         .map(|line| {
-            let level = level(&line.scores);
+            let level = level(&line.won);
             match &level {
                 Some(level) => explain.push(format!("level of {}: {}", line.player, level.explain)),
-                None => explain.push(format!(
-                    "level of {}: needs two ended games, has {} (9.5)",
-                    line.player,
-                    line.scores.len()
-                )),
+                None => explain.push(super::level::no_level(&line.player, line.scores.len())),
             }
             PlayerJson {
                 player: line.player.clone(),
                 total: half_units(line.total),
                 total_exact: line.total.exact_text(),
                 scores: line.scores.clone(),
+                won: line.won.clone(),
                 level: level.as_ref().map(level_json),
             }
         })

@@ -39,8 +39,10 @@ pub struct PlayerTotal {
     pub player: PlayerId,
     /// Points plus bonuses over the games played so far (a running game counts its points).
     pub total: Rational,
-    /// Points without bonus of each ended game, in game order (for the level, 9.5).
+    /// Points without bonus of each ended game, in game order.
     pub scores: Vec<u32>,
+    /// Points without bonus of each game this player won, in game order (the level, 9.5).
+    pub won: Vec<u32>,
     /// Pieces on the board at the end of each ended game, summed (5.2).
     pub pieces_on_board: u32,
 }
@@ -66,6 +68,7 @@ pub fn score_match(setup: &MatchSetup, records: &[GameRecord]) -> MatchScore {
         player,
         total: Rational::ZERO,
         scores: Vec::new(),
+        won: Vec::new(),
         pieces_on_board: 0,
     });
     let mut explain = Vec::new();
@@ -73,8 +76,11 @@ pub fn score_match(setup: &MatchSetup, records: &[GameRecord]) -> MatchScore {
         for line in players.iter_mut() {
             let Some(side) = setup.side_of(record.number, &line.player) else { continue };
             line.total = line.total + score.total(side);
-            if score.result.is_some() {
+            if let Some(result) = &score.result {
                 line.scores.push(score.points[side.index()].total());
+                if result.winner == side {
+                    line.won.push(score.points[side.index()].total());
+                }
                 line.pieces_on_board += score.points[side.index()].on_board;
             }
         }

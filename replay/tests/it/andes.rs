@@ -105,13 +105,15 @@ fn worked_match_scores_by_the_laws() {
     assert_eq!(score.decided_by, Some(MatchDecidedBy::Points));
     assert_eq!(score.explain[0], "ana: game 1 as sol: 21 + game 2 as luna: 6 = 27 (9.3)");
     assert_eq!(score.explain[1], "bruno: game 1 as luna: 8 + game 2 as sol: 19.5 = 27.5 (9.3)");
-    // Levels from the two games without bonus: ana (14 + 6) × 30 / 7 = 85.71 (copper),
-    // bruno (8 + 13) × 30 / 7 = 90 (copper).
+    // Levels from the games won, without bonus (9.5): ana won game 1 with 14: 14 × 360 / 42 =
+    // 120 (copper); bruno won game 2 with 13: 13 × 360 / 42 = 780/7 → 111.43 (copper). The
+    // games they lost (ana's 6, bruno's 8) do not count.
     assert_eq!(score.players[0].scores, [14, 6]);
-    let ana = level(&score.players[0].scores).unwrap();
-    assert_eq!((ana.value, ana.band), (Rational::new(600, 7), Band::Copper));
-    let bruno = level(&score.players[1].scores).unwrap();
-    assert_eq!((bruno.value, bruno.band), (Rational::int(90), Band::Copper));
+    assert_eq!((score.players[0].won.as_slice(), score.players[1].won.as_slice()), (&[14][..], &[13][..]));
+    let ana = level(&score.players[0].won).unwrap();
+    assert_eq!((ana.value, ana.band), (Rational::int(120), Band::Copper));
+    let bruno = level(&score.players[1].won).unwrap();
+    assert_eq!((bruno.value, bruno.band), (Rational::new(780, 7), Band::Copper));
 }
 
 #[test]
@@ -142,12 +144,14 @@ fn worked_match_as_json() {
     assert_eq!(second["total"], json!({"sol": 19.5, "luna": 6.0}));
     assert_eq!(json["players"][1]["total"], json!(27.5));
     assert_eq!(json["players"][1]["total_exact"], "27.5");
-    assert_eq!(json["players"][0]["level"]["value"], json!(85.71));
-    assert_eq!(json["players"][0]["level"]["value_exact"], "600/7");
+    assert_eq!(json["players"][0]["won"], json!([14]));
+    assert_eq!(json["players"][0]["level"]["value"], json!(120.0));
+    assert_eq!(json["players"][0]["level"]["value_exact"], "120");
     assert_eq!(json["players"][0]["level"]["band"], "copper");
+    assert_eq!(json["players"][1]["level"]["value_exact"], "780/7");
     let explain: Vec<String> = serde_json::from_value(json["explain"].clone()).unwrap();
     assert!(explain.contains(&"bruno wins the match on the sum of the two games (9.3)".to_string()));
-    assert!(explain.iter().any(|l| l.starts_with("level of ana: (14 / 42 × 360 + 6 / 42 × 360) / 2")));
+    assert!(explain.iter().any(|l| l == "level of ana: 14 / 42 × 360 = 120 → copper (9.5, one game won)"));
     // Same bytes every time.
     let again = serde_json::to_string(&andes_match_json(&worked_match()).unwrap()).unwrap();
     assert_eq!(serde_json::to_string(&json).unwrap(), again);
@@ -169,7 +173,7 @@ fn positions_after_any_move_and_the_text_boards() {
     assert!(text.contains("  d : c : a : . :  d\n"), "{text}");
     assert!(text.contains("luna's view\n"), "{text}");
     assert!(text.contains("bruno wins the match on the sum of the two games (9.3)\n"), "{text}");
-    assert!(text.contains("level of bruno: (8 / 42 × 360 + 13 / 42 × 360) / 2 = "), "{text}");
+    assert!(text.contains("level of bruno: 13 / 42 × 360 = 780/7 → 111.43 → copper (9.5, one game won)\n"), "{text}");
 }
 
 #[test]
@@ -184,12 +188,14 @@ fn a_match_in_progress() {
     assert_eq!(score.explain.last().unwrap(), "0 of 2 games ended: the match is not decided yet (8.3)");
     let json = serde_json::to_value(andes_match_json(&events).unwrap()).unwrap();
     assert_eq!(json["status"], "in_progress");
-    assert_eq!(json["players"][0]["level"], json!(null));
+    // Game 1 has ended: ana won it and has the level of that one score; bruno won none.
+    assert_eq!(json["players"][0]["level"]["value_exact"], "120");
+    assert_eq!(json["players"][1]["level"], json!(null));
     assert!(json["explain"]
         .as_array()
         .unwrap()
         .iter()
-        .any(|l| l == "level of ana: needs two ended games, has 1 (9.5)"));
+        .any(|l| l == "level of bruno: no game won yet, of 1 ended (9.5: the last two games won count)"));
     assert_eq!(andes_match(&[]).unwrap_err(), AndesReplayError::NoMatch);
     let refused = andes_match(&[created(), mv("0d3", 1)]).unwrap_err();
     assert_eq!(
@@ -300,9 +306,10 @@ fn level_match_sums_go_to_pieces_on_the_board_then_a_draw() {
 }
 
 #[test]
-fn levels_use_the_last_two_scores_without_bonus() {
+fn levels_use_the_last_two_scores_won_without_bonus() {
     assert_eq!(MAX_POINTS, 42);
-    assert_eq!(level(&[42]), None);
+    assert_eq!(level(&[]), None, "no game won, no level");
+    assert_eq!(level(&[42]).unwrap().value, Rational::int(360), "one game won: its score alone");
     let gold = level(&[3, 30, 40]).unwrap();
     assert_eq!(gold.scores, [30, 40]);
     assert_eq!((gold.value, gold.band), (Rational::int(300), Band::Gold));

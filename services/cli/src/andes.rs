@@ -37,7 +37,7 @@ enum AndesCommand {
     /// The whole match: every move and position, the totals and the winner (9.3).
     Match(MatchArgs),
     /// Each player's level from the match's two games, or with --player one player's level
-    /// from their last two ended games across every match (9.5).
+    /// from their last two games won across every match (9.5).
     Level(LevelArgs),
 }
 
@@ -83,7 +83,7 @@ struct LevelArgs {
         conflicts_with = "player"
     )]
     match_id: Option<StreamId>,
-    /// One player's level across all Andes matches, the last two ended games by log position.
+    /// One player's level across all Andes matches, the last two games won, by log position.
     #[arg(long)]
     player: Option<String>,
     /// As the match stood after this event (seq; with MATCH only).

@@ -84,7 +84,7 @@ impl<S: Source> Projections<S> {
         self.andes(id, as_of_seq, |streams| andes::level(streams, id, as_of_seq))
     }
 
-    /// One player's level from their last two ended games across every Andes match of the
+    /// One player's level from their last two games won across every Andes match of the
     /// source, "last" by the log position of the event that ended each game.
     ///
     /// # Errors

@@ -313,12 +313,13 @@ pub struct LevelsView {
     pub players: Vec<MatchLevel>,
 }
 
-/// A player's level in one match: the scores without bonus of their ended games, and the level
-/// once there are two.
+/// A player's level in one match: the scores without bonus of their ended games and of those
+/// they won, and the level once they have won one (9.5).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MatchLevel {
     pub player: PlayerId,
     pub scores: Vec<u32>,
+    pub won: Vec<u32>,
     pub level: Option<LevelJson>,
 }
 
@@ -328,9 +329,7 @@ impl fmt::Display for LevelsView {
         for player in &self.players {
             match &player.level {
                 Some(level) => writeln!(f, "level of {}: {}", player.player, level.explain)?,
-                None => {
-                    writeln!(f, "level of {}: needs two ended games, has {} (9.5)", player.player, player.scores.len())?
-                }
+                None => writeln!(f, "{}", replay::andes::no_level(&player.player, player.scores.len()))?,
             }
         }
         Ok(())
@@ -346,7 +345,7 @@ pub fn level(streams: &Streams, id: &StreamId, as_of_seq: Option<u64>) -> Result
     let players = sheet
         .players
         .into_iter()
-        .map(|player| MatchLevel { player: player.player, scores: player.scores, level: player.level })
+        .map(|player| MatchLevel { player: player.player, scores: player.scores, won: player.won, level: player.level })
         .collect();
     Ok(LevelsView { match_id: id.clone(), players })
 }
@@ -397,7 +396,7 @@ pub fn summary(streams: &Streams, id: &StreamId) -> Result<MatchSummary, Project
     })
 }
 
-/// One player's level from their last two ended games across every Andes match (9.5).
+/// One player's level from their last two games won across every Andes match (9.5).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PlayerLevelView {
     pub player: PlayerId,
