@@ -198,20 +198,27 @@ pub fn verify_proof(cli: &Cli, args: &VerifyProofArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Refused(format!("{} is not a proof file: {e}", args.file.display())))?;
     let verified = bundle.verify(&key).map_err(CliError::Refused)?;
     let checkpoint = &verified.opened.checkpoint;
-    let streams: std::collections::BTreeSet<String> =
-        verified.records.iter().map(|r| r.envelope.stream.to_string()).collect();
-    let streams: Vec<String> = streams.into_iter().collect();
+    let streams: Vec<String> = verified.spans.iter().map(|s| s.stream.to_string()).collect();
     if cli.json {
+        let spans: Vec<serde_json::Value> = verified
+            .spans
+            .iter()
+            .map(|s| {
+                serde_json::json!({"stream": s.stream.to_string(), "first_seq": s.first_seq, "last_seq": s.last_seq,
+                    "from_the_start": s.from_the_start()})
+            })
+            .collect();
         say!(
             "{}",
-            serde_json::json!({"verified": true, "events": verified.records.len(), "streams": streams,
+            serde_json::json!({"verified": true, "events": verified.records.len(), "streams": streams, "spans": spans,
                 "origin": checkpoint.origin, "tree_size": checkpoint.size})
         );
     } else {
+        let spans: Vec<String> = verified.spans.iter().map(ToString::to_string).collect();
         say!(
-            "verified: {} event(s) of {} are in the log of {}, as shown, in its checkpoint of {} events signed by {}",
-            verified.records.len(),
-            streams.join(", "),
+            "verified: {}; each is in the log of {} as shown, linked to the one before, in its checkpoint of {} \
+             events signed by {}",
+            spans.join("; "),
             checkpoint.origin,
             checkpoint.size,
             key

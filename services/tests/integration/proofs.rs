@@ -96,7 +96,11 @@ async fn a_proof_file_is_checked_offline_and_an_edited_record_fails_it() {
     let verify = |file: &Path| run_ledgerctl(&["verify-proof", file.to_str().unwrap(), "--key", &public], "");
     let out = verify(&proof);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).starts_with("verified: 4 event(s) of game/q1-t1"), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).starts_with("verified: events 1–4 of game/q1-t1, from its first event; each is in the log"),
+        "{}",
+        text(&out.stdout)
+    );
 
     let mut bundle: serde_json::Value = serde_json::from_slice(&std::fs::read(&proof).unwrap()).unwrap();
     bundle["events"][1]["record"]["event"]["reason"] = json!("no dispute at all");
@@ -105,6 +109,23 @@ async fn a_proof_file_is_checked_offline_and_an_edited_record_fails_it() {
     let out = verify(&edited);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("game/q1-t1 event 2 (position 2) was altered"), "{}", text(&out.stderr));
+
+    // A file that leaves an event out, or shows one twice, lies by omission: refused with its seq.
+    let tampered = |change: &dyn Fn(&mut Vec<serde_json::Value>), name: &str| {
+        let mut bundle: serde_json::Value = serde_json::from_slice(&std::fs::read(&proof).unwrap()).unwrap();
+        change(bundle["events"].as_array_mut().unwrap());
+        let file = dir.path().join(name);
+        std::fs::write(&file, bundle.to_string()).unwrap();
+        let out = verify(&file);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", text(&out.stdout));
+        text(&out.stderr)
+    };
+    let dropped = tampered(&|events| drop(events.remove(1)), "dropped.json");
+    assert!(dropped.contains("game/q1-t1 event 2 missing between events 1 and 3"), "{dropped}");
+    let repeated = tampered(&|events| events.insert(2, events[1].clone()), "repeated.json");
+    assert!(repeated.contains("game/q1-t1 event 2 appears twice"), "{repeated}");
+    let swapped = tampered(&|events| events.swap(1, 2), "swapped.json");
+    assert!(swapped.contains("game/q1-t1 event 2 missing between events 1 and 3"), "{swapped}");
 
     // Another key (a forged checkpoint) is refused before any event is looked at.
     let (_, stranger) = new_key(dir.path(), "ledger.test/open26-forger");
