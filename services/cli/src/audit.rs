@@ -42,13 +42,13 @@ pub struct AuditArgs {
 }
 
 /// The game's records and the tournaments around it.
-struct Loaded {
-    game: StreamId,
-    records: Vec<Recorded>,
-    streams: Streams,
+pub(crate) struct Loaded {
+    pub(crate) game: StreamId,
+    pub(crate) records: Vec<Recorded>,
+    pub(crate) streams: Streams,
 }
 
-async fn load(cli: &Cli, game: StreamId, file: Option<&Path>) -> Result<Loaded, CliError> {
+pub(crate) async fn load(cli: &Cli, game: StreamId, file: Option<&Path>) -> Result<Loaded, CliError> {
     let mut records = Vec::new();
     match file {
         Some(path) => {

@@ -26,6 +26,7 @@ mod output;
 mod proof;
 mod read;
 mod repair;
+mod rule;
 mod score;
 mod standings;
 mod stats;
@@ -114,6 +115,9 @@ pub enum Command {
     /// The jury's audit of one game: any point (by event or table time), stepping, differences,
     /// the timeline with voids struck through, the report to hand over.
     Audit(audit::AuditArgs),
+    /// The jury rules on a game: a ruling, and with it an event voided and the one that should
+    /// have been recorded instead, in one append.
+    Rule(rule::RuleArgs),
     /// Make a bearer token for ledgerd's auth file.
     NewToken(token::NewTokenArgs),
     /// Print a stream's chain head as a short digest for the paper game report.
@@ -157,6 +161,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tournament(args) => tournament::run(&cli, args).await,
         Command::Draw(args) => tournament::verify::run(&cli, args).await,
         Command::Audit(args) => audit::run(&cli, args).await,
+        Command::Rule(args) => rule::run(&cli, args).await,
         Command::NewToken(args) => token::run(args),
         Command::Digest(args) => verify::digest(&cli, args).await,
         Command::Andes(args) => andes::run(&cli, args).await,

@@ -22,7 +22,7 @@ pub enum Lang {
 /// pages and every refusal, `andes.ftl` the Andes board, `andes-rules.ftl` the Andes laws'
 /// refusals and `andes-table.ftl` the Andes recording mode (its script loads these two with
 /// `pages.ftl`); `paper.ftl` what the organiser prints (`crate::paper`, the web's `paper`); `organise.ftl` the
-/// organiser's console (the web's `organise`).
+/// organiser's console (the web's `organise`); `jury.ftl` the jury's desk and rulings (`jury_desk`).
 pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "pages.ftl", include_str!("i18n/en/pages.ftl")),
     (Lang::En, "rules.ftl", include_str!("i18n/en/rules.ftl")),
@@ -32,6 +32,7 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "andes-table.ftl", include_str!("i18n/en/andes-table.ftl")),
     (Lang::En, "paper.ftl", include_str!("i18n/en/paper.ftl")),
     (Lang::En, "organise.ftl", include_str!("i18n/en/organise.ftl")),
+    (Lang::En, "jury.ftl", include_str!("i18n/en/jury.ftl")),
     (Lang::Es, "pages.ftl", include_str!("i18n/es/pages.ftl")),
     (Lang::Es, "rules.ftl", include_str!("i18n/es/rules.ftl")),
     (Lang::Es, "site.ftl", include_str!("i18n/es/site.ftl")),
@@ -40,6 +41,7 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::Es, "andes-table.ftl", include_str!("i18n/es/andes-table.ftl")),
     (Lang::Es, "paper.ftl", include_str!("i18n/es/paper.ftl")),
     (Lang::Es, "organise.ftl", include_str!("i18n/es/organise.ftl")),
+    (Lang::Es, "jury.ftl", include_str!("i18n/es/jury.ftl")),
 ];
 
 impl Lang {

@@ -500,3 +500,91 @@ async fn a_lot_is_previewed_and_a_stale_preview_records_nothing() {
     assert_eq!(status, 401);
     drop(day.daemon);
 }
+
+/// Issue 36, the jury at a desk: a call waits on `/jury`; the jury rules from the game's viewer
+/// (a mistyped count voided and recorded again), previews the score sheet before and after,
+/// records it in one append — the voided event kept, struck through — and the desk is clear.
+/// The organiser issues the jury's code from the console's codes page; part of it in Spanish.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_jury_rules_at_its_desk_in_the_browser() {
+    let Some((chromium, chromedriver)) = browser_binaries() else {
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "under CI=true the browser is required");
+        eprintln!("\n*** jury desk test SKIPPED: no chromium/chromedriver ***\n");
+        return;
+    };
+    let day = start().await;
+    let olga = token_of(&day.link);
+    let ok = |out: std::process::Output| assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    ok(day.ctl(&["tournament", "create", "--id", "desk", "--name", "Desk", "--ruleset", "cafe2023"], ""));
+    for p in ["p1", "p2", "p3", "p4"] {
+        ok(day.ctl(&["tournament", "register", "--tournament", "desk", "--player", p, "--name", p], ""));
+    }
+    ok(day.ctl(&["tournament", "draw", "--tournament", "desk", "--seed", "1"], ""));
+    let game = "desk-q1-t1";
+    let lines = [
+        r#"{"type":"game_started","at_ms":0}"#,
+        r#"{"type":"turn_started","turn":1}"#,
+        r#"{"type":"tc_dealt","nation":"prussia","count":5}"#,
+        r#"{"type":"jury_called","reason":"Prussia was dealt 7, not 5"}"#,
+    ];
+    day.append(&format!("game/{game}"), &lines.map(str::to_owned));
+    // A refused ruling from the terminal stores nothing: the same layer as the desk.
+    let refused = day.ctl(&["rule", "--game", game, "--ruling", "void what is not there", "--void", "99"], "");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("event 2 of 2"), "{refused:?}");
+    assert_eq!(day.events(&format!("game/{game}")).len(), 4);
+
+    // The jury's code, issued by the organiser on the console's codes page.
+    let (status, issued) =
+        post_form(&day, "/organise/desk/codes/person", &olga, &[("name", "anna"), ("role", "jury"), ("here", "on")])
+            .await;
+    assert_eq!(status, 200, "{issued}");
+    let link = issued.split("id=\"person-link\">").nth(1).and_then(|rest| rest.split('<').next()).unwrap();
+    let link = link.replace("&amp;", "&");
+    assert!(link.contains("/signin#token="), "{link}");
+
+    let driver = Driver::start(chromium, &chromedriver);
+    let jury = driver.browser(1280, 800).await;
+    jury.goto(&link).await.unwrap();
+    crate::web::eventually("the jury signed in", Duration::from_secs(10), || async {
+        let who = js(&jury, "const w = document.getElementById('who'); return w ? w.textContent : '';").await;
+        who.as_str().is_some_and(|w| w.starts_with("anna")).then_some(())
+    })
+    .await;
+    jury.goto(&format!("{}/lang?to=es&next=/jury", day.web)).await.unwrap();
+    at(&jury, "/jury", "#desk-calls").await;
+    assert_eq!(text_of(&jury, "h1").await.unwrap(), "La mesa del jurado");
+    assert!(text_of(&jury, "#desk-calls").await.unwrap().contains("Prussia was dealt 7, not 5"));
+    click(&jury, &format!("#desk-calls tr[data-game=\"{game}\"] a")).await;
+    at(&jury, &format!("/jury/{game}"), "#form-rule").await;
+    fill(&jury, "#form-rule textarea[name=ruling]", "Prusia recibió 7 cartas, no 5").await;
+    // Choosing the event fills in the correction, which the jury edits.
+    js(&jury, "const s = document.getElementById('rule-void'); s.value = '3'; s.dispatchEvent(new Event('change')); return null;").await;
+    let filled = js(&jury, "return document.getElementById('rule-corrected').value;").await;
+    assert_eq!(filled, json!(r#"{"type":"tc_dealt","nation":"prussia","count":5}"#));
+    fill(&jury, "#rule-corrected", r#"{"type":"tc_dealt","nation":"prussia","count":7}"#).await;
+    click(&jury, "#form-rule button[type=submit]").await;
+    at(&jury, &format!("/jury/{game}/rule"), "#record").await;
+    assert_eq!(js(&jury, "return document.querySelectorAll('#rule-events li').length;").await, json!(3));
+    assert!(text_of(&jury, "#sheet-before").await.is_some() && text_of(&jury, "#sheet-after").await.is_some());
+    assert_eq!(day.events(&format!("game/{game}")).len(), 4, "a preview records nothing");
+    screenshot(&jury, "jury-ruling-preview").await;
+    click(&jury, "#record").await;
+    at(&jury, &format!("/jury/{game}"), "#ruled").await;
+    let events = day.events(&format!("game/{game}"));
+    assert_eq!(events.len(), 7, "{events:?}");
+    assert_eq!(events[2], json!({"type": "tc_dealt", "nation": "prussia", "count": 5}), "the voided event stays");
+    assert_eq!(events[4]["type"], "jury_ruling");
+    assert_eq!(events[5], json!({"type": "event_voided", "seq": 3, "reason": "Prusia recibió 7 cartas, no 5"}));
+    assert_eq!(events[6], json!({"type": "tc_dealt", "nation": "prussia", "count": 7}));
+    assert!(js(&jury, "return document.querySelector('#event-3').className;")
+        .await
+        .as_str()
+        .unwrap()
+        .contains("voided"));
+    jury.goto(&format!("{}/jury", day.web)).await.unwrap();
+    at(&jury, "/jury", "#desk-none").await;
+    screenshot(&jury, "jury-desk").await;
+    jury.close().await.unwrap();
+    drop(day.daemon);
+}

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// The jury alone: whoever reads the game's stream, and then the jury ([`Access::ReplayViewer`]
 /// in the access table, on an open ledgerd too); a refusal is said in the jury's words.
-fn jury_only(state: &WebState, viewer: &Viewer) -> Result<(), PageError> {
+pub(crate) fn jury_only(state: &WebState, viewer: &Viewer) -> Result<(), PageError> {
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
     let refused = match state.auth.authorize(&viewer.metadata, Access::ReplayViewer) {
         Ok(_) => return Ok(()),
@@ -51,6 +51,8 @@ fn audit_error(error: AuditError) -> PageError {
 pub(crate) struct JuryQuery {
     at: Option<u64>,
     diff: Option<u64>,
+    /// Back from recording a ruling.
+    ruled: Option<u8>,
 }
 
 pub(crate) async fn page(
@@ -69,7 +71,13 @@ pub(crate) async fn page(
             let missing = Error::NotFound(format!("there is no stream {}", game.id));
             return Err(PageError::from(missing).saying(Say::new("error-no-game").arg("id", game.id.id())));
         }
-        render(lang, &game, query.at, query.diff)
+        let ruled = if query.ruled.is_some() {
+            format!("<p class=\"notice\" id=\"ruled\" role=\"status\">{}</p>", esc(&lang.t("desk-ruled")))
+        } else {
+            String::new()
+        };
+        let rule = super::jury_desk::form(lang, &game.id, &game.records, &Default::default());
+        Ok(format!("{ruled}{}{rule}", render(lang, &game, query.at, query.diff)?))
     })
     .await?;
     let title = lang.t_args("jury-title", &[("game", game.into())]);

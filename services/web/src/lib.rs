@@ -29,6 +29,7 @@ mod game;
 mod home;
 pub mod i18n;
 mod jury;
+mod jury_desk;
 mod layout;
 #[cfg(test)]
 mod mirrors;
@@ -164,7 +165,9 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/table/{game}/live", get(table::live))
         .route("/board/{tournament}", get(board::page))
         .route("/board/{tournament}/live", get(board::live))
+        .route("/jury", get(jury_desk::desk))
         .route("/jury/{game}", get(jury::page))
+        .route("/jury/{game}/rule", post(jury_desk::rule))
         .route("/jury/{game}/report.md", get(jury::report))
         .route("/andes/{match}", get(andes::page))
         .route("/andes/{match}/live", get(andes::live))

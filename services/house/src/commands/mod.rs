@@ -8,6 +8,7 @@
 //! its version goes with the append as the expected version, so two organisers acting at once
 //! cannot both record on the same state.
 
+pub mod jury;
 pub mod roster;
 
 use crate::error::Error;
@@ -142,7 +143,16 @@ pub fn plan(tournament: &Tournament, command: Command) -> Result<Plan, Error> {
 /// # Errors
 /// The refused events, in order.
 pub fn check(tournament: &Tournament, events: &[Event]) -> Result<(), Vec<Refused>> {
-    let mut stream = tournament.stream.clone();
+    check_on(&tournament.stream, events)
+}
+
+/// Every event of `events` the rules of `stream` (as folded) refuse, each checked after the
+/// ones before it that they accept.
+///
+/// # Errors
+/// The refused events, in order.
+pub fn check_on(stream: &StreamState, events: &[Event]) -> Result<(), Vec<Refused>> {
+    let mut stream = stream.clone();
     let refused: Vec<Refused> = events
         .iter()
         .enumerate()
@@ -228,6 +238,25 @@ fn plan_unchecked(tournament: &Tournament, command: Command) -> Result<Plan, Err
             Ok(Plan { events: vec![event], shows: Shows::Withdrawal { stand_in, games } })
         }
     }
+}
+
+/// The events of a plan as an append proposes them, each with an id made from the stream, the
+/// version the plan was made on, its place and its canonical JSON: the same confirmation sent
+/// twice (a double click, a resent form) is answered `duplicate`, never recorded twice.
+/// `prefix` says who made them (`console`, `jury`).
+pub fn proposed(prefix: &str, stream: &StreamId, version: u64, events: &[Event]) -> Vec<ledger_store::ProposedEvent> {
+    use sha2::{Digest, Sha256};
+    events
+        .iter()
+        .enumerate()
+        .map(|(index, event)| {
+            let mut digest = Sha256::new();
+            digest.update(format!("{stream}\n{version}\n{index}\n"));
+            digest.update(ledger::event::canonical_json_text(event));
+            let event_id = format!("{prefix}-{}", hex::encode(&digest.finalize()[..12]));
+            ledger_store::ProposedEvent { event_id, event: event.clone() }
+        })
+        .collect()
 }
 
 /// The stream of a game `tournament` schedules by hand: `name` after the tournament's id

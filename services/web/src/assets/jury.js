@@ -20,3 +20,18 @@ document.addEventListener("DOMContentLoaded", function () {
   var current = document.querySelector(".timeline .current");
   if (current) { current.scrollIntoView({ block: "center" }); }
 });
+
+// The ruling form: choosing an event to void fills the corrected event with it, to edit.
+document.addEventListener("DOMContentLoaded", function () {
+  var pick = document.getElementById("rule-void");
+  var corrected = document.getElementById("rule-corrected");
+  if (!pick || !corrected) { return; }
+  var filled = corrected.value;
+  pick.addEventListener("change", function () {
+    var option = pick.options[pick.selectedIndex];
+    if (corrected.value === filled) {
+      corrected.value = option.dataset.json || "";
+      filled = corrected.value;
+    }
+  });
+});

@@ -12,7 +12,7 @@
 
 mod fields;
 mod forms;
-mod preview;
+pub(crate) mod preview;
 mod view;
 
 use super::auth::{same_origin, Viewer};
@@ -29,9 +29,8 @@ use ledger::{RejectionKind, StreamId};
 use ledger_house::auth::{Access, Recorder};
 use ledger_house::commands::{self, Plan, Tournament};
 use ledger_house::error::Error;
-use ledger_store::{AppendError, AppendRequest, ProposedEvent};
+use ledger_store::{AppendError, AppendRequest};
 use serde::Deserialize;
-use sha2::{Digest, Sha256};
 
 /// The largest list file the console reads: some thousands of lines.
 const MAX_UPLOAD_BYTES: usize = 256 * 1024;
@@ -219,26 +218,12 @@ async fn act_on(
     }
 }
 
-/// The append of `plan` at the version its preview was planned on. Its ids come from that
-/// version and the events: the same confirmation sent twice is one record.
+/// The append of `plan` at the version its preview was planned on, with ids made from it
+/// (`commands::proposed`): the same confirmation sent twice is one record.
 fn request(id: &StreamId, version: u64, plan: &Plan, recorder: &Recorder) -> AppendRequest {
-    let events = plan
-        .events
-        .iter()
-        .enumerate()
-        .map(|(index, event)| {
-            let mut digest = Sha256::new();
-            digest.update(format!("{id}\n{version}\n{index}\n"));
-            digest.update(ledger::event::canonical_json_text(event));
-            ProposedEvent {
-                event_id: format!("console-{}", hex::encode(&digest.finalize()[..12])),
-                event: event.clone(),
-            }
-        })
-        .collect();
     AppendRequest {
         stream: id.clone(),
-        events,
+        events: commands::proposed("console", id, version, &plan.events),
         expected_version: Some(version),
         actor: recorder.actor.clone(),
         clearance: recorder.clearance,

@@ -36,7 +36,7 @@ pub(super) fn refused_lines(tournament: &Tournament, command: &Command) -> Vec<R
 }
 
 /// The refusal in the reader's language, and the ledger's own sentence under it.
-pub(super) fn refusal_box(lang: Lang, error: &PageError) -> String {
+pub(crate) fn refusal_box(lang: Lang, error: &PageError) -> String {
     let code = error.code.name();
     let detail = error.message.strip_prefix(&format!("{code}: ")).unwrap_or(&error.message);
     format!(

@@ -1,0 +1,26 @@
+# The jury's desk (/jury) and a ruling recorded from a game's viewer.
+desk-title = The jury's desk
+desk-lead = { $count ->
+    [0] No call waits for the jury.
+    [one] 1 call waits for a ruling, oldest first. The page follows by itself.
+   *[other] { $count } calls wait for a ruling, oldest first. The page follows by itself.
+}
+desk-none = Nothing to rule on.
+desk-col-game = Game
+desk-col-event = Event
+desk-col-when = Called at
+desk-col-reason = Reason
+desk-rule-title = Rule
+desk-field-ruling = The ruling
+desk-field-void = Void an event recorded in error
+desk-void-none = none
+desk-field-corrected = Record instead (the event as JSON; choosing an event above fills it in to correct)
+desk-rule-hint = The ruling, the void and the corrected event are recorded together or not at all; the voided event stays in the game, struck through, with the ruling beside it.
+desk-preview-title = Check the ruling before recording it
+desk-preview-lead = The ruling records these events in game { $game }, in this order:
+desk-sheet-before = The score sheet now
+desk-sheet-after = The score sheet after the ruling
+desk-back = Back to the game
+desk-ruled = The ruling is recorded.
+desk-error-void = The event to void is a number of the game's events.
+desk-error-corrected = The corrected event cannot be read: it is one event as JSON, as the list above shows them.

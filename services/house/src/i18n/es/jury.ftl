@@ -1,0 +1,26 @@
+# La mesa del jurado (/jury) y una resolución registrada desde el visor de una partida.
+desk-title = La mesa del jurado
+desk-lead = { $count ->
+    [0] Ninguna llamada espera al jurado.
+    [one] 1 llamada espera una resolución, la más antigua primero. La página se actualiza sola.
+   *[other] { $count } llamadas esperan una resolución, la más antigua primero. La página se actualiza sola.
+}
+desk-none = Nada que resolver.
+desk-col-game = Partida
+desk-col-event = Evento
+desk-col-when = Llamada a las
+desk-col-reason = Motivo
+desk-rule-title = Resolver
+desk-field-ruling = La resolución
+desk-field-void = Anular un evento registrado por error
+desk-void-none = ninguno
+desk-field-corrected = Registrar en su lugar (el evento en JSON; al elegir un evento arriba se rellena para corregirlo)
+desk-rule-hint = La resolución, la anulación y el evento corregido se registran juntos o no se registra nada; el evento anulado sigue en la partida, tachado, con la resolución al lado.
+desk-preview-title = Compruebe la resolución antes de registrarla
+desk-preview-lead = La resolución registra estos eventos en la partida { $game }, en este orden:
+desk-sheet-before = La hoja de puntuación ahora
+desk-sheet-after = La hoja de puntuación tras la resolución
+desk-back = Volver a la partida
+desk-ruled = La resolución está registrada.
+desk-error-void = El evento que se anula es un número de los eventos de la partida.
+desk-error-corrected = No se puede leer el evento corregido: es un solo evento en JSON, como los muestra la lista.

@@ -1,0 +1,296 @@
+//! The jury at a desk (issue 36): `/jury` lists every call for the jury not yet ruled on, across
+//! the season's games, and follows them (the page reloads itself every ten seconds); on a game's
+//! viewer the jury rules — a ruling, and with it an event voided and the event that should have
+//! been recorded instead — previewed with the game's score sheet before and after, then recorded
+//! in one append at the version the preview was planned on (`ledger_house::commands::jury`, the
+//! layer `ledgerctl rule` calls too). Jury only.
+
+use super::auth::{same_origin, Viewer};
+use super::game::game_id;
+use super::i18n::{Lang, PageLang};
+use super::jury::jury_only;
+use super::layout::{esc, shell};
+use super::refusal::Say;
+use super::{blocking, PageError, WebState};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::Form;
+use ledger::{Event, Recorded, RejectionKind, StreamId, StreamKind};
+use ledger_house::commands::jury::{self, Game, Ruling};
+use ledger_house::error::Error;
+use ledger_store::{AppendError, AppendRequest};
+use std::sync::Arc;
+
+/// The most open calls the desk lists (the oldest first).
+const MAX_LISTED: usize = 200;
+
+/// A `jury_called` no `jury_ruling` has answered since, in one game.
+struct OpenCall {
+    game: StreamId,
+    seq: u64,
+    reason: String,
+    recorded_at_ms: u64,
+}
+
+/// The open calls of one game: every `jury_called` after its last `jury_ruling`.
+fn open_calls(game: &StreamId, records: &[Recorded]) -> Vec<OpenCall> {
+    let answered = records.iter().rposition(|r| matches!(r.event, Event::JuryRuling { .. })).map_or(0, |i| i + 1);
+    records[answered..]
+        .iter()
+        .filter_map(|r| match &r.event {
+            Event::JuryCalled { reason } => Some(OpenCall {
+                game: game.clone(),
+                seq: r.envelope.seq,
+                reason: reason.clone(),
+                recorded_at_ms: r.envelope.recorded_at_ms,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `/jury`: every open call of the season's games, oldest first.
+pub(crate) async fn desk(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    PageLang(lang): PageLang,
+) -> Result<Html<String>, PageError> {
+    jury_only(&state, &viewer)?;
+    let log = Arc::clone(&state.log);
+    let mut calls = blocking(move || {
+        let mut calls = Vec::new();
+        for info in log.streams()?.into_iter().filter(|s| s.stream.kind() == StreamKind::Game) {
+            calls.extend(open_calls(&info.stream, &log.read_stream(&info.stream, 1, usize::MAX)?));
+        }
+        Ok(calls)
+    })
+    .await?;
+    calls.sort_by_key(|c| c.recorded_at_ms);
+    calls.truncate(MAX_LISTED);
+    let rows: String = calls
+        .iter()
+        .map(|c| {
+            let id = esc(c.game.id());
+            format!(
+                "<tr data-game=\"{id}\"><td data-label=\"{game}\"><a href=\"/jury/{id}#rule\">{id}</a></td>\
+                 <td data-label=\"{event}\">{seq}</td><td data-label=\"{when}\">{time} UTC</td>\
+                 <td data-label=\"{reason}\">{text}</td></tr>",
+                seq = c.seq,
+                time = replay::audit::iso_utc(c.recorded_at_ms),
+                text = esc(&c.reason),
+                game = esc(&lang.t("desk-col-game")),
+                event = esc(&lang.t("desk-col-event")),
+                when = esc(&lang.t("desk-col-when")),
+                reason = esc(&lang.t("desk-col-reason")),
+            )
+        })
+        .collect();
+    let list = if rows.is_empty() {
+        format!("<p class=\"ok\" id=\"desk-none\">{}</p>", esc(&lang.t("desk-none")))
+    } else {
+        format!(
+            "<table class=\"season\" id=\"desk-calls\"><thead><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr></thead>\
+             <tbody>{rows}</tbody></table>",
+            esc(&lang.t("desk-col-game")),
+            esc(&lang.t("desk-col-event")),
+            esc(&lang.t("desk-col-when")),
+            esc(&lang.t("desk-col-reason")),
+        )
+    };
+    let body = format!(
+        "<meta http-equiv=\"refresh\" content=\"10\"><h1>{}</h1><p class=\"muted\">{}</p>{list}",
+        esc(&lang.t("desk-title")),
+        esc(&lang.t_args("desk-lead", &[("count", calls.len().into())])),
+    );
+    Ok(Html(shell(lang, &lang.t("desk-title"), Some(&viewer), &body, &[])))
+}
+
+/// The ruling form of a game's viewer: the ruling, the event to void (each event the jury may
+/// void, its canonical JSON ready to correct), the corrected event as JSON.
+pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &RuleForm) -> String {
+    let voided: Vec<u64> = records
+        .iter()
+        .filter_map(|r| match r.event {
+            Event::EventVoided { seq, .. } => Some(seq),
+            _ => None,
+        })
+        .collect();
+    let mut options = format!("<option value=\"\">{}</option>", esc(&lang.t("desk-void-none")));
+    for r in records.iter().filter(|r| !is_jury(&r.event) && !voided.contains(&r.envelope.seq)) {
+        let seq = r.envelope.seq;
+        let selected = if values.void.as_deref() == Some(&seq.to_string()) { " selected" } else { "" };
+        options.push_str(&format!(
+            "<option value=\"{seq}\" data-json=\"{json}\"{selected}>{seq} · {line}</option>",
+            json = esc(&ledger::event::canonical_json_text(&r.event)),
+            line = esc(&replay::audit::event_text(&r.event)),
+        ));
+    }
+    format!(
+        "<section class=\"console\" id=\"rule\"><h2>{title}</h2>\
+         <form method=\"post\" action=\"/jury/{id}/rule\" class=\"console-form\" id=\"form-rule\">\
+         <label>{ruling_label} * <textarea name=\"ruling\" rows=\"3\" required maxlength=\"2000\">{ruling}</textarea></label>\
+         <label>{void_label} <select name=\"void\" id=\"rule-void\">{options}</select></label>\
+         <label>{corrected_label} <textarea name=\"corrected\" id=\"rule-corrected\" rows=\"3\" lang=\"en\" class=\"mono\">{corrected}</textarea></label>\
+         <p class=\"hint\">{hint}</p><button type=\"submit\">{preview}</button></form></section>",
+        title = esc(&lang.t("desk-rule-title")),
+        id = esc(game.id()),
+        ruling_label = esc(&lang.t("desk-field-ruling")),
+        ruling = esc(values.ruling.as_deref().unwrap_or_default()),
+        void_label = esc(&lang.t("desk-field-void")),
+        corrected_label = esc(&lang.t("desk-field-corrected")),
+        corrected = esc(values.corrected.as_deref().unwrap_or_default()),
+        hint = esc(&lang.t("desk-rule-hint")),
+        preview = esc(&lang.t("organise-preview")),
+    )
+}
+
+/// The jury's own events: not themselves voided or corrected from the form.
+fn is_jury(event: &Event) -> bool {
+    matches!(event, Event::JuryCalled { .. } | Event::JuryRuling { .. } | Event::EventVoided { .. })
+}
+
+/// The ruling form as posted.
+#[derive(serde::Deserialize, Default)]
+pub(crate) struct RuleForm {
+    ruling: Option<String>,
+    void: Option<String>,
+    corrected: Option<String>,
+    version: Option<u64>,
+    confirm: Option<String>,
+}
+
+impl RuleForm {
+    fn ruling(&self, lang_say: fn(&'static str) -> Say) -> Result<Ruling, PageError> {
+        let invalid =
+            |message: String, say: &'static str| PageError::from(Error::InvalidArgument(message)).saying(lang_say(say));
+        let void = match self.void.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
+            Some(v) => Some(
+                v.parse::<u64>().map_err(|_| invalid(format!("void {v} is not an event number"), "desk-error-void"))?,
+            ),
+            None => None,
+        };
+        let corrected = match self.corrected.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+            Some(text) => {
+                let json: serde_json::Value = serde_json::from_str(text)
+                    .map_err(|e| invalid(format!("the corrected event is not JSON: {e}"), "desk-error-corrected"))?;
+                Some(
+                    ledger::event::from_canonical_json(&json)
+                        .map_err(|e| invalid(format!("the corrected event: {e}"), "desk-error-corrected"))?,
+                )
+            }
+            None => None,
+        };
+        Ok(Ruling { text: self.ruling.clone().unwrap_or_default(), void, corrected })
+    }
+}
+
+/// `POST /jury/<game>/rule`: the ruling previewed with the sheet before and after, or, with
+/// `confirm`, recorded at the previewed version.
+pub(crate) async fn rule(
+    State(state): State<WebState>,
+    headers: HeaderMap,
+    viewer: Viewer,
+    PageLang(lang): PageLang,
+    Path(game): Path<String>,
+    Form(form): Form<RuleForm>,
+) -> Result<Response, PageError> {
+    same_origin(&headers)?;
+    jury_only(&state, &viewer)?;
+    let id = game_id(&game)?;
+    let recorder = state.auth.recorder(&viewer.metadata)?;
+    recorder.may_write(&id, &*state.log)?;
+    let (log, read) = (Arc::clone(&state.log), id.clone());
+    let loaded = blocking(move || super::game::Game::load(&log, read)).await?;
+    let game = Game::read(&id, &loaded.records, loaded.ruleset);
+    let planned = form.ruling(Say::new).and_then(|ruling| jury::plan(&game, ruling).map_err(PageError::from));
+    let events = match planned {
+        Ok(events) => events,
+        Err(error) => {
+            let body = format!(
+                "<h1>{}</h1>{}<p class=\"muted\">{}</p>{}",
+                esc(&lang.t("organise-refused-title")),
+                super::organise::preview::refusal_box(lang, &error),
+                esc(&lang.t("organise-nothing-recorded")),
+                self::form(lang, &id, &loaded.records, &form)
+            );
+            return Ok((
+                error.status(),
+                Html(shell(lang, &lang.t("organise-refused-title"), Some(&viewer), &body, &["jury.js"])),
+            )
+                .into_response());
+        }
+    };
+    if let (Some(version), Some(_)) = (form.version, &form.confirm) {
+        let request = AppendRequest {
+            stream: id.clone(),
+            events: ledger_house::commands::proposed("jury", &id, version, &events),
+            expected_version: Some(version),
+            actor: recorder.actor.clone(),
+            clearance: recorder.clearance,
+        };
+        return match state.log.append(request).await {
+            Ok(_) => Ok(Redirect::to(&format!("/jury/{}?ruled=1", id.id())).into_response()),
+            Err(AppendError::Rejected(r)) if r.kind == RejectionKind::StaleVersion => {
+                let html = preview(lang, &viewer, &loaded, &game, &events, &form, Some(Say::new("organise-changed")));
+                Ok((StatusCode::CONFLICT, Html(html)).into_response())
+            }
+            Err(AppendError::Rejected(r)) => Err(PageError::from(Error::Refused(r))),
+            Err(AppendError::Storage(e)) => Err(PageError::from(e)),
+        };
+    }
+    Ok(Html(preview(lang, &viewer, &loaded, &game, &events, &form, None)).into_response())
+}
+
+/// The game's score sheet after `extra` events are added to its records (as the ledger's text;
+/// a game still running says what it lacks).
+fn sheet_after(loaded: &super::game::Game, extra: &[Event]) -> String {
+    let mut events: Vec<(u64, Event)> = loaded.records.iter().map(|r| (r.envelope.seq, r.event.clone())).collect();
+    let next = events.len() as u64;
+    events.extend(extra.iter().cloned().enumerate().map(|(i, e)| (next + 1 + i as u64, e)));
+    match replay::score_game(loaded.ruleset, &events) {
+        Ok(sheet) => sheet.to_string(),
+        Err(why) => why.to_string(),
+    }
+}
+
+fn preview(
+    lang: Lang,
+    viewer: &Viewer,
+    loaded: &super::game::Game,
+    game: &Game,
+    events: &[Event],
+    form: &RuleForm,
+    notice: Option<Say>,
+) -> String {
+    let id = esc(game.id.id());
+    let notice =
+        notice.map(|s| format!("<p class=\"notice\" id=\"changed\">{}</p>", esc(&s.text(lang)))).unwrap_or_default();
+    let lines: String = events
+        .iter()
+        .map(|e| format!("<li><code lang=\"en\">{}</code></li>", esc(&replay::audit::event_text(e))))
+        .collect();
+    let hidden = |name: &str, value: &str| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", esc(value));
+    let body = format!(
+        "<h1>{title}</h1>{notice}<p>{lead}</p><ol id=\"rule-events\">{lines}</ol>\
+         <div class=\"jury-columns\"><div><h2>{before}</h2><pre class=\"sheet\" id=\"sheet-before\" lang=\"en\">{sheet_before}</pre></div>\
+         <div><h2>{after}</h2><pre class=\"sheet\" id=\"sheet-after\" lang=\"en\">{sheet_after}</pre></div></div>\
+         <form method=\"post\" action=\"/jury/{id}/rule\" id=\"confirm\">{h_ruling}{h_void}{h_corrected}{h_version}{h_confirm}\
+         <button type=\"submit\" class=\"primary\" id=\"record\">{record}</button></form>\
+         <p><a href=\"/jury/{id}#rule\" id=\"back\">{back}</a></p>",
+        title = esc(&lang.t("desk-preview-title")),
+        lead = esc(&lang.t_args("desk-preview-lead", &[("game", game.id.id().into())])),
+        before = esc(&lang.t("desk-sheet-before")),
+        after = esc(&lang.t("desk-sheet-after")),
+        sheet_before = esc(sheet_after(loaded, &[]).trim_end()),
+        sheet_after = esc(sheet_after(loaded, events).trim_end()),
+        h_ruling = hidden("ruling", form.ruling.as_deref().unwrap_or_default()),
+        h_void = hidden("void", form.void.as_deref().unwrap_or_default()),
+        h_corrected = hidden("corrected", form.corrected.as_deref().unwrap_or_default()),
+        h_version = hidden("version", &game.version.to_string()),
+        h_confirm = hidden("confirm", "1"),
+        record = esc(&lang.t("organise-record")),
+        back = esc(&lang.t("desk-back")),
+    );
+    shell(lang, &lang.t("desk-preview-title"), Some(viewer), &body, &[])
+}
