@@ -156,11 +156,15 @@ pub(crate) async fn index(
     let scope = state.auth.season_scope(&viewer.metadata)?;
     let may_print = state.auth.authorize(&viewer.metadata, Access::Paper).is_ok();
     let may_organise = state.auth.authorize(&viewer.metadata, Access::Organise).is_ok();
+    let jury_desk = match state.auth.authorize(&viewer.metadata, Access::ReplayViewer) {
+        Ok(_) => format!("<p><a href=\"/jury\" id=\"index-jury\">{}</a></p>", esc(&lang.t("index-jury"))),
+        Err(_) => String::new(),
+    };
     let facade = state.facade.clone();
     let listed = blocking(move || Ok(facade.season(scope)?.value)).await?;
     let t = |id: &str| esc(&lang.t(id));
     let mut body = format!(
-        "<h1>{}</h1><p class=\"muted\">{}</p>{}",
+        "<h1>{}</h1><p class=\"muted\">{}</p>{jury_desk}{}",
         t("site-name"),
         t("season-lead"),
         season(lang, &listed, may_print, may_organise)

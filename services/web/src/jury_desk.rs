@@ -121,7 +121,7 @@ pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &R
         let seq = r.envelope.seq;
         let selected = if values.void.as_deref() == Some(&seq.to_string()) { " selected" } else { "" };
         options.push_str(&format!(
-            "<option value=\"{seq}\" data-json=\"{json}\"{selected}>{seq} · {line}</option>",
+            "<option value=\"{seq}\" data-json=\"{json}\" lang=\"en\"{selected}>{seq} · {line}</option>",
             json = esc(&ledger::event::canonical_json_text(&r.event)),
             line = esc(&replay::audit::event_text(&r.event)),
         ));

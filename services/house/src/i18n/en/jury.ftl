@@ -24,3 +24,4 @@ desk-back = Back to the game
 desk-ruled = The ruling is recorded.
 desk-error-void = The event to void is a number of the game's events.
 desk-error-corrected = The corrected event cannot be read: it is one event as JSON, as the list above shows them.
+index-jury = The jury's desk: every call waiting for a ruling

@@ -24,3 +24,4 @@ desk-back = Volver a la partida
 desk-ruled = La resolución está registrada.
 desk-error-void = El evento que se anula es un número de los eventos de la partida.
 desk-error-corrected = No se puede leer el evento corregido: es un solo evento en JSON, como los muestra la lista.
+index-jury = La mesa del jurado: cada llamada que espera una resolución
