@@ -337,9 +337,20 @@ async fn every_page_and_printout_in_spanish_says_no_english_word_no_id_and_no_de
         "/analyst ".to_owned(),
         format!("/andes/{} ", hall::ANDES),
         format!("/table/{running} "),
+        "/jury ".to_owned(),
+        format!("/organise/{t} "),
+        format!("/organise/{t}/codes "),
+        format!("/pairings/{t}/1 "),
+        format!("/me/{t}/"),
     ];
     for page in &known {
         assert!(visited.iter().any(|v| v.starts_with(page.as_str())), "the crawl never reached {page}");
     }
     assert!(wrong.is_empty(), "{} leaks on Spanish pages:\n{}", wrong.len(), wrong.join("\n"));
+    // The Andes board says its match in words: points, winner, levels (9.5: from games won).
+    let cookie = format!("ledger_lang=es; ledger_token={}", hex::encode(ORGANISER_TOKEN));
+    let andes = http_at(&web, "GET", &format!("/andes/{}", hall::ANDES), &[("Cookie", cookie)], "").await;
+    let summary = andes.body.split("id=\"andes-summary\"").nth(1).unwrap_or_default();
+    assert!(summary.contains("gana el encuentro") || summary.contains("empate"), "{summary}");
+    assert!(summary.contains("Nivel de") || summary.contains("aún no tiene nivel"), "{summary}");
 }

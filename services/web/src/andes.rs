@@ -197,10 +197,88 @@ fn board_html(lang: Lang, id: &StreamId, board: &BoardView, sheet: &MatchJson, s
         ));
     }
     out.push_str("</ol>");
-    // The points and the match, each line as `replay::andes` explains it.
-    out.push_str(&format!("<h2>{}</h2><ul class=\"explain\" id=\"andes-explain\">", t("andes-points")));
+    // The points, the match and the levels in the reader's words; then each line as
+    // `replay::andes` explains it, for who checks the sums.
+    out.push_str(&format!("<h2>{}</h2>", t("andes-points")));
+    out.push_str(&summary(lang, sheet));
+    out.push_str(&format!(
+        "<details><summary>{}</summary><ul class=\"explain\" id=\"andes-explain\">",
+        t("andes-explain-lines")
+    ));
     for line in &sheet.explain {
         out.push_str(&format!("<li lang=\"en\">{}</li>", esc(line)));
+    }
+    out.push_str("</ul></details>");
+    out
+}
+
+/// Each game's points and winner, the match's totals and winner, each player's level (9.5), in
+/// `lang`, from the sheet's typed values.
+fn summary(lang: Lang, sheet: &MatchJson) -> String {
+    let number = |n: &serde_json::Number| lang.decimal(&n.to_string());
+    let mut out = String::from("<ul class=\"andes-summary\" id=\"andes-summary\">");
+    for game in &sheet.games {
+        let sides: Vec<String> = [(Side::Sol, &game.sol), (Side::Luna, &game.luna)]
+            .into_iter()
+            .filter_map(|(side, player)| {
+                let p = game.points.get(&side)?;
+                Some(lang.t_args(
+                    "andes-game-points",
+                    &[
+                        ("player", player.clone().into()),
+                        ("side", side_name(lang, side.as_str()).into()),
+                        ("points", p.points.into()),
+                        ("on_board", p.on_board.into()),
+                        ("attacked", p.attacked.into()),
+                        ("reserve", p.reserve.into()),
+                    ],
+                ))
+            })
+            .collect();
+        let result = match (game.winner, &game.bonus) {
+            (Some(side), bonus) => {
+                let winner = if side == Side::Sol { &game.sol } else { &game.luna };
+                let how = lang.t(&format!("andes-decided-{}", game.decided_by.unwrap_or("points")));
+                let bonus = bonus.as_ref().map(number).unwrap_or_default();
+                lang.t_args(
+                    "andes-game-won",
+                    &[("player", winner.clone().into()), ("how", how.into()), ("bonus", bonus.into())],
+                )
+            }
+            (None, _) => lang.t("andes-game-running"),
+        };
+        out.push_str(&format!(
+            "<li data-game=\"{n}\"><strong>{title}</strong> {sides}. {result}</li>",
+            n = game.game,
+            title = esc(&lang.t_args("andes-summary-game", &[("number", u64::from(game.game).into())])),
+            sides = esc(&sides.join("; ")),
+            result = esc(&result),
+        ));
+    }
+    let totals: Vec<String> = sheet
+        .players
+        .iter()
+        .map(|p| lang.t_args("andes-total", &[("player", p.player.clone().into()), ("total", number(&p.total).into())]))
+        .collect();
+    let winner = match &sheet.winner {
+        Some(winner) => lang.t_args("andes-match-won", &[("player", winner.clone().into())]),
+        None if sheet.status == "complete" => lang.t("andes-match-drawn"),
+        None => lang.t("andes-match-running"),
+    };
+    out.push_str(&format!("<li id=\"andes-match\">{}. {}</li>", esc(&totals.join(" · ")), esc(&winner)));
+    for player in &sheet.players {
+        let level = match &player.level {
+            Some(level) => lang.t_args(
+                "andes-level",
+                &[
+                    ("player", player.player.clone().into()),
+                    ("value", number(&level.value).into()),
+                    ("band", lang.t(&format!("andes-band-{}", level.band)).into()),
+                ],
+            ),
+            None => lang.t_args("andes-no-level", &[("player", player.player.clone().into())]),
+        };
+        out.push_str(&format!("<li class=\"level\">{}</li>", esc(&level)));
     }
     out.push_str("</ul>");
     out

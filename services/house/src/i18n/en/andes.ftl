@@ -31,3 +31,29 @@ andes-now = now
 andes-as-after = as after event { NUMBER($seq, useGrouping: 0) }
 # $side (String) - what was asked for
 andes-error-side = A side is sol or luna, not “{ $side }”.
+
+## The points, the match and the levels in words (the Andes board)
+andes-explain-lines = How each number was reached (the ledger's lines)
+# $number (Number)
+andes-summary-game = Game { NUMBER($number, useGrouping: 0) }:
+# $player, $side (String); $points, $on_board, $attacked, $reserve (Number)
+andes-game-points = { $player } ({ $side }) { $points } points ({ $on_board } on the board, { $attacked } attacked, { $reserve } in reserve)
+# $player, $how, $bonus (String)
+andes-game-won = { $player } wins { $how }, with a bonus of { $bonus }.
+andes-game-running = Still being played.
+andes-decided-points = on points
+andes-decided-pieces_on_board = with more pieces on the board
+andes-decided-luna = as Luna (level on points and pieces)
+andes-decided-flag_fell = when the other's flag fell
+andes-decided-resigned = when the other resigned
+# $player (String), $total (String: a number in the reader's form)
+andes-total = { $player }: { $total }
+andes-match-won = { $player } wins the match
+andes-match-drawn = The match is drawn
+andes-match-running = The match goes on
+# $player, $value, $band (String)
+andes-level = Level of { $player }: { $value }, { $band } (from the games won)
+andes-no-level = { $player } has no level yet: no game won
+andes-band-copper = copper
+andes-band-silver = silver
+andes-band-gold = gold

@@ -31,3 +31,29 @@ andes-now = ahora
 andes-as-after = tal como tras el evento { NUMBER($seq, useGrouping: 0) }
 # $side (String)
 andes-error-side = Un bando es sol o luna, no «{ $side }».
+
+## Los puntos, el encuentro y los niveles en palabras (el tablero de Andes)
+andes-explain-lines = Cómo se llegó a cada número (las líneas del registro)
+# $number (Number)
+andes-summary-game = Partida { NUMBER($number, useGrouping: 0) }:
+# $player, $side (String); $points, $on_board, $attacked, $reserve (Number)
+andes-game-points = { $player } ({ $side }) { $points } puntos ({ $on_board } en el tablero, { $attacked } atacadas, { $reserve } en reserva)
+# $player, $how, $bonus (String)
+andes-game-won = Gana { $player } { $how }, con una bonificación de { $bonus }.
+andes-game-running = Aún en juego.
+andes-decided-points = por puntos
+andes-decided-pieces_on_board = con más piezas en el tablero
+andes-decided-luna = como Luna (empate a puntos y a piezas)
+andes-decided-flag_fell = al caer la bandera del rival
+andes-decided-resigned = por abandono del rival
+# $player (String), $total (String: un número en la forma del lector)
+andes-total = { $player }: { $total }
+andes-match-won = { $player } gana el encuentro
+andes-match-drawn = El encuentro termina en empate
+andes-match-running = El encuentro sigue
+# $player, $value, $band (String)
+andes-level = Nivel de { $player }: { $value }, { $band } (de las partidas ganadas)
+andes-no-level = { $player } aún no tiene nivel: ninguna partida ganada
+andes-band-copper = cobre
+andes-band-silver = plata
+andes-band-gold = oro
