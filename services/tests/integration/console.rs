@@ -193,6 +193,12 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     let laptop = driver.browser(1280, 800).await;
     let t = "day26";
     let stream = format!("tournament/{t}");
+    // The club's ledger already holds last year's tournament and an Andes match.
+    let open26 = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
+    let imported = day.ctl(&["import", "--file", open26], "");
+    assert!(imported.status.success(), "{}", String::from_utf8_lossy(&imported.stderr));
+    day.append("andes/side-event", &crate::season::andes_lines(7));
+    let open26_before = day.events("tournament/open26");
 
     // The public is sent to sign in; the organiser signs in by the link the first command printed.
     laptop.goto(&format!("{}/organise", day.web)).await.unwrap();
@@ -201,6 +207,7 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     laptop.goto(&format!("{}/organise", day.web)).await.unwrap();
     at(&laptop, "/organise", "#form-create").await;
 
+    assert!(text_of(&laptop, "#season-tournaments").await.unwrap().contains("Open"), "last year's is listed");
     // Create: previewed, then recorded.
     fill(&laptop, "#form-create input[name=id]", t).await;
     fill(&laptop, "#form-create input[name=name]", "Jornada CAFE 2026").await;
@@ -437,6 +444,9 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     assert!(status == json!(0) || status == json!(409), "a resent confirmation: {status}");
     assert_eq!(day.events(&stream).len(), before, "a confirmation sent twice records once");
 
+    // Last year's tournament is as it was, and none of this day's games is one of its.
+    assert_eq!(day.events("tournament/open26"), open26_before);
+    assert!(games.iter().all(|(_, g)| g.starts_with("day26-")), "{games:?}");
     laptop.close().await.unwrap();
     drop(day.daemon);
 }
