@@ -227,23 +227,71 @@ fn newest_kept(data: &Path) -> Vec<u8> {
     rustls::pki_types::CertificateDer::pem_slice_iter(&pem).next().unwrap().unwrap().to_vec()
 }
 
+/// A plain-HTTP request to `addr` with this `Host`, the answer read to its end.
+async fn plain_get(addr: &str, host: &str, path: &str, lang: &str) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Language: {lang}\r\nConnection: close\r\n\r\n");
+    exchange(&mut stream, &request).await
+}
+
 async fn plain_http_is_redirected_for_our_name_only(redirect: &str, web: &str) {
-    let get = |host: &'static str, path: &'static str, lang: &'static str| async move {
-        let mut stream = tokio::net::TcpStream::connect(redirect).await.unwrap();
-        let request =
-            format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Language: {lang}\r\nConnection: close\r\n\r\n");
-        exchange(&mut stream, &request).await
-    };
     let port = web.rsplit_once(':').unwrap().1;
-    let ours = get("LocalHost:80", "/board/t1?lang=es", "en").await;
+    let ours = plain_get(redirect, "LocalHost:80", "/board/t1?lang=es", "en").await;
     assert!(ours.starts_with("HTTP/1.1 308"), "{ours}");
     assert!(ours.contains(&format!("location: https://localhost:{port}/board/t1?lang=es\r\n")), "{ours}");
     for host in ["evil.example", "localhost.evil.example", "localhost@evil.example", "127.0.0.1"] {
-        let theirs = get(host, "/", "es").await;
+        let theirs = plain_get(redirect, host, "/", "es").await;
         assert!(theirs.starts_with("HTTP/1.1 400"), "{host}: {theirs}");
         assert!(!theirs.to_ascii_lowercase().contains("location:"), "{host}: {theirs}");
         assert!(theirs.contains("Esta dirección no es de este registro"), "{host}: in the reader's language: {theirs}");
     }
-    let unknown = get("localhost", "/.well-known/acme-challenge/not-a-token", "en").await;
+    let unknown = plain_get(redirect, "localhost", "/.well-known/acme-challenge/not-a-token", "en").await;
     assert!(unknown.starts_with("HTTP/1.1 404"), "{unknown}");
+}
+
+/// Issue 34, item 3 with a certificate file (no ACME, so no list of names): plain HTTP goes to
+/// the host the browser asked for, over HTTPS, if that host is well formed; and ledgerd refuses
+/// to start a redirect with no certificate to redirect to.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_certificate_file_plain_http_goes_to_the_same_host_over_https() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = KeyPair::generate().unwrap();
+    let cert = CertificateParams::new(vec!["192.168.1.10".to_owned()]).unwrap().self_signed(&key).unwrap();
+    let (cert_path, key_path) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
+    std::fs::write(&cert_path, cert.pem()).unwrap();
+    std::fs::write(&key_path, key.serialize_pem()).unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::spawn_with(
+        &data,
+        &[
+            "--tls-cert",
+            cert_path.to_str().unwrap(),
+            "--tls-key",
+            key_path.to_str().unwrap(),
+            "--http-listen",
+            "127.0.0.1:0",
+            "--http-redirect-listen",
+            "127.0.0.1:0",
+        ],
+    );
+    let port = daemon.announced("http").rsplit_once(':').unwrap().1.to_owned();
+    let redirect = daemon.announced("http-redirect").to_owned();
+    let hall = plain_get(&redirect, "192.168.1.10", "/table/t1/g1", "en").await;
+    assert!(hall.starts_with("HTTP/1.1 308"), "{hall}");
+    assert!(hall.contains(&format!("location: https://192.168.1.10:{port}/table/t1/g1\r\n")), "{hall}");
+    for host in ["evil.example/x", "a b", "evil.example:80@x"] {
+        let bad = plain_get(&redirect, host, "/", "en").await;
+        assert!(bad.starts_with("HTTP/1.1 400"), "{host}: {bad}");
+        assert!(bad.contains("This address is not one of this ledger's"), "{host}: {bad}");
+    }
+    drop(daemon);
+    let refused = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+        .args(["--data-dir", data.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .args(["--http-listen", "127.0.0.1:0", "--http-redirect-listen", "127.0.0.1:0"])
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("--http-redirect-listen needs --http-listen and a certificate"), "{said}");
 }
