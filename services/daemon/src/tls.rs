@@ -73,8 +73,16 @@ impl WebCertificate {
     /// The certificate `files` name if they can be used, else none yet: [`WebCertificate::reload`]
     /// puts one in place once it is there (ACME's first certificate).
     pub fn load_or_await(files: &TlsFiles) -> std::sync::Arc<WebCertificate> {
-        let current = std::sync::RwLock::new(certified_key(files).ok().map(std::sync::Arc::new));
-        std::sync::Arc::new(WebCertificate { files: files.clone(), current })
+        let current = match certified_key(files) {
+            Ok(key) => Some(std::sync::Arc::new(key)),
+            Err(error) => {
+                if files.cert.exists() {
+                    tracing::warn!(%error, "the kept certificate cannot be used; the pages wait for a new one");
+                }
+                None
+            }
+        };
+        std::sync::Arc::new(WebCertificate { files: files.clone(), current: std::sync::RwLock::new(current) })
     }
 
     /// Reads the files again; a certificate that cannot be used changes nothing.

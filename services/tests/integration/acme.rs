@@ -286,12 +286,21 @@ async fn with_a_certificate_file_plain_http_goes_to_the_same_host_over_https() {
         assert!(bad.contains("This address is not one of this ledger's"), "{host}: {bad}");
     }
     drop(daemon);
-    let refused = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
-        .args(["--data-dir", data.to_str().unwrap(), "--listen", "127.0.0.1:0"])
-        .args(["--http-listen", "127.0.0.1:0", "--http-redirect-listen", "127.0.0.1:0"])
-        .output()
-        .unwrap();
-    assert!(!refused.status.success());
-    let said = String::from_utf8_lossy(&refused.stderr);
+    let refusal = |flags: &[&str]| {
+        let refused = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+            .args(["--data-dir", data.to_str().unwrap(), "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(!refused.status.success(), "{flags:?}");
+        String::from_utf8_lossy(&refused.stderr).into_owned()
+    };
+    let said = refusal(&["--http-redirect-listen", "127.0.0.1:0"]);
     assert!(said.contains("--http-redirect-listen needs --http-listen and a certificate"), "{said}");
+    // ACME without the plain-HTTP port could never answer its challenge: refused at start.
+    let said = refusal(&["--acme-domain", "localhost"]);
+    assert!(said.contains("--acme-domain needs --http-listen (the HTTPS pages) and --http-redirect-listen"), "{said}");
+    let said = refusal(&["--acme-domain", "bad_name.example", "--http-redirect-listen", "127.0.0.1:0"]);
+    assert!(said.contains("not a DNS name"), "{said}");
+    assert!(!data.join("acme").exists(), "a refused start keeps nothing");
 }
