@@ -62,6 +62,12 @@ pub struct Config {
     pub table_quota: TableQuota,
     /// Serve gRPC over TLS; `None`: plaintext.
     pub tls: Option<crate::tls::TlsFiles>,
+    /// The pages' certificate by ACME (`--acme-domain`), kept in `<data_dir>/acme/`; needs
+    /// `http_listen` and `http_redirect_listen` (HTTP-01), and no `tls` (one certificate source).
+    pub acme: Option<crate::acme::AcmeConfig>,
+    /// Plain HTTP answered with a redirect to the pages' HTTPS port (and ACME's HTTP-01
+    /// challenges); needs a certificate for the pages.
+    pub http_redirect_listen: Option<SocketAddr>,
     /// The key checkpoints are signed with (`ledgerctl new-signing-key`); `None`: no checkpoints
     /// and no proofs.
     pub signing_key: Option<PathBuf>,

@@ -5,6 +5,7 @@
 //! [`tls`]) and the metrics ([`metrics`]). The web pages are `ledger_web`'s, what the daemon
 //! shares with `ledgerctl` is `ledger_house`'s.
 
+pub mod acme;
 pub mod config;
 pub mod limits;
 pub mod metrics;

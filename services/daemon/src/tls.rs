@@ -52,10 +52,12 @@ impl TlsFiles {
 /// browsers give the offline table its service worker only over HTTPS. Read from the same PEM
 /// files as gRPC's, without client certificates (a tablet has none), and read again on SIGHUP:
 /// handshakes from then on present the new certificate, connections already open go on.
+/// Certificates by ACME (`crate::acme`) are read the same way from the data directory, after
+/// each renewal; until the first is issued there is none, and handshakes fail.
 #[derive(Debug)]
 pub struct WebCertificate {
     files: TlsFiles,
-    current: std::sync::RwLock<std::sync::Arc<rustls::sign::CertifiedKey>>,
+    current: std::sync::RwLock<Option<std::sync::Arc<rustls::sign::CertifiedKey>>>,
 }
 
 impl WebCertificate {
@@ -64,8 +66,23 @@ impl WebCertificate {
     /// # Errors
     /// A file is missing, not PEM, or the key is of a kind rustls cannot sign with.
     pub fn load(files: &TlsFiles) -> Result<std::sync::Arc<WebCertificate>, TlsError> {
-        let current = std::sync::RwLock::new(std::sync::Arc::new(certified_key(files)?));
+        let current = std::sync::RwLock::new(Some(std::sync::Arc::new(certified_key(files)?)));
         Ok(std::sync::Arc::new(WebCertificate { files: files.clone(), current }))
+    }
+
+    /// The certificate `files` name if they can be used, else none yet: [`WebCertificate::reload`]
+    /// puts one in place once it is there (ACME's first certificate).
+    pub fn load_or_await(files: &TlsFiles) -> std::sync::Arc<WebCertificate> {
+        let current = match certified_key(files) {
+            Ok(key) => Some(std::sync::Arc::new(key)),
+            Err(error) => {
+                if files.cert.exists() {
+                    tracing::warn!(%error, "the kept certificate cannot be used; the pages wait for a new one");
+                }
+                None
+            }
+        };
+        std::sync::Arc::new(WebCertificate { files: files.clone(), current: std::sync::RwLock::new(current) })
     }
 
     /// Reads the files again; a certificate that cannot be used changes nothing.
@@ -74,7 +91,7 @@ impl WebCertificate {
     /// As [`WebCertificate::load`].
     pub fn reload(&self) -> Result<(), TlsError> {
         let key = std::sync::Arc::new(certified_key(&self.files)?);
-        *self.current.write().unwrap_or_else(std::sync::PoisonError::into_inner) = key;
+        *self.current.write().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(key);
         Ok(())
     }
 
@@ -93,7 +110,7 @@ impl WebCertificate {
 
 impl rustls::server::ResolvesServerCert for WebCertificate {
     fn resolve(&self, _: rustls::server::ClientHello<'_>) -> Option<std::sync::Arc<rustls::sign::CertifiedKey>> {
-        Some(std::sync::Arc::clone(&self.current.read().unwrap_or_else(std::sync::PoisonError::into_inner)))
+        self.current.read().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 }
 

@@ -60,6 +60,8 @@ struct Args {
     #[command(flatten)]
     tls: TlsArgs,
     #[command(flatten)]
+    acme: AcmeArgs,
+    #[command(flatten)]
     nats: NatsArgs,
     /// Sign checkpoints of the log's Merkle tree with this key (`ledgerctl new-signing-key`), and
     /// serve proofs against them; without it, neither.
@@ -175,6 +177,45 @@ impl TlsArgs {
     }
 }
 
+/// The pages' certificate by ACME (RFC 8555), and plain HTTP redirected to HTTPS.
+#[derive(Debug, clap::Args)]
+struct AcmeArgs {
+    /// Obtain and renew the pages' certificate by ACME for this name (repeatable); the name must
+    /// reach this ledgerd on port 80 (HTTP-01). Kept in <data dir>/acme/. Needs --http-listen and
+    /// --http-redirect-listen.
+    #[arg(long, env = "LEDGER_ACME_DOMAIN", value_delimiter = ',', conflicts_with = "tls_cert")]
+    acme_domain: Vec<String>,
+    /// The certificate authority's ACME directory. Let's Encrypt's staging, for a rehearsal:
+    /// https://acme-staging-v02.api.letsencrypt.org/directory
+    #[arg(long, env = "LEDGER_ACME_DIRECTORY", default_value = ledger_daemon::acme::LETS_ENCRYPT)]
+    acme_directory: String,
+    /// An address the authority may write to about the certificates (mailto:…; repeatable).
+    #[arg(long, env = "LEDGER_ACME_CONTACT", value_delimiter = ',')]
+    acme_contact: Vec<String>,
+    /// Trust this root (PEM) for the authority's own HTTPS instead of the system's: a test CA.
+    #[arg(long, env = "LEDGER_ACME_CA_ROOT")]
+    acme_ca_root: Option<PathBuf>,
+    /// Answer plain HTTP here (e.g. 0.0.0.0:80) with a redirect to the pages' HTTPS port, and
+    /// ACME's HTTP-01 challenges.
+    #[arg(long, env = "LEDGER_HTTP_REDIRECT_LISTEN")]
+    http_redirect_listen: Option<SocketAddr>,
+}
+
+impl AcmeArgs {
+    fn config(&self) -> anyhow::Result<Option<ledger_daemon::acme::AcmeConfig>> {
+        if self.acme_domain.is_empty() {
+            return Ok(None);
+        }
+        let config = ledger_daemon::acme::AcmeConfig::new(
+            self.acme_domain.clone(),
+            self.acme_directory.clone(),
+            self.acme_contact.clone(),
+            self.acme_ca_root.clone(),
+        )?;
+        Ok(Some(config))
+    }
+}
+
 /// NATS: the JetStream backend's server, or (on sled) where every committed event is published
 /// (off without `--nats-url`).
 #[derive(Debug, clap::Args)]
@@ -271,6 +312,8 @@ async fn main() -> anyhow::Result<()> {
         nats: args.nats.options(),
         limits,
         tls: args.tls.files(),
+        acme: args.acme.config()?,
+        http_redirect_listen: args.acme.http_redirect_listen,
         signing_key: args.signing_key,
         checkpoint_interval: Duration::from_secs(args.checkpoint_interval),
         witnesses: args.witnesses,

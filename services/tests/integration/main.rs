@@ -1,6 +1,7 @@
 //! End-to-end tests of ledgerd and ledgerctl: the real gRPC server on `127.0.0.1:0`, the real
 //! binaries for crashes and the command line.
 
+mod acme;
 mod andes;
 mod andes_table;
 mod architecture;

@@ -525,15 +525,7 @@ async fn the_pages_speak_https_and_a_new_certificate_is_taken_on_sighup() {
         &["--tls-cert", cert.to_str().unwrap(), "--tls-key", key.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
     );
     let web = daemon.announced("http").to_owned();
-    let mut roots = rustls::RootCertStore::empty();
-    roots.add(ca.der().clone()).unwrap();
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let connector = crate::support::tls_client_trusting(ca.der().clone());
     let connect = || async {
         let tcp = tokio::net::TcpStream::connect(&web).await.unwrap();
         let name = rustls::pki_types::ServerName::try_from("127.0.0.1").unwrap();

@@ -222,3 +222,16 @@ async fn a_wait_that_times_out_names_what_it_waited_for_and_why_not() {
 fn a_blocking_wait_times_out_too() {
     eventually_blocking("a thing that never happens", std::time::Duration::from_millis(50), || None::<()>);
 }
+
+/// A TLS client (rustls, ring) that trusts only `root`: ledgerd's HTTPS pages in the tests.
+pub(crate) fn tls_client_trusting(root: rustls::pki_types::CertificateDer<'static>) -> tokio_rustls::TlsConnector {
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(root).unwrap();
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    tokio_rustls::TlsConnector::from(std::sync::Arc::new(config))
+}

@@ -10,6 +10,7 @@ mod http;
 mod ledger_service;
 mod projections_service;
 mod proofs_service;
+mod redirect;
 
 pub use crate::limits::{HttpLimits, Limits, PortStats, ServerStats};
 pub use crate::tls::TlsFiles;
@@ -61,6 +62,8 @@ pub enum ServeError {
     SigningKey(String),
     #[error("cannot open the proof tree in {dir}: {source}")]
     Proofs { dir: std::path::PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Https(&'static str),
     #[error("cannot read or make the key of the players' links in {0}: {1}")]
     PlayerLinks(std::path::PathBuf, std::io::Error),
 }
@@ -158,6 +161,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             ledger_house::auth::Auth::Open
         }
     };
+    check_https(&config)?;
     let tls = config.tls.as_ref().map(TlsFiles::load).transpose()?;
     let log = Arc::new(open_log(&config).await?);
     let proofs = open_proofs(&config).await?;
@@ -228,9 +232,13 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         None => None,
     };
     let auth = Arc::new(auth);
-    // The pages speak HTTPS with gRPC's certificate, read again on SIGHUP with the auth file.
-    let web_certificate = match (&config.tls, config.http_listen) {
-        (Some(files), Some(_)) => Some(crate::tls::WebCertificate::load(files)?),
+    // The pages speak HTTPS with gRPC's certificate, read again on SIGHUP with the auth file,
+    // or with the one ACME keeps in the data directory (none until the first is issued).
+    let web_certificate = match (&config.tls, &config.acme, config.http_listen) {
+        (Some(files), _, Some(_)) => Some(crate::tls::WebCertificate::load(files)?),
+        (None, Some(_), Some(_)) => {
+            Some(crate::tls::WebCertificate::load_or_await(&crate::acme::AcmeConfig::files(&config.data_dir)))
+        }
         _ => None,
     };
     reload_on_hangup(Arc::clone(&auth), web_certificate.clone(), stop_rx.clone())?;
@@ -253,10 +261,50 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let gate = Gate::new(Port::Http, limits.max_connections, limits.idle_timeout, Arc::clone(&stats));
             let incoming = connections::incoming(listener, gate);
             let tls = web_certificate.as_ref().map(crate::tls::WebCertificate::server_config);
-            Some(tokio::spawn(http::serve(ledger_web::router(state), incoming, limits, tls, Arc::clone(&stats), stop)))
+            let web =
+                tokio::spawn(http::serve(ledger_web::router(state), incoming, limits, tls, Arc::clone(&stats), stop));
+            Some((web, local.port()))
         }
         None => None,
     };
+    let redirect = match (config.http_redirect_listen, &web) {
+        (Some(addr), Some((_, https_port))) => {
+            let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
+            let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+            tracing::info!(addr = %local, "plain HTTP at http://{local}/ redirected to HTTPS");
+            announce("http-redirect", local);
+            let challenges = crate::acme::Challenges::default();
+            let domains = config.acme.as_ref().map(|acme| acme.domains.clone()).unwrap_or_default();
+            let router = redirect::router(redirect::Redirect {
+                https_port: *https_port,
+                domains,
+                challenges: challenges.clone(),
+            });
+            // A redirect is one short answer: a few connections at a time are plenty, and the
+            // descriptors counted for the pages' port are not spent twice.
+            let limits =
+                HttpLimits { max_connections: config.limits.http.max_connections.min(64), ..config.limits.http };
+            let gate = Gate::new(Port::Http, limits.max_connections, limits.idle_timeout, Arc::clone(&stats));
+            let incoming = connections::incoming(listener, gate);
+            let stop = stopped(stop_rx.clone());
+            let served = tokio::spawn(http::serve(router, incoming, limits, None, Arc::clone(&stats), stop));
+            Some((served, challenges))
+        }
+        _ => None,
+    };
+    // ACME answers its challenges on the plain-HTTP port: started once that port is bound.
+    let acme = match (&config.acme, &web_certificate, &redirect) {
+        (Some(acme), Some(certificate), Some((_, challenges))) => Some(tokio::spawn(crate::acme::keep(
+            acme.clone(),
+            config.data_dir.clone(),
+            Arc::clone(certificate),
+            challenges.clone(),
+            stop_rx.clone(),
+        ))),
+        _ => None,
+    };
+    let web = web.map(|(web, _)| web);
+    let redirect = redirect.map(|(served, _)| served);
     let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats, proofs };
     // Last: once this line is out, every listener is bound.
     announce("grpc", addr);
@@ -264,8 +312,8 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     if let Some(metrics) = metrics {
         metrics.await.ok();
     }
-    if let Some(web) = web {
-        web.await.ok();
+    for task in web.into_iter().chain(redirect).chain(acme) {
+        task.await.ok();
     }
     if let Some((_, task)) = fanout {
         task.await.ok();
@@ -278,6 +326,30 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         return Err(ServeError::LogStopped);
     }
     tracing::info!("ledgerd stopped; the log is closed");
+    Ok(())
+}
+
+/// The pages' HTTPS flags that only work together: ACME needs the pages' port and the
+/// plain-HTTP port (its HTTP-01 challenges) and is the pages' only certificate; the redirect
+/// needs a certificate to redirect to.
+fn check_https(config: &Config) -> Result<(), ServeError> {
+    if config.acme.is_some() {
+        if config.tls.is_some() {
+            return Err(ServeError::Https("give either --tls-cert or --acme-domain, not both"));
+        }
+        if config.http_listen.is_none() || config.http_redirect_listen.is_none() {
+            return Err(ServeError::Https(
+                "--acme-domain needs --http-listen (the HTTPS pages) and --http-redirect-listen (port 80, where the authority checks the name)",
+            ));
+        }
+    }
+    if config.http_redirect_listen.is_some()
+        && (config.http_listen.is_none() || (config.tls.is_none() && config.acme.is_none()))
+    {
+        return Err(ServeError::Https(
+            "--http-redirect-listen needs --http-listen and a certificate (--tls-cert or --acme-domain) to redirect to",
+        ));
+    }
     Ok(())
 }
 

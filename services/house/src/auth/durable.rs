@@ -12,7 +12,7 @@ use std::path::Path;
 ///
 /// # Errors
 /// A sentence: the file cannot be written, synced or renamed, or `check` refused it.
-pub(crate) fn replace(path: &Path, text: &str, check: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
+pub fn replace(path: &Path, text: &str, check: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), String> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),

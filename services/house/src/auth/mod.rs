@@ -15,7 +15,7 @@
 //! file's. A ledgerd whose data directory holds kept tokens runs with tokens even without an
 //! auth file ([`Auth::of_daemon`]).
 
-mod durable;
+pub mod durable;
 pub mod file;
 pub mod kept;
 pub mod policy;

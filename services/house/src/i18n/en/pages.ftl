@@ -89,3 +89,6 @@ refusal-stale = The game moved on: another device recorded first.
 refusal-exhausted = This game holds every event a game may ever need: call the jury, who will look at what filled it.
 refusal-unreachable = The ledger cannot be reached.
 manifest-table = Table
+
+# The plain-HTTP port's redirect to HTTPS (issue 34, ledgerd --http-redirect-listen).
+redirect-unknown-host = This address is not one of this ledger's. Open the address the organiser gave you, starting with https://.

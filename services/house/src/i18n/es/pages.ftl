@@ -89,3 +89,6 @@ refusal-stale = La partida siguió: otro dispositivo registró antes.
 refusal-exhausted = Esta partida ya tiene todos los eventos que una partida puede necesitar: llama al jurado, que revisará qué la llenó.
 refusal-unreachable = El ledger no responde.
 manifest-table = Mesa
+
+# The plain-HTTP port's redirect to HTTPS (issue 34, ledgerd --http-redirect-listen).
+redirect-unknown-host = Esta dirección no es de este registro. Abra la dirección que le dio la organización, la que empieza por https://.
