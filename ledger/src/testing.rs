@@ -243,6 +243,8 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
             "objectives total must be more than 0, got 0"),
         case("negative tc count", game(1), json!({"type": "tc_dealt", "nation": "prussia", "count": -2}), Malformed,
             "tc_dealt count must not be negative, got -2"),
+        case("tc count above any deal", game(1), json!({"type": "tc_dealt", "nation": "prussia", "count": 70}), Malformed,
+            "tc_dealt count 70 is more than a nation is dealt in one turn: at most 7"),
         case("second offensive_launched", with(game(2), &[launched.clone()]), json!({"type": "offensive_launched", "set_aside_tc": 11}), Precondition,
             "the prussian offensive was already launched in turn 2"),
         case("offensive launched again after a call-off",

@@ -34,6 +34,7 @@
   // Bohemia has 14 objectives; names and free text are bounded (ledger/src/event/shape.rs).
   var BOHEMIAN_OBJECTIVES = 14;
   var MAX_TEXT_CHARS = 2000;
+  var MAX_TC_PER_DEAL = 7;
   var MAX_NAME_CHARS = 200;
 
   // --- the events (ledger/src/event/mod.rs): fields in declaration order ---
@@ -95,6 +96,9 @@
     "refusal-blank": function (a) { return a.field + " must not be blank"; },
     "refusal-turn-zero": function () { return "turns start at 1"; },
     "refusal-tc-count-negative": function (a) { return "tc_dealt count must not be negative, got " + a.count; },
+    "refusal-tc-count-above-deal": function (a) {
+      return "tc_dealt count " + a.count + " is more than a nation is dealt in one turn: at most " + a.max;
+    },
     "refusal-objectives-total": function (a) { return "objectives total must be more than 0, got " + a.total; },
     "refusal-objectives-held": function (a) {
       return "objectives held must be between 0 and the total " + a.total + ", got " + a.held;
@@ -405,6 +409,9 @@
     switch (e.type) {
       case "tc_dealt":
         if (e.count < 0) { throw malformed("refusal-tc-count-negative", { count: e.count }); }
+        if (e.count > MAX_TC_PER_DEAL) {
+          throw malformed("refusal-tc-count-above-deal", { count: e.count, max: MAX_TC_PER_DEAL });
+        }
         break;
       case "nation_dropped_out": case "imperial_army_switched":
         checkObjectives(null, e.objectives_held, e.objectives_total);
