@@ -1,0 +1,209 @@
+//! Issue 35's probes that held when it was filed, kept holding: the path of an asset, a body of
+//! 10 MB, JSON nested a hundred thousand deep, and the actor header when tokens are on. Each
+//! against a ledgerd of its own, on loopback, in bounded loops (the other held probes and where
+//! their tests are: docs/RELIABILITY.md, the threat table).
+
+use crate::daemon::Daemon;
+use crate::hostile::{as_holder, http};
+use crate::support::{append, events};
+use ledger_house::auth::file::entry;
+use ledger_house::auth::{Role, ACTOR_HEADER, CLEARANCE_HEADER};
+use ledger_proto::v1 as pb;
+use ledger_proto::v1::ledger_client::LedgerClient;
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_stream::StreamExt;
+use tonic::transport::Channel;
+use tonic::Code;
+
+const ORGANISER: &str = "organiser-secret";
+const TABLE: &str = "table-1-secret";
+
+/// A ledgerd with tokens (an organiser, an unscoped table) and the pages, holding `game/g`
+/// started by the organiser.
+struct Hall {
+    _dir: tempfile::TempDir,
+    daemon: Daemon,
+    grpc: LedgerClient<Channel>,
+    web: String,
+}
+
+impl Hall {
+    async fn open() -> Hall {
+        let dir = tempfile::tempdir().unwrap();
+        let auth_file = dir.path().join("auth.json");
+        let tokens = json!({"tokens": [
+            entry(ORGANISER, "olga", Role::Organiser),
+            entry(TABLE, "table-1", Role::Table),
+        ]});
+        std::fs::write(&auth_file, tokens.to_string()).unwrap();
+        let daemon = Daemon::spawn_with(
+            &dir.path().join("data"),
+            &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
+        );
+        let mut grpc = daemon.connect().await;
+        let start = events(&[json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"})]);
+        grpc.append(as_holder(append("game/g", &start, "g-", None), ORGANISER)).await.unwrap();
+        let web = daemon.announced("http").to_owned();
+        Hall { _dir: dir, daemon, grpc, web }
+    }
+
+    /// Every record of `game/g`, as the organiser reads them.
+    async fn game(&mut self) -> Vec<pb::RecordedEvent> {
+        let request = pb::ReadRequest { stream: "game/g".into(), from_seq: 1, ..Default::default() };
+        let read = self.grpc.read(as_holder(request, ORGANISER)).await.unwrap().into_inner();
+        read.map(Result::unwrap).collect().await
+    }
+
+    /// The head of a POST of `length` bytes to the table page's queue, signed in as the table.
+    fn post_head(&self, length: usize, extra: &str) -> String {
+        format!(
+            "POST /table/g/events HTTP/1.1\r\nHost: {}\r\nCookie: {}={}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n{extra}Connection: close\r\n\r\n",
+            self.web,
+            ledger_web::COOKIE_TOKEN,
+            hex::encode(TABLE)
+        )
+    }
+
+    /// The front page still answers: nothing before it took ledgerd down.
+    async fn still_serves(&mut self) {
+        let (status, answer) =
+            http(&self.web, format!("GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", self.web)).await;
+        assert_eq!(status, 200, "{answer}");
+        assert!(self.daemon.child.try_wait().unwrap().is_none(), "ledgerd is still running");
+    }
+}
+
+/// An asset's name with `..`, encoded or not, slashes and backslashes, under `/assets/` and
+/// `/assets/i18n/`: never a file of the machine, never a page's error with a path in it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paths_outside_the_assets_are_never_served() {
+    let mut hall = Hall::open().await;
+    let get = |path: &str| format!("GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n", hall.web);
+    let (status, answer) = http(&hall.web, get("/assets/style.css")).await;
+    assert_eq!(status, 200, "the assets are served: {answer}");
+    for path in [
+        "/assets/../Cargo.toml",
+        "/assets/..%2fCargo.toml",
+        "/assets/%2e%2e%2f%2e%2e%2fCargo.toml",
+        "/assets/..%5c..%5cCargo.toml",
+        "/assets/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/assets/..%252f..%252fCargo.toml",
+        "/assets/i18n/en/..%2f..%2fCargo.toml",
+        "/assets/i18n/..%2f..%2f/Cargo.toml",
+        "/assets/i18n/%2e%2e/rules.ftl",
+        "/assets/i18n/en/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/assets/i18n/en/..%5crules.ftl",
+    ] {
+        let (status, answer) = http(&hall.web, get(path)).await;
+        assert!(matches!(status, 400 | 404), "{path}: {status}\n{answer}");
+        for leak in ["[package]", "[workspace]", "root:", "/work/", "/home/", "/etc/"] {
+            assert!(!answer.contains(leak), "{path} shows {leak}:\n{answer}");
+        }
+    }
+    hall.still_serves().await;
+}
+
+/// A POST of 10 MB is refused `413 Payload Too Large` once the body limit is read, and nothing of
+/// it is stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ten_megabyte_post_is_refused_and_stores_nothing() {
+    const SIZE: usize = 10 * 1024 * 1024;
+    let mut hall = Hall::open().await;
+    let reason = "x".repeat(SIZE - 200);
+    let body = json!({"events": [{"event_id": "huge-1", "expected_version": 1,
+        "event": {"type": "jury_called", "reason": reason}}]})
+    .to_string();
+    assert!(body.len() > 10_000_000);
+    // Sent whole: ledgerd reads 2 MiB (the body limit), answers 413 and closes.
+    let mut stream = tokio::net::TcpStream::connect(&hall.web).await.unwrap();
+    let mut sent = stream.write_all(hall.post_head(body.len(), "").as_bytes()).await.is_ok();
+    for chunk in body.as_bytes().chunks(64 * 1024) {
+        if !sent || stream.write_all(chunk).await.is_err() {
+            sent = false;
+            break;
+        }
+    }
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(std::time::Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "ledgerd neither answered nor closed the connection");
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 413"), "sent whole: {sent}; {answer}");
+    assert_eq!(hall.game().await.len(), 1, "nothing of the 10 MB was stored");
+    hall.still_serves().await;
+}
+
+/// Event JSON nested 100,000 deep (200 KB, well inside the body limit), in the queue and in an
+/// event's field: refused with a sentence, no stack overflow, nothing stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deeply_nested_json_is_refused_without_a_panic() {
+    const DEPTH: usize = 100_000;
+    let mut hall = Hall::open().await;
+    let nested = format!("{}{}", "[".repeat(DEPTH), "]".repeat(DEPTH));
+    // Too deep to parse: 400; parsed but not a queue: 422.
+    for (body, expected, why) in [
+        (
+            format!(r#"{{"events": [{{"event_id": "deep-1", "expected_version": 1, "event": {nested}}}]}}"#),
+            400,
+            "recursion limit",
+        ),
+        (
+            format!(
+                r#"{{"events": [{{"event_id": "deep-2", "expected_version": 1, "event": {{"type": "jury_called", "reason": {nested}}}}}]}}"#
+            ),
+            400,
+            "recursion limit",
+        ),
+        (format!(r#"{{"events": {nested}}}"#), 422, "invalid type: sequence"),
+    ] {
+        let (status, answer) = http(&hall.web, format!("{}{body}", hall.post_head(body.len(), ""))).await;
+        let shown = &answer[..answer.len().min(800)];
+        assert_eq!(status, expected, "{shown}");
+        assert!(answer.contains(why), "{shown}");
+    }
+    assert_eq!(hall.game().await.len(), 1, "nothing nested was stored");
+    hall.still_serves().await;
+}
+
+/// With tokens on, `x-ledger-actor` and `x-ledger-clearance` are ignored: a table's code that
+/// claims to be the organiser records as the table and may not do what only the organiser may,
+/// and the headers alone are the public. Over the pages too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_actor_header_is_ignored_when_tokens_are_on() {
+    let mut hall = Hall::open().await;
+    let claim = |mut request: tonic::Request<pb::AppendRequest>| {
+        request.metadata_mut().insert(ACTOR_HEADER, "olga".parse().unwrap());
+        request.metadata_mut().insert(CLEARANCE_HEADER, "organiser".parse().unwrap());
+        request
+    };
+    let turn = events(&[json!({"type": "turn_started", "turn": 1})]);
+    let request = claim(as_holder(append("game/g", &turn, "claimed-", Some(1)), TABLE));
+    hall.grpc.append(request).await.unwrap();
+    let stored = hall.game().await;
+    assert_eq!(stored.len(), 2);
+    assert_eq!(stored[1].envelope.as_ref().unwrap().actor, "table-1", "recorded as the code's holder");
+    // The organiser's own: creating a tournament, refused to the table that claims to be her.
+    let created = events(&[json!({"type": "tournament_created", "name": "claimed", "ruleset": "cafe2023"})]);
+    let refused = hall
+        .grpc
+        .append(claim(as_holder(append("tournament/claimed", &created, "t-", None), TABLE)))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::PermissionDenied, "{}", refused.message());
+    // The headers without a token: the public, who records nothing.
+    let refused = hall.grpc.append(claim(tonic::Request::new(append("game/g", &turn, "bare-", Some(2))))).await;
+    let refused = refused.unwrap_err();
+    assert!(matches!(refused.code(), Code::Unauthenticated | Code::PermissionDenied), "{refused:?}");
+    // The pages: the same headers and no cookie post nothing.
+    let body = json!({"events": [{"event_id": "web-1", "expected_version": 2,
+        "event": {"type": "jury_called", "reason": "claimed"}}]})
+    .to_string();
+    let request = format!(
+        "POST /table/g/events HTTP/1.1\r\nHost: {}\r\n{ACTOR_HEADER}: olga\r\n{CLEARANCE_HEADER}: organiser\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        hall.web,
+        body.len()
+    );
+    let (status, answer) = http(&hall.web, request).await;
+    assert!(matches!(status, 401 | 403), "{answer}");
+    assert_eq!(hall.game().await.len(), 2, "nothing recorded under a claimed name");
+}
