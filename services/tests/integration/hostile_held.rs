@@ -18,8 +18,9 @@ use tonic::Code;
 
 const ORGANISER: &str = "organiser-secret";
 const TABLE: &str = "table-1-secret";
+const JURY: &str = "jury-secret";
 
-/// A ledgerd with tokens (an organiser, an unscoped table) and the pages, holding `game/g`
+/// A ledgerd with tokens (an organiser, an unscoped table, a jury) and the pages, holding `game/g`
 /// started by the organiser.
 struct Hall {
     _dir: tempfile::TempDir,
@@ -35,6 +36,7 @@ impl Hall {
         let tokens = json!({"tokens": [
             entry(ORGANISER, "olga", Role::Organiser),
             entry(TABLE, "table-1", Role::Table),
+            entry(JURY, "judith", Role::Jury),
         ]});
         std::fs::write(&auth_file, tokens.to_string()).unwrap();
         let daemon = Daemon::spawn_with(
@@ -206,4 +208,75 @@ async fn the_actor_header_is_ignored_when_tokens_are_on() {
     let (status, answer) = http(&hall.web, request).await;
     assert!(matches!(status, 401 | 403), "{answer}");
     assert_eq!(hall.game().await.len(), 2, "nothing recorded under a claimed name");
+}
+
+/// A player whose name is a script and whose pseudonym closes an attribute: every page that
+/// names players (the board, the pairings, the paper, the console, the player's own) shows
+/// them as text, escaped, and none of these nor the jury's carries either as markup.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_with_markup_is_shown_as_text_on_every_page_that_names_players() {
+    const NAME: &str = r#"<script>alert("name")</script>"#;
+    const PSEUDONYM: &str = r#""><img src=x onerror=alert(1)>"#;
+    let mut hall = Hall::open().await;
+    let server = format!("http://{}", hall.daemon.addr());
+    tokio::task::block_in_place(|| {
+        let organiser = |args: &[&str]| {
+            let mut all = vec!["--server", server.as_str(), "--token", ORGANISER];
+            all.extend_from_slice(args);
+            let out = crate::support::run_ledgerctl(&all, "");
+            assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        };
+        organiser(&["tournament", "create", "--id", "xss", "--name", "xss", "--ruleset", "cafe2023"]);
+        let register = ["tournament", "register", "--tournament", "xss", "--player"];
+        organiser(&[&register[..], &["p1", "--name", NAME, "--pseudonym", PSEUDONYM]].concat());
+        for n in 2..=8 {
+            let player = format!("p{n}");
+            organiser(&[&register[..], &[player.as_str(), "--name", player.as_str()]].concat());
+        }
+        organiser(&["tournament", "draw", "--tournament", "xss", "--seed", "7"]);
+    });
+    let start = events(&[json!({"type": "game_started", "at_ms": 0})]);
+    for table in 1..=2 {
+        let game = format!("game/xss-q1-t{table}");
+        hall.grpc.append(as_holder(append(&game, &start, &format!("xss-{table}-"), None), ORGANISER)).await.unwrap();
+    }
+    let get = |path: &str| {
+        // The replay viewer is the jury's alone; every other page here the organiser's too.
+        let token = if path.starts_with("/jury/") { JURY } else { ORGANISER };
+        format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nCookie: {}={}\r\nConnection: close\r\n\r\n",
+            hall.web,
+            ledger_web::COOKIE_TOKEN,
+            hex::encode(token)
+        )
+    };
+    let (status, csv) = http(&hall.web, get("/paper/xss/players.csv")).await;
+    assert_eq!(status, 200, "{csv}");
+    let own = csv.lines().find(|l| l.starts_with("p1,")).and_then(|l| l.rsplit(',').next()).expect("p1's link");
+    let own = own.split_once("/me/").map(|(_, code)| format!("/me/{code}")).expect("a /me/ link");
+    let mut pages = vec![
+        "/board/xss".to_owned(),
+        "/pairings/xss/1".to_owned(),
+        "/paper/xss/standings".to_owned(),
+        "/paper/xss/pairings/1".to_owned(),
+        "/paper/xss/sheets/1".to_owned(),
+        "/paper/xss/players".to_owned(),
+        "/organise/xss".to_owned(),
+        own,
+    ];
+    // The jury's replay viewer and its report name seats by player id: no markup there either.
+    for table in 1..=2 {
+        pages.extend([format!("/jury/xss-q1-t{table}"), format!("/jury/xss-q1-t{table}/report.md")]);
+    }
+    for path in &pages {
+        let (status, page) = http(&hall.web, get(path)).await;
+        assert_eq!(status, 200, "{path}: {page}");
+        for markup in ["<script>alert", "<img src=x", "\"><img"] {
+            assert!(!page.contains(markup), "{path} carries {markup} as markup");
+        }
+        let named = page.contains("&lt;script&gt;alert") || page.contains("&lt;img src=x onerror=alert(1)&gt;");
+        if !path.starts_with("/jury/") {
+            assert!(named, "{path} does not show the player's name or pseudonym as text");
+        }
+    }
 }
