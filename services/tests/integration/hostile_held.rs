@@ -31,6 +31,10 @@ struct Hall {
 
 impl Hall {
     async fn open() -> Hall {
+        Hall::open_with(&[]).await
+    }
+
+    async fn open_with(extra: &[&str]) -> Hall {
         let dir = tempfile::tempdir().unwrap();
         let auth_file = dir.path().join("auth.json");
         let tokens = json!({"tokens": [
@@ -39,10 +43,8 @@ impl Hall {
             entry(JURY, "judith", Role::Jury),
         ]});
         std::fs::write(&auth_file, tokens.to_string()).unwrap();
-        let daemon = Daemon::spawn_with(
-            &dir.path().join("data"),
-            &["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"],
-        );
+        let flags = ["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"];
+        let daemon = Daemon::spawn_with(&dir.path().join("data"), &[&flags[..], extra].concat());
         let mut grpc = daemon.connect().await;
         let start = events(&[json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"})]);
         grpc.append(as_holder(append("game/g", &start, "g-", None), ORGANISER)).await.unwrap();
@@ -279,4 +281,49 @@ async fn a_name_with_markup_is_shown_as_text_on_every_page_that_names_players() 
             assert!(named, "{path} does not show the player's name or pseudonym as text");
         }
     }
+}
+
+/// The live pages are bounded (`MAX_LIVE_PAGES`, 1,024, one semaphore for every live page):
+/// that many tablets follow a game, the next is refused `503` with a sentence at once, and one
+/// going away lets another in. The probe held 500 streams; this holds the bound itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_pages_beyond_the_bound_are_refused_at_once() {
+    const LIVE: usize = 1024;
+    // This test holds the 1,025 sockets itself.
+    let (_, soft) = ledger_daemon::server::descriptors::raise_soft_limit();
+    assert!(soft > 2_500, "the test needs a hard open-file limit above 2,500 (ulimit -Hn), found {soft}");
+    let hall = Hall::open_with(&["--http-max-connections", "1500"]).await;
+    let request = format!(
+        "GET /table/g/live HTTP/1.1\r\nHost: {}\r\nCookie: {}={}\r\nAccept: text/event-stream\r\n\r\n",
+        hall.web,
+        ledger_web::COOKIE_TOKEN,
+        hex::encode(ORGANISER)
+    );
+    // The answer's head: its status line.
+    async fn follow(web: &str, request: &str) -> (tokio::net::TcpStream, String) {
+        let mut stream = tokio::net::TcpStream::connect(web).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut head = vec![0; 1024];
+        let n =
+            tokio::time::timeout(std::time::Duration::from_secs(10), stream.read(&mut head)).await.unwrap().unwrap();
+        let head = String::from_utf8_lossy(&head[..n]).into_owned();
+        (stream, head)
+    }
+    let mut held = Vec::with_capacity(LIVE);
+    for n in 0..LIVE {
+        let (stream, head) = follow(&hall.web, &request).await;
+        assert!(head.starts_with("HTTP/1.1 200"), "live page {n}: {head}");
+        held.push(stream);
+    }
+    let (_, head) = follow(&hall.web, &request).await;
+    assert!(head.starts_with("HTTP/1.1 503"), "{head}");
+    let (_, answer) = http(&hall.web, request.replace("\r\n\r\n", "\r\nConnection: close\r\n\r\n")).await;
+    assert!(answer.contains("already serves 1024 live pages"), "{answer}");
+    // One tablet goes away: another follows.
+    drop(held.pop());
+    crate::support::eventually("a live page to be let go", std::time::Duration::from_secs(10), || async {
+        let (stream, head) = follow(&hall.web, &request).await;
+        head.starts_with("HTTP/1.1 200").then_some(stream)
+    })
+    .await;
 }
