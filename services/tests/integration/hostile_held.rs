@@ -7,7 +7,7 @@ use crate::daemon::Daemon;
 use crate::hostile::{as_holder, http};
 use crate::support::{append, events};
 use ledger_house::auth::file::entry;
-use ledger_house::auth::{Role, ACTOR_HEADER, CLEARANCE_HEADER};
+use ledger_house::auth::{Access, Role, ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;
 use serde_json::json;
@@ -19,8 +19,9 @@ use tonic::Code;
 const ORGANISER: &str = "organiser-secret";
 const TABLE: &str = "table-1-secret";
 const JURY: &str = "jury-secret";
+const ANALYST: &str = "analyst-secret";
 
-/// A ledgerd with tokens (an organiser, an unscoped table, a jury) and the pages, holding `game/g`
+/// A ledgerd with tokens (an organiser, an unscoped table, a jury, an analyst) and the pages, holding `game/g`
 /// started by the organiser.
 struct Hall {
     _dir: tempfile::TempDir,
@@ -41,6 +42,7 @@ impl Hall {
             entry(ORGANISER, "olga", Role::Organiser),
             entry(TABLE, "table-1", Role::Table),
             entry(JURY, "judith", Role::Jury),
+            entry(ANALYST, "ana", Role::Analyst),
         ]});
         std::fs::write(&auth_file, tokens.to_string()).unwrap();
         let flags = ["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"];
@@ -326,4 +328,48 @@ async fn live_pages_beyond_the_bound_are_refused_at_once() {
         head.starts_with("HTTP/1.1 200").then_some(stream)
     })
     .await;
+}
+
+/// Each role's forbidden pages refused, its allowed ones served, as the access table
+/// (`house/src/auth/policy.rs`) says: the replay viewer, the console, the day's paper, the
+/// full standings, and recording through the table page. (Over gRPC: `security.rs`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_roles_pages_are_what_the_access_table_says() {
+    let mut hall = Hall::open().await;
+    let created = events(&[json!({"type": "tournament_created", "name": "t1", "ruleset": "cafe2023"})]);
+    hall.grpc.append(as_holder(append("tournament/t1", &created, "t1-", None), ORGANISER)).await.unwrap();
+    // A resend of the stored start: answered, nothing new stored.
+    let resend = json!({"events": [{"event_id": "g-0", "expected_version": 0,
+        "event": {"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"}}]})
+    .to_string();
+    let pages = [
+        ("GET /jury/g", Access::ReplayViewer),
+        ("GET /organise/t1", Access::Organise),
+        ("GET /paper/t1/standings", Access::Paper),
+        ("GET /paper/t1/players.csv", Access::Paper),
+        ("POST /table/g/events", Access::Record),
+    ];
+    let holders = [(None, Role::Public), (Some(ANALYST), Role::Analyst), (Some(TABLE), Role::Table)];
+    let holders = [&holders[..], &[(Some(ORGANISER), Role::Organiser), (Some(JURY), Role::Jury)]].concat();
+    for (token, role) in holders {
+        for (page, access) in pages {
+            let cookie =
+                token.map_or(String::new(), |t| format!("Cookie: {}={}\r\n", ledger_web::COOKIE_TOKEN, hex::encode(t)));
+            let body = if page.starts_with("POST") { resend.as_str() } else { "" };
+            let request = format!(
+                "{page} HTTP/1.1\r\nHost: {}\r\n{cookie}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                hall.web,
+                body.len()
+            );
+            let (status, answer) = http(&hall.web, request).await;
+            let shown = &answer[..answer.len().min(600)];
+            if role.may(access) {
+                assert_eq!(status, 200, "{role:?} {page}: {shown}");
+            } else {
+                assert!(matches!(status, 303 | 401 | 403), "{role:?} {page}: {shown}");
+                assert!(!answer.contains("\"status\":\"duplicate\""), "{role:?} {page}: {shown}");
+            }
+        }
+    }
+    assert_eq!(hall.game().await.len(), 1, "the resends stored nothing");
 }
