@@ -151,3 +151,5 @@ refusal-offensive-victory-bohemian = a prussian_offensive_victory means prussia 
 # A public hall is hostile (issue 35): a tactical-card count beyond any deal
 # $count (Number); $max (Number)
 refusal-tc-count-above-deal = tc_dealt count { NUMBER($count, useGrouping: 0) } is more than a nation is dealt in one turn: at most { NUMBER($max, useGrouping: 0) }
+# $nation (String); $before (Number); $turn (Number); $count (Number); $max (Number)
+refusal-tc-turn-above-deal = { $nation } was dealt { NUMBER($before, useGrouping: 0) } tactical cards in turn { NUMBER($turn, useGrouping: 0) } already; { NUMBER($count, useGrouping: 0) } more is more than a deal: at most { NUMBER($max, useGrouping: 0) } a turn
