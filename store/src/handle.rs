@@ -11,7 +11,7 @@ use crate::sled::SledStorage;
 use crate::stats::{LogStats, StatsSnapshot};
 use crate::storage::{Reader, Storage, StoredPage, StreamInfo};
 use crate::syncer::Syncer;
-use ledger::{Recorded, StreamId};
+use ledger::{Folded, Recorded, StreamId};
 use std::path::Path;
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
@@ -34,6 +34,10 @@ pub struct Log {
     /// The sequencer and the sync thread.
     writers: Mutex<Vec<JoinHandle<()>>>,
     reader: Arc<dyn Reader>,
+    /// The write side's lookups that need no stream read: a record by its event id (the id
+    /// index) and a stream's head with its snapshot. They see written groups before they are
+    /// durable, so what they answer is filtered to the durable (see [`Log::find_event_ids`]).
+    lookups: Arc<dyn Storage>,
     committed: broadcast::Sender<Arc<Recorded>>,
     backend: &'static str,
     stats: Arc<LogStats>,
@@ -93,6 +97,7 @@ impl Log {
         let (committed, _) = broadcast::channel(LIVE_BUFFER);
         let stats = Arc::new(LogStats::default());
         let storage = Arc::new(storage);
+        let lookups: Arc<dyn Storage> = Arc::clone(&storage) as Arc<dyn Storage>;
         let schedule = storage.schedule();
         // The writer runs at most this many written groups ahead of the last sync.
         let (to_sync, written) = mpsc::sync_channel(4);
@@ -118,6 +123,7 @@ impl Log {
             jobs: Mutex::new(Some(jobs)),
             writers: Mutex::new(writers),
             reader: Arc::new(reader),
+            lookups,
             committed,
             backend,
             stats,
@@ -176,7 +182,9 @@ impl Log {
         if from_seq > MAX_CURSOR {
             return Ok(Vec::new());
         }
-        self.reader.read_stream(stream, from_seq, limit)
+        let records = self.reader.read_stream(stream, from_seq, limit)?;
+        self.stats.read(records.len());
+        Ok(records)
     }
 
     /// A read from past [`MAX_CURSOR`] holds nothing.
@@ -187,7 +195,9 @@ impl Log {
         if from_position > MAX_CURSOR {
             return Ok(Vec::new());
         }
-        self.reader.read_all(from_position, limit)
+        let records = self.reader.read_all(from_position, limit)?;
+        self.stats.read(records.len());
+        Ok(records)
     }
 
     /// [`Log::read_stream`] in the stored encoding, copied without decoding where the backend
@@ -199,7 +209,9 @@ impl Log {
         if from_seq > MAX_CURSOR {
             return Ok(StoredPage::default());
         }
-        self.reader.read_stream_stored(stream, from_seq, limit)
+        let page = self.reader.read_stream_stored(stream, from_seq, limit)?;
+        self.stats.read(page.count);
+        Ok(page)
     }
 
     /// [`Log::read_all`] in the stored encoding.
@@ -210,7 +222,44 @@ impl Log {
         if from_position > MAX_CURSOR {
             return Ok(StoredPage::default());
         }
-        self.reader.read_all_stored(from_position, limit)
+        let page = self.reader.read_all_stored(from_position, limit)?;
+        self.stats.read(page.count);
+        Ok(page)
+    }
+
+    /// The durable records of `stream` stored under any of `event_ids`, in the order asked,
+    /// found through the event-id index the writer keeps for idempotency: a client that resends
+    /// what it may have stored already learns which of it is, without reading the stream (the
+    /// table page's queue). Ids stored in another stream, or not yet durable, are not found.
+    ///
+    /// # Errors
+    /// The backend failed.
+    pub fn find_event_ids(&self, stream: &StreamId, event_ids: &[&str]) -> Result<Vec<Recorded>, StoreError> {
+        let durable = self.reader.last_position()?;
+        let mut found = Vec::new();
+        for id in event_ids.iter().filter(|id| !id.is_empty()) {
+            if let Some(record) = self.lookups.find_event_id(id)? {
+                if record.envelope.stream == *stream && record.envelope.position <= durable {
+                    found.push(record);
+                }
+            }
+        }
+        self.stats.read(found.len());
+        Ok(found)
+    }
+
+    /// `stream`'s folded state as its last commit stored it (its snapshot, read with its head):
+    /// its version and what its rules wait for, without reading its events. An empty stream's
+    /// is a fresh state (with no scheduled ruleset: it predicts versions, not a game's rules).
+    /// `None` when the snapshot is missing or of another version of the rules: replay then.
+    /// It may be a commit ahead of the durable records.
+    ///
+    /// # Errors
+    /// The backend failed.
+    pub fn stream_folded(&self, stream: &StreamId) -> Result<Option<Folded>, StoreError> {
+        let Some(head) = self.lookups.load_head(stream)? else { return Ok(Some(Folded::new(stream, None))) };
+        let fold = head.snapshot.as_deref().and_then(crate::snapshot::decode);
+        Ok(fold.filter(|fold| fold.version() == head.version))
     }
 
     /// # Errors

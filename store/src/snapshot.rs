@@ -11,8 +11,9 @@ use ledger::Folded;
 
 /// The snapshot format written today. 2: `ledger::rules::Rules` gained `Andes` (issue 13);
 /// 3: `TournamentState` gained `stand_ins`, 4: `withdrawn` (issue 24), 5: its `id` and
-/// `pseudonyms` (issue 32).
-pub const SNAPSHOT_VERSION: u8 = 5;
+/// `pseudonyms` (issue 32); 6: `GameState` gained `dealt`, each nation's cards of the turn
+/// (issue 35).
+pub const SNAPSHOT_VERSION: u8 = 6;
 
 /// One version byte, then postcard.
 pub fn encode(fold: &Folded) -> Vec<u8> {

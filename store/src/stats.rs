@@ -14,6 +14,7 @@ pub struct LogStats {
     groups_committed: AtomicU64,
     commit_failures: AtomicU64,
     commit_nanos: AtomicU64,
+    records_read: AtomicU64,
     /// Turns true, once, when a failed write or sync stops the log.
     stopped: watch::Sender<bool>,
 }
@@ -34,6 +35,10 @@ pub struct StatsSnapshot {
     pub commit_failures: u64,
     /// Time spent making writes durable (flush and sync).
     pub commit_nanos: u64,
+    /// Records handed to readers through the [`crate::Log`] handle (reads of a stream or of the
+    /// whole log, records found by their event ids): what a request cost, counted rather than
+    /// timed, so a test can tell a read that grows with a stream from one that does not.
+    pub records_read: u64,
     /// A write or sync failed: the log refuses every append until ledgerd restarts.
     pub stopped: bool,
 }
@@ -61,6 +66,10 @@ impl LogStats {
         self.commit_nanos.fetch_add(nanos, Ordering::Relaxed);
     }
 
+    pub(crate) fn read(&self, n_records: usize) {
+        self.records_read.fetch_add(n_records as u64, Ordering::Relaxed);
+    }
+
     pub(crate) fn commit_failed(&self) {
         self.commit_failures.fetch_add(1, Ordering::Relaxed);
         self.stopped.send_replace(true);
@@ -86,6 +95,7 @@ impl LogStats {
             groups_committed: read(&self.groups_committed),
             commit_failures: read(&self.commit_failures),
             commit_nanos: read(&self.commit_nanos),
+            records_read: read(&self.records_read),
             stopped: self.is_stopped(),
         }
     }

@@ -10,7 +10,7 @@ pub mod schema;
 mod shape;
 
 pub use json::{canonical_json_text, from_canonical_json, to_canonical_json, ParseError};
-pub use shape::MAX_NAME_CHARS;
+pub use shape::{MAX_NAME_CHARS, MAX_TC_PER_DEAL};
 
 use crate::andes::AndesEvent;
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};

@@ -8,6 +8,12 @@ use std::borrow::Cow;
 /// Bohemia has 14 objectives (spec §3, docs/RULES.md).
 pub const BOHEMIAN_OBJECTIVES: i32 = 14;
 
+/// The most tactical cards one nation is dealt in one turn: Prussia's 7, the largest deal of
+/// the Friedrich rules of play (Prussia 7, Austria 5, Russia and France 4, Hanover 2, Sweden
+/// and the Imperial Army 1); the Cards of Fate only lower a deal. More is a mistyped count (70
+/// for 7), which would skew the TC coefficients until the jury voided it.
+pub const MAX_TC_PER_DEAL: i32 = 7;
+
 /// The longest free text, in characters: a jury's reason or ruling (about a page).
 pub const MAX_TEXT_CHARS: usize = 2_000;
 /// The longest name, id or label, in characters: names, pseudonyms, player and game ids, the
@@ -36,6 +42,9 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
         Event::TcDealt { count, .. } if *count < 0 => {
             Err(Rejection::malformed(format!("tc_dealt count must not be negative, got {count}")))
         }
+        Event::TcDealt { count, .. } if *count > MAX_TC_PER_DEAL => Err(Rejection::malformed(format!(
+            "tc_dealt count {count} is more than a nation is dealt in one turn: at most {MAX_TC_PER_DEAL}"
+        ))),
         Event::NationDroppedOut { objectives_held, objectives_total, .. }
         | Event::ImperialArmySwitched { objectives_held, objectives_total, .. } => {
             objectives("", *objectives_held, *objectives_total)

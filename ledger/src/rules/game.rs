@@ -49,6 +49,9 @@ pub struct GameState {
     pub retreat_open: bool,
     /// N, as the jury recorded it.
     pub fate_horizon: Option<u32>,
+    /// The tactical cards dealt to each nation in the current turn: several `tc_dealt` for one
+    /// nation add up, to at most a deal ([`crate::event::MAX_TC_PER_DEAL`]).
+    pub dealt: BTreeMap<Nation, i32>,
 }
 
 impl GameState {
@@ -69,6 +72,7 @@ impl GameState {
             action_stage: None,
             retreat_open: false,
             fate_horizon: None,
+            dealt: BTreeMap::new(),
         }
     }
 
@@ -120,9 +124,10 @@ impl GameState {
                 }
                 Ok(())
             }
-            Event::TcDealt { nation, .. } => {
+            Event::TcDealt { nation, count } => {
                 self.in_turn()?;
-                self.in_game(*nation)
+                self.in_game(*nation)?;
+                self.within_a_deal(*nation, *count)
             }
             Event::ClockStarted { .. } => match self.clock_running {
                 Some(side) => Err(Rejection::precondition(format!("the clock already runs for {side}"))),
@@ -243,7 +248,14 @@ impl GameState {
                 self.started = true;
                 self.ruleset = ruleset.or(self.scheduled);
             }
-            Event::TurnStarted { turn, .. } => self.turn = *turn,
+            Event::TurnStarted { turn, .. } => {
+                self.turn = *turn;
+                self.dealt.clear();
+            }
+            Event::TcDealt { nation, count } => {
+                let dealt = self.dealt.entry(*nation).or_insert(0);
+                *dealt = dealt.saturating_add(*count);
+            }
             Event::ClockStarted { side, .. } => self.clock_running = Some(*side),
             Event::ClockPressed { .. } => {
                 self.clock_running = self.clock_running.map(ClockSide::other);
@@ -269,8 +281,8 @@ impl GameState {
             }
             Event::GameEnded { outcome, .. } => self.ended = Some((*outcome, self.turn)),
             Event::FateHorizonRecorded { turn } => self.fate_horizon = Some(*turn),
-            // Recorded for the score sheet and the clocks; nothing the game's rules decide by.
-            Event::TcDealt { .. } | Event::FateCardDrawn { .. } => {}
+            // Recorded for the score sheet; nothing the game's rules decide by.
+            Event::FateCardDrawn { .. } => {}
             crate::tournament_events!() | crate::jury_events!() | Event::Andes(_) => {}
         }
     }
@@ -326,6 +338,20 @@ impl GameState {
     fn in_turn(&self) -> Result<(), Rejection> {
         if self.turn == 0 {
             return Err(Rejection::precondition("no turn has started yet: turn_started 1 comes first"));
+        }
+        Ok(())
+    }
+
+    /// A nation's cards of this turn, with `count` more, are at most a deal: it draws once a
+    /// turn, Prussia's 7 the most (see [`crate::event::MAX_TC_PER_DEAL`]).
+    fn within_a_deal(&self, nation: Nation, count: i32) -> Result<(), Rejection> {
+        let before = self.dealt.get(&nation).copied().unwrap_or(0);
+        if before.saturating_add(count) > crate::event::MAX_TC_PER_DEAL {
+            return Err(Rejection::precondition(format!(
+                "{nation} was dealt {before} tactical cards in turn {} already; {count} more is more than a deal: at most {} a turn",
+                self.turn,
+                crate::event::MAX_TC_PER_DEAL
+            )));
         }
         Ok(())
     }

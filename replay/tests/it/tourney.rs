@@ -54,9 +54,12 @@ impl GameSpec {
         let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }];
         for turn in 1..=self.turns {
             events.push(Event::TurnStarted { turn, at_ms: None });
-            if turn == 1 {
-                events.extend(self.tc.iter().map(|(&nation, &count)| Event::TcDealt { nation, count }));
-            }
+            // Each nation's cards in deals the rules allow, the first turns first.
+            let dealt = i32::try_from(turn - 1).map_or(i32::MAX, |t| t.saturating_mul(ledger::event::MAX_TC_PER_DEAL));
+            events.extend(self.tc.iter().filter(|(_, &count)| count > dealt).map(|(&nation, &count)| Event::TcDealt {
+                nation,
+                count: (count - dealt).min(ledger::event::MAX_TC_PER_DEAL),
+            }));
         }
         events.push(Event::GameEnded {
             outcome: self.outcome,

@@ -31,6 +31,11 @@ pub fn render(log: &Log, fanout: Option<&FanoutStatus>, server: &ServerStats) ->
     );
     registry.register("events_committed", "Events written durably", counter(stats.events_committed));
     registry.register(
+        "records_read",
+        "Records handed to readers (stream and log reads, records found by event id)",
+        counter(stats.records_read),
+    );
+    registry.register(
         "group_commits",
         "Durable writes, each shared by a group of appends",
         counter(stats.groups_committed),

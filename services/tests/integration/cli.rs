@@ -58,7 +58,7 @@ async fn append_then_read_back_with_envelopes() {
         let stdin = ["--server", &url, "append", "--stream", "game/cli"];
         // The same line piped twice is two events (each run salts its ids afresh).
         for _ in 0..2 {
-            let tc = ledgerctl(&stdin, "{\"type\":\"tc_dealt\",\"nation\":\"prussia\",\"count\":7}\n");
+            let tc = ledgerctl(&stdin, "{\"type\":\"tc_dealt\",\"nation\":\"hanover\",\"count\":1}\n");
             assert!(text(&tc.stdout).starts_with("appended 1 events"), "{}", text(&tc.stdout));
         }
         let refused = ledgerctl(&stdin, "{\"type\":\"turn_started\",\"turn\":3}\n");

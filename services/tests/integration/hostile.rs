@@ -264,6 +264,58 @@ async fn a_stuffed_game_stops_growing() {
     assert_eq!(refused.code(), Code::ResourceExhausted);
 }
 
+/// Row 3 of the threat table: a stale queue posted to the table page once read the game's
+/// whole stream (16 loops of it took ledgerd to a gigabyte). Now a POST reads the records
+/// stored under the queue's ids and the stream's snapshot: as many records for a game of 4,000
+/// events as for one of 10, counted by ledgerd itself (`ledger_records_read_total`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_table_pages_post_reads_no_more_of_a_long_game_than_of_a_short_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = ["--http-listen", "127.0.0.1:0", "--metrics-listen", "127.0.0.1:0"];
+    let daemon = Daemon::spawn_with(dir.path(), &extra);
+    let mut client = daemon.connect().await;
+    let start = events(&[json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"})]);
+    let calls = |n: usize| events(&vec![json!({"type": "jury_called", "reason": "a stale queue"}); n]);
+    for game in ["short", "long"] {
+        client.append(append(&format!("game/{game}"), &start, &format!("{game}-start-"), None)).await.unwrap();
+    }
+    client.append(append("game/short", &calls(9), "short-", None)).await.unwrap();
+    for n in 0..4 {
+        let many = if n < 3 { 1_000 } else { 999 };
+        client.append(append("game/long", &calls(many), &format!("long-{n}-"), None)).await.unwrap();
+    }
+    let web = daemon.announced("http").to_owned();
+    // The tablet's queue as a lost acknowledgement leaves it: its first tap stored already,
+    // the next decided on a version long gone.
+    let mut cost = Vec::new();
+    for game in ["short", "long"] {
+        let queue = json!({"events": [
+            {"event_id": format!("{game}-start-0"), "expected_version": 0,
+             "event": {"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"}},
+            {"event_id": "stale-1", "expected_version": 1, "event": {"type": "jury_called", "reason": "again"}},
+        ]})
+        .to_string();
+        let before = daemon.metric("ledger_records_read_total");
+        let request = format!(
+            "POST /table/{game}/events HTTP/1.1\r\nHost: {web}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{queue}",
+            queue.len()
+        );
+        let (status, answer) = http(&web, request).await;
+        assert_eq!(status, 200, "{answer}");
+        let body: serde_json::Value = serde_json::from_str(answer.split("\r\n\r\n").nth(1).unwrap()).unwrap();
+        let results = &body["results"];
+        assert_eq!(results[0]["status"], "duplicate", "{game}: {body}");
+        assert_eq!(results[0]["seq"], 1, "{game}: {body}");
+        assert_eq!(results[1]["status"], "refused", "{game}: {body}");
+        assert_eq!(results[1]["event_id"], "stale-1", "{game}: {body}");
+        cost.push(daemon.metric("ledger_records_read_total") - before);
+    }
+    // The one record found under its id, whatever the game's length (before: 10 and 4,000).
+    assert_eq!(cost, [1, 1], "records read for a game of 10 events and one of 4,000");
+    let request = pb::ReadRequest { stream: "game/long".into(), from_seq: 1, ..Default::default() };
+    assert_eq!(client.read(request).await.unwrap().into_inner().collect::<Vec<_>>().await.len(), 4_000);
+}
+
 /// Row 1 of the threat table: 690 silent connections to the web pages' port under a limit of
 /// 700 descriptors (soft and hard: ledgerd cannot raise it). Before, they took every
 /// descriptor: `accept` failed with "Too many open files", a new gRPC client hit its deadline

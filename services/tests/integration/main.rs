@@ -18,6 +18,7 @@ mod fanout;
 mod grpc;
 mod hall;
 mod hostile;
+mod hostile_held;
 mod languages;
 mod paper;
 mod players;

@@ -17,7 +17,7 @@ use super::table::JsonError;
 use super::{blocking, PageError, WebState};
 use axum::http::HeaderMap;
 use axum::Json;
-use ledger::{RejectionKind, StreamId, StreamState};
+use ledger::{Folded, Recorded, RejectionKind, StreamId, StreamState};
 use ledger_house::error::Error;
 use ledger_store::{AppendError, AppendRequest, ProposedEvent};
 use serde::{Deserialize, Serialize};
@@ -114,20 +114,7 @@ pub(crate) async fn append(
     }
     let bytes = queue.events.iter().map(|queued| queued.event.to_string().len()).sum();
     recorder.take(queue.events.len(), bytes)?;
-    let log = Arc::clone(&state.log);
-    let read = stream.clone();
-    let (stored, mut fold) = blocking(move || {
-        let records = log.read_stream(&read, 1, usize::MAX)?;
-        // Only the versions matter here: stored events are folded as stored.
-        let mut fold = StreamState::new(&read, None);
-        for record in &records {
-            fold.evolve(&record.event);
-        }
-        let stored: HashMap<String, (u64, ledger::Event)> =
-            records.into_iter().map(|r| (r.envelope.event_id, (r.envelope.seq, r.event))).collect();
-        Ok((stored, fold))
-    })
-    .await?;
+    let (stored, mut head) = read_what_the_queue_needs(state, &stream, &queue).await?;
     let mut results = Vec::new();
     let mut batch: Vec<Batched> = Vec::new();
     let mut expected = None;
@@ -140,9 +127,9 @@ pub(crate) async fn append(
                 break;
             }
         };
-        match stored.get(&queued.event_id) {
-            Some((seq, same)) if batch.is_empty() && *same == event => {
-                results.push(Outcome::stored(&queued.event_id, *seq, true));
+        match stored.get(queued.event_id.as_str()) {
+            Some(record) if batch.is_empty() && record.event == event => {
+                results.push(Outcome::stored(&queued.event_id, record.envelope.seq, true));
                 continue;
             }
             _ => {}
@@ -157,7 +144,7 @@ pub(crate) async fn append(
             Some(_) => {}
         }
         let offset = span;
-        span += versions_taken(&mut fold, &event);
+        span += head.versions_taken(&event);
         batch.push(Batched { proposed: ProposedEvent { event_id: queued.event_id.clone(), event }, offset });
     }
     let Some(expected) = expected else { return Ok(Json(Sent { results })) };
@@ -192,17 +179,81 @@ pub(crate) async fn append(
     Ok(Json(Sent { results }))
 }
 
-/// How many versions `event` moves the stream on: 1, and 1 for each event the ledger derives
-/// from it. An event the rules refuse takes 1 (the append will refuse it and say why).
-fn versions_taken(fold: &mut StreamState, event: &ledger::Event) -> u64 {
-    if fold.apply(event).is_err() {
-        return 1;
+/// What a POST reads of the stream, bounded by the queue rather than by the stream: the
+/// records stored under the queue's event ids (found through the log's event-id index) and the
+/// stream's head to decide the queue on.
+async fn read_what_the_queue_needs(
+    state: &WebState,
+    stream: &StreamId,
+    queue: &Queue,
+) -> Result<(HashMap<String, Recorded>, Head), PageError> {
+    let log = Arc::clone(&state.log);
+    let stream = stream.clone();
+    let ids: Vec<String> = queue.events.iter().map(|queued| queued.event_id.clone()).collect();
+    let voids = queue.events.iter().any(|queued| {
+        ledger::event::from_canonical_json(&queued.event).is_ok_and(|event| ledger::rules::needs_history(&event))
+    });
+    blocking(move || {
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let found = log.find_event_ids(&stream, &ids)?;
+        let stored = found.into_iter().map(|record| (record.envelope.event_id.clone(), record)).collect();
+        let snapshot = if voids { None } else { log.stream_folded(&stream)? };
+        let head = match snapshot {
+            Some(fold) => Head::Snapshot(fold),
+            None => {
+                // Stored events are folded as stored: only the versions matter here.
+                let mut replayed = StreamState::new(&stream, None);
+                for record in log.read_stream(&stream, 1, usize::MAX)? {
+                    replayed.evolve(&record.event);
+                }
+                Head::Replayed(replayed)
+            }
+        };
+        Ok((stored, head))
+    })
+    .await
+}
+
+/// The stream's state the queue's events are decided on, to count the versions each takes:
+/// the snapshot stored with the stream's head (one read, whatever the stream's length), or the
+/// stream replayed when the snapshot is of another version of the rules or the queue voids an
+/// event (a void is decided over the stream's whole history; a table's queue rarely holds one).
+enum Head {
+    Snapshot(Folded),
+    Replayed(StreamState),
+}
+
+impl Head {
+    /// How many versions `event` moves the stream on: 1, and 1 for each event the ledger
+    /// derives from it. An event the rules refuse takes 1 (the append will refuse it and say why).
+    fn versions_taken(&mut self, event: &ledger::Event) -> u64 {
+        let accepted = match self {
+            // A snapshot holds no history: a void never reaches it (see `read_what_the_queue_needs`).
+            Head::Snapshot(fold) if !ledger::rules::needs_history(event) => {
+                fold.decide(event, &[]).map(|()| fold.evolve(event, &[]))
+            }
+            Head::Snapshot(_) => return 1,
+            Head::Replayed(replayed) => replayed.apply(event),
+        };
+        if accepted.is_err() {
+            return 1;
+        }
+        let derived = self.folded().pending_derived();
+        for next in &derived {
+            match self {
+                Head::Snapshot(fold) => fold.evolve(next, &[]),
+                Head::Replayed(replayed) => replayed.evolve(next),
+            }
+        }
+        1 + derived.len() as u64
     }
-    let derived = fold.folded().pending_derived();
-    for next in &derived {
-        fold.evolve(next);
+
+    fn folded(&self) -> &Folded {
+        match self {
+            Head::Snapshot(fold) => fold,
+            Head::Replayed(replayed) => replayed.folded(),
+        }
     }
-    1 + derived.len() as u64
 }
 
 /// The ledger's sentence without the `event 2 of 5: ` it puts in front inside a batch: the
@@ -258,14 +309,16 @@ mod tests {
     #[test]
     fn a_move_takes_its_own_version_and_one_for_each_derived_event() {
         let id = StreamId::parse("andes/q1").unwrap();
-        let mut fold = StreamState::new(&id, None);
         let events = ledger::andes::testing::seeded_match(3, 200);
-        let mut taken = 0;
-        for event in events.iter().filter(|e| !e.is_derived()) {
-            taken += versions_taken(&mut fold, &Event::Andes(event.clone()));
+        for mut head in [Head::Snapshot(Folded::new(&id, None)), Head::Replayed(StreamState::new(&id, None))] {
+            let mut taken = 0;
+            for event in events.iter().filter(|e| !e.is_derived()) {
+                taken += head.versions_taken(&Event::Andes(event.clone()));
+            }
+            assert_eq!(taken, events.len() as u64, "the recorded events and what they derive fill the stream");
+            assert_eq!(head.folded().version(), taken);
+            let refused = Event::Andes(AndesEvent::MovePlayed { notation: "0a0".into(), at_ms: 0 });
+            assert_eq!(head.versions_taken(&refused), 1);
         }
-        assert_eq!(taken, events.len() as u64, "the recorded events and what they derive fill the stream");
-        let refused = Event::Andes(AndesEvent::MovePlayed { notation: "0a0".into(), at_ms: 0 });
-        assert_eq!(versions_taken(&mut fold, &refused), 1);
     }
 }

@@ -34,6 +34,7 @@
   // Bohemia has 14 objectives; names and free text are bounded (ledger/src/event/shape.rs).
   var BOHEMIAN_OBJECTIVES = 14;
   var MAX_TEXT_CHARS = 2000;
+  var MAX_TC_PER_DEAL = 7;
   var MAX_NAME_CHARS = 200;
 
   // --- the events (ledger/src/event/mod.rs): fields in declaration order ---
@@ -95,6 +96,13 @@
     "refusal-blank": function (a) { return a.field + " must not be blank"; },
     "refusal-turn-zero": function () { return "turns start at 1"; },
     "refusal-tc-count-negative": function (a) { return "tc_dealt count must not be negative, got " + a.count; },
+    "refusal-tc-turn-above-deal": function (a) {
+      return a.nation + " was dealt " + a.before + " tactical cards in turn " + a.turn + " already; " + a.count +
+        " more is more than a deal: at most " + a.max + " a turn";
+    },
+    "refusal-tc-count-above-deal": function (a) {
+      return "tc_dealt count " + a.count + " is more than a nation is dealt in one turn: at most " + a.max;
+    },
     "refusal-objectives-total": function (a) { return "objectives total must be more than 0, got " + a.total; },
     "refusal-objectives-held": function (a) {
       return "objectives held must be between 0 and the total " + a.total + ", got " + a.held;
@@ -405,6 +413,9 @@
     switch (e.type) {
       case "tc_dealt":
         if (e.count < 0) { throw malformed("refusal-tc-count-negative", { count: e.count }); }
+        if (e.count > MAX_TC_PER_DEAL) {
+          throw malformed("refusal-tc-count-above-deal", { count: e.count, max: MAX_TC_PER_DEAL });
+        }
         break;
       case "nation_dropped_out": case "imperial_army_switched":
         checkObjectives(null, e.objectives_held, e.objectives_total);
@@ -505,6 +516,11 @@
       case "tc_dealt":
         inTurn(state);
         inGame(state, e.nation);
+        var before = state.dealt && present(state.dealt[e.nation]) ? state.dealt[e.nation] : 0;
+        if (before + e.count > MAX_TC_PER_DEAL) {
+          throw precondition("refusal-tc-turn-above-deal",
+            { nation: e.nation, before: before, turn: state.turn, count: e.count, max: MAX_TC_PER_DEAL });
+        }
         return;
       case "clock_started":
         if (present(state.clock_running)) { throw precondition("refusal-clock-already-runs", { side: state.clock_running }); }
@@ -644,11 +660,12 @@
       clock_running: null,
       action_stage: null,
       retreat_open: false,
-      fate_horizon: null
+      fate_horizon: null,
+      dealt: {}
     };
   }
 
-  // A BTreeMap<Nation, u32>: keys in the nations' order.
+  // A BTreeMap<Nation, _> (`out`, `dealt`): keys in the nations' order.
   function sortedOut(out) {
     var sorted = {};
     NATIONS.forEach(function (nation) {
@@ -678,7 +695,8 @@
       clock_running: orNull(s.clock_running),
       action_stage: orNull(s.action_stage),
       retreat_open: !!s.retreat_open,
-      fate_horizon: orNull(s.fate_horizon)
+      fate_horizon: orNull(s.fate_horizon),
+      dealt: sortedOut(s.dealt || {})
     };
   }
 
@@ -694,7 +712,11 @@
         s.started = true;
         s.ruleset = present(event.ruleset) ? event.ruleset : s.scheduled;
         break;
-      case "turn_started": s.turn = event.turn; break;
+      case "turn_started": s.turn = event.turn; s.dealt = {}; break;
+      case "tc_dealt":
+        s.dealt[event.nation] = (present(s.dealt[event.nation]) ? s.dealt[event.nation] : 0) + event.count;
+        s.dealt = sortedOut(s.dealt);
+        break;
       case "clock_started": s.clock_running = event.side; break;
       case "clock_pressed": s.clock_running = s.clock_running === null ? null : otherSide(s.clock_running); break;
       case "clock_stopped": s.clock_running = null; break;

@@ -147,3 +147,9 @@ refusal-bohemian-not-active = bohemian_held_by_prussia is reported only while th
 refusal-offensive-victory-not-active = a prussian_offensive_victory needs an active prussian offensive
 # $max (Number) - 14; $held (Number)
 refusal-offensive-victory-bohemian = a prussian_offensive_victory means prussia holds all { NUMBER($max, useGrouping: 0) } bohemian objectives, got { NUMBER($held, useGrouping: 0) }
+
+# A public hall is hostile (issue 35): a tactical-card count beyond any deal
+# $count (Number); $max (Number)
+refusal-tc-count-above-deal = tc_dealt count { NUMBER($count, useGrouping: 0) } is more than a nation is dealt in one turn: at most { NUMBER($max, useGrouping: 0) }
+# $nation (String); $before (Number); $turn (Number); $count (Number); $max (Number)
+refusal-tc-turn-above-deal = { $nation } was dealt { NUMBER($before, useGrouping: 0) } tactical cards in turn { NUMBER($turn, useGrouping: 0) } already; { NUMBER($count, useGrouping: 0) } more is more than a deal: at most { NUMBER($max, useGrouping: 0) } a turn

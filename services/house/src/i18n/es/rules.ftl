@@ -158,3 +158,9 @@ refusal-offensive-victory-bohemian = Una victoria ofensiva prusiana exige que Pr
         [one] se indicó { $held }
        *[other] se indicaron { $held }
     })
+
+# A public hall is hostile (issue 35): a tactical-card count beyond any deal
+# $count (Number); $max (Number)
+refusal-tc-count-above-deal = Se indicaron { NUMBER($count, useGrouping: 0) } cartas tácticas: a una nación se le reparten como mucho { NUMBER($max, useGrouping: 0) } en un turno
+# $nation (String); $before (Number); $turn (Number); $count (Number); $max (Number)
+refusal-tc-turn-above-deal = A { $nation } ya se le repartieron { NUMBER($before, useGrouping: 0) } cartas tácticas en el turno { NUMBER($turn, useGrouping: 0) }; { NUMBER($count, useGrouping: 0) } más superan un reparto: como mucho { NUMBER($max, useGrouping: 0) } por turno
