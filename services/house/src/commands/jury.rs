@@ -81,7 +81,7 @@ mod tests {
         let started = vec![
             Event::GameStarted { at_ms: 0, ruleset: None, tournament: None },
             Event::TurnStarted { turn: 1, at_ms: None },
-            Event::TcDealt { nation: Nation::Prussia, count: 9 },
+            Event::TcDealt { nation: Nation::Prussia, count: 5 },
         ];
         let g = game(&started);
         let corrected = Event::TcDealt { nation: Nation::Prussia, count: 7 };
