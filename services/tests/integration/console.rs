@@ -594,7 +594,21 @@ async fn the_jury_rules_at_its_desk_in_the_browser() {
         .contains("voided"));
     jury.goto(&format!("{}/jury", day.web)).await.unwrap();
     at(&jury, "/jury", "#desk-none").await;
+    // The game ends without its fate horizon: the desk asks for it, the jury records it.
+    let ending = crate::season::game_lines(3).pop().unwrap();
+    day.append(&format!("game/{game}"), &[ending]);
+    jury.refresh().await.unwrap();
+    at(&jury, "/jury", "#desk-horizons").await;
     screenshot(&jury, "jury-desk").await;
+    fill(&jury, &format!("#desk-horizons tr[data-game=\"{game}\"] input[name=turn]"), "1").await;
+    click(&jury, &format!("#desk-horizons tr[data-game=\"{game}\"] button")).await;
+    crate::web::eventually("the horizon recorded", Duration::from_secs(10), || async {
+        let events = day.events(&format!("game/{game}"));
+        (events.last() == Some(&json!({"type": "fate_horizon_recorded", "turn": 1}))).then_some(())
+    })
+    .await;
+    at(&jury, "/jury", "#desk-none").await;
+    assert_eq!(text_of(&jury, "#desk-horizons").await, None, "nothing left to ask");
     jury.close().await.unwrap();
     drop(day.daemon);
 }

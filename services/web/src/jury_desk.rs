@@ -58,12 +58,22 @@ pub(crate) async fn desk(
 ) -> Result<Html<String>, PageError> {
     jury_only(&state, &viewer)?;
     let log = Arc::clone(&state.log);
-    let mut calls = blocking(move || {
+    let (mut calls, horizons) = blocking(move || {
         let mut calls = Vec::new();
+        let mut horizons = Vec::new();
         for info in log.streams()?.into_iter().filter(|s| s.stream.kind() == StreamKind::Game) {
-            calls.extend(open_calls(&info.stream, &log.read_stream(&info.stream, 1, usize::MAX)?));
+            let records = log.read_stream(&info.stream, 1, usize::MAX)?;
+            calls.extend(open_calls(&info.stream, &records));
+            if jury::needs_fate_horizon(&records) {
+                // Only CAFE 2023 games have the sTCC: the ruleset is the tournament's.
+                let game = super::game::Game::load(&log, info.stream.clone())?;
+                if game.ruleset == Some(ledger::Ruleset::Cafe2023) {
+                    let turn = last_turn(&game.records);
+                    horizons.push((info.stream.clone(), turn, records.last().map_or(0, |r| r.envelope.seq)));
+                }
+            }
         }
-        Ok(calls)
+        Ok((calls, horizons))
     })
     .await?;
     calls.sort_by_key(|c| c.recorded_at_ms);
@@ -99,23 +109,105 @@ pub(crate) async fn desk(
         )
     };
     let body = format!(
-        "<meta http-equiv=\"refresh\" content=\"10\"><h1>{}</h1><p class=\"muted\">{}</p>{list}",
+        "<meta http-equiv=\"refresh\" content=\"10\"><h1>{}</h1><p class=\"muted\">{}</p>{list}{}",
         esc(&lang.t("desk-title")),
         esc(&lang.t_args("desk-lead", &[("count", calls.len().into())])),
+        horizons_html(lang, &horizons),
     );
     Ok(Html(shell(lang, &lang.t("desk-title"), Some(&viewer), &body, &[])))
+}
+
+/// The last turn a game's records started (0 before any).
+fn last_turn(records: &[Recorded]) -> u32 {
+    records
+        .iter()
+        .filter_map(|r| if let Event::TurnStarted { turn, .. } = r.event { Some(turn) } else { None })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The ended CAFE 2023 games still without their fate horizon, each with a form to record it
+/// (the turn prefilled with the game's last).
+fn horizons_html(lang: Lang, games: &[(StreamId, u32, u64)]) -> String {
+    if games.is_empty() {
+        return String::new();
+    }
+    let rows: String = games
+        .iter()
+        .map(|(game, turn, version)| {
+            let id = esc(game.id());
+            format!(
+                "<tr data-game=\"{id}\"><td><a href=\"/jury/{id}\">{id}</a></td><td>\
+                 <form method=\"post\" action=\"/jury/{id}/horizon\" class=\"console-form\">\
+                 <input type=\"hidden\" name=\"version\" value=\"{version}\">\
+                 <label>{label} <input type=\"number\" name=\"turn\" min=\"1\" max=\"23\" value=\"{turn}\" required></label>\
+                 <button type=\"submit\">{record}</button></form></td></tr>",
+                label = esc(&lang.t("desk-horizon-turn")),
+                record = esc(&lang.t("organise-record")),
+            )
+        })
+        .collect();
+    format!(
+        "<h2>{}</h2><p class=\"hint\">{}</p><table class=\"season\" id=\"desk-horizons\"><tbody>{rows}</tbody></table>",
+        esc(&lang.t("desk-horizons-title")),
+        esc(&lang.t("desk-horizons-hint")),
+    )
+}
+
+/// The fate horizon as posted from the desk: the turn, at the game's version the desk showed.
+#[derive(serde::Deserialize)]
+pub(crate) struct HorizonForm {
+    turn: u32,
+    version: u64,
+}
+
+/// `POST /jury/<game>/horizon`: the fate horizon recorded at the version the desk showed; back
+/// to the desk.
+pub(crate) async fn horizon(
+    State(state): State<WebState>,
+    headers: HeaderMap,
+    viewer: Viewer,
+    Path(game): Path<String>,
+    Form(form): Form<HorizonForm>,
+) -> Result<Response, PageError> {
+    let (id, recorder, loaded) = jury_recording(&state, &headers, &viewer, &game).await?;
+    let events = jury::fate_horizon(&Game::read(&id, &loaded.records, loaded.ruleset), form.turn)?;
+    let request = AppendRequest {
+        stream: id.clone(),
+        events: ledger_house::commands::proposed("jury", &id, form.version, &events),
+        expected_version: Some(form.version),
+        actor: recorder.actor.clone(),
+        clearance: recorder.clearance,
+    };
+    match state.log.append(request).await {
+        Ok(_) => Ok(Redirect::to("/jury").into_response()),
+        Err(AppendError::Rejected(r)) => Err(PageError::from(Error::Refused(r))),
+        Err(AppendError::Storage(e)) => Err(PageError::from(e)),
+    }
+}
+
+/// A jury's POST about `game`: from this site, by the jury, who may record there; the game as
+/// the log holds it.
+async fn jury_recording(
+    state: &WebState,
+    headers: &HeaderMap,
+    viewer: &Viewer,
+    game: &str,
+) -> Result<(StreamId, ledger_house::auth::Recorder, super::game::Game), PageError> {
+    same_origin(headers)?;
+    jury_only(state, viewer)?;
+    let id = game_id(game)?;
+    let recorder = state.auth.recorder(&viewer.metadata)?;
+    recorder.may_write(&id, &*state.log)?;
+    let (log, read) = (Arc::clone(&state.log), id.clone());
+    let loaded = blocking(move || super::game::Game::load(&log, read)).await?;
+    Ok((id, recorder, loaded))
 }
 
 /// The ruling form of a game's viewer: the ruling, the event to void (each event the jury may
 /// void, its canonical JSON ready to correct), the corrected event as JSON.
 pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &RuleForm) -> String {
-    let voided: Vec<u64> = records
-        .iter()
-        .filter_map(|r| match r.event {
-            Event::EventVoided { seq, .. } => Some(seq),
-            _ => None,
-        })
-        .collect();
+    let voided = jury::voided_seqs(records);
     let mut options = format!("<option value=\"\">{}</option>", esc(&lang.t("desk-void-none")));
     for r in records.iter().filter(|r| !is_jury(&r.event) && !voided.contains(&r.envelope.seq)) {
         let seq = r.envelope.seq;
@@ -195,13 +287,7 @@ pub(crate) async fn rule(
     Path(game): Path<String>,
     Form(form): Form<RuleForm>,
 ) -> Result<Response, PageError> {
-    same_origin(&headers)?;
-    jury_only(&state, &viewer)?;
-    let id = game_id(&game)?;
-    let recorder = state.auth.recorder(&viewer.metadata)?;
-    recorder.may_write(&id, &*state.log)?;
-    let (log, read) = (Arc::clone(&state.log), id.clone());
-    let loaded = blocking(move || super::game::Game::load(&log, read)).await?;
+    let (id, recorder, loaded) = jury_recording(&state, &headers, &viewer, &game).await?;
     let game = Game::read(&id, &loaded.records, loaded.ruleset);
     let planned = form.ruling(Say::new).and_then(|ruling| jury::plan(&game, ruling).map_err(PageError::from));
     let events = match planned {

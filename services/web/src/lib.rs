@@ -168,6 +168,7 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/jury", get(jury_desk::desk))
         .route("/jury/{game}", get(jury::page))
         .route("/jury/{game}/rule", post(jury_desk::rule))
+        .route("/jury/{game}/horizon", post(jury_desk::horizon))
         .route("/jury/{game}/report.md", get(jury::report))
         .route("/andes/{match}", get(andes::page))
         .route("/andes/{match}/live", get(andes::live))

@@ -62,6 +62,40 @@ pub fn plan(game: &Game, ruling: Ruling) -> Result<Vec<Event>, Error> {
     Ok(events)
 }
 
+/// The turn the Cards of Fate would have ended the game (`fate_horizon_recorded`), which the
+/// CAFE 2023 sTCC tie-breaker needs of a game Prussia did not win defensively; recorded by the
+/// jury once the game has ended.
+///
+/// # Errors
+/// The rules' refusal (no game ended yet, a horizon already recorded, turn 0).
+pub fn fate_horizon(game: &Game, turn: u32) -> Result<Vec<Event>, Error> {
+    let events = vec![Event::FateHorizonRecorded { turn }];
+    check_on(&game.stream, &events).map_err(|refused| Error::Refused(refused[0].rejection.clone()))?;
+    Ok(events)
+}
+
+/// The seqs the stream's `event_voided`s take back.
+pub fn voided_seqs(records: &[Recorded]) -> Vec<u64> {
+    records
+        .iter()
+        .filter_map(|r| match r.event {
+            Event::EventVoided { seq, .. } => Some(seq),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether an ended game still lacks its fate horizon for the sTCC: it ended (no void took the
+/// end back) other than by a Prussian defensive victory, and no horizon stands recorded.
+pub fn needs_fate_horizon(records: &[Recorded]) -> bool {
+    let voided = voided_seqs(records);
+    let live = || records.iter().filter(|r| !voided.contains(&r.envelope.seq)).map(|r| &r.event);
+    let ended_otherwise = live().any(
+        |e| matches!(e, Event::GameEnded { outcome, .. } if *outcome != ledger::Outcome::PrussianDefensiveVictory),
+    );
+    ended_otherwise && !live().any(|e| matches!(e, Event::FateHorizonRecorded { .. }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

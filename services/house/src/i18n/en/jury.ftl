@@ -25,3 +25,6 @@ desk-ruled = The ruling is recorded.
 desk-error-void = The event to void is a number of the game's events.
 desk-error-corrected = The corrected event cannot be read: it is one event as JSON, as the list above shows them.
 index-jury = The jury's desk: every call waiting for a ruling
+desk-horizons-title = Games ended without the fate horizon
+desk-horizons-hint = The CAFE 2023 sTCC tie-breaker needs, for a game Prussia did not win defensively, the turn the Cards of Fate would have ended it. Record it while the table remembers: without it the tie-breaker is unavailable for these players.
+desk-horizon-turn = Turn

@@ -25,3 +25,6 @@ desk-ruled = La resolución está registrada.
 desk-error-void = El evento que se anula es un número de los eventos de la partida.
 desk-error-corrected = No se puede leer el evento corregido: es un solo evento en JSON, como los muestra la lista.
 index-jury = La mesa del jurado: cada llamada que espera una resolución
+desk-horizons-title = Partidas terminadas sin el horizonte del destino
+desk-horizons-hint = El desempate sTCC de CAFE 2023 necesita, en una partida que Prusia no ganó a la defensiva, el turno en que las cartas del destino la habrían terminado. Regístrelo mientras la mesa lo recuerda: sin él, el desempate no está disponible para estos jugadores.
+desk-horizon-turn = Turno
