@@ -190,7 +190,10 @@ pub(crate) async fn page(
          <label>{name_label} <input name=\"name\" id=\"person-name\" maxlength=\"64\" required></label>\
          <label>{role_label} <select name=\"role\" id=\"person-role\">\
          <option value=\"jury\">{jury}</option><option value=\"organiser\">{organiser_role}</option></select></label>\
-         {only_here}<button type=\"submit\" id=\"issue-person\">{issue}</button></form>",
+         {only_here}<button type=\"submit\" id=\"issue-person\">{issue}</button></form>\
+         <p><a href=\"{console}\" id=\"codes-back\">{back}</a></p>",
+        console = base.trim_end_matches("/codes"),
+        back = t("organise-back"),
         title = esc(&title),
         lead = t("codes-lead"),
         tables_title = t("codes-tables"),

@@ -15,6 +15,7 @@ use super::{At, Projections, Source};
 use crate::error::Error;
 use crate::projections::andes::{self as andes_views, MatchSummary};
 use crate::projections::Streams;
+use ledger::andes::AndesEvent;
 use ledger::rules::Rules;
 use ledger::{Event, Ruleset, StreamId, StreamKind, StreamState};
 use replay::season::{GameProgress, Phase};
@@ -97,7 +98,8 @@ impl<S: Source> Projections<S> {
     }
 
     /// The season: every tournament, and every Andes match if `scope.andes`, newest first.
-    /// Tournament streams that created no tournament (a void took it back) are left out.
+    /// Tournament and Andes streams that created no tournament or match (a void took it back)
+    /// are left out.
     ///
     /// # Errors
     /// An Andes stream the rules do not accept; the source's failure.
@@ -135,6 +137,17 @@ impl<S: Source> Projections<S> {
                 let entries = self.source.read_stream(&id)?;
                 let Some(first_position) = entries.first().map(|e| e.position) else { continue };
                 newest.set(newest.get().max(entries.iter().map(|e| e.position).max().unwrap_or(0)));
+                // A match whose creation a void took back is no match, as a tournament's is not.
+                let voided: Vec<u64> = entries
+                    .iter()
+                    .filter_map(|e| if let Event::EventVoided { seq, .. } = e.event { Some(seq) } else { None })
+                    .collect();
+                let created = entries.iter().any(|e| {
+                    !voided.contains(&e.seq) && matches!(e.event, Event::Andes(AndesEvent::MatchCreated { .. }))
+                });
+                if !created {
+                    continue;
+                }
                 let streams = Streams::from([(id.clone(), entries.into_iter().map(|e| (e.seq, e.event)).collect())]);
                 lines.push(AndesLine { summary: andes_views::summary(&streams, &id)?, first_position });
             }
@@ -269,5 +282,22 @@ mod tests {
         let json = season.value.to_json_string();
         assert!(json.contains("\"match\":\"andes/m1\""), "{json}");
         assert!(season.value.to_string().contains("in progress"));
+    }
+
+    #[test]
+    fn a_match_whose_creation_was_voided_is_left_out_and_the_season_still_lists() {
+        let mut records = Records::new();
+        let kept = StreamId::parse("andes/m1").unwrap();
+        for (position, event) in (1u64..).zip(seeded_match(3, 10)) {
+            records.push(kept.clone(), position, None, Event::Andes(event));
+        }
+        let voided = StreamId::parse("andes/m2").unwrap();
+        let created = seeded_match(4, 1).remove(0);
+        assert!(matches!(created, AndesEvent::MatchCreated { .. }));
+        records.push(voided.clone(), 100, None, Event::Andes(created));
+        records.push(voided, 101, None, Event::EventVoided { seq: 1, reason: "created by mistake".into() });
+        let season = Projections::new(records).season(SeasonScope { andes: true }).unwrap().value;
+        let listed: Vec<String> = season.andes.unwrap().iter().map(|l| l.summary.match_id.to_string()).collect();
+        assert_eq!(listed, ["andes/m1"]);
     }
 }
