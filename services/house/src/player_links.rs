@@ -9,7 +9,7 @@
 //! created on its first start with mode 0600), so links stay valid across restarts. Pages built
 //! without one (tests) use a random key held in memory.
 
-use sha2::{Digest, Sha256};
+use sha2::Sha256;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -108,15 +108,12 @@ impl PlayerLinks {
     }
 }
 
-/// HMAC-SHA256 (RFC 2104) with a key of at most one block.
+/// HMAC-SHA256 (RFC 2104), by the RustCrypto `hmac` crate.
 fn hmac_sha256(key: &[u8; 32], message: &[u8]) -> [u8; 32] {
-    const BLOCK: usize = 64;
-    let mut padded = [0u8; BLOCK];
-    padded[..key.len()].copy_from_slice(key);
-    let inner_key: Vec<u8> = padded.iter().map(|b| b ^ 0x36).collect();
-    let outer_key: Vec<u8> = padded.iter().map(|b| b ^ 0x5c).collect();
-    let inner = Sha256::new().chain_update(&inner_key).chain_update(message).finalize();
-    Sha256::new().chain_update(&outer_key).chain_update(inner).finalize().into()
+    use hmac::{Hmac, Mac};
+    let mut mac = Hmac::<Sha256>::new_from_slice(key).expect("HMAC takes a key of any length");
+    mac.update(message);
+    mac.finalize().into_bytes().into()
 }
 
 #[cfg(test)]

@@ -171,7 +171,8 @@ pub(crate) async fn horizon(
     Form(form): Form<HorizonForm>,
 ) -> Result<Response, PageError> {
     let (id, recorder, loaded) = jury_recording(&state, &headers, &viewer, &game).await?;
-    let events = jury::fate_horizon(&Game::read(&id, &loaded.records, loaded.ruleset), form.turn)?;
+    let events = jury::fate_horizon(&Game::read(&id, &loaded.records, loaded.ruleset), form.turn)
+        .map_err(super::organise::by_the_rules)?;
     let request = AppendRequest {
         stream: id.clone(),
         events: ledger_house::commands::proposed("jury", &id, form.version, &events),
@@ -181,7 +182,7 @@ pub(crate) async fn horizon(
     };
     match state.log.append(request).await {
         Ok(_) => Ok(Redirect::to("/jury").into_response()),
-        Err(AppendError::Rejected(r)) => Err(PageError::from(Error::Refused(r))),
+        Err(AppendError::Rejected(r)) => Err(super::organise::by_the_rules(Error::Refused(r))),
         Err(AppendError::Storage(e)) => Err(PageError::from(e)),
     }
 }
@@ -289,7 +290,8 @@ pub(crate) async fn rule(
 ) -> Result<Response, PageError> {
     let (id, recorder, loaded) = jury_recording(&state, &headers, &viewer, &game).await?;
     let game = Game::read(&id, &loaded.records, loaded.ruleset);
-    let planned = form.ruling(Say::new).and_then(|ruling| jury::plan(&game, ruling).map_err(PageError::from));
+    let planned =
+        form.ruling(Say::new).and_then(|ruling| jury::plan(&game, ruling).map_err(super::organise::by_the_rules));
     let events = match planned {
         Ok(events) => events,
         Err(error) => {
@@ -321,7 +323,7 @@ pub(crate) async fn rule(
                 let html = preview(lang, &viewer, &loaded, &game, &events, &form, Some(Say::new("organise-changed")));
                 Ok((StatusCode::CONFLICT, Html(html)).into_response())
             }
-            Err(AppendError::Rejected(r)) => Err(PageError::from(Error::Refused(r))),
+            Err(AppendError::Rejected(r)) => Err(super::organise::by_the_rules(Error::Refused(r))),
             Err(AppendError::Storage(e)) => Err(PageError::from(e)),
         };
     }

@@ -27,14 +27,6 @@ async fn load(state: &WebState, viewer: &Viewer, tournament: &str) -> Result<Arc
     days::day(state, &id).await
 }
 
-/// A round's name in `lang`: `Round 2`, or `Final`.
-fn round_name(lang: super::i18n::Lang, round: u32, is_final: bool) -> String {
-    match is_final {
-        true => lang.t("paper-final"),
-        false => lang.t_args("paper-round", &[("round", round.into())]),
-    }
-}
-
 /// `/pairings/<tournament>`: the rounds drawn or scheduled so far.
 pub(crate) async fn index(
     State(state): State<WebState>,
@@ -51,7 +43,7 @@ pub(crate) async fn index(
             format!(
                 "<li><a href=\"/pairings/{t}/{round}\">{name}</a></li>",
                 t = esc(&day.tournament),
-                name = esc(&round_name(lang, round, is_final))
+                name = esc(&super::paper::round_name(lang, round, is_final))
             )
         })
         .collect();
@@ -95,7 +87,7 @@ pub(crate) async fn round(
             )
         })
         .collect();
-    let title = format!("{} · {}", round_name(lang, round, is_final), day.name);
+    let title = format!("{} · {}", super::paper::round_name(lang, round, is_final), day.name);
     let body = format!(
         "<section class=\"pairings-wall\"><h1>{title}</h1><table class=\"pairings-public\" id=\"pairings\"><thead><tr>\
          <th>{player}</th><th class=\"num\">{table}</th><th>{role}</th></tr></thead><tbody>{rows}</tbody></table>\

@@ -55,7 +55,12 @@ fn rounds(facts: &TournamentFacts) -> BTreeMap<u32, Vec<&ScheduledGame>> {
 }
 
 fn round_label(lang: Lang, round: u32, games: &[&ScheduledGame]) -> String {
-    if games.iter().all(|g| g.slot.stage == Stage::Final) {
+    round_name(lang, round, games.iter().all(|g| g.slot.stage == Stage::Final))
+}
+
+/// A round's name in `lang`: `Round 2`, or `Final`.
+pub(crate) fn round_name(lang: Lang, round: u32, is_final: bool) -> String {
+    if is_final {
         lang.t("paper-final")
     } else {
         lang.t_args("paper-round", &[("round", round.into())])
@@ -107,7 +112,8 @@ fn withdrawn(lang: Lang, from_round: u32) -> String {
     lang.t_args("paper-withdrawn", &[("after", from_round.saturating_sub(1).into())])
 }
 
-fn page(lang: Lang, viewer: &Viewer, title: &str, content: &str) -> Html<String> {
+/// A printable page: the print stylesheet around `content`.
+pub(crate) fn page(lang: Lang, viewer: &Viewer, title: &str, content: &str) -> Html<String> {
     let body = format!("<style>{PRINT_CSS}</style><div class=\"paper\">{content}</div>");
     Html(shell_in(lang, title, Some(viewer), &body, &Head { manifest: false, scripts: &[] }))
 }

@@ -8,7 +8,7 @@ use super::analyst::csv_field;
 use super::auth::Viewer;
 use super::days;
 use super::i18n::{Lang, PageLang};
-use super::layout::{esc, shell_in, short_id, Head};
+use super::layout::{esc, short_id};
 use super::paper::origin;
 use super::refusal::Say;
 use super::tables::tournament_facts;
@@ -19,7 +19,7 @@ use axum::response::{Html, IntoResponse, Response};
 use ledger::StreamId;
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
-use ledger_house::paper::{qr, PRINT_CSS};
+use ledger_house::paper::qr;
 
 /// One registered person's line: id, real name, public name (`None` for a stand-in, shown by its
 /// number), and personal link.
@@ -99,8 +99,7 @@ pub(crate) async fn page(
         csv = esc(&format!("/paper/{}/players.csv", short_id(&tournament))),
         csv_label = esc(&lang.t("links-csv")),
     );
-    let body = format!("<style>{PRINT_CSS}</style><div class=\"paper\">{content}</div>");
-    Ok(Html(shell_in(lang, &title, Some(&viewer), &body, &Head { manifest: false, scripts: &[] })))
+    Ok(super::paper::page(lang, &viewer, &title, &content))
 }
 
 /// `/paper/<tournament>/players.csv`: `player,name,pseudonym,link`, one line per player, for a

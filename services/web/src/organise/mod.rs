@@ -195,7 +195,7 @@ async fn act_on(
         Ok(plan) => plan,
         Err(error) => {
             let lines = preview::refused_lines(&tournament, &command);
-            return refused(PageError::from(error), &fields, lines);
+            return refused(by_the_rules(error), &fields, lines);
         }
     };
     let confirmed_at = fields.get("confirm").and(fields.get("version")).and_then(|v| v.parse::<u64>().ok());
@@ -211,10 +211,21 @@ async fn act_on(
             let html = preview::page(lang, viewer, &tournament, action, &fields, &plan, Some(changed));
             Ok((StatusCode::CONFLICT, Html(html)).into_response())
         }
-        Err(AppendError::Rejected(rejection)) => {
-            refused(PageError::from(Error::Refused(rejection)), &fields, Vec::new())
-        }
+        Err(AppendError::Rejected(rejection)) => refused(by_the_rules(Error::Refused(rejection)), &fields, Vec::new()),
         Err(AppendError::Storage(error)) => Err(PageError::from(error)),
+    }
+}
+
+/// A refusal of the rules (a precondition, a malformed value), said to the organiser or the
+/// jury as what it is — the rules do not allow it — with the ledger's own sentence beneath;
+/// any other failure keeps its sentence.
+pub(crate) fn by_the_rules(error: Error) -> PageError {
+    let refused = PageError::from(error);
+    match refused.code {
+        ledger_house::error::Code::FailedPrecondition | ledger_house::error::Code::InvalidArgument => {
+            refused.saying(Say::new("organise-refused-rules"))
+        }
+        _ => refused,
     }
 }
 

@@ -124,3 +124,4 @@ organise-field-who = Player
 organise-field-finalist = Finalist
 index-organise = The organiser's console: run a tournament, or create one
 index-organise-one = run it
+organise-refused-rules = The rules do not allow this; the ledger says why:

@@ -124,3 +124,4 @@ organise-field-who = Jugador
 organise-field-finalist = Finalista
 index-organise = La consola del organizador: organizar un torneo, o crear uno
 index-organise-one = organizarlo
+organise-refused-rules = Las reglas no lo permiten; el registro dice por qué:
