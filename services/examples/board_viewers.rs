@@ -12,6 +12,10 @@
 //! `--interval-ms` (100) apart. Prints the appends' p50 and p99, ledgerd's CPU while they ran
 //! (from /proc), how many board updates each viewer got, and how long after the last append was
 //! acknowledged the last viewer had the board that shows it. Figures are in docs/BENCHMARKS.md.
+//!
+//! `--tls-ca <root.pem>` reaches a ledgerd started with `--tls-cert` (gRPC over TLS, its pages
+//! over HTTPS) with `--server https://…`: the appends then pay TLS, which is what TLS's cost on
+//! the append path is measured with; its viewers are not opened (`--viewers 0`).
 
 use ledger::Event;
 use ledger_proto::convert::ToProto;
@@ -20,7 +24,7 @@ use ledger_proto::v1::ledger_client::LedgerClient;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tonic::transport::Channel;
+use tonic::transport::{Certificate, Channel, ClientTlsConfig};
 
 const TABLES: usize = 16;
 const ROLES: [&str; 4] = ["frederick", "elisabeth", "maria_theresa", "pompadour"];
@@ -32,6 +36,7 @@ struct Args {
     viewers: usize,
     events: usize,
     interval: Duration,
+    tls_ca: Option<String>,
 }
 
 fn args() -> Args {
@@ -42,6 +47,7 @@ fn args() -> Args {
         viewers: 200,
         events: 55,
         interval: Duration::from_millis(100),
+        tls_ca: None,
     };
     let mut given = std::env::args().skip(1);
     while let Some(flag) = given.next() {
@@ -53,6 +59,7 @@ fn args() -> Args {
             "--viewers" => args.viewers = value.parse().expect("--viewers is a number"),
             "--events" => args.events = value.parse().expect("--events is a number"),
             "--interval-ms" => args.interval = Duration::from_millis(value.parse().expect("--interval-ms is a number")),
+            "--tls-ca" => args.tls_ca = Some(value),
             other => panic!("unknown flag {other}"),
         }
     }
@@ -185,10 +192,18 @@ fn percentile(sorted: &[Duration], p: usize) -> Duration {
 #[tokio::main]
 async fn main() {
     let args = args();
-    let channel = Channel::from_shared(args.server.clone()).expect("a URL").connect().await.expect("ledgerd");
+    let mut endpoint = Channel::from_shared(args.server.clone()).expect("a URL");
+    if let Some(ca) = &args.tls_ca {
+        assert_eq!(args.viewers, 0, "--tls-ca measures the appends alone: --viewers 0");
+        let root = Certificate::from_pem(std::fs::read(ca).expect("the --tls-ca file"));
+        endpoint = endpoint.tls_config(ClientTlsConfig::new().ca_certificate(root)).expect("TLS");
+    }
+    let channel = endpoint.connect().await.expect("ledgerd");
     let mut client = LedgerClient::new(channel);
     let tournament = tournament(&mut client).await;
-    println!("the board's page: {} bytes", page(&args.http, &tournament).await.len());
+    if args.tls_ca.is_none() {
+        println!("the board's page: {} bytes", page(&args.http, &tournament).await.len());
+    }
     let (stop, until) = tokio::sync::watch::channel(false);
     let viewers: Vec<_> =
         (0..args.viewers).map(|_| tokio::spawn(viewer(args.http.clone(), tournament.clone(), until.clone()))).collect();

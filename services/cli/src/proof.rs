@@ -7,6 +7,7 @@ use super::connection::{connect, connect_proofs, read_stream};
 use super::{values, Cli};
 use ledger::StreamId;
 use ledger_house::proofs::bundle::Bundle;
+use ledger_house::proofs::GameProof;
 use ledger_proof::{Checkpoint, Hash, Note, SigningKey, VerifierKey};
 use ledger_proto::v1 as pb;
 use std::io::Write;
@@ -178,16 +179,9 @@ pub(super) async fn report_section(
         Err(status) => return Err(from_status(&status)),
     };
     let bundle = bundle_of(&mut proofs, signed.note, signed.tree_size, std::slice::from_ref(head)).await?;
-    let json = serde_json::to_string_pretty(&bundle).map_err(|e| CliError::Failed(e.to_string()))?;
-    Ok(Some(format!(
-        "## In the ledger's signed log\n\n{game} event {} (its last, chain head {}) is in the ledger's checkpoint of {} \
-         events ({}); its chain hash covers every event before it. Save the block below as `proof.json` and check it \
-         offline with `ledgerctl verify-proof proof.json --key <the ledger's public key>`.\n\n```json\n{json}\n```\n",
-        head.envelope.seq,
-        ledger::envelope::short_digest(&head.envelope.hash),
-        signed.tree_size,
-        signed.reason,
-    )))
+    let proof = GameProof { bundle, tree_size: signed.tree_size, reason: signed.reason };
+    let section = proof.report_section(game, head).map_err(|e| CliError::Failed(e.to_string()))?;
+    Ok(Some(section))
 }
 
 /// Checks a proof file offline: exit 0 and a sentence when it holds, 1 and why when it does not.

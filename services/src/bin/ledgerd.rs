@@ -157,7 +157,8 @@ impl LimitArgs {
     }
 }
 
-/// gRPC over TLS (plaintext without `--tls-cert`).
+/// gRPC and the pages over TLS (plaintext without `--tls-cert` or `--acme-domain`); the files
+/// are read again on SIGHUP.
 #[derive(Debug, clap::Args)]
 struct TlsArgs {
     /// The server's certificate chain (PEM).
@@ -177,10 +178,10 @@ impl TlsArgs {
     }
 }
 
-/// The pages' certificate by ACME (RFC 8555), and plain HTTP redirected to HTTPS.
+/// The certificate by ACME (RFC 8555) for the pages and gRPC, and plain HTTP redirected to HTTPS.
 #[derive(Debug, clap::Args)]
 struct AcmeArgs {
-    /// Obtain and renew the pages' certificate by ACME for this name (repeatable); the name must
+    /// Obtain and renew the certificate of the pages and gRPC by ACME for this name (repeatable); the name must
     /// reach this ledgerd on port 80 (HTTP-01). Kept in <data dir>/acme/. Needs --http-listen and
     /// --http-redirect-listen.
     #[arg(long, env = "LEDGER_ACME_DOMAIN", value_delimiter = ',', conflicts_with = "tls_cert")]

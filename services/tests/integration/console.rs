@@ -594,10 +594,22 @@ async fn the_jury_rules_at_its_desk_in_the_browser() {
         .contains("voided"));
     jury.goto(&format!("{}/jury", day.web)).await.unwrap();
     at(&jury, "/jury", "#desk-none").await;
+    // The desk follows by itself: a call made at a table appears, its ruling takes it away.
+    day.append(&format!("game/{game}"), &[r#"{"type":"jury_called","reason":"¿Quién reparte?"}"#.to_owned()]);
+    crate::web::eventually("the call shown live", Duration::from_secs(5), || async {
+        text_of(&jury, "#desk-calls").await.filter(|calls| calls.contains("¿Quién reparte?")).map(drop)
+    })
+    .await;
+    let anna = token_of(&link);
+    let ruled = run_ledgerctl(
+        &["--server", &day.server, "--token", &anna, "rule", "--game", game, "--ruling", "Reparte Prusia"],
+        "",
+    );
+    assert!(ruled.status.success(), "{}", String::from_utf8_lossy(&ruled.stderr));
+    at(&jury, "/jury", "#desk-none").await;
     // The game ends without its fate horizon: the desk asks for it, the jury records it.
     let ending = crate::season::game_lines(3).pop().unwrap();
     day.append(&format!("game/{game}"), &[ending]);
-    jury.refresh().await.unwrap();
     at(&jury, "/jury", "#desk-horizons").await;
     screenshot(&jury, "jury-desk").await;
     fill(&jury, &format!("#desk-horizons tr[data-game=\"{game}\"] input[name=turn]"), "1").await;

@@ -366,6 +366,29 @@ async fn a_round_is_signed_at_its_last_game_end() {
     let out = run_ledgerctl(&["verify-proof", proof.to_str().unwrap(), "--key", &public], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
 
+    // The jury's page shows the same proof, in the reader's language, and hands over the file;
+    // the Markdown report downloaded from the page ends as `ledgerctl audit --report` does.
+    let page = page_at(&daemon, &format!("/jury/{}", first[0]), "es").await;
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    let lead = page.split("id=\"proof-lead\">").nth(1).and_then(|rest| rest.split('<').next()).expect("the proof");
+    assert!(lead.contains(&format!("punto de control firmado del ledger de {round_end} eventos")), "{lead}");
+    let file = page_at(&daemon, &format!("/jury/{}/proof.json", first[0]), "es").await;
+    let body = file.split_once("\r\n\r\n").unwrap().1;
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(body).unwrap(),
+        serde_json::from_str::<serde_json::Value>(json).unwrap()
+    );
+    let from_page = dir.path().join("page-proof.json");
+    std::fs::write(&from_page, body).unwrap();
+    let out = run_ledgerctl(&["verify-proof", from_page.to_str().unwrap(), "--key", &public], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let markdown = page_at(&daemon, &format!("/jury/{}/report.md", first[0]), "en").await;
+    let from_web = markdown.split("## In the ledger's signed log").nth(1).expect("the web report's proof section");
+    assert_eq!(from_web.trim_end(), section.trim_end(), "the same proof section as ledgerctl's");
+    // A game no checkpoint holds yet says so.
+    let pending = page_at(&daemon, "/jury/other", "en").await;
+    assert!(pending.contains("id=\"proof-none\""), "{pending}");
+
     // The board shows the latest checkpoint as text and as a QR code that reads back as the note.
     let page = board_page(&daemon, "t").await;
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
@@ -575,11 +598,18 @@ async fn a_witness_cosignature_is_handed_back_and_shown_on_the_board() {
 
 /// The board page of `tournament`, in English, as a browser gets it (status line included).
 async fn board_page(daemon: &Daemon, tournament: &str) -> String {
-    let (http, path) = (daemon.announced("http").to_owned(), format!("/board/{tournament}"));
+    page_at(daemon, &format!("/board/{tournament}"), "en").await
+}
+
+/// A page of ledgerd's, as the raw HTTP answer, in `lang`.
+async fn page_at(daemon: &Daemon, path: &str, lang: &str) -> String {
+    let (http, path, lang) = (daemon.announced("http").to_owned(), path.to_owned(), lang.to_owned());
     tokio::task::spawn_blocking(move || {
         use std::io::{Read, Write};
         let mut stream = std::net::TcpStream::connect(&http).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: ledgerd\r\nAccept-Language: en\r\nConnection: close\r\n\r\n")
+        // On an open ledgerd the jury signs in by naming itself (the sign-in form's cookies).
+        let jury = format!("ledger_actor={}; ledger_clearance=jury", hex::encode("anna"));
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: ledgerd\r\nAccept-Language: {lang}\r\nCookie: {jury}\r\nConnection: close\r\n\r\n")
             .unwrap();
         let mut page = String::new();
         stream.read_to_string(&mut page).unwrap();

@@ -449,7 +449,10 @@ async fn tls_with_client_certificates_admits_only_clients_that_have_one() {
     let addr = listener.local_addr().unwrap();
     let data = tempfile::tempdir().unwrap();
     let log = Arc::new(ledger_store::Log::open_sled(data.path()).unwrap());
-    let options = ServeOptions { tls: Some(files.load().unwrap()), ..ServeOptions::default() };
+    let options = ServeOptions {
+        tls: Some(ledger_daemon::server::grpc_tls::config_of(&files).unwrap()),
+        ..ServeOptions::default()
+    };
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(ledger_daemon::server::serve_with(
         log,
@@ -557,6 +560,27 @@ async fn the_pages_speak_https_and_a_new_certificate_is_taken_on_sighup() {
     };
     let mut open = connect().await;
     assert_eq!(peer(&open), first);
+    // gRPC speaks TLS with the same certificate.
+    let grpc = daemon.addr().to_string();
+    let grpc_peer = || async {
+        let tcp = tokio::net::TcpStream::connect(&grpc).await.unwrap();
+        let name = rustls::pki_types::ServerName::try_from("127.0.0.1").unwrap();
+        peer(&connector.connect(name, tcp).await.unwrap())
+    };
+    assert_eq!(grpc_peer().await, first);
+    let root = ca.pem();
+    let health = |root: String| {
+        let url = format!("https://{grpc}");
+        async move {
+            let tls =
+                tonic::transport::ClientTlsConfig::new().ca_certificate(tonic::transport::Certificate::from_pem(root));
+            let channel = Channel::from_shared(url).unwrap().tls_config(tls).unwrap().connect().await?;
+            let asked = tonic_health::pb::HealthCheckRequest { service: String::new() };
+            let answer = tonic_health::pb::health_client::HealthClient::new(channel).check(asked).await?;
+            Ok::<_, Box<dyn std::error::Error + Send + Sync>>(answer.into_inner().status)
+        }
+    };
+    assert_eq!(health(root.clone()).await.unwrap(), 1, "gRPC over TLS answers: SERVING");
     let page = get(&mut open, &web).await;
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     assert!(page.contains("<html"), "{page}");
@@ -593,6 +617,8 @@ async fn the_pages_speak_https_and_a_new_certificate_is_taken_on_sighup() {
         (peer(&connect().await) == second).then_some(())
     })
     .await;
+    assert_eq!(grpc_peer().await, second, "gRPC's new connections present it too");
+    assert_eq!(health(root).await.unwrap(), 1, "gRPC over TLS still answers");
     // The connection opened before goes on.
     let again = get(&mut open, &web).await;
     assert!(again.starts_with("HTTP/1.1 200"), "{again}");

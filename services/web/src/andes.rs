@@ -11,7 +11,8 @@ use super::blocking;
 use super::i18n::{Lang, PageLang};
 use super::layout::{esc, hms, shell, short_id};
 use super::refusal::Say;
-use super::sse::{follow, html_event, refused_event, status_line, Live};
+use super::shared_live::{self, Subject, Variant, View};
+use super::sse::{shared, status_line, Live};
 use super::{PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::response::Html;
@@ -24,6 +25,7 @@ use ledger_house::projections::andes::{BoardView, WhichBoard};
 use replay::andes::render::PieceJson;
 use replay::andes::MatchJson;
 use serde::Deserialize;
+use std::sync::Arc;
 use tonic::metadata::MetadataMap;
 
 #[derive(Deserialize)]
@@ -44,7 +46,8 @@ fn side_of(query: &AndesQuery) -> Result<Side, PageError> {
     })
 }
 
-/// The board section: the board projection and the match projection, as of `at`.
+/// The board section as `metadata`'s viewer may see it: the board projection and the match
+/// projection, as of `at`.
 async fn render(
     state: &WebState,
     metadata: &MetadataMap,
@@ -53,8 +56,25 @@ async fn render(
     at: Option<u64>,
     lang: Lang,
 ) -> Result<String, PageError> {
-    let no_match = || Say::new("error-no-match").arg("id", id.id());
     state.auth.authorize(metadata, Access::AndesProjection)?;
+    board_at(state, id, side, at, lang).await
+}
+
+/// The board section now, as every viewer of `lang` and `side` is sent it live
+/// ([`super::shared_live`]; each viewer's clearance is asked apart).
+pub(crate) async fn render_board(state: &WebState, id: &StreamId, side: Side, lang: Lang) -> Result<String, PageError> {
+    board_at(state, id, side, None, lang).await
+}
+
+/// The board section as of `at`, whoever asks.
+async fn board_at(
+    state: &WebState,
+    id: &StreamId,
+    side: Side,
+    at: Option<u64>,
+    lang: Lang,
+) -> Result<String, PageError> {
+    let no_match = || Say::new("error-no-match").arg("id", id.id());
     let facade = state.facade.clone();
     let which = WhichBoard { game: None, side };
     let match_id = id.clone();
@@ -335,21 +355,16 @@ pub(crate) async fn live(
     let id = match_id(&name)?;
     let side = side_of(&query)?;
     // Refused now rather than on the first commit.
-    render(&state, &viewer.metadata, &id, side, None, lang).await?;
-    let watched = id.clone();
-    let render_state = state.clone();
-    follow(
-        &state,
-        query.from.unwrap_or(1),
-        move |record| record.envelope.stream == watched,
-        move |position| {
-            let (state, metadata, id) = (render_state.clone(), viewer.metadata.clone(), id.clone());
-            async move {
-                match render(&state, &metadata, &id, side, None, lang).await {
-                    Ok(html) => Some(html_event("andes", position, &html)),
-                    Err(error) => Some(refused_event(lang, position, &error)),
-                }
-            }
-        },
-    )
+    let may_see = {
+        let (state, metadata) = (state.clone(), viewer.metadata.clone());
+        move || state.auth.authorize(&metadata, Access::AndesProjection).map(drop).map_err(PageError::from)
+    };
+    may_see()?;
+    let (log, stream) = (Arc::clone(&state.log), id.clone());
+    if blocking(move || Ok(log.read_stream(&stream, 1, 1)?)).await?.is_empty() {
+        let error = PageError::from(Error::NotFound(format!("there is no match {id}")));
+        return Err(error.saying(Say::new("error-no-match").arg("id", id.id())));
+    }
+    let viewing = shared_live::watch(&state, &Subject::Andes(id), Variant { lang, view: View::Andes { side } });
+    shared(&state, query.from.unwrap_or(1), viewing, lang, may_see)
 }

@@ -4,16 +4,16 @@
 //! turn, players and chess clocks, and the final. A withdrawn player's row stays, marked; stand-ins
 //! are not ranked and are labelled as stand-ins wherever a game names its players. It follows the
 //! log: every commit to the tournament or one of its games re-renders the board once for all
-//! its viewers of a language and clearance ([`board_live`]), pushed as a server-sent event
+//! its viewers of a language and clearance ([`shared_live`]), pushed as a server-sent event
 //! within the second.
 
 use super::auth::Viewer;
-use super::board_live;
 use super::board_sections;
 use super::game::table_now_ms;
 use super::i18n::{Lang, PageLang};
 use super::layout::{esc, hms, shell, short_id};
 use super::refusal::Say;
+use super::shared_live::{self, Subject, Variant, View};
 use super::sse::{shared, status_line, Live};
 use super::{blocking, wall_ms, PageError, WebState};
 use ledger::{Event, Recorded, Role, Ruleset, StreamId};
@@ -75,7 +75,7 @@ fn may_see(state: &WebState, metadata: &MetadataMap) -> Result<bool, PageError> 
 }
 
 /// The board's content in `lang`, with the running games' clocks or without, and the games it
-/// follows: what every viewer of that language and clearance is sent ([`board_live`]).
+/// follows: what every viewer of that language and clearance is sent ([`shared_live`]).
 pub(super) async fn render_variant(
     state: &WebState,
     tournament: &StreamId,
@@ -502,7 +502,7 @@ pub(crate) async fn live(
         let error = PageError::from(Error::NotFound(format!("no tournament {id}")));
         return Err(error.saying(Say::new("error-no-tournament").arg("id", id.id())));
     }
-    let viewing = board_live::watch(&state, &id, board_live::Variant { lang, clocks });
+    let viewing = shared_live::watch(&state, &Subject::Board(id), Variant { lang, view: View::Board { clocks } });
     let asking = state.clone();
     let may_see_still = move || may_see(&asking, &viewer.metadata).map(drop);
     shared(&state, query.from.unwrap_or(1), viewing, lang, may_see_still)

@@ -20,6 +20,7 @@ use ledger::StreamKind;
 use ledger_house::auth::{Access, Role};
 use ledger_house::error::Error;
 use ledger_house::projections;
+use ledger_house::proofs::LatestCheckpoint;
 use replay::audit::{self, table_time_text, AuditError, Auditor};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -65,6 +66,7 @@ pub(crate) async fn page(
     let id = game_id(&game)?;
     jury_only(&state, &viewer)?;
     let log = Arc::clone(&state.log);
+    let proofs = state.proofs.clone();
     let body = blocking(move || {
         let game = Game::load(&log, id)?;
         if game.records.is_empty() {
@@ -77,7 +79,8 @@ pub(crate) async fn page(
             String::new()
         };
         let rule = super::jury_desk::form(lang, &game.id, &game.records, &Default::default());
-        Ok(format!("{ruled}{}{rule}", render(lang, &game, query.at, query.diff)?))
+        let proof = proof_section(lang, &game, proofs.as_deref());
+        Ok(format!("{ruled}{}{rule}{proof}", render(lang, &game, query.at, query.diff)?))
     })
     .await?;
     let title = lang.t_args("jury-title", &[("game", game.into())]);
@@ -193,26 +196,109 @@ fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result
     Ok(out)
 }
 
+/// The game's last event proved in the ledger's signed log, as `ledgerctl audit --report` hands
+/// it over: a sentence, and the proof file to download and check offline with
+/// `ledgerctl verify-proof`; or why there is none yet.
+fn proof_section(lang: Lang, game: &Game, proofs: Option<&dyn LatestCheckpoint>) -> String {
+    let title = esc(&lang.t("jury-proof-title"));
+    let Some(head) = game.records.last() else { return String::new() };
+    let Some(proofs) = proofs else {
+        return format!(
+            "<section class=\"proof\" id=\"proof\"><h2>{title}</h2><p class=\"muted\" id=\"proof-none\">{}</p></section>",
+            esc(&lang.t("jury-proof-unsigned"))
+        );
+    };
+    let Some(proof) = proofs.proof_of(head) else {
+        return format!(
+            "<section class=\"proof\" id=\"proof\"><h2>{title}</h2><p class=\"muted\" id=\"proof-none\">{}</p></section>",
+            esc(&lang.t("jury-proof-pending"))
+        );
+    };
+    let json = serde_json::to_string_pretty(&proof.bundle).unwrap_or_default();
+    let id = esc(game.id.id());
+    format!(
+        "<section class=\"proof\" id=\"proof\"><h2>{title}</h2><p id=\"proof-lead\">{lead}</p>\
+         <p><a href=\"/jury/{id}/proof.json\" id=\"proof-download\" download>{download}</a> · \
+         <code>ledgerctl verify-proof {id}.proof.json --key …</code></p>\
+         <details><summary>{show}</summary><pre class=\"mono\" id=\"proof-json\">{json}</pre></details></section>",
+        lead = esc(&lang.t_args(
+            "jury-proof-lead",
+            &[
+                ("seq", head.envelope.seq.into()),
+                ("digest", short_digest(&head.envelope.hash).into()),
+                ("size", proof.tree_size.into()),
+            ]
+        )),
+        download = esc(&lang.t("jury-proof-download")),
+        show = esc(&lang.t("jury-proof-show")),
+        json = esc(&json),
+    )
+}
+
+/// The game's proof file (`proof_section`'s download).
+pub(crate) async fn proof(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Path(game): Path<String>,
+) -> Result<Response, PageError> {
+    download(state, viewer, game, "application/json", ".proof.json", |game, proofs| {
+        let Some(proof) = game.records.last().and_then(|head| proofs?.proof_of(head)) else {
+            let missing = Error::NotFound(format!("no signed checkpoint holds the last event of {} yet", game.id));
+            return Err(PageError::from(missing).saying(Say::new("jury-proof-pending")));
+        };
+        Ok(serde_json::to_string_pretty(&proof.bundle).map_err(|e| Error::Internal(e.to_string()))?)
+    })
+    .await
+}
+
+/// The Markdown report, as `ledgerctl audit --report` writes it, ending with the game in the
+/// ledger's signed log when a checkpoint holds it.
 pub(crate) async fn report(
     State(state): State<WebState>,
     viewer: Viewer,
     Path(game): Path<String>,
 ) -> Result<Response, PageError> {
+    download(state, viewer, game, "text/markdown; charset=utf-8", ".md", |game, proofs| {
+        let seats = projections::game_seats(&game.streams, &game.id);
+        let mut text = audit::report(&game.id, &game.records, seats.as_ref(), game.ruleset, game.ms_per_side)
+            .map_err(audit_error)?;
+        if let Some(head) = game.records.last() {
+            if let Some(proof) = proofs.and_then(|proofs| proofs.proof_of(head)) {
+                let section = proof.report_section(&game.id, head).map_err(|e| Error::Internal(e.to_string()))?;
+                text.push('\n');
+                text.push_str(section.trim_end());
+                text.push('\n');
+            }
+        }
+        Ok(text)
+    })
+    .await
+}
+
+/// A file about one game for the jury to download, `<game><suffix>`: `make` writes it from the
+/// game and the ledger's signed checkpoints (if it signs any).
+async fn download<F>(
+    state: WebState,
+    viewer: Viewer,
+    game: String,
+    content_type: &'static str,
+    suffix: &'static str,
+    make: F,
+) -> Result<Response, PageError>
+where
+    F: FnOnce(&Game, Option<&dyn LatestCheckpoint>) -> Result<String, PageError> + Send + 'static,
+{
     let id = game_id(&game)?;
     jury_only(&state, &viewer)?;
     let log = Arc::clone(&state.log);
-    let (name, text) = blocking(move || {
+    let proofs = state.proofs.clone();
+    let (name, body) = blocking(move || {
         let game = Game::load(&log, id)?;
-        let seats = projections::game_seats(&game.streams, &game.id);
-        let text = audit::report(&game.id, &game.records, seats.as_ref(), game.ruleset, game.ms_per_side)
-            .map_err(audit_error)?;
-        Ok((game.id.id().to_owned(), text))
+        let body = make(&game, proofs.as_deref())?;
+        Ok((game.id.id().to_owned(), body))
     })
     .await?;
-    let disposition = format!("attachment; filename=\"{name}.md\"");
-    Ok((
-        [(header::CONTENT_TYPE, "text/markdown; charset=utf-8".to_owned()), (header::CONTENT_DISPOSITION, disposition)],
-        text,
-    )
+    let disposition = format!("attachment; filename=\"{name}{suffix}\"");
+    Ok(([(header::CONTENT_TYPE, content_type.to_owned()), (header::CONTENT_DISPOSITION, disposition)], body)
         .into_response())
 }

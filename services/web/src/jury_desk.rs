@@ -1,5 +1,5 @@
 //! The jury at a desk (issue 36): `/jury` lists every call for the jury not yet ruled on, across
-//! the season's games, and follows them (the page reloads itself every ten seconds); on a game's
+//! the season's games, and follows them live (rendered once per change for all the jury); on a game's
 //! viewer the jury rules — a ruling, and with it an event voided and the event that should have
 //! been recorded instead — previewed with the game's score sheet before and after, then recorded
 //! in one append at the version the preview was planned on (`ledger_house::commands::jury`, the
@@ -11,8 +11,10 @@ use super::i18n::{Lang, PageLang};
 use super::jury::jury_only;
 use super::layout::{esc, shell};
 use super::refusal::Say;
+use super::shared_live::{self, Subject, Variant, View};
+use super::sse::{shared, status_line, Live};
 use super::{blocking, PageError, WebState};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
@@ -50,13 +52,49 @@ fn open_calls(game: &StreamId, records: &[Recorded]) -> Vec<OpenCall> {
         .collect()
 }
 
-/// `/jury`: every open call of the season's games, oldest first.
+/// `/jury`: every open call of the season's games, oldest first, and the ended games still
+/// without their fate horizon; live, shared by every jury member reading it in that language.
 pub(crate) async fn desk(
     State(state): State<WebState>,
     viewer: Viewer,
     PageLang(lang): PageLang,
 ) -> Result<Html<String>, PageError> {
     jury_only(&state, &viewer)?;
+    let position = state.log.last_position()?;
+    let content = render_desk(&state, lang).await?;
+    let body = format!(
+        "<h1>{}</h1><section id=\"desk\" data-live=\"/jury/desk/live?from={}\" data-event=\"desk\">{content}</section>{}",
+        esc(&lang.t("desk-title")),
+        position + 1,
+        status_line(lang, &lang.t("live-now")),
+    );
+    Ok(Html(shell(lang, &lang.t("desk-title"), Some(&viewer), &body, &["live.js"])))
+}
+
+/// `/jury/desk/live`: the desk's content whenever a call, a ruling, a void, a game's end or a
+/// fate horizon changes it ([`super::shared_live`]).
+pub(crate) async fn live(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    PageLang(lang): PageLang,
+    Query(query): Query<LiveQuery>,
+) -> Result<Live, PageError> {
+    jury_only(&state, &viewer)?;
+    let viewing = shared_live::watch(&state, &Subject::Desk, Variant { lang, view: View::Desk });
+    let asking = state.clone();
+    let still_jury = move || jury_only(&asking, &viewer);
+    shared(&state, query.from.unwrap_or(1), viewing, lang, still_jury)
+}
+
+#[derive(serde::Deserialize)]
+pub(crate) struct LiveQuery {
+    from: Option<u64>,
+}
+
+/// The desk's content in `lang`: the open calls and the games without a fate horizon. Reads
+/// every game of the ledger, so it is rendered once per change for all the jury
+/// ([`super::shared_live`]), never per viewer.
+pub(crate) async fn render_desk(state: &WebState, lang: Lang) -> Result<String, PageError> {
     let log = Arc::clone(&state.log);
     let (mut calls, horizons) = blocking(move || {
         let mut calls = Vec::new();
@@ -77,6 +115,7 @@ pub(crate) async fn desk(
     })
     .await?;
     calls.sort_by_key(|c| c.recorded_at_ms);
+    let waiting = calls.len();
     calls.truncate(MAX_LISTED);
     let rows: String = calls
         .iter()
@@ -108,13 +147,11 @@ pub(crate) async fn desk(
             esc(&lang.t("desk-col-reason")),
         )
     };
-    let body = format!(
-        "<meta http-equiv=\"refresh\" content=\"10\"><h1>{}</h1><p class=\"muted\">{}</p>{list}{}",
-        esc(&lang.t("desk-title")),
-        esc(&lang.t_args("desk-lead", &[("count", calls.len().into())])),
+    Ok(format!(
+        "<p class=\"muted\" id=\"desk-lead\">{}</p>{list}{}",
+        esc(&lang.t_args("desk-lead", &[("count", waiting.into())])),
         horizons_html(lang, &horizons),
-    );
-    Ok(Html(shell(lang, &lang.t("desk-title"), Some(&viewer), &body, &[])))
+    ))
 }
 
 /// The last turn a game's records started (0 before any).

@@ -14,14 +14,13 @@
 //! `projections::table::TableView`), never protobuf or the API's JSON read back; the jury's view
 //! is `replay::audit`, and an append is a `store::AppendRequest` decided by the sequencer like
 //! any other. Live pages follow `Log::subscribe` ([`sse`]); the board is rendered once per change
-//! for all its viewers ([`board_live`]).
+//! for all its viewers ([`shared_live`]).
 
 mod analyst;
 mod andes;
 mod andes_record;
 mod auth;
 mod board;
-mod board_live;
 mod board_sections;
 mod codes;
 mod days;
@@ -41,6 +40,7 @@ mod player_links;
 mod pwa;
 mod queue;
 mod refusal;
+mod shared_live;
 mod signin;
 mod sse;
 mod table;
@@ -72,8 +72,9 @@ pub struct WebState {
     live_pages: Arc<tokio::sync::Semaphore>,
     /// The signed checkpoints the board shows (`--signing-key`); `None`: none.
     proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>,
-    /// The boards being watched live, each rendered once per change for all its viewers.
-    boards: Arc<board_live::Boards>,
+    /// The live pages being watched (boards, Andes boards, the jury's desk), each rendered once
+    /// per change for all its viewers.
+    shared: Arc<shared_live::SharedPages>,
     /// The pages are served over HTTPS: cookies are `Secure` and `__Host-`, HSTS is sent.
     https: bool,
     /// The key of the players' personal links (`/me/<tournament>/<code>`).
@@ -96,7 +97,7 @@ impl WebState {
             stopping,
             live_pages,
             proofs: None,
-            boards: Arc::default(),
+            shared: Arc::default(),
             https: false,
             player_links: Arc::new(player_links),
             days: Arc::default(),
@@ -118,7 +119,7 @@ impl WebState {
     /// How many times live boards were rendered since these pages started (each render serves
     /// every viewer of one board's language and clearance).
     pub fn board_renders(&self) -> u64 {
-        self.boards.renders()
+        self.shared.renders()
     }
 
     /// The caller as a recorder of `stream`, if it may record there (its role and its token's
@@ -166,10 +167,12 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/board/{tournament}", get(board::page))
         .route("/board/{tournament}/live", get(board::live))
         .route("/jury", get(jury_desk::desk))
+        .route("/jury/desk/live", get(jury_desk::live))
         .route("/jury/{game}", get(jury::page))
         .route("/jury/{game}/rule", post(jury_desk::rule))
         .route("/jury/{game}/horizon", post(jury_desk::horizon))
         .route("/jury/{game}/report.md", get(jury::report))
+        .route("/jury/{game}/proof.json", get(jury::proof))
         .route("/andes/{match}", get(andes::page))
         .route("/andes/{match}/live", get(andes::live))
         .route("/andes/{match}/record", get(andes_record::page))

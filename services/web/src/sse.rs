@@ -2,13 +2,14 @@
 //! one `Subscribe` uses), so a page changes as soon as an event is durable. A page says from
 //! which global position it was rendered; the subscription catches up from there, so nothing
 //! committed between rendering and connecting is missed. A burst of events (a group commit,
-//! an import) is rendered once. The board is rendered once per change for all its viewers
-//! ([`super::board_live`]) and [`shared`] sends each viewer those frames.
+//! an import) is rendered once. The board, the Andes board and the jury's desk are rendered
+//! once per change for all their viewers ([`super::shared_live`]) and [`shared`] sends each
+//! viewer those frames.
 
-use super::board_live::Viewing;
 use super::i18n::Lang;
 use super::layout::esc;
 use super::refusal::Say;
+use super::shared_live::Viewing;
 use super::{PageError, WebState};
 use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
 use ledger::Recorded;
@@ -25,7 +26,7 @@ pub(crate) const MAX_LIVE_PAGES: usize = 1024;
 
 pub(crate) type Live = Sse<KeepAliveStream<ReceiverStream<Result<Event, Infallible>>>>;
 
-/// Sends a viewer the frames of a shared live page (the board's, [`super::board_live`]) that
+/// Sends a viewer the frames of a shared live page ([`super::shared_live`]) that
 /// are newer than its page, rendered from global position `from` on: a frame at once if the
 /// latest is, then each new one. A viewer whose browser reads slowly skips to the latest frame.
 /// Ends when the browser goes away, the page's task ends or ledgerd shuts down. `may_see` is

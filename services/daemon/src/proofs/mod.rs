@@ -15,9 +15,10 @@ pub mod publish;
 pub mod rounds;
 pub mod tree;
 
+use bundle::Bundle;
 use checkpoints::{Checkpoints, SignedCheckpoint};
 use ledger::Recorded;
-pub use ledger_house::proofs::{bundle, read_signing_key, LatestCheckpoint};
+pub use ledger_house::proofs::{bundle, read_signing_key, GameProof, LatestCheckpoint};
 use ledger_proof::{leaf_hash, Checkpoint, Hash, ProveError, SigningKey, VerifierKey};
 use std::io;
 use std::path::Path;
@@ -240,5 +241,20 @@ impl LatestCheckpoint for Proofs {
     fn latest_note(&self) -> Option<(String, Vec<String>)> {
         let signed = self.latest()?;
         Some(self.cosigned(signed.checkpoint.size).unwrap_or_else(|| (signed.note.clone(), Vec::new())))
+    }
+
+    fn proof_of(&self, record: &Recorded) -> Option<GameProof> {
+        let position = record.envelope.position;
+        let signed = self.at_least(position)?;
+        let hashes = match self.inclusion(position - 1, signed.checkpoint.size) {
+            Ok(hashes) => hashes,
+            Err(error) => {
+                tracing::error!(%error, position, "an inclusion proof could not be read");
+                return None;
+            }
+        };
+        let mut bundle = Bundle::new(signed.note.clone());
+        bundle.push(record, &hashes);
+        Some(GameProof { bundle, tree_size: signed.checkpoint.size, reason: signed.reason.clone() })
     }
 }

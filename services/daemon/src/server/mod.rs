@@ -6,6 +6,7 @@
 
 mod connections;
 pub mod descriptors;
+pub mod grpc_tls;
 mod http;
 mod ledger_service;
 mod projections_service;
@@ -162,7 +163,6 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         }
     };
     check_https(&config)?;
-    let tls = config.tls.as_ref().map(TlsFiles::load).transpose()?;
     let log = Arc::new(open_log(&config).await?);
     let proofs = open_proofs(&config).await?;
     let listener =
@@ -232,18 +232,26 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         None => None,
     };
     let auth = Arc::new(auth);
-    // The pages speak HTTPS with gRPC's certificate, read again on SIGHUP with the auth file,
-    // or with the one ACME keeps in the data directory (none until the first is issued).
-    let web_certificate = match (&config.tls, &config.acme, config.http_listen) {
-        (Some(files), _, Some(_)) => Some(crate::tls::WebCertificate::load(files)?),
-        (None, Some(_), Some(_)) => {
+    // One certificate for both ports: the `--tls-cert` files, read again on SIGHUP with the
+    // auth file, or the one ACME keeps in the data directory (none until the first is issued).
+    let web_certificate = match (&config.tls, &config.acme) {
+        (Some(files), _) => Some(crate::tls::WebCertificate::load(files)?),
+        (None, Some(_)) => {
             Some(crate::tls::WebCertificate::load_or_await(&crate::acme::AcmeConfig::files(&config.data_dir)))
         }
         _ => None,
     };
+    // gRPC speaks TLS with it too; ACME's certificate only where gRPC listens beyond loopback:
+    // on loopback only this machine's own ledgerctl calls, and the certificate names the venue's
+    // host, not 127.0.0.1, so plaintext stays (`--tls-cert` files always mean TLS, as before).
+    let client_ca = config.tls.as_ref().and_then(|files| files.client_ca.as_deref());
+    let grpc_certificate =
+        web_certificate.as_ref().filter(|_| config.tls.is_some() || !config.listen.ip().is_loopback());
+    let tls = grpc_certificate.map(|certificate| grpc_tls::server_config(certificate, client_ca)).transpose()?;
     reload_on_hangup(Arc::clone(&auth), web_certificate.clone(), stop_rx.clone())?;
     let web = match config.http_listen {
         Some(addr) => {
+            // The pages speak HTTPS with the same certificate (no client certificates there).
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
             let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
             let scheme = if web_certificate.is_some() { "https" } else { "http" };
@@ -443,7 +451,8 @@ pub struct ServeOptions {
     /// The NATS fan-out, reported under [`FANOUT_HEALTH`].
     pub fanout: Option<Arc<FanoutStatus>>,
     pub limits: Limits,
-    pub tls: Option<tonic::transport::ServerTlsConfig>,
+    /// gRPC over TLS ([`grpc_tls::server_config`]); `None`: plaintext.
+    pub tls: Option<Arc<rustls::ServerConfig>>,
     /// Where the limits count what they did (shared with `/metrics`).
     pub stats: Arc<ServerStats>,
     /// The tree and checkpoints the Proofs service serves; `None`: it answers FAILED_PRECONDITION.
@@ -504,24 +513,21 @@ pub async fn serve_with(
         health.set_service_status("", tonic_health::ServingStatus::NotServing).await;
         let _ = stopping_tx.send(true);
     };
-    let mut server = tonic::transport::Server::builder()
+    let router = tonic::transport::Server::builder()
         .tcp_nodelay(true)
         .http2_keepalive_interval(Some(limits.keepalive_interval()))
-        .http2_keepalive_timeout(Some(limits.keepalive_interval()));
-    if let Some(tls) = tls {
-        server = server.tls_config(tls)?;
-    }
-    server
+        .http2_keepalive_timeout(Some(limits.keepalive_interval()))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(LedgerServer::new(service))
         .add_service(ProjectionsServer::new(projections))
-        .add_service(ProofsServer::new(proofs))
-        .serve_with_incoming_shutdown(
-            connections::incoming(listener, Gate::new(Port::Grpc, limits.max_connections, limits.idle_timeout, stats)),
-            signal,
-        )
-        .await?;
+        .add_service(ProofsServer::new(proofs));
+    let incoming =
+        connections::incoming(listener, Gate::new(Port::Grpc, limits.max_connections, limits.idle_timeout, stats));
+    match tls {
+        None => router.serve_with_incoming_shutdown(incoming, signal).await?,
+        Some(tls) => router.serve_with_incoming_shutdown(grpc_tls::secured(incoming, tls), signal).await?,
+    }
     Ok(())
 }

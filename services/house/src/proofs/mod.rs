@@ -5,6 +5,8 @@
 
 pub mod bundle;
 
+use bundle::Bundle;
+use ledger::{Recorded, StreamId};
 use ledger_proof::SigningKey;
 use std::path::Path;
 
@@ -18,9 +20,45 @@ pub fn read_signing_key(path: &Path) -> Result<SigningKey, String> {
     SigningKey::parse(text.trim()).map_err(|e| format!("{} holds no signing key: {e}", path.display()))
 }
 
-/// The latest signed checkpoint, as the board shows it (ledgerd's proofs implement it).
+/// The signed checkpoints as the pages show them: the latest on the board, a game's proof on the
+/// jury's page (ledgerd's proofs implement it).
 pub trait LatestCheckpoint: Send + Sync {
     /// The latest checkpoint's signed note with the cosignatures witnesses handed back, and the
     /// witnesses' names (none when none did); `None` before the first checkpoint.
     fn latest_note(&self) -> Option<(String, Vec<String>)>;
+
+    /// `record` with its inclusion proof against the first checkpoint that holds it; `None`
+    /// before one does (or when the proof cannot be read, which ledgerd logs).
+    fn proof_of(&self, record: &Recorded) -> Option<GameProof>;
+}
+
+/// A stream's last event proved in a signed checkpoint: what `ledgerctl audit --report` and the
+/// jury's page hand over. The last event's chain hash covers every event before it, so its proof
+/// vouches for the whole stream as shown.
+pub struct GameProof {
+    pub bundle: Bundle,
+    /// The events the checkpoint's tree holds.
+    pub tree_size: u64,
+    /// Why the checkpoint was signed (`interval`, `round 2 of tournament/open26`, `start`).
+    pub reason: String,
+}
+
+impl GameProof {
+    /// The proof as the jury's Markdown report's last section: a sentence, and the proof file to
+    /// save and check offline with `ledgerctl verify-proof`.
+    ///
+    /// # Errors
+    /// The bundle cannot be written as JSON (it always can).
+    pub fn report_section(&self, stream: &StreamId, head: &Recorded) -> Result<String, serde_json::Error> {
+        let json = serde_json::to_string_pretty(&self.bundle)?;
+        Ok(format!(
+            "## In the ledger's signed log\n\n{stream} event {} (its last, chain head {}) is in the ledger's checkpoint \
+             of {} events ({}); its chain hash covers every event before it. Save the block below as `proof.json` and \
+             check it offline with `ledgerctl verify-proof proof.json --key <the ledger's public key>`.\n\n```json\n{json}\n```\n",
+            head.envelope.seq,
+            ledger::envelope::short_digest(&head.envelope.hash),
+            self.tree_size,
+            self.reason,
+        ))
+    }
 }

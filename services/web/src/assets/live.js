@@ -27,12 +27,29 @@
       status.textContent = time === undefined ? text : text.replace("{time}", time);
     }
     var source = new EventSource(section.dataset.live);
-    source.addEventListener(section.dataset.event, function (e) {
-      section.innerHTML = e.data;
+    // A form being filled in (the jury's desk) is not replaced under the typing hand: the
+    // newest content waits until the focus leaves the section.
+    var waiting = null;
+    function typing() {
+      var active = document.activeElement;
+      return active && section.contains(active) && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName);
+    }
+    function show(html) {
+      section.innerHTML = html;
       window.ledgerRebase();
       tick();
       section.dataset.updated = String(Date.now());
       say("updated", new Date().toLocaleTimeString(document.documentElement.lang || undefined));
+    }
+    section.addEventListener("focusout", function () {
+      setTimeout(function () {
+        if (waiting !== null && !typing()) { var html = waiting; waiting = null; show(html); }
+      }, 0);
+    });
+    source.addEventListener(section.dataset.event, function (e) {
+      if (typing()) { waiting = e.data; return; }
+      waiting = null;
+      show(e.data);
     });
     source.addEventListener("refused", function (e) {
       // Already escaped HTML text, in the page's language.

@@ -1,16 +1,16 @@
-//! The board's live stream, rendered once per change and shared by every viewer. One task per
-//! board that has viewers follows the log; a commit to the tournament or one of its games
-//! re-renders the board once per variant being watched (a language and whether the clocks
-//! show), at most [`RENDERS_A_SECOND`] times a second, off the append path, and puts the HTML
-//! (one `Arc<str>`) into that variant's `watch` channel. Every viewer of the variant is sent
-//! those same bytes; one that falls behind gets the latest, never a backlog. The task ends with
-//! its last viewer: a board nobody watches costs nothing.
+//! Live pages rendered once per change and shared by every viewer: a tournament's board, an
+//! Andes match's board and the jury's desk. One task per page that has viewers follows the log;
+//! a commit that changes the page re-renders it once per variant being watched (a language, and
+//! what that clearance may see), at most [`RENDERS_A_SECOND`] times a second, off the append
+//! path, and puts the HTML (one `Arc<str>`) into that variant's `watch` channel. Every viewer of
+//! the variant is sent those same bytes; one that falls behind gets the latest, never a backlog.
+//! The task ends with its last viewer: a page nobody watches costs nothing.
 
 use super::i18n::Lang;
 use super::layout::esc;
 use super::WebState;
-use ledger::StreamId;
-use ledger::StreamKind;
+use ledger::andes::Side;
+use ledger::{Event, Recorded, StreamId, StreamKind};
 use ledger_store::Filter;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,15 +22,37 @@ use tokio::time::Instant;
 /// A burst of commits is one render: at most this many renders of one variant a second.
 pub(crate) const RENDERS_A_SECOND: u32 = 4;
 
-/// What one viewer of a board may see: its language, and whether the clocks show (the
-/// public may see them; a viewer whose clearance may not sees the board without them).
+/// A page shared by its viewers.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum Subject {
+    /// A tournament's board: the tournament and the games it shows.
+    Board(StreamId),
+    /// An Andes match's public board.
+    Andes(StreamId),
+    /// The jury's desk: the calls waiting for a ruling and the games without a fate horizon.
+    Desk,
+}
+
+/// What one viewer of a page may see, and how: its language, and the page's own choice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Variant {
     pub lang: Lang,
-    pub clocks: bool,
+    pub view: View,
 }
 
-/// A board as last rendered for one variant: the SSE event's name (`board`, or `refused` with
+/// A page's own choice of what a variant shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum View {
+    /// The board, with the clocks or without (the public may see them; a viewer whose
+    /// clearance may not sees the board without them).
+    Board { clocks: bool },
+    /// The Andes board seen from one side.
+    Andes { side: Side },
+    /// The jury's desk.
+    Desk,
+}
+
+/// A page as last rendered for one variant: the SSE event's name (the page's, or `refused` with
 /// the refusal's sentence), the log position it reflects at least, and the HTML.
 #[derive(Debug, Clone)]
 pub(crate) struct Frame {
@@ -42,95 +64,119 @@ pub(crate) struct Frame {
 /// A variant's latest frame; `None` until its first render.
 pub(crate) type Frames = watch::Receiver<Option<Frame>>;
 
-/// A board being watched: its variants, and what wakes its task when one is added or a viewer
+/// A page being watched: its variants, and what wakes its task when one is added or a viewer
 /// leaves.
 struct Watched {
     variants: HashMap<Variant, watch::Sender<Option<Frame>>>,
     wake: Arc<Notify>,
 }
 
-/// Every board being watched, and how many renders they took (for tests and benchmarks).
+/// Every page being watched, and how many renders they took (for tests and benchmarks).
 #[derive(Default)]
-pub(crate) struct Boards {
-    watched: Mutex<HashMap<StreamId, Watched>>,
+pub(crate) struct SharedPages {
+    watched: Mutex<HashMap<Subject, Watched>>,
     renders: AtomicU64,
 }
 
-impl Boards {
-    /// Renders of live boards since ledgerd started.
+impl SharedPages {
+    /// Renders of shared live pages since ledgerd started.
     pub(crate) fn renders(&self) -> u64 {
         self.renders.load(Ordering::Relaxed)
     }
 }
 
-/// A viewer of a board's variant: its frames, and the task to wake when it leaves (so the task
+/// A viewer of a page's variant: its frames, and the task to wake when it leaves (so the task
 /// ends with its last viewer).
 pub(crate) struct Viewing {
     pub frames: Frames,
     pub leaving: Arc<Notify>,
 }
 
-/// Starts watching `tournament`'s board as `variant`: the variant's frames, rendered by the
-/// board's task (started here for its first viewer).
-pub(crate) fn watch(state: &WebState, tournament: &StreamId, variant: Variant) -> Viewing {
-    let mut watched = state.boards.watched.lock().unwrap_or_else(PoisonError::into_inner);
-    let board = match watched.get_mut(tournament) {
-        Some(board) => board,
+/// Starts watching `subject` as `variant`: the variant's frames, rendered by the page's task
+/// (started here for its first viewer).
+pub(crate) fn watch(state: &WebState, subject: &Subject, variant: Variant) -> Viewing {
+    let mut watched = state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner);
+    let page = match watched.get_mut(subject) {
+        Some(page) => page,
         None => {
             let wake = Arc::new(Notify::new());
-            tokio::spawn(render_while_watched(state.clone(), tournament.clone(), Arc::clone(&wake)));
-            watched.entry(tournament.clone()).or_insert(Watched { variants: HashMap::new(), wake })
+            tokio::spawn(render_while_watched(state.clone(), subject.clone(), Arc::clone(&wake)));
+            watched.entry(subject.clone()).or_insert(Watched { variants: HashMap::new(), wake })
         }
     };
-    let frames = match board.variants.get(&variant) {
+    let frames = match page.variants.get(&variant) {
         Some(slot) => slot.subscribe(),
         None => {
             let (slot, frames) = watch::channel(None);
-            board.variants.insert(variant, slot);
+            page.variants.insert(variant, slot);
             // Its first render.
-            board.wake.notify_one();
+            page.wake.notify_one();
             frames
         }
     };
-    Viewing { frames, leaving: Arc::clone(&board.wake) }
+    Viewing { frames, leaving: Arc::clone(&page.wake) }
 }
 
-/// The variants still watched, those never rendered first; `None` (and the board forgotten)
+/// The variants still watched, those never rendered first; `None` (and the page forgotten)
 /// when nobody watches any more. Under the same lock as [`watch`], so a viewer arriving now
 /// either finds the task still running or starts a new one.
-fn still_watched(state: &WebState, tournament: &StreamId) -> Option<Vec<(Variant, bool)>> {
-    let mut watched = state.boards.watched.lock().unwrap_or_else(PoisonError::into_inner);
-    let board = watched.get_mut(tournament)?;
-    board.variants.retain(|_, slot| slot.receiver_count() > 0);
-    if board.variants.is_empty() {
-        watched.remove(tournament);
+fn still_watched(state: &WebState, subject: &Subject) -> Option<Vec<(Variant, bool)>> {
+    let mut watched = state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner);
+    let page = watched.get_mut(subject)?;
+    page.variants.retain(|_, slot| slot.receiver_count() > 0);
+    if page.variants.is_empty() {
+        watched.remove(subject);
         return None;
     }
-    Some(board.variants.iter().map(|(variant, slot)| (*variant, slot.borrow().is_none())).collect())
+    Some(page.variants.iter().map(|(variant, slot)| (*variant, slot.borrow().is_none())).collect())
 }
 
 /// Sends `frame` to every viewer of `variant`.
-fn publish(state: &WebState, tournament: &StreamId, variant: Variant, frame: Frame) {
-    let watched = state.boards.watched.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(slot) = watched.get(tournament).and_then(|board| board.variants.get(&variant)) {
+fn publish(state: &WebState, subject: &Subject, variant: Variant, frame: Frame) {
+    let watched = state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(slot) = watched.get(subject).and_then(|page| page.variants.get(&variant)) {
         slot.send_replace(Some(frame));
     }
 }
 
-/// Forgets the board (its viewers' streams end; their scripts reconnect).
-fn forget(state: &WebState, tournament: &StreamId) {
-    state.boards.watched.lock().unwrap_or_else(PoisonError::into_inner).remove(tournament);
+/// Forgets the page (its viewers' streams end; their scripts reconnect).
+fn forget(state: &WebState, subject: &Subject) {
+    state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner).remove(subject);
 }
 
-/// The board's task: follows the log from now; renders a new variant at once, and every
-/// variant again after a commit to the tournament or one of its games, at most
-/// [`RENDERS_A_SECOND`] times a second. Ends when the last viewer leaves or ledgerd stops.
-async fn render_while_watched(state: WebState, tournament: StreamId, wake: Arc<Notify>) {
+/// Whether `record` changes the page: the board's tournament or one of the games it showed
+/// (`games`, from its last render), the match, or for the desk a game's call, ruling, void, end
+/// or fate horizon.
+fn changes(subject: &Subject, games: &BTreeSet<String>, record: &Recorded) -> bool {
+    let stream = &record.envelope.stream;
+    match subject {
+        Subject::Board(tournament) => {
+            stream == tournament || (stream.kind() == StreamKind::Game && games.contains(stream.id()))
+        }
+        Subject::Andes(id) => stream == id,
+        Subject::Desk => {
+            stream.kind() == StreamKind::Game
+                && matches!(
+                    record.event,
+                    Event::JuryCalled { .. }
+                        | Event::JuryRuling { .. }
+                        | Event::EventVoided { .. }
+                        | Event::GameEnded { .. }
+                        | Event::FateHorizonRecorded { .. }
+                )
+        }
+    }
+}
+
+/// The page's task: follows the log from now; renders a new variant at once, and every
+/// variant again after a commit that changes the page, at most [`RENDERS_A_SECOND`] times a
+/// second. Ends when the last viewer leaves or ledgerd stops.
+async fn render_while_watched(state: WebState, subject: Subject, wake: Arc<Notify>) {
     let start = match state.log.last_position() {
         Ok(position) => position,
         Err(error) => {
-            tracing::error!(%error, "a live board could not start");
-            return forget(&state, &tournament);
+            tracing::error!(%error, "a live page could not start");
+            return forget(&state, &subject);
         }
     };
     let mut events = state.log.subscribe(Filter::All, start.saturating_add(1));
@@ -140,23 +186,20 @@ async fn render_while_watched(state: WebState, tournament: StreamId, wake: Arc<N
     let mut position = start;
     let mut changed = false;
     let mut last_render: Option<Instant> = None;
-    let relevant = |games: &BTreeSet<String>, stream: &StreamId| {
-        *stream == tournament || (stream.kind() == StreamKind::Game && games.contains(stream.id()))
-    };
     loop {
-        let Some(variants) = still_watched(&state, &tournament) else { return };
+        let Some(variants) = still_watched(&state, &subject) else { return };
         if changed {
             // A burst is one render: wait out the gap, then take in whatever came meanwhile.
             if let Some(at) = last_render {
                 tokio::select! {
-                    _ = stopping.wait_for(|stop| *stop) => return forget(&state, &tournament),
+                    _ = stopping.wait_for(|stop| *stop) => return forget(&state, &subject),
                     () = tokio::time::sleep_until(at + gap) => {}
                 }
             }
             while let Ok(next) = events.try_recv() {
                 match next {
                     Ok(record) => position = record.envelope.position,
-                    Err(error) => return ended_by(&state, &tournament, &error),
+                    Err(error) => return ended_by(&state, &subject, &error),
                 }
             }
         }
@@ -164,51 +207,65 @@ async fn render_while_watched(state: WebState, tournament: StreamId, wake: Arc<N
             variants.iter().filter(|(_, first)| changed || *first).map(|(variant, _)| *variant).collect();
         if !due.is_empty() {
             for variant in due {
-                let (frame, shown) = render(&state, &tournament, variant, position).await;
+                let (frame, shown) = render(&state, &subject, variant, position).await;
                 if let Some(shown) = shown {
                     games = shown;
                 }
-                publish(&state, &tournament, variant, frame);
+                publish(&state, &subject, variant, frame);
             }
             last_render = Some(Instant::now());
             changed = false;
             continue;
         }
         let next = tokio::select! {
-            _ = stopping.wait_for(|stop| *stop) => return forget(&state, &tournament),
+            _ = stopping.wait_for(|stop| *stop) => return forget(&state, &subject),
             () = wake.notified() => continue,
             next = events.recv() => next,
         };
         let record = match next {
             Some(Ok(record)) => record,
-            Some(Err(error)) => return ended_by(&state, &tournament, &error),
-            None => return forget(&state, &tournament),
+            Some(Err(error)) => return ended_by(&state, &subject, &error),
+            None => return forget(&state, &subject),
         };
         position = record.envelope.position;
-        changed = relevant(&games, &record.envelope.stream);
+        changed = changes(&subject, &games, &record);
         // Whatever else is already here belongs to the same render.
         while let Ok(next) = events.try_recv() {
             match next {
                 Ok(record) => {
                     position = record.envelope.position;
-                    changed |= relevant(&games, &record.envelope.stream);
+                    changed |= changes(&subject, &games, &record);
                 }
-                Err(error) => return ended_by(&state, &tournament, &error),
+                Err(error) => return ended_by(&state, &subject, &error),
             }
         }
     }
 }
 
-/// One render of one variant, counted; with the games the board follows when it rendered.
+/// One render of one variant, counted; with the games a board follows when it rendered.
 async fn render(
     state: &WebState,
-    tournament: &StreamId,
+    subject: &Subject,
     variant: Variant,
     position: u64,
 ) -> (Frame, Option<BTreeSet<String>>) {
-    state.boards.renders.fetch_add(1, Ordering::Relaxed);
-    match super::board::render_variant(state, tournament, variant.lang, variant.clocks).await {
-        Ok((html, games)) => (Frame { name: "board", position, html: html.into() }, Some(games)),
+    state.shared.renders.fetch_add(1, Ordering::Relaxed);
+    let rendered = match (subject, variant.view) {
+        (Subject::Board(tournament), View::Board { clocks }) => {
+            super::board::render_variant(state, tournament, variant.lang, clocks)
+                .await
+                .map(|(html, games)| ("board", html, Some(games)))
+        }
+        (Subject::Andes(id), View::Andes { side }) => {
+            super::andes::render_board(state, id, side, variant.lang).await.map(|html| ("andes", html, None))
+        }
+        (Subject::Desk, View::Desk) => {
+            super::jury_desk::render_desk(state, variant.lang).await.map(|html| ("desk", html, None))
+        }
+        (subject, view) => unreachable!("{subject:?} is never watched as {view:?}"),
+    };
+    match rendered {
+        Ok((name, html, games)) => (Frame { name, position, html: html.into() }, games),
         Err(error) => {
             let html = esc(&error.say.text(variant.lang));
             (Frame { name: "refused", position, html: html.into() }, None)
@@ -216,11 +273,11 @@ async fn render(
     }
 }
 
-/// The board's subscription ended by a failure of the log: logged here, where it is handled
-/// (the board is forgotten; its viewers' scripts reconnect).
-fn ended_by(state: &WebState, tournament: &StreamId, error: &ledger_store::StoreError) {
-    tracing::error!(%error, %tournament, "a live board's subscription failed");
-    forget(state, tournament);
+/// The page's subscription ended by a failure of the log: logged here, where it is handled
+/// (the page is forgotten; its viewers' scripts reconnect).
+fn ended_by(state: &WebState, subject: &Subject, error: &ledger_store::StoreError) {
+    tracing::error!(%error, ?subject, "a live page's subscription failed");
+    forget(state, subject);
 }
 
 #[cfg(test)]
@@ -370,7 +427,7 @@ mod tests {
         // The last viewer gone, the board's task ends.
         drop(viewers);
         let started = Instant::now();
-        while !state.boards.watched.lock().unwrap().is_empty() {
+        while !state.shared.watched.lock().unwrap().is_empty() {
             assert!(started.elapsed() < Duration::from_secs(5), "the board is still rendered for nobody");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
