@@ -1,8 +1,11 @@
 //! What a table's tablet needs to run its game offline, as one typed value: the rules' state it
 //! decides the next taps from (`ledger::rules::GameState`, the same fold the sequencer keeps),
 //! the chess clock as of the last recorded event (the tablet runs it on from there with its own
-//! monotonic clock), the table time now, the score sheet, the last events, and the ids of every
-//! event the game holds (so a tablet that lost an acknowledgement knows its tap is stored).
+//! monotonic clock), the table time now, the score sheet (as text for tools, as figures for the
+//! tablet to word), the last events (with their JSON, which the tablet words as sentences), the
+//! ids of every event the game holds (so a tablet that lost an acknowledgement knows its tap is
+//! stored), where the game is played and by whom (pseudonyms), and the defaults the table's forms
+//! offer: each nation's standard deal and objectives total (`ledger::standard`).
 //!
 //! Pure: domain types in, a domain value out; the facade (`crate::facade`, `Projections::table`)
 //! reads the streams for it, the web edge turns it into JSON.
@@ -273,4 +276,60 @@ pub fn table_now_ms(stored: &[Stored<'_>], last_at_ms: Option<u64>, wall_now_ms:
         at_ms.saturating_add(recorded.map_or(0, |recorded| wall_now_ms.saturating_sub(recorded)))
     });
     derived.max(last_at_ms.unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn event(value: Value) -> Event {
+        ledger::event::from_canonical_json(&value).unwrap()
+    }
+
+    #[test]
+    fn a_scheduled_game_names_its_table_and_its_players_by_pseudonym() {
+        let player = |id: &str, pseudonym: Option<&str>| {
+            let mut e = json!({"type": "player_registered", "player": id, "name": format!("{id} full name")});
+            if let Some(p) = pseudonym {
+                e["pseudonym"] = json!(p);
+            }
+            event(e)
+        };
+        let events = vec![
+            event(json!({"type": "tournament_created", "name": "T", "ruleset": "cafe2023"})),
+            player("ana", Some("Fox")),
+            player("ben", Some("Heron")),
+            player("cai", None),
+            player("dee", Some("Owl")),
+            event(json!({"type": "game_scheduled", "game": "g1", "stage": "final", "round": 5, "table": 1,
+                         "seats": {"frederick": "dee", "elisabeth": "cai", "maria_theresa": "ben", "pompadour": "ana"}})),
+        ];
+        let mut streams = Streams::new();
+        streams.insert(StreamId::tournament("t1").unwrap(), (1u64..).zip(events).collect());
+        let seating = seating(&streams, &StreamId::game("g1").unwrap()).expect("g1 is scheduled");
+        assert_eq!(
+            (seating.tournament.as_str(), seating.stage, seating.round, seating.table),
+            ("t1", Stage::Final, 5, 1)
+        );
+        assert_eq!(seating.players[&Role::Frederick], "Owl");
+        assert_eq!(seating.players[&Role::Pompadour], "Fox");
+        // No full name: a player without a pseudonym is numbered, as on the public board.
+        assert_eq!(seating.players[&Role::Elisabeth], "player 3");
+        assert!(seating.players.values().all(|name| !name.contains("full name")));
+        assert_eq!(super::seating(&streams, &StreamId::game("g2").unwrap()), None);
+    }
+
+    #[test]
+    fn the_imperial_armys_total_is_the_one_its_switch_reported() {
+        let switched = event(json!({"type": "imperial_army_switched", "to": "pompadour", "objectives_held": 7,
+                                    "objectives_total": 10}));
+        let stored = [Stored { seq: 1, event_id: "e1", actor: "t", recorded_at_ms: None, event: &switched }];
+        let before = objectives_totals(&[]);
+        assert_eq!(before[&Nation::ImperialArmy], 5);
+        assert_eq!(before.get(&Nation::Prussia), None);
+        let after = objectives_totals(&stored);
+        assert_eq!(after[&Nation::ImperialArmy], 10);
+        assert_eq!(after[&Nation::Austria], 12);
+    }
 }
