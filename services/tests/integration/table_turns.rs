@@ -125,7 +125,7 @@ async fn a_whole_game_in_a_few_taps_a_turn() {
     // The tablet's screen is the page's viewport: 1280x800 CSS pixels, whatever the headless
     // window's frame takes.
     let screen = json!({"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": false});
-    table.issue_cmd(DevTools { cmd: "Emulation.setDeviceMetricsOverride", params: screen }).await.unwrap();
+    table.issue_cmd(DevTools { cmd: "Emulation.setDeviceMetricsOverride", params: screen.clone() }).await.unwrap();
     table.goto(&format!("{}/signin?next=/table/{GAME}", hall.web)).await.unwrap();
     let field = eventually("the token field", Duration::from_secs(10), || async {
         table.find(fantoccini::Locator::Id("token")).await.ok()
@@ -168,6 +168,14 @@ async fn a_whole_game_in_a_few_taps_a_turn() {
         if turn == 11 {
             screenshot(&table, "table-turn").await;
             table_turn_in_spanish(&table).await;
+            // The same turn on a phone's screen, then the tablet's again.
+            let phone = json!({"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": true});
+            table.issue_cmd(DevTools { cmd: "Emulation.setDeviceMetricsOverride", params: phone }).await.unwrap();
+            screenshot(&table, "table-turn-phone").await;
+            table
+                .issue_cmd(DevTools { cmd: "Emulation.setDeviceMetricsOverride", params: screen.clone() })
+                .await
+                .unwrap();
         }
         actions.tap(&table, "#do-deal").await;
         // The players' time: Prussia hands over, the attackers hand back.
