@@ -166,6 +166,7 @@ async fn a_whole_game_in_a_few_taps_a_turn() {
             assert_eq!(label, json!("Deal these cards"));
         }
         if turn == 11 {
+            all_recorded(&table).await;
             screenshot(&table, "table-turn").await;
             table_turn_in_spanish(&table).await;
             // The same turn on a phone's screen, then the tablet's again.
