@@ -14,6 +14,7 @@ pub mod event;
 pub mod names;
 pub mod rejection;
 pub mod rules;
+pub mod standard;
 pub mod stream;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -32,6 +32,7 @@ mod spanish;
 mod support;
 mod table;
 mod table_queue;
+mod table_turns;
 mod tokens;
 mod tournament;
 mod web;

@@ -72,12 +72,12 @@ fn without_placeables(text: &str) -> String {
 }
 
 /// The words of `text` (letters only, two or more), lowercased.
-fn words_of(text: &str) -> Vec<String> {
+pub(crate) fn words_of(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphabetic()).filter(|w| w.chars().count() >= 2).map(str::to_lowercase).collect()
 }
 
 /// The English words a Spanish page must not say.
-fn english_only() -> BTreeSet<String> {
+pub(crate) fn english_only() -> BTreeSet<String> {
     let spanish = catalogue_words("es");
     catalogue_words("en").into_iter().filter(|w| !spanish.contains(w) && !ALLOWED.contains(&w.as_str())).collect()
 }

@@ -209,7 +209,7 @@ fn assert_taps_recorded(events: &[Value], first: usize, taps: &[f64]) {
 /// clock running, all three in the log and the table saying so.
 pub(crate) async fn start_playing(table: &Client, hall: &Hall) {
     eventually("the ruleset chooser", Duration::from_secs(10), || async {
-        (js(table, "const r = document.getElementById('f-ruleset'); if (!r) { return false; } r.value = 'cafe2019'; return true;").await
+        (js(table, "const r = document.getElementById('f-start-ruleset'); if (!r) { return false; } r.value = 'cafe2019'; return true;").await
             == json!(true))
         .then_some(())
     })
@@ -367,21 +367,23 @@ pub(crate) async fn jury_stops_the_clock(hall: &Hall) {
 }
 
 async fn the_table_speaks_spanish_and_english(table: &Client, hall: &Hall) {
-    assert_eq!(text_of(table, "#do-jury_called").await.as_deref(), Some("Call the jury"));
+    assert_eq!(text_of(table, "#open-jury").await.as_deref(), Some("Call the jury"));
     click(table, "#lang-switch").await;
     eventually("the table in Spanish", Duration::from_secs(10), || async {
-        (text_of(table, "#do-jury_called").await.as_deref() == Some("Llamar al jurado")).then_some(())
+        (text_of(table, "#open-jury").await.as_deref() == Some("Llamar al jurado")).then_some(())
     })
     .await;
     assert_eq!(js(table, "return document.documentElement.lang;").await, json!("es"));
     assert_eq!(text_of(table, "#sync").await.as_deref(), Some("Todo registrado"));
     // A refusal in Spanish, decided on the tablet.
+    click(table, "#open-drop").await;
     let script = "const f = document.querySelector('form[data-action=\"nation_dropped_out\"]');\
                   f.querySelector('[name=objectives_held]').value = '12';\
                   f.querySelector('[name=objectives_total]').value = '10';\
                   f.requestSubmit(); return document.getElementById('notice').textContent;";
     let shown = js(table, script).await;
     assert!(shown.as_str().is_some_and(|s| s.starts_with("Objetivos")), "{shown}");
+    click(table, "#close-entry").await;
     // Remembered: a reload stays in Spanish.
     table.refresh().await.unwrap();
     ready(table).await;

@@ -354,6 +354,7 @@ async fn a_refused_event_shows_the_ledgers_reason_and_appends_nothing(table: &Cl
     table.goto(&format!("{}/table/q4-t2", world.web)).await.unwrap();
     table_at_version(table, u64::try_from(before).unwrap()).await;
     // Russia leaves holding more objectives than it has: the rules refuse it on the tablet.
+    click(table, "#open-drop").await;
     let script = "const f = document.querySelector('form[data-action=\"nation_dropped_out\"]');\
                   if (!f) { return null; }\
                   f.querySelector('[name=nation]').value = 'russia';\

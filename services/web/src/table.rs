@@ -36,17 +36,22 @@ pub(crate) async fn page(
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
     let may_record = state.recorder_of(&viewer.metadata, &id).is_some();
+    // Two columns on a tablet: what the table taps (the clock, this turn, the entry open) on
+    // the left, what it reads (where it stands, the waiting taps, the last events, the
+    // score sheet) on the right, so that a turn never needs scrolling at 1280x800.
     let body = format!(
         "<section class=\"table-page\" id=\"table\" data-game=\"{id}\" data-may-record=\"{may_record}\" data-start-failed=\"{start_failed}\">\
-         <h1 id=\"title\">{title}</h1>\
-         <p class=\"sync\" id=\"sync\" role=\"status\" aria-live=\"polite\">{loading}</p>\
+         <header class=\"table-head\"><h1 id=\"title\">{title}</h1><p class=\"seating\" id=\"seating\" hidden></p></header>\
+         <div class=\"table-main\">\
          <p class=\"notice\" id=\"notice\" role=\"alert\" hidden></p>\
          <div class=\"refused\" id=\"refused\" hidden></div>\
          {watch}\
-         <div id=\"clock-area\"></div><div class=\"entries\" id=\"entries\"></div>\
-         <h2 id=\"sheet-title\" hidden></h2><pre class=\"sheet\" id=\"sheet\" hidden></pre>\
+         <div class=\"clock-area\" id=\"clock-area\"></div><div class=\"entries\" id=\"entries\"></div></div>\
+         <aside class=\"table-side\">\
+         <p class=\"sync\" id=\"sync\" role=\"status\" aria-live=\"polite\">{loading}</p>\
          <h2 id=\"waiting-title\" hidden></h2><ol class=\"events waiting\" id=\"waiting\" hidden></ol>\
          <h2 id=\"events-title\" hidden></h2><ol class=\"events\" id=\"events\"></ol>\
+         <h2 id=\"sheet-title\" hidden></h2><div class=\"sheet\" id=\"sheet\" hidden></div></aside>\
          <noscript><p class=\"refusal\">{noscript}</p></noscript></section>",
         id = esc(id.id()),
         title = esc(&lang.t_args("table-title", &[("game", id.id().to_owned().into())])),

@@ -102,7 +102,8 @@
     // to the kept row, or null when the rules refused it or the tablet could not keep it.
     // `forgetting`: kept rows that leave the tablet in the same write (the refused taps a jury
     // call carries), so that a crash keeps either both or neither.
-    function act(event, domEvent, forgetting) {
+    // `extra`: fields kept with the row (`group`: the taps of one action, taken back together).
+    function act(event, domEvent, forgetting, extra) {
       if (!app.mayRecord || !app.view) { return Promise.resolve(null); }
       const tappedAt = domEvent && domEvent.timeStamp ? domEvent.timeStamp : performance.now();
       if (rules.TIMED.indexOf(event.type) >= 0) {
@@ -123,6 +124,7 @@
         game: key, n: null, event_id: uuid(), expected_version: now.version,
         event: event, tapped_wall_ms: Date.now(), status: "waiting", refusal: null, kept: false
       };
+      if (extra) { Object.assign(row, extra); }
       app.rows.push(row);
       options.render();
       requestAnimationFrame(function () {
@@ -185,6 +187,8 @@
         const batch = waiting().filter(function (row) { return row.kept; }).slice(0, SEND_AT_MOST);
         if (batch.length === 0) { return; }
         let answer;
+        // From here the batch may reach the ledger: none of it can be taken back any more.
+        inFlight = new Set(batch.map(function (row) { return row.event_id; }));
         try {
           const response = await withTimeout(fetch(options.base + "/events", {
             method: "POST",
@@ -195,6 +199,7 @@
             }) })
           }), SEND_TIMEOUT_MS);
           if (response.status === 401 || response.status === 403) {
+            inFlight = new Set();
             setOnline(true);
             options.showNotice(options.t("sync-signin"));
             return;
@@ -202,10 +207,12 @@
           if (!response.ok) { throw new Error("HTTP " + response.status); }
           answer = await response.json();
         } catch (error) {
+          inFlight = new Set();
           setOnline(false);
           schedule();
           return;
         }
+        inFlight = new Set();
         setOnline(true);
         app.retry = 0;
         const done = [];
@@ -276,8 +283,28 @@
       if (kept.length > 0) { await TableQueue.put(kept); }
     }
 
+    // Taken back while the queue's write of it was still under way elsewhere: never again.
+    const takenBack = new Set();
+    let inFlight = new Set();
+    // Takes back the newest waiting action (every tap of its group: a whole deal) while no
+    // part of it is on its way to the ledger: forgotten on the tablet, never sent. Resolves
+    // to whether it was taken back.
+    async function takeBack() {
+      const rows = waiting();
+      const last = rows[rows.length - 1];
+      if (!last) { return false; }
+      const group = rows.filter(function (row) { return last.group ? row.group === last.group : row === last; });
+      if (group.some(function (row) { return !row.kept || inFlight.has(row.event_id); })) { return false; }
+      group.forEach(function (row) { takenBack.add(row.event_id); });
+      await TableQueue.remove(key, group.map(function (row) { return row.n; }));
+      app.rows = app.rows.filter(function (row) { return group.indexOf(row) < 0; });
+      await redecide();
+      options.render();
+      return true;
+    }
+
     async function reloadRows() {
-      const rows = await TableQueue.list(key);
+      const rows = (await TableQueue.list(key)).filter(function (row) { return !takenBack.has(row.event_id); });
       // The tablet's rows as stored, and this tab's taps whose write has not finished yet.
       const stored = new Set(rows.map(function (row) { return row.n; }));
       const pending = app.rows.filter(function (row) { return !row.kept && !stored.has(row.n); });
@@ -391,7 +418,7 @@
 
     return {
       waiting: waiting, refusedRows: refusedRows, local: local, tableNow: tableNow, setAnchor: setAnchor,
-      act: act, send: send, refresh: refresh, start: start
+      act: act, send: send, refresh: refresh, start: start, takeBack: takeBack
     };
   }
 
@@ -532,7 +559,8 @@
       const rows = sync.refusedRows().filter(function (row) { return row.kept; });
       if (rows.length === 0) { return; }
       const actions = rows.map(function (row) {
-        return eventLine(row.event) + " [" + row.event_id + "] (" + options.refusalText(row.refusal) + ")";
+        const what = options.describe ? options.describe(row.event) : eventLine(row.event);
+        return what + " [" + row.event_id + "] (" + options.refusalText(row.refusal) + ")";
       }).join("; ");
       let reason = t("refused-jury-text", { actor: app.actor || "?", actions: actions });
       if (reason.length > 2000) { reason = reason.slice(0, 1999) + "…"; }
@@ -559,7 +587,8 @@
       box.appendChild(el("h2", { text: t("refused-title") }));
       box.appendChild(el("ul", { id: "refused-list" }, rows.map(function (row) {
         return el("li", { dataset: { eventId: row.event_id } }, [
-          el("code", { text: eventLine(row.event) }), document.createTextNode(" — "),
+          options.describe ? el("span", { "class": "what", text: options.describe(row.event) }) : el("code", { text: eventLine(row.event) }),
+          document.createTextNode(" — "),
           el("span", { "class": "reason", text: options.refusalText(row.refusal) })
         ]);
       })));
@@ -573,23 +602,48 @@
   }
 
   // The taps waiting on this tablet (`#waiting`, newest first) and the stream's last events
-  // as ledgerd last sent them (`#events`).
-  function eventLists(app, sync, t) {
+  // as ledgerd last sent them (`#events`). `options` (the Friedrich table's): `describe(event)`
+  // words an event as a sentence (else the one-line notation), `takeBack()` takes the newest
+  // waiting action back (a button on it), `correct(recent)` gives a recorded event's "ask the
+  // jury to correct this" handler, or null where there is none.
+  function eventLists(app, sync, t, options) {
+    const opts = options || {};
+    const line = function (event) {
+      return opts.describe ? el("span", { "class": "what", text: opts.describe(event) }) : el("code", { text: eventLine(event) });
+    };
     return function () {
       const waiting = sync.waiting();
       const waitingList = byId("waiting");
       const waitingTitle = byId("waiting-title");
       waitingTitle.textContent = t("table-waiting-events");
-      waitingList.replaceChildren.apply(waitingList, waiting.slice().reverse().slice(0, 12).map(function (row) {
-        return el("li", { dataset: { eventId: row.event_id } }, [el("code", { text: eventLine(row.event) })]);
-      }));
+      // The newest action: one tap, or every tap of its group (a deal).
+      const newest = waiting[waiting.length - 1];
+      const items = waiting.slice().reverse().slice(0, 12).map(function (row) {
+        const children = [line(row.event)];
+        if (opts.takeBack && row === newest) {
+          children.push(document.createTextNode(" "));
+          children.push(el("button", { type: "button", "class": "take-back", id: "take-back", text: t("table-take-back"),
+            on: { click: opts.takeBack } }));
+        }
+        const grouped = newest && newest.group && row.group === newest.group;
+        return el("li", { "class": grouped ? "newest" : null, dataset: { eventId: row.event_id } }, children);
+      });
+      waitingList.replaceChildren.apply(waitingList, items);
       waitingList.hidden = waitingTitle.hidden = waiting.length === 0;
       const events = byId("events");
       byId("events-title").textContent = t("table-last-events");
       byId("events-title").hidden = app.view.recent.length === 0 && app.recorded.length + waiting.length === 0;
       events.replaceChildren.apply(events, app.view.recent.map(function (r) {
-        return el("li", { value: String(r.seq) }, [el("code", { text: r.text }), document.createTextNode(" "),
-          el("span", { "class": "muted", text: r.actor })]);
+        // Without `describe` (the Andes table), the notation and who recorded it, as before.
+        const children = r.event && opts.describe ? [line(r.event)]
+          : [el("code", { text: r.text }), document.createTextNode(" "), el("span", { "class": "muted", text: r.actor })];
+        const correct = opts.correct && r.event ? opts.correct(r) : null;
+        if (correct) {
+          children.push(document.createTextNode(" "));
+          children.push(el("button", { type: "button", "class": "correct", id: "correct-" + r.seq, text: t("table-correct"),
+            title: t("table-correct-title"), on: { click: correct } }));
+        }
+        return el("li", { value: String(r.seq), dataset: { seq: String(r.seq) } }, children);
       }));
     };
   }

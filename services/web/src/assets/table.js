@@ -3,22 +3,31 @@
 // rules mirrored), kept in IndexedDB and sent in order by the queue of table-sync.js.
 // The chess clock, the stops and the stopwatch run from the tablet's monotonic clock; nothing
 // waits on the network, and the page never reloads itself.
+//
+// A turn is a few taps: "Start turn N", then "Deal the standard cards" (each nation's deal as
+// the ledger's view gives it, `standard_deal`; a nation a Card of Fate lowers is changed in its
+// field first). What happens now and then (a drop-out, the Imperial Army's switch, the
+// offensive, the end) is one entry opened from a row of buttons, its totals prefilled from
+// the view (`objectives_totals`); while an entry is open the clock is drawn compact, so the
+// whole entry fits the tablet's screen.
 "use strict";
 (function () {
   // The queue's fields (view, rows, recorded, anchor, online, sending…) are set by
   // TableSync.attach: `view` is the last TableView from ledgerd (or kept in IndexedDB), `rows`
   // the waiting and refused taps, `recorded` the taps ledgerd stored that the view does not
   // show yet, `anchor` {table_ms, perf}: table time = table_ms + (performance.now() - perf).
+  // `open` is the entry open ("drop", "switch", "stage", "offensive", "end", "jury", or
+  // "correct:<seq>"), null when none is.
   const app = {
     game: null, section: null, mayRecord: false, actor: null,
-    lang: "en", bundles: {}, notice: "", entriesKey: ""
+    lang: "en", bundles: {}, notice: "", entriesKey: "", open: null
   };
   globalThis.tableApp = app;
   let sync = null;
   function waiting() { return sync.waiting(); }
   function local() { return sync.local(); }
   function tableNow() { return sync.tableNow(); }
-  function act(event, domEvent) { return sync.act(event, domEvent); }
+  function act(event, domEvent, forgetting, extra) { return sync.act(event, domEvent, forgetting, extra); }
 
   // ---- words -------------------------------------------------------------------------------
   const words = TablePage.words(app, ["pages.ftl", "rules.ftl"]);
@@ -30,15 +39,60 @@
     const text = t(id);
     return text === id ? String(value).replace(/_/g, " ") : text;
   }
+  // A decimal the ledger wrote (`12.1`) as the reader writes it (`12,1` in Spanish).
+  function decimal(text) {
+    return app.lang === "es" ? String(text).replace(".", ",") : String(text);
+  }
+  // The names a refusal's arguments carry as the ledger spells them (`imperial_army`,
+  // `tc_dealt`), in the reader's words.
+  const ARG_NAMES = {
+    nation: "nation", acting: "nation", role: "role", side: "side", outcome: "outcome",
+    ruleset: "ruleset", given: "ruleset", scheduled: "ruleset", type: "table-event-name"
+  };
+  function wordedArgs(args) {
+    const out = {};
+    Object.keys(args || {}).forEach(function (key) {
+      const value = args[key];
+      if (key === "winners" && typeof value === "string") {
+        out[key] = value.split(", ").filter(Boolean).map(function (n) { return named("nation", n); }).join(", ");
+      } else if (ARG_NAMES[key] && typeof value === "string") {
+        out[key] = named(ARG_NAMES[key], value);
+      } else {
+        out[key] = value;
+      }
+    });
+    return out;
+  }
   // A refusal in the page's language: the rules' own message id, else the ledger's sentence.
   function refusalText(refusal) {
     if (refusal.id) {
-      const text = t(refusal.id, refusal.args);
+      const text = t(refusal.id, wordedArgs(refusal.args));
       if (text !== refusal.id) { return text; }
     }
     if (refusal.kind === "stale_version") { return t("refusal-stale"); }
     if (refusal.kind === "exhausted") { return t("refusal-exhausted"); }
     return t("refusal-by-ledger", { message: refusal.message });
+  }
+  // An event as a sentence in the page's language.
+  function describe(event) {
+    const a = {};
+    Object.keys(event).forEach(function (key) { a[key] = event[key]; });
+    if (event.nation) { a.nation = named("nation", event.nation); }
+    if (event.side) { a.side = named("side", event.side); }
+    if (event.type === "clock_stopped") { a.reason = named("stop", event.reason); }
+    if (event.to) { a.to = named("role", event.to); }
+    if (event.ruleset) { a.ruleset = named("ruleset", event.ruleset); }
+    if (event.outcome) { a.outcome = named("outcome", event.outcome); }
+    if (typeof event.at_ms === "number") { a.time = hms(event.at_ms); }
+    if (event.winners) { a.winners = event.winners.map(function (n) { return named("nation", n); }).join(", "); }
+    if (event.objectives) {
+      a.objectives = Object.keys(event.objectives).map(function (n) {
+        return t("table-event-objectives-of", { nation: named("nation", n), held: event.objectives[n][0], total: event.objectives[n][1] });
+      }).join(", ");
+    }
+    const id = "table-event-" + event.type;
+    const text = t(id, a);
+    return text === id ? t("table-event-unknown") : text;
   }
 
   // ---- time --------------------------------------------------------------------------------
@@ -71,24 +125,39 @@
     if (!app.view) { return; }
     const now = local();
     const rules = now.rules;
-    const title = byId("title");
-    let phase;
-    if (!rules.started) { phase = t("table-phase-not-started"); }
-    else if (rules.ended) { phase = t("table-phase-ended", { turn: rules.ended[1], outcome: named("outcome", rules.ended[0]) }); }
-    else { phase = t("table-phase-turn", { turn: rules.turn }); }
-    const ruleset = rules.ruleset || app.view.ruleset;
-    title.textContent = t("table-title", { game: app.game }) + " ";
-    title.appendChild(el("span", { "class": "muted", id: "phase",
-      text: (ruleset ? named("ruleset", ruleset) : t("table-no-ruleset")) + " · " + phase }));
+    renderHead(rules);
     renderSync();
     if (app.conflict > 0) {
       showNotice(t("sync-conflict", { count: app.conflict }));
       app.conflict = 0;
     }
     renderRefused();
-    renderClock(rules);
     renderEntries(rules);
+    renderClock(rules);
     renderLists();
+  }
+
+  // Which table this is and who plays which role, the ruleset and where the game stands.
+  function renderHead(rules) {
+    let phase;
+    if (!rules.started) { phase = t("table-phase-not-started"); }
+    else if (rules.ended) { phase = t("table-phase-ended", { turn: rules.ended[1], outcome: named("outcome", rules.ended[0]) }); }
+    else { phase = t("table-phase-turn", { turn: rules.turn }); }
+    const ruleset = rules.ruleset || app.view.ruleset;
+    const seating = app.view.seating;
+    const title = byId("title");
+    title.textContent = (seating
+      ? t(seating.stage === "final" ? "table-at-final" : "table-at", { table: seating.table, round: seating.round })
+      : t("table-title", { game: app.game })) + " ";
+    title.appendChild(el("span", { "class": "muted", id: "phase",
+      text: (ruleset ? named("ruleset", ruleset) : t("table-no-ruleset")) + " · " + phase }));
+    const line = byId("seating");
+    if (!seating) { line.hidden = true; return; }
+    line.hidden = false;
+    line.replaceChildren.apply(line, TableRules.ROLES.map(function (role) {
+      return el("span", { "class": "seat", dataset: { role: role } }, [
+        el("b", { text: named("role", role) }), document.createTextNode(" " + (seating.players[role] || ""))]);
+    }).concat([el("span", { "class": "muted", text: t("table-title", { game: app.game }) })]));
   }
 
   // Set once the queue is attached (start).
@@ -100,26 +169,30 @@
     return el("button", options, [document.createTextNode(label)]);
   }
 
-  // The chess clock: two large buttons, the stops the rules allow, the stopwatch.
+  // The chess clock: two large buttons (compact while an entry is open), the stops the
+  // rules allow, the stopwatch. An ended game's clock offers nothing.
   function renderClock(rules) {
     const area = byId("clock-area");
     area.replaceChildren();
+    // Compact while an entry is open, and once the game has ended (nothing to press).
+    area.classList.toggle("compact", app.open !== null || !!rules.ended);
     if (!rules.started) { return; }
     const clock = clockNow();
     const at = tableNow();
     const grid = el("div", { "class": "chess-clock", id: "chess-clock" });
     ["prussia", "attackers"].forEach(function (side) {
-      const running = rules.clock_running === side;
+      const running = !rules.ended && rules.clock_running === side;
       const event = running ? { type: "clock_pressed", at_ms: at } : { type: "clock_started", side: side, at_ms: at };
-      const allowed = app.mayRecord && !TableRules.decide(rules, event);
+      const allowed = app.mayRecord && !rules.ended && !TableRules.decide(rules, event);
       const view = clock[side];
       const children = [
         el("span", { "class": "name", text: named("side", side) }),
         el("span", { "class": "clock", id: "clock-" + side, dataset: { side: side } }, [document.createTextNode(hms(view.remaining_ms))])
       ];
       if (view.ran_out) { children.push(el("span", { "class": "flag", text: t("table-time-ran-out") })); }
-      children.push(el("span", { "class": "hint",
-        text: running ? t("table-tap-hand-over") : (allowed ? t("table-tap-start") : "") }));
+      let hint = "";
+      if (allowed) { hint = running ? t("table-tap-hand-over") : t("table-tap-start"); }
+      children.push(el("span", { "class": "hint", text: hint }));
       grid.appendChild(el("button", {
         type: "button", "class": "side " + side + (running ? " running" : ""), id: "press-" + side,
         disabled: !allowed, dataset: { side: side },
@@ -130,7 +203,7 @@
       }, children));
     });
     area.appendChild(grid);
-    if (app.mayRecord) {
+    if (app.mayRecord && !rules.ended) {
       const stops = el("div", { "class": "stops", id: "stops" });
       TableRules.STOP_REASONS.forEach(function (reason) {
         if (TableRules.decide(rules, { type: "clock_stopped", reason: reason, at_ms: at })) { return; }
@@ -140,7 +213,7 @@
       });
       if (stops.children.length) { area.appendChild(stops); }
     }
-    if (clock.stopped_for) {
+    if (clock.stopped_for && !rules.ended) {
       area.appendChild(el("p", { "class": "stopped", id: "stopped",
         text: t("table-clock-stopped", { reason: named("stop", clock.stopped_for) }) }));
     }
@@ -178,207 +251,416 @@
     area.appendChild(el("p", { "class": "stopwatch", id: "stopwatch", text: text }));
   }
 
-  function select(name, id, label, options) {
-    return el("label", {}, [document.createTextNode(label + " "), el("select", { name: name, id: id },
-      options.map(function (o) { return el("option", { value: o[0], text: o[1] }); }))]);
+  // ---- fields --------------------------------------------------------------------------------
+  // Every field's id is its entry's and its own (`f-drop-objectives_held`): no two forms share one.
+  function select(entry, name, label, options, value) {
+    return el("label", {}, [document.createTextNode(label + " "), el("select", { name: name, id: "f-" + entry + "-" + name },
+      options.map(function (o) { return el("option", { value: o[0], text: o[1], selected: o[0] === value }); }))]);
   }
-  function number(name, label, min, max, value) {
+  function number(entry, name, label, min, max, value) {
     return el("label", {}, [document.createTextNode(label + " "), el("input", {
-      type: "number", inputmode: "numeric", name: name, id: "f-" + name, min: String(min),
-      max: max === null ? null : String(max), value: value === null ? null : String(value), required: true
+      type: "number", inputmode: "numeric", name: name, id: "f-" + entry + "-" + name, min: String(min),
+      max: max === null ? null : String(max), value: value === null || value === undefined ? null : String(value), required: true
     })]);
   }
-  // A form whose submit makes one event from its fields (`build` reads them).
-  function form(action, fields, label, build, wide) {
-    const node = el("form", { "class": "act" + (wide ? " wide" : ""), dataset: { action: action } },
-      fields.concat([el("button", { type: "submit", id: "do-" + action, text: label })]));
+  function whole(text, label) {
+    const trimmed = String(text === null || text === undefined ? "" : text).trim();
+    if (!/^-?\d+$/.test(trimmed)) { throw new Error(t("table-not-a-number", { field: label })); }
+    return Number(trimmed);
+  }
+  // A form whose submit makes its events from its fields (`build` reads them and returns one
+  // event or a list); the events are decided together before any is kept, so a form records
+  // all of them or none, with the first refusal as a sentence.
+  function form(action, fields, label, build, options) {
+    const opts = options || {};
+    const node = el("form", { "class": "act" + (opts.wide ? " wide" : ""), id: "form-" + action, dataset: { action: action } },
+      fields.concat([el("button", { type: "submit", id: "do-" + action, "class": opts.primary ? "primary" : null, text: label })]));
     node.addEventListener("submit", function (e) {
       e.preventDefault();
       const data = new FormData(node);
-      let event;
-      try { event = build(data); } catch (error) { showNotice(error.message); return; }
-      act(event, e);
+      let built;
+      try { built = build(data); } catch (error) { showNotice(error.message); return; }
+      record(Array.isArray(built) ? built : [built], e, opts.after);
     });
-    return el("div", { "class": "entry" }, [node]);
+    return node;
   }
-  function whole(data, name, label) {
-    const text = String(data.get(name) || "").trim();
-    if (!/^-?\d+$/.test(text)) { throw new Error(t("table-not-a-number", { field: label })); }
-    return Number(text);
+  // Records `events` as one action of the table: refused whole on the tablet if any one is,
+  // else each kept and queued in order, as one group that a "take back" takes back whole.
+  function record(events, domEvent, after) {
+    if (events.length === 0) { return; }
+    let state = local().rules;
+    const at = tableNow();
+    for (let i = 0; i < events.length; i += 1) {
+      const probe = Object.assign({}, events[i]);
+      if (TableRules.TIMED.indexOf(probe.type) >= 0) { probe.at_ms = at; }
+      const refusal = TableRules.decide(state, probe);
+      if (refusal) { showNotice(refusalText(refusal)); return; }
+      state = TableRules.evolve(state, probe);
+    }
+    const group = events.length > 1 ? "g" + Date.now() + "-" + Math.random().toString(16).slice(2) : null;
+    events.forEach(function (event) { act(event, domEvent, null, group ? { group: group } : null); });
+    if (after) { after(); }
+  }
+  function closeEntry() { app.open = null; app.entriesKey = ""; render(); }
+
+  // ---- this turn -----------------------------------------------------------------------------
+  // The turn's deal: each nation still in the game that the rules let be dealt, with what is
+  // left of its standard deal this turn.
+  function dealLeft(rules) {
+    const standard = app.view.standard_deal || {};
+    const dealt = rules.dealt || {};
+    return TableRules.NATIONS.filter(function (n) {
+      return !(n in (rules.out || {})) && standard[n] !== undefined;
+    }).map(function (n) {
+      return [n, Math.max(0, standard[n] - (dealt[n] || 0)), standard[n]];
+    });
   }
 
-  // The entry forms the rules allow now; redrawn only when that set changes, so that a form
-  // being filled in keeps what was typed.
-  function renderEntries(rules) {
-    const box = byId("entries");
-    if (!app.mayRecord) { box.replaceChildren(); return; }
+  function turnPanel(rules, ok, key) {
+    const panel = el("div", { "class": "turn-panel", id: "turn-panel" });
     const at = tableNow();
-    const ok = function (event) { return !TableRules.decide(rules, event); };
-    const nations = TableRules.NATIONS;
-    const forms = [];
-    const key = [];
     if (!rules.started) {
       const fields = [];
       if (!rules.scheduled) {
-        fields.push(select("ruleset", "f-ruleset", t("table-ruleset"),
+        fields.push(select("start", "ruleset", t("table-ruleset"),
           TableRules.RULESETS.map(function (r) { return [r, named("ruleset", r)]; })));
       }
-      forms.push(form("game_started", fields, t("table-start-game"), function (data) {
+      panel.appendChild(form("game_started", fields, t("table-start-game"), function (data) {
         const event = { type: "game_started" };
         if (data.get("ruleset")) { event.ruleset = data.get("ruleset"); }
         return event;
-      }, true));
+      }, { wide: true, primary: true }));
       key.push("start");
+      return panel;
     }
+    if (rules.ended) { return null; }
     const next = rules.turn + 1;
-    if (rules.started && ok({ type: "turn_started", turn: next, at_ms: at })) {
-      forms.push(form("turn_started", [], t("table-start-turn", { turn: next }), function () {
-        return { type: "turn_started", turn: local().rules.turn + 1 };
-      }, true));
-      key.push("turn" + next);
+    const left = rules.turn >= 1 ? dealLeft(rules).filter(function (d) { return d[1] > 0; }) : [];
+    const dealing = left.length > 0 && ok({ type: "tc_dealt", nation: left[0][0], count: 1 });
+    // The next turn comes after this turn's deal: the deal is the turn's first button while
+    // it is to be done, the next turn's once it is.
+    let nextTurn = null;
+    if (ok({ type: "turn_started", turn: next, at_ms: at })) {
+      nextTurn = button("do-turn_started", t("table-start-turn", { turn: next }), function (e) {
+        record([{ type: "turn_started", turn: local().rules.turn + 1 }], e);
+      }, { "class": dealing ? "next-turn" : "primary next-turn" });
+      key.push("turn" + next + dealing);
     }
+    if (dealing) {
+      const fields = el("div", { "class": "deal-nations" }, left.map(function (d) {
+        return el("label", { "class": "deal-nation" }, [document.createTextNode(named("nation", d[0]) + " "),
+          // No `max`: the rules refuse a count above a deal with their own sentence.
+          el("input", { type: "number", inputmode: "numeric", min: "0", name: d[0], id: "deal-" + d[0],
+            value: String(d[1]), dataset: { standard: String(d[1]) },
+            on: { input: function (e) {
+              const changed = e.target.value !== e.target.dataset.standard;
+              e.target.classList.toggle("differs", changed);
+              const any = Array.prototype.some.call(document.querySelectorAll(".deal-nation input"), function (i) {
+                return i.value !== i.dataset.standard;
+              });
+              byId("do-deal").textContent = any ? t("table-deal-changed") : t("table-deal", { turn: local().rules.turn });
+            } } })]);
+      }));
+      const deal = form("deal", [el("p", { "class": "legend", text: t("table-deal-legend") }), fields],
+        t("table-deal", { turn: rules.turn }), function (data) {
+          return left.map(function (d) {
+            return { type: "tc_dealt", nation: d[0], count: whole(data.get(d[0]), named("nation", d[0])) };
+          }).filter(function (e) { return e.count !== 0; });
+        }, { primary: true });
+      panel.appendChild(deal);
+      key.push("deal" + rules.turn + ":" + left.map(function (d) { return d.join("="); }).join(","));
+    } else if (rules.turn >= 1) {
+      panel.appendChild(el("p", { "class": "dealt", id: "dealt", text: t("table-dealt-all", { turn: rules.turn }) }));
+      key.push("dealt" + rules.turn);
+    }
+    if (nextTurn) {
+      if (dealing) { panel.appendChild(nextTurn); } else { panel.insertBefore(nextTurn, panel.firstChild); }
+    }
+    return panel;
+  }
+
+  // Each attacking nation's objectives total to prefill: the view's (the ledger's default, or
+  // what the game last reported), then what this tablet's own taps reported since (the
+  // Imperial Army's switch).
+  function objectivesTotals() {
+    const totals = Object.assign({}, app.view.objectives_totals || {});
+    app.recorded.concat(waiting()).forEach(function (row) {
+      if (row.event.type === "imperial_army_switched") { totals.imperial_army = row.event.objectives_total; }
+    });
+    return totals;
+  }
+
+  // ---- the entries opened now and then -------------------------------------------------------
+  // Each: whether the rules allow it now, and its form.
+  function entries(rules, ok) {
+    const at = tableNow();
+    const nations = TableRules.NATIONS;
+    const totals = objectivesTotals();
+    const list = [];
     const stageNations = nations.filter(function (n) { return ok({ type: "action_stage_started", nation: n, at_ms: at }); });
-    if (stageNations.length) {
-      forms.push(form("action_stage_started", [select("nation", "f-stage-nation", t("table-nation"),
-        stageNations.map(function (n) { return [n, named("nation", n)]; }))], t("table-start-stage"), function (data) {
-        return { type: "action_stage_started", nation: data.get("nation") };
-      }));
-      key.push("stage:" + stageNations.join(","));
-    }
-    if (rules.action_stage) {
-      const open = rules.action_stage;
-      forms.push(form("action_stage_ended", [], t("table-end-stage", { nation: named("nation", open) }), function () {
-        return { type: "action_stage_ended", nation: open };
-      }));
-      key.push("end-stage:" + open);
-    }
-    if (ok({ type: "retreat_started", length: 1, at_ms: at })) {
-      forms.push(form("retreat_started", [number("length", t("table-retreat-length"), 0, null, 1)], t("table-start-retreat"), function (data) {
-        return { type: "retreat_started", length: whole(data, "length", t("table-retreat-length")) };
-      }));
-      key.push("retreat");
-    }
-    if (ok({ type: "retreat_ended", at_ms: at })) {
-      forms.push(form("retreat_ended", [], t("table-end-retreat"), function () { return { type: "retreat_ended" }; }));
-      key.push("end-retreat");
-    }
-    const dealt = nations.filter(function (n) { return ok({ type: "tc_dealt", nation: n, count: 0 }); });
-    if (dealt.length) {
-      forms.push(form("tc_dealt", [select("nation", "f-tc-nation", t("table-nation"),
-        dealt.map(function (n) { return [n, named("nation", n)]; })), number("count", t("table-cards"), 0, null, null)],
-        t("table-record-tc"), function (data) {
-          return { type: "tc_dealt", nation: data.get("nation"), count: whole(data, "count", t("table-cards")) };
-        }));
-      key.push("tc:" + dealt.join(","));
+    const stageOpen = rules.action_stage;
+    const retreat = ok({ type: "retreat_started", length: 1, at_ms: at });
+    const retreatEnd = ok({ type: "retreat_ended", at_ms: at });
+    if (stageNations.length || stageOpen || retreat || retreatEnd) {
+      list.push({ kind: "stage", label: t("table-more-stage"), key: stageNations.join(",") + stageOpen + retreat + retreatEnd, draw: function () {
+        const forms = [];
+        if (stageNations.length) {
+          forms.push(form("action_stage_started", [select("stage", "nation", t("table-nation"),
+            stageNations.map(function (n) { return [n, named("nation", n)]; }))], t("table-start-stage"), function (data) {
+            return { type: "action_stage_started", nation: data.get("nation") };
+          }));
+        }
+        if (stageOpen) {
+          forms.push(form("action_stage_ended", [], t("table-end-stage", { nation: named("nation", stageOpen) }), function () {
+            return { type: "action_stage_ended", nation: stageOpen };
+          }));
+        }
+        if (retreat) {
+          forms.push(form("retreat_started", [number("retreat", "length", t("table-retreat-length"), 0, null, 1)], t("table-start-retreat"), function (data) {
+            return { type: "retreat_started", length: whole(data.get("length"), t("table-retreat-length")) };
+          }));
+        }
+        if (retreatEnd) {
+          forms.push(form("retreat_ended", [], t("table-end-retreat"), function () { return { type: "retreat_ended" }; }));
+        }
+        return forms;
+      } });
     }
     const drops = nations.filter(function (n) {
       return ok({ type: "nation_dropped_out", nation: n, objectives_held: 0, objectives_total: 10 });
     });
     if (drops.length) {
-      forms.push(form("nation_dropped_out", [select("nation", "f-drop-nation", t("table-nation"),
-        drops.map(function (n) { return [n, named("nation", n)]; })),
-        number("objectives_held", t("table-objectives-held"), 0, null, null),
-        number("objectives_total", t("table-objectives-of"), 1, null, null)], t("table-record-drop"), function (data) {
-          return { type: "nation_dropped_out", nation: data.get("nation"),
-            objectives_held: whole(data, "objectives_held", t("table-objectives-held")),
-            objectives_total: whole(data, "objectives_total", t("table-objectives-of")) };
-        }));
-      key.push("drop:" + drops.join(","));
+      list.push({ kind: "drop", label: t("table-more-drop"), key: drops.join(","), draw: function () {
+        const nationField = select("drop", "nation", t("table-nation"), drops.map(function (n) { return [n, named("nation", n)]; }));
+        const totalField = number("drop", "objectives_total", t("table-objectives-of"), 1, null, totals[drops[0]]);
+        nationField.querySelector("select").addEventListener("change", function (e) {
+          const total = totals[e.target.value];
+          if (total !== undefined) { totalField.querySelector("input").value = String(total); }
+        });
+        return [form("nation_dropped_out", [nationField,
+          number("drop", "objectives_held", t("table-objectives-held"), 0, null, null), totalField],
+          t("table-record-drop"), function (data) {
+            return { type: "nation_dropped_out", nation: data.get("nation"),
+              objectives_held: whole(data.get("objectives_held"), t("table-objectives-held")),
+              objectives_total: whole(data.get("objectives_total"), t("table-objectives-of")) };
+          }, { after: closeEntry })];
+      } });
     }
     const switches = TableRules.ROLES.filter(function (r) {
       return ok({ type: "imperial_army_switched", to: r, objectives_held: 0, objectives_total: 5 });
     });
     if (switches.length) {
-      forms.push(form("imperial_army_switched", [select("to", "f-ia-to", t("table-switch-to"),
-        switches.map(function (r) { return [r, named("role", r)]; })),
-        number("objectives_held", t("table-objectives-held"), 0, null, null),
-        number("objectives_total", t("table-objectives-of"), 1, null, 5)], t("table-switch-ia"), function (data) {
-          return { type: "imperial_army_switched", to: data.get("to"),
-            objectives_held: whole(data, "objectives_held", t("table-objectives-held")),
-            objectives_total: whole(data, "objectives_total", t("table-objectives-of")) };
-        }));
-      key.push("ia:" + switches.join(","));
+      list.push({ kind: "switch", label: t("table-more-switch"), key: switches.join(","), draw: function () {
+        return [form("imperial_army_switched", [select("switch", "to", t("table-switch-to"),
+          switches.map(function (r) { return [r, named("role", r)]; })),
+          number("switch", "objectives_held", t("table-objectives-held"), 0, null, null),
+          number("switch", "objectives_total", t("table-objectives-of"), 1, null, totals.imperial_army)], t("table-switch-ia"), function (data) {
+            return { type: "imperial_army_switched", to: data.get("to"),
+              objectives_held: whole(data.get("objectives_held"), t("table-objectives-held")),
+              objectives_total: whole(data.get("objectives_total"), t("table-objectives-of")) };
+          }, { after: closeEntry })];
+      } });
     }
-    if (ok({ type: "offensive_launched", set_aside_tc: 13 })) {
-      forms.push(form("offensive_launched", [number("set_aside_tc", t("table-set-aside"), 1, null, null)],
-        t("table-launch-offensive"), function (data) {
-          return { type: "offensive_launched", set_aside_tc: whole(data, "set_aside_tc", t("table-set-aside")) };
-        }));
-      key.push("offensive");
-    }
-    if (ok({ type: "austria_claimed_objectives", count: 4 })) {
-      forms.push(form("austria_claimed_objectives", [number("count", t("table-austria-claims"), 0, null, 4)],
-        t("table-record-claim"), function (data) {
-          return { type: "austria_claimed_objectives", count: whole(data, "count", t("table-austria-claims")) };
-        }));
-      key.push("claim");
-    }
-    if (ok({ type: "set_aside_tc_picked_up" })) {
-      forms.push(form("set_aside_tc_picked_up", [], t("table-pick-up"), function () { return { type: "set_aside_tc_picked_up" }; }));
-      key.push("pickup");
-    }
-    if (ok({ type: "offensive_called_off", bohemian_held_by_prussia: 0 })) {
-      forms.push(form("offensive_called_off", [number("bohemian_held_by_prussia", t("table-bohemian"), 0, 14, null)],
-        t("table-call-off"), function (data) {
-          return { type: "offensive_called_off",
-            bohemian_held_by_prussia: whole(data, "bohemian_held_by_prussia", t("table-bohemian")) };
-        }));
-      key.push("calloff");
+    const launch = ok({ type: "offensive_launched", set_aside_tc: 13 });
+    const claim = ok({ type: "austria_claimed_objectives", count: 4 });
+    const pickUp = ok({ type: "set_aside_tc_picked_up" });
+    const callOff = ok({ type: "offensive_called_off", bohemian_held_by_prussia: 0 });
+    if (launch || claim || pickUp || callOff) {
+      list.push({ kind: "offensive", label: t("table-more-offensive"), key: [launch, claim, pickUp, callOff].join(","), draw: function () {
+        const forms = [];
+        if (launch) {
+          forms.push(form("offensive_launched", [number("offensive", "set_aside_tc", t("table-set-aside"), 1, null, null)],
+            t("table-launch-offensive"), function (data) {
+              return { type: "offensive_launched", set_aside_tc: whole(data.get("set_aside_tc"), t("table-set-aside")) };
+            }));
+        }
+        if (claim) {
+          forms.push(form("austria_claimed_objectives", [number("claim", "count", t("table-austria-claims"), 0, null, 4)],
+            t("table-record-claim"), function (data) {
+              return { type: "austria_claimed_objectives", count: whole(data.get("count"), t("table-austria-claims")) };
+            }));
+        }
+        if (pickUp) {
+          forms.push(form("set_aside_tc_picked_up", [], t("table-pick-up"), function () { return { type: "set_aside_tc_picked_up" }; }));
+        }
+        if (callOff) {
+          forms.push(form("offensive_called_off", [number("calloff", "bohemian_held_by_prussia", t("table-bohemian"), 0, 14, null)],
+            t("table-call-off"), function (data) {
+              return { type: "offensive_called_off",
+                bohemian_held_by_prussia: whole(data.get("bohemian_held_by_prussia"), t("table-bohemian")) };
+            }));
+        }
+        return forms;
+      } });
     }
     if (rules.started && !rules.ended && rules.turn >= 1) {
-      forms.push(gameEndForm(rules));
-      key.push("end:" + JSON.stringify(rules.out) + JSON.stringify(rules.offensive));
+      list.push({ kind: "end", label: t("table-more-end"), key: JSON.stringify(rules.out) + JSON.stringify(rules.offensive),
+        draw: function () { return [gameEndForm(rules)]; } });
     }
     if (rules.started && ok({ type: "jury_called", reason: "x" })) {
-      forms.push(form("jury_called", [el("label", {}, [document.createTextNode(t("table-reason") + " "),
-        el("input", { name: "reason", id: "f-jury-reason", maxlength: "2000", required: true })])],
-        t("table-call-jury"), function (data) { return { type: "jury_called", reason: String(data.get("reason")) }; }));
-      key.push("jury");
+      list.push({ kind: "jury", label: t("table-more-jury"), key: "", draw: function () {
+        return [form("jury_called", [el("label", {}, [document.createTextNode(t("table-reason") + " "),
+          el("input", { name: "reason", id: "f-jury-reason", maxlength: "2000", required: true })])],
+          t("table-call-jury"), function (data) { return { type: "jury_called", reason: String(data.get("reason")) }; },
+          { after: closeEntry })];
+      } });
     }
-    const signature = app.lang + "|" + key.join("|");
-    if (signature === app.entriesKey) { return; }
-    app.entriesKey = signature;
-    box.replaceChildren.apply(box, forms);
+    return list;
   }
 
+  // The entry that asks the jury to correct a recorded event: a jury call whose reason says,
+  // in the table's language, which event (its seq and a sentence of it) and what the table
+  // says it should be.
+  function correctionForm(seq) {
+    const recent = (app.view.recent || []).find(function (r) { return r.seq === seq; });
+    if (!recent) { return null; }
+    const said = describe(recent.event);
+    return [el("p", { "class": "correcting", id: "correcting", text: t("table-correcting", { seq: String(seq), event: said }) }),
+      form("correction", [el("label", {}, [document.createTextNode(t("table-correct-should") + " "),
+        el("input", { name: "should", id: "f-correction-should", maxlength: "1500", required: true })])],
+        t("table-correct-send"), function (data) {
+          const should = String(data.get("should") || "").trim();
+          if (!should) { throw new Error(t("table-correct-empty")); }
+          let reason = t("table-correction-reason", { seq: String(seq), event: said, should: should });
+          if (reason.length > 2000) { reason = reason.slice(0, 1999) + "…"; }
+          return { type: "jury_called", reason: reason };
+        }, { after: closeEntry })];
+  }
+
+  // The turn's panel, the buttons that open the other entries, and the entry open; redrawn
+  // only when what they offer changes, so that a form being filled in keeps what was typed.
+  function renderEntries(rules) {
+    const box = byId("entries");
+    if (!app.mayRecord) { box.replaceChildren(); return; }
+    const at = tableNow();
+    const ok = function (event) {
+      const probe = Object.assign({}, event);
+      if (TableRules.TIMED.indexOf(probe.type) >= 0 && probe.at_ms === undefined) { probe.at_ms = at; }
+      return !TableRules.decide(rules, probe);
+    };
+    const key = [];
+    const children = [];
+    const panel = turnPanel(rules, ok, key);
+    if (panel && panel.children.length) { children.push(panel); }
+    const list = rules.started ? entries(rules, ok) : [];
+    const correcting = app.open && app.open.indexOf("correct:") === 0 ? Number(app.open.slice(8)) : null;
+    if (app.open && correcting === null && !list.some(function (e) { return e.kind === app.open; })) { app.open = null; }
+    if (list.length) {
+      children.push(el("div", { "class": "more", id: "more" }, list.map(function (entry) {
+        const open = app.open === entry.kind;
+        return button("open-" + entry.kind, entry.label, function () {
+          app.open = open ? null : entry.kind;
+          app.entriesKey = "";
+          render();
+        }, { "class": "open-entry" + (open ? " open" : ""), "aria-expanded": open ? "true" : "false" });
+      })));
+    }
+    let opened = null;
+    if (correcting !== null) {
+      opened = correctionForm(correcting);
+      if (!opened) { app.open = null; }
+    } else if (app.open) {
+      opened = list.find(function (e) { return e.kind === app.open; }).draw();
+    }
+    if (opened) {
+      children.push(el("div", { "class": "entry", id: "entry", dataset: { entry: app.open } },
+        opened.concat([button("close-entry", t("table-close"), closeEntry, { "class": "close" })])));
+    }
+    list.forEach(function (e) { key.push(e.kind + ":" + e.key); });
+    const signature = app.lang + "|" + app.open + "|" + key.join("|");
+    if (signature === app.entriesKey) { return; }
+    app.entriesKey = signature;
+    box.replaceChildren.apply(box, children);
+    // The entry's first empty field takes the keyboard: the table types, no tap to find it.
+    const first = Array.prototype.find.call(box.querySelectorAll("#entry input"), function (input) {
+      return input.type !== "checkbox" && input.value === "";
+    });
+    if (first) { first.focus({ preventScroll: true }); }
+  }
+
+  // The end of the game: the outcome (Prussia its only winner after a Prussian one), each
+  // attacking nation still in the game with its objectives, totals prefilled.
   function gameEndForm(rules) {
     const active = rules.offensive && typeof rules.offensive === "object" && "Active" in rules.offensive;
     const outcomes = TableRules.OUTCOMES.filter(function (o) { return active || o !== "prussian_offensive_victory"; });
     const attacking = TableRules.NATIONS.filter(function (n) {
       return n !== "prussia" && n !== "hanover" && !(n in rules.out);
     });
-    const winners = el("div", { "class": "winners" }, [document.createTextNode(t("table-winners") + " ")].concat(
-      ["prussia"].concat(attacking).map(function (n) {
-        return el("label", { "class": "check" }, [el("input", { type: "checkbox", name: "winners", value: n }),
+    const totals = objectivesTotals();
+    const winners = el("div", { "class": "winners", id: "end-winners", hidden: true }, [document.createTextNode(t("table-winners") + " ")].concat(
+      attacking.map(function (n) {
+        return el("label", { "class": "check" }, [el("input", { type: "checkbox", name: "winners", value: n, id: "f-end-winner-" + n }),
           document.createTextNode(named("nation", n))]);
       })));
-    const objectives = attacking.map(function (n) {
+    const outcome = select("end", "outcome", t("table-outcome"), outcomes.map(function (o) { return [o, named("outcome", o)]; }));
+    outcome.querySelector("select").addEventListener("change", function (e) {
+      winners.hidden = e.target.value !== "allied_victory";
+    });
+    const objectives = el("div", { "class": "end-objectives" }, attacking.map(function (n) {
       return el("fieldset", { "class": "objectives" }, [el("legend", { text: named("nation", n) }),
-        el("input", { type: "number", inputmode: "numeric", name: "held." + n, min: "0", required: true,
+        el("input", { type: "number", inputmode: "numeric", name: "held." + n, id: "f-end-held-" + n, min: "0", required: true,
           "aria-label": named("nation", n) + " " + t("table-objectives-held") }),
         document.createTextNode(" " + t("table-objectives-of") + " "),
-        el("input", { type: "number", inputmode: "numeric", name: "total." + n, min: "1", required: true,
+        el("input", { type: "number", inputmode: "numeric", name: "total." + n, id: "f-end-total-" + n, min: "1", required: true,
+          value: totals[n] === undefined ? null : String(totals[n]),
           "aria-label": named("nation", n) + " " + t("table-objectives-of") })]);
-    });
-    const fields = [select("outcome", "f-outcome", t("table-outcome"),
-      outcomes.map(function (o) { return [o, named("outcome", o)]; })), winners].concat(objectives);
-    if (active) { fields.push(number("bohemian_held_by_prussia", t("table-bohemian"), 0, 14, null)); }
+    }));
+    const fields = [outcome, winners, objectives];
+    if (active) { fields.push(number("end", "bohemian_held_by_prussia", t("table-bohemian"), 0, 14, null)); }
     return form("game_ended", fields, t("table-end-game"), function (data) {
-      const event = { type: "game_ended", outcome: data.get("outcome"), winners: data.getAll("winners"), objectives: {} };
+      const chosen = data.get("outcome");
+      const event = { type: "game_ended", outcome: chosen,
+        winners: chosen === "allied_victory" ? data.getAll("winners") : ["prussia"], objectives: {} };
       attacking.forEach(function (n) {
-        event.objectives[n] = [whole(data, "held." + n, named("nation", n)), whole(data, "total." + n, named("nation", n))];
+        event.objectives[n] = [whole(data.get("held." + n), named("nation", n)), whole(data.get("total." + n), named("nation", n))];
       });
-      if (active) { event.bohemian_held_by_prussia = whole(data, "bohemian_held_by_prussia", t("table-bohemian")); }
+      if (active) { event.bohemian_held_by_prussia = whole(data.get("bohemian_held_by_prussia"), t("table-bohemian")); }
       return event;
-    }, true);
+    }, { wide: true, after: closeEntry });
+  }
+
+  // ---- what the table reads ------------------------------------------------------------------
+  // The score sheet in the reader's words: each role's score (pending until the end), each
+  // nation with its controller, how its score was fixed and the score.
+  function renderSheet() {
+    const sheet = byId("sheet");
+    const title = byId("sheet-title");
+    const scores = app.view.scores;
+    title.textContent = t("table-score-sheet");
+    sheet.hidden = title.hidden = !scores;
+    if (!scores) { sheet.replaceChildren(); return; }
+    const seating = app.view.seating;
+    const pending = t("table-score-pending");
+    const roles = el("table", { "class": "sheet-roles" }, scores.roles.map(function (line) {
+      const player = seating && seating.players[line.role];
+      return el("tr", { dataset: { role: line.role } }, [
+        el("th", { text: named("role", line.role) + (player ? " (" + player + ")" : "") }),
+        el("td", { "class": "num", text: line.score === null ? pending : decimal(line.score) })]);
+    }));
+    const nations = el("ul", { "class": "sheet-nations" }, scores.nations.map(function (line) {
+      let detail;
+      if (line.score === null) { detail = t("table-score-in-game"); }
+      else if (line.nation === "prussia") { detail = t(line.won ? "table-score-won" : "table-score-lost", { score: decimal(line.score) }); }
+      else if (line.won) { detail = t("table-score-won", { score: decimal(line.score) }); }
+      else if (line.dropped_out_in !== null) {
+        detail = t("table-score-out", { turn: line.dropped_out_in, held: line.objectives ? line.objectives[0] : 0,
+          total: line.objectives ? line.objectives[1] : 0, score: decimal(line.score) });
+      } else {
+        detail = t("table-score-held", { held: line.objectives ? line.objectives[0] : 0,
+          total: line.objectives ? line.objectives[1] : 0, score: decimal(line.score) });
+      }
+      return el("li", { dataset: { nation: line.nation, score: line.score === null ? "" : line.score } }, [
+        el("b", { text: named("nation", line.nation) }),
+        document.createTextNode(" (" + named("role", line.controller) + "): " + detail)]);
+    }));
+    const head = el("p", { "class": "muted", text: scores.outcome
+      ? t("table-score-ended", { turn: scores.turns, outcome: named("outcome", scores.outcome) })
+      : t("table-score-running", { turn: scores.turns }) });
+    sheet.replaceChildren(head, roles, nations);
   }
 
   function renderLists() {
-    const sheet = byId("sheet");
-    const sheetTitle = byId("sheet-title");
-    sheetTitle.textContent = t("table-score-sheet");
-    sheet.textContent = app.view.sheet ? app.view.sheet.trimEnd() : "";
-    sheet.hidden = sheetTitle.hidden = !app.view.sheet;
+    renderSheet();
     eventLists();
   }
 
@@ -392,6 +674,13 @@
     });
     const stopwatch = byId("stopwatch");
     if (stopwatch) { renderClock(local().rules); }
+  }
+
+  // The newest waiting action (a whole deal at once) taken back before it reaches the ledger.
+  function takeBack() {
+    sync.takeBack().then(function (taken) {
+      showNotice(t(taken ? "table-taken-back" : "table-take-back-too-late"));
+    });
   }
 
   // ---- start ---------------------------------------------------------------------------------
@@ -414,9 +703,17 @@
       render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
     });
     renderRefused = TablePage.refusedBox(app, sync, {
-      t: t, refusalText: refusalText, stream: "game/" + app.game
+      t: t, refusalText: refusalText, stream: "game/" + app.game, describe: describe
     });
-    eventLists = TablePage.eventLists(app, sync, t);
+    eventLists = TablePage.eventLists(app, sync, t, {
+      describe: describe,
+      takeBack: takeBack,
+      // A recorded event of play the table may ask the jury to correct.
+      correct: function (recent) {
+        if (!app.mayRecord || /^(jury_|event_voided|fate_horizon)/.test(recent.event.type)) { return null; }
+        return function () { app.open = "correct:" + recent.seq; app.entriesKey = ""; render(); };
+      }
+    });
     await sync.start();
     setInterval(tick, 200);
   }

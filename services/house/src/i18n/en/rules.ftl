@@ -53,7 +53,7 @@ refusal-too-long = { $field } is { NUMBER($length, useGrouping: 0) } characters 
 refusal-blank = { $field } must not be blank
 refusal-turn-zero = turns start at 1
 # $count (Number)
-refusal-tc-count-negative = tc_dealt count must not be negative, got { NUMBER($count, useGrouping: 0) }
+refusal-tc-count-negative = a count of tactical cards dealt must not be negative, got { NUMBER($count, useGrouping: 0) }
 # $total (Number)
 refusal-objectives-total = objectives total must be more than 0, got { NUMBER($total, useGrouping: 0) }
 # $held (Number); $total (Number)
@@ -63,11 +63,11 @@ refusal-nation-objectives-total = { $nation }: objectives total must be more tha
 # $nation (String); $held (Number); $total (Number)
 refusal-nation-objectives-held = { $nation }: objectives held must be between 0 and the total { NUMBER($total, useGrouping: 0) }, got { NUMBER($held, useGrouping: 0) }
 # $value (Number)
-refusal-set-aside-tc-below-one = set_aside_tc is the value of a tactical card, at least 1, got { NUMBER($value, useGrouping: 0) }
+refusal-set-aside-tc-below-one = the card set aside is the value of a tactical card, at least 1, got { NUMBER($value, useGrouping: 0) }
 # $count (Number)
-refusal-austria-count-negative = austria_claimed_objectives count must not be negative, got { NUMBER($count, useGrouping: 0) }
+refusal-austria-count-negative = the objectives Austria claims must not be negative, got { NUMBER($count, useGrouping: 0) }
 # $held (Number); $max (Number) - 14
-refusal-bohemian-range = bohemian_held_by_prussia must be between 0 and { NUMBER($max, useGrouping: 0) }, got { NUMBER($held, useGrouping: 0) }
+refusal-bohemian-range = the Bohemian objectives Prussia holds must be between 0 and { NUMBER($max, useGrouping: 0) }, got { NUMBER($held, useGrouping: 0) }
 # $nation (String)
 refusal-objectives-not-attacking = objectives are reported for attacking nations only, not { $nation }
 # $nation (String)
@@ -78,22 +78,22 @@ refusal-imperial-army-role = the imperial army can pass only to elisabeth or pom
 ## Refused in the game as it stands (ledger/src/rules/game.rs).
 
 # $type (String)
-refusal-not-started = the game has not started: game_started comes before { $type }
+refusal-not-started = the game has not started: its start comes before { $type }
 refusal-already-started = the game has already started
 # $turn (Number); $outcome (String); $type (String)
 refusal-game-over = the game ended in turn { NUMBER($turn, useGrouping: 0) } ({ $outcome }); only the jury may record events now, not { $type }
 # $type (String); $turn (Number) - the corrected turn; $current (Number)
 refusal-turn-ahead = { $type } is recorded for turn { NUMBER($turn, useGrouping: 0) }, but the game is in turn { NUMBER($current, useGrouping: 0) }
 # $at_ms (Number); $last_at_ms (Number)
-refusal-time-goes-back = at_ms { NUMBER($at_ms, useGrouping: 0) } goes back in time: the table clock already read { NUMBER($last_at_ms, useGrouping: 0) }
+refusal-time-goes-back = the table time { NUMBER($at_ms, useGrouping: 0) } goes back: the table clock already read { NUMBER($last_at_ms, useGrouping: 0) }
 # $given (String); $scheduled (String) - rulesets
-refusal-ruleset-differs = game_started names ruleset { $given }, but the tournament plays { $scheduled }
-refusal-ruleset-missing = this game is not scheduled in any tournament: name its ruleset in game_started
+refusal-ruleset-differs = the game names the ruleset { $given }, but the tournament plays { $scheduled }
+refusal-ruleset-missing = this game is not scheduled in any tournament: choose its ruleset when it starts
 # $turn (Number); $next (Number)
-refusal-turn-repeats = turn_started { NUMBER($turn, useGrouping: 0) } repeats a turn: turn { NUMBER($next, useGrouping: 0) } comes next
+refusal-turn-repeats = turn { NUMBER($turn, useGrouping: 0) } repeats a turn: turn { NUMBER($next, useGrouping: 0) } comes next
 # $turn (Number); $next (Number)
-refusal-turn-skips = turn_started { NUMBER($turn, useGrouping: 0) } skips a turn: turn { NUMBER($next, useGrouping: 0) } comes next
-refusal-no-turn-yet = no turn has started yet: turn_started 1 comes first
+refusal-turn-skips = turn { NUMBER($turn, useGrouping: 0) } skips a turn: turn { NUMBER($next, useGrouping: 0) } comes next
+refusal-no-turn-yet = no turn has started yet: turn 1 comes first
 # $nation (String); $turn (Number)
 refusal-nation-out = { $nation } already dropped out in turn { NUMBER($turn, useGrouping: 0) }
 # $side (String) - prussia or attackers
@@ -133,23 +133,23 @@ refusal-set-aside-already-picked-up = the set-aside tactical card was already pi
 refusal-call-off-before-launch = the offensive cannot be called off in turn { NUMBER($turn, useGrouping: 0) }: it was launched in turn { NUMBER($launched_in, useGrouping: 0) }
 # $outcome (String); $winners (String) - the winners as listed, joined by ", "
 refusal-prussian-winners = a { $outcome } has prussia as its only winner, not [{ $winners }]
-refusal-allied-no-winner = an allied_victory needs at least one attacking winner
+refusal-allied-no-winner = an allied victory needs at least one attacking winner
 # $nation (String)
-refusal-winner-not-attacking = { $nation } cannot win an allied_victory
+refusal-winner-not-attacking = { $nation } cannot win an allied victory
 # $nation (String); $turn (Number)
 refusal-winner-out = winner: { $nation } already dropped out in turn { NUMBER($turn, useGrouping: 0) }
 # $nation (String)
-refusal-objectives-missing = game_ended must report the objectives of { $nation }, still in the game
+refusal-objectives-missing = the end of the game must report the objectives of { $nation }, still in the game
 # $nation (String); $turn (Number)
 refusal-objectives-fixed = { $nation } dropped out in turn { NUMBER($turn, useGrouping: 0) }: its objectives were fixed then
-refusal-bohemian-missing = the prussian offensive is still active: game_ended must give bohemian_held_by_prussia
-refusal-bohemian-not-active = bohemian_held_by_prussia is reported only while the prussian offensive is active
-refusal-offensive-victory-not-active = a prussian_offensive_victory needs an active prussian offensive
+refusal-bohemian-missing = the prussian offensive is still active: the end of the game must say how many Bohemian objectives Prussia holds
+refusal-bohemian-not-active = the Bohemian objectives Prussia holds are reported only while the prussian offensive is active
+refusal-offensive-victory-not-active = a Prussian offensive victory needs an active prussian offensive
 # $max (Number) - 14; $held (Number)
-refusal-offensive-victory-bohemian = a prussian_offensive_victory means prussia holds all { NUMBER($max, useGrouping: 0) } bohemian objectives, got { NUMBER($held, useGrouping: 0) }
+refusal-offensive-victory-bohemian = a Prussian offensive victory means prussia holds all { NUMBER($max, useGrouping: 0) } Bohemian objectives, got { NUMBER($held, useGrouping: 0) }
 
 # A public hall is hostile (issue 35): a tactical-card count beyond any deal
 # $count (Number); $max (Number)
-refusal-tc-count-above-deal = tc_dealt count { NUMBER($count, useGrouping: 0) } is more than a nation is dealt in one turn: at most { NUMBER($max, useGrouping: 0) }
+refusal-tc-count-above-deal = { NUMBER($count, useGrouping: 0) } tactical cards are more than a nation is dealt in one turn: at most { NUMBER($max, useGrouping: 0) }
 # $nation (String); $before (Number); $turn (Number); $count (Number); $max (Number)
 refusal-tc-turn-above-deal = { $nation } was dealt { NUMBER($before, useGrouping: 0) } tactical cards in turn { NUMBER($turn, useGrouping: 0) } already; { NUMBER($count, useGrouping: 0) } more is more than a deal: at most { NUMBER($max, useGrouping: 0) } a turn

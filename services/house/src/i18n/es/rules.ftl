@@ -83,7 +83,7 @@ refusal-imperial-army-role = El Ejército Imperial solo puede pasar a elisabeth 
 ## Rechazos según el estado de la partida.
 
 # $type (String)
-refusal-not-started = La partida no ha empezado: game_started tiene que ir antes que { $type }
+refusal-not-started = La partida no ha empezado: su inicio tiene que ir antes que { $type }
 refusal-already-started = La partida ya ha empezado
 # $turn (Number); $outcome (String); $type (String)
 refusal-game-over = La partida terminó en el turno { $turn } ({ $outcome }); a partir de ahora solo el jurado puede registrar eventos, y no { $type }
@@ -92,13 +92,13 @@ refusal-turn-ahead = { $type } se registra para el turno { $turn }, pero la part
 # $at_ms (Number); $last_at_ms (Number)
 refusal-time-goes-back = La hora de mesa { NUMBER($at_ms, useGrouping: 0) } va hacia atrás: el reloj de la mesa ya marcaba { NUMBER($last_at_ms, useGrouping: 0) }
 # $given (String); $scheduled (String)
-refusal-ruleset-differs = game_started indica el reglamento { $given }, pero el torneo se juega con { $scheduled }
-refusal-ruleset-missing = Esta partida no está programada en ningún torneo: indique su reglamento en game_started
+refusal-ruleset-differs = La partida indica el reglamento { $given }, pero el torneo se juega con { $scheduled }
+refusal-ruleset-missing = Esta partida no está programada en ningún torneo: elige su reglamento al empezarla
 # $turn (Number); $next (Number)
-refusal-turn-repeats = turn_started { $turn } repite un turno: el siguiente es el turno { $next }
+refusal-turn-repeats = El turno { $turn } repite un turno: el siguiente es el turno { $next }
 # $turn (Number); $next (Number)
-refusal-turn-skips = turn_started { $turn } se salta un turno: el siguiente es el turno { $next }
-refusal-no-turn-yet = Todavía no ha empezado ningún turno: primero va turn_started 1
+refusal-turn-skips = El turno { $turn } se salta un turno: el siguiente es el turno { $next }
+refusal-no-turn-yet = Todavía no ha empezado ningún turno: primero va el turno 1
 # $nation (String); $turn (Number)
 refusal-nation-out = { $nation } ya salió de la partida en el turno { $turn }
 # $side (String)
@@ -147,10 +147,10 @@ refusal-winner-not-attacking = { $nation } no puede conseguir una victoria aliad
 # $nation (String); $turn (Number)
 refusal-winner-out = Ganadora: { $nation } ya salió de la partida en el turno { $turn }
 # $nation (String)
-refusal-objectives-missing = game_ended debe indicar los objetivos de { $nation }, que sigue en la partida
+refusal-objectives-missing = El final de la partida debe indicar los objetivos de { $nation }, que sigue en la partida
 # $nation (String); $turn (Number)
 refusal-objectives-fixed = { $nation } salió de la partida en el turno { $turn }: sus objetivos quedaron fijados entonces
-refusal-bohemian-missing = La ofensiva prusiana sigue en curso: game_ended debe indicar cuántos objetivos de Bohemia tiene Prusia
+refusal-bohemian-missing = La ofensiva prusiana sigue en curso: el final de la partida debe indicar cuántos objetivos de Bohemia tiene Prusia
 refusal-bohemian-not-active = Los objetivos de Bohemia en poder de Prusia solo se indican mientras la ofensiva prusiana está en curso
 refusal-offensive-victory-not-active = Una victoria ofensiva prusiana requiere una ofensiva prusiana en curso
 # $max (Number), 14; $held (Number)
