@@ -81,15 +81,17 @@ pub(crate) struct Head<'a> {
 /// A whole page in `lang`, with the switch to the other language in its header.
 pub(crate) fn shell_in(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &str, head: &Head<'_>) -> String {
     let who = viewer.map(|v| {
-        let mode = if v.open { format!(" · {}", lang.t("who-open")) } else { String::new() };
+        // Each word carries its message id (`data-t`): the table's script, which changes
+        // language without reloading its page, words the header again.
+        let word = |id: &str| format!("<span data-t=\"{id}\">{}</span>", esc(&lang.t(id)));
+        let mode = if v.open { format!(" · {}", word("who-open")) } else { String::new() };
         let who = match (&v.identity, v.role()) {
-            (_, Some(Role::Public)) => lang.t("who-public"),
-            (None, _) => lang.t("who-unknown"),
-            (Some(who), _) => format!("{} ({})", who.actor, clearance_name(lang, who.role)),
+            (_, Some(Role::Public)) => word("who-public"),
+            (None, _) => word("who-unknown"),
+            (Some(who), _) => format!("{} ({})", esc(&who.actor), word(&format!("clearance-{}", who.role.as_str()))),
         };
         format!(
-            "<span class=\"who\" id=\"who\">{}{mode}</span> <a href=\"/signin\">{}</a>",
-            esc(&who),
+            "<span class=\"who\" id=\"who\">{who}{mode}</span> <a href=\"/signin\" data-t=\"nav-signin\">{}</a>",
             esc(&lang.t("nav-signin"))
         )
     });

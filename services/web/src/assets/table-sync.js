@@ -542,6 +542,8 @@
         link.setAttribute("hreflang", from);
         link.href = "/lang?to=" + from;
         link.textContent = words.t("lang-other");
+        // The header the server wrote: who is signed in, the sign-in link.
+        document.querySelectorAll("header [data-t]").forEach(function (el) { el.textContent = words.t(el.dataset.t); });
         redraw();
       });
     };

@@ -168,3 +168,9 @@ manifest-table = Table
 
 # The plain-HTTP port's redirect to HTTPS (issue 34, ledgerd --http-redirect-listen).
 redirect-unknown-host = This address is not one of this ledger's. Open the address the organiser gave you, starting with https://.
+# Clearances, as the header names who is signed in (the table's script rewords it).
+clearance-public = public
+clearance-analyst = analyst
+clearance-table = table
+clearance-organiser = organiser
+clearance-jury = jury

@@ -4,12 +4,6 @@
 # outcomes and rulesets are in rules.ftl; the frame (site name, switch) in pages.ftl.
 # Numbers arrive already written for the language (an exact decimal's own digits).
 
-## Clearances (the roles of the auth file), as the header and the sign-in form name them.
-clearance-public = public
-clearance-analyst = analyst
-clearance-table = table
-clearance-organiser = organiser
-clearance-jury = jury
 
 ## The index
 index-title = Home

@@ -168,3 +168,9 @@ manifest-table = Mesa
 
 # The plain-HTTP port's redirect to HTTPS (issue 34, ledgerd --http-redirect-listen).
 redirect-unknown-host = Esta dirección no es de este registro. Abra la dirección que le dio la organización, la que empieza por https://.
+# Clearances, as the header names who is signed in (the table's script rewords it).
+clearance-public = público
+clearance-analyst = analista
+clearance-table = mesa
+clearance-organiser = organizador
+clearance-jury = jurado

@@ -4,11 +4,6 @@
 # reglamentos están en rules.ftl. Los números llegan ya escritos para el idioma (coma decimal).
 
 ## Autorizaciones (los papeles del fichero de autenticación).
-clearance-public = público
-clearance-analyst = analista
-clearance-table = mesa
-clearance-organiser = organizador
-clearance-jury = jurado
 
 ## El inicio
 index-title = Inicio
