@@ -10,9 +10,9 @@
 #
 # A hall without internet (no authority to ask for a certificate):
 #
-#   deploy/hall-setup.sh --local-ca hall.local,192.168.1.10 olga
+#   deploy/hall-setup.sh --local-ca 192.168.1.10,ledger.lan olga
 #
-# gives the venue laptop's name and LAN addresses instead (the first is what the tablets open);
+# gives the venue laptop's LAN address(es) and name instead (the first is what the tablets open);
 # ledgerd makes its own root in the data directory and signs the pages' certificate with it.
 # Then print http://<first name>/hall/trust and install the root on each tablet, once.
 set -euo pipefail
@@ -24,7 +24,7 @@ if [ "${1:-}" = "--local-ca" ]; then
 fi
 if [ $# -lt 2 ]; then
   echo "usage: $0 <the hall's DNS name> <the organiser's name> [mailto:contact]" >&2
-  echo "       $0 --local-ca <name,LAN address,…> <the organiser's name>" >&2
+  echo "       $0 --local-ca <LAN address,name,…> <the organiser's name>" >&2
   exit 2
 fi
 domain="$1" organiser="$2" contact="${3:-}"
