@@ -181,6 +181,7 @@ async fn a_tablet_that_trusts_the_halls_own_root_keeps_the_table_offline_over_ht
     // print it): the fingerprint of what is served, the download's address, the tablets' steps.
     let (head, sheet) = plain_get(&plain, &format!("{HALL}:{plain_port}"), "/hall/trust", "es").await;
     assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("x-content-type-options: nosniff") && head.contains("script-src 'none'"), "{head}");
     let sheet = String::from_utf8(sheet).unwrap();
     for said in [
         fingerprint.as_str(),
