@@ -191,6 +191,10 @@ async fn a_tablet_that_trusts_the_halls_own_root_keeps_the_table_offline_over_ht
     ] {
         assert!(sheet.contains(said), "the sheet does not say {said:?}: {sheet}");
     }
+    // Its language switch works before trust too: it stays on the plain port.
+    let (head, _) = plain_get(&plain, HALL, "/lang?to=en&next=/hall/trust", "es").await;
+    assert!(head.starts_with("http/1.1 303") && head.contains("location: /hall/trust"), "{head}");
+    assert!(head.contains("set-cookie: ledger_lang=en"), "{head}");
     let root_path = dir.path().join("downloaded-root.crt");
     std::fs::write(&root_path, &root).unwrap();
 

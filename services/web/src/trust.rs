@@ -74,8 +74,9 @@ impl HallTrust {
     }
 }
 
-/// The routes of the plain-HTTP port that are not a redirect: the sheet, the root, and the
-/// stylesheet the sheet uses (a page over plain HTTP cannot load it over HTTPS before trust).
+/// The routes of the plain-HTTP port that are not a redirect: the sheet, the root, and what the
+/// sheet uses, its stylesheet and its language switch (a page over plain HTTP cannot reach them
+/// over HTTPS before trust).
 pub fn plain_router(trust: HallTrust) -> axum::Router {
     let trust = Arc::new(trust);
     let sheet = Arc::clone(&trust);
@@ -88,6 +89,7 @@ pub fn plain_router(trust: HallTrust) -> axum::Router {
         )
         .route(ROOT_PATH, axum::routing::get(move || async move { root_of(&trust) }))
         .route("/assets/{file}", axum::routing::get(layout::asset))
+        .route("/lang", axum::routing::get(super::pwa::switch))
         .layer(axum::middleware::map_response(plain_headers))
 }
 
