@@ -65,6 +65,10 @@ pub struct Config {
     /// The pages' certificate by ACME (`--acme-domain`), kept in `<data_dir>/acme/`; needs
     /// `http_listen` and `http_redirect_listen` (HTTP-01), and no `tls` (one certificate source).
     pub acme: Option<crate::acme::AcmeConfig>,
+    /// The pages' certificate from ledgerd's own root (`--tls-local-ca`), kept in
+    /// `<data_dir>/local-ca/`, for a hall without internet; needs `http_listen` and
+    /// `http_redirect_listen` (where the tablets download the root), and no `tls` or `acme`.
+    pub local_ca: Option<crate::local_ca::LocalCaConfig>,
     /// Plain HTTP answered with a redirect to the pages' HTTPS port (and ACME's HTTP-01
     /// challenges); needs a certificate for the pages.
     pub http_redirect_listen: Option<SocketAddr>,

@@ -2,12 +2,14 @@
 //! organiser's code ([`organiser`]). Its wiring ([`server`]: `server::run` starts
 //! what the other modules define), the gRPC services, the NATS fan-out ([`nats`]), the proofs'
 //! tree keeper and checkpoints ([`proofs`]), the configuration ([`config`], [`limits`],
-//! [`tls`]) and the metrics ([`metrics`]). The web pages are `ledger_web`'s, what the daemon
-//! shares with `ledgerctl` is `ledger_house`'s.
+//! [`tls`]), the pages' certificates ([`acme`], or the hall's own authority [`local_ca`]) and
+//! the metrics ([`metrics`]). The web pages are `ledger_web`'s, what the daemon shares with
+//! `ledgerctl` is `ledger_house`'s.
 
 pub mod acme;
 pub mod config;
 pub mod limits;
+pub mod local_ca;
 pub mod metrics;
 pub mod nats;
 pub mod organiser;

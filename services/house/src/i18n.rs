@@ -22,7 +22,8 @@ pub enum Lang {
 /// pages and every refusal, `andes.ftl` the Andes board, `andes-rules.ftl` the Andes laws'
 /// refusals and `andes-table.ftl` the Andes recording mode (its script loads these two with
 /// `pages.ftl`); `paper.ftl` what the organiser prints (`crate::paper`, the web's `paper`); `organise.ftl` the
-/// organiser's console (the web's `organise`); `jury.ftl` the jury's desk and rulings (`jury_desk`).
+/// organiser's console (the web's `organise`); `jury.ftl` the jury's desk and rulings (`jury_desk`);
+/// `hall.ftl` the sheet that makes a tablet trust a hall without internet (the web's `trust`).
 pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "pages.ftl", include_str!("i18n/en/pages.ftl")),
     (Lang::En, "rules.ftl", include_str!("i18n/en/rules.ftl")),
@@ -33,6 +34,7 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "paper.ftl", include_str!("i18n/en/paper.ftl")),
     (Lang::En, "organise.ftl", include_str!("i18n/en/organise.ftl")),
     (Lang::En, "jury.ftl", include_str!("i18n/en/jury.ftl")),
+    (Lang::En, "hall.ftl", include_str!("i18n/en/hall.ftl")),
     (Lang::Es, "pages.ftl", include_str!("i18n/es/pages.ftl")),
     (Lang::Es, "rules.ftl", include_str!("i18n/es/rules.ftl")),
     (Lang::Es, "site.ftl", include_str!("i18n/es/site.ftl")),
@@ -42,6 +44,7 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::Es, "paper.ftl", include_str!("i18n/es/paper.ftl")),
     (Lang::Es, "organise.ftl", include_str!("i18n/es/organise.ftl")),
     (Lang::Es, "jury.ftl", include_str!("i18n/es/jury.ftl")),
+    (Lang::Es, "hall.ftl", include_str!("i18n/es/hall.ftl")),
 ];
 
 impl Lang {

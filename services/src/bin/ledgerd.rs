@@ -196,8 +196,14 @@ struct AcmeArgs {
     /// Trust this root (PEM) for the authority's own HTTPS instead of the system's: a test CA.
     #[arg(long, env = "LEDGER_ACME_CA_ROOT")]
     acme_ca_root: Option<PathBuf>,
+    /// A hall without internet: make ledgerd's own root once (kept in <data dir>/local-ca/) and
+    /// serve the pages with a certificate it signs for these names and addresses of this
+    /// machine (repeatable, or comma-separated; the first names the root). Each tablet installs
+    /// the root from the printed /hall/trust page. Needs --http-listen and --http-redirect-listen.
+    #[arg(long, env = "LEDGER_TLS_LOCAL_CA", value_delimiter = ',', conflicts_with_all = ["tls_cert", "acme_domain"])]
+    tls_local_ca: Vec<String>,
     /// Answer plain HTTP here (e.g. 0.0.0.0:80) with a redirect to the pages' HTTPS port, and
-    /// ACME's HTTP-01 challenges.
+    /// ACME's HTTP-01 challenges (with --tls-local-ca, the hall's root and its trust page).
     #[arg(long, env = "LEDGER_HTTP_REDIRECT_LISTEN")]
     http_redirect_listen: Option<SocketAddr>,
 }
@@ -214,6 +220,13 @@ impl AcmeArgs {
             self.acme_ca_root.clone(),
         )?;
         Ok(Some(config))
+    }
+
+    fn local_ca(&self) -> anyhow::Result<Option<ledger_daemon::local_ca::LocalCaConfig>> {
+        if self.tls_local_ca.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(ledger_daemon::local_ca::LocalCaConfig::new(self.tls_local_ca.clone())?))
     }
 }
 
@@ -314,6 +327,7 @@ async fn main() -> anyhow::Result<()> {
         limits,
         tls: args.tls.files(),
         acme: args.acme.config()?,
+        local_ca: args.acme.local_ca()?,
         http_redirect_listen: args.acme.http_redirect_listen,
         signing_key: args.signing_key,
         checkpoint_interval: Duration::from_secs(args.checkpoint_interval),

@@ -17,6 +17,7 @@ mod descriptors;
 mod fanout;
 mod grpc;
 mod hall;
+mod hall_offline;
 mod hostile;
 mod hostile_held;
 mod languages;

@@ -194,14 +194,14 @@ async fn table_tokens_are_admitted_on_sighup_and_follow_their_table_from_game_to
 
 /// Draws every QR code of the page 8 screen pixels a module, so that a screenshot holds whole
 /// modules (a phone's camera copes with the uneven ones of a small window; the decoder here less).
-async fn enlarge_codes(client: &Client) {
+pub(crate) async fn enlarge_codes(client: &Client) {
     let script = "for (const s of document.querySelectorAll('svg.qr')) { const n = s.viewBox.baseVal.width; \
                   s.style.width = s.style.height = (n * 8) + 'px'; } return null;";
     js(client, script).await;
 }
 
 /// The QR code in a screenshot (PNG) of one element, read as a phone's camera would.
-fn read_qr(png_bytes: &[u8]) -> String {
+pub(crate) fn read_qr(png_bytes: &[u8]) -> String {
     let mut reader = png::Decoder::new(std::io::Cursor::new(png_bytes)).read_info().unwrap();
     let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
     let frame = reader.next_frame(&mut pixels).unwrap();

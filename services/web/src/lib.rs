@@ -2,7 +2,8 @@
 //! tournaments and Andes matches ([`home`]), the table's offline app ([`table`], with
 //! its manifest and service worker in [`pwa`]), the public standings board ([`board`]), the
 //! jury's replay viewer ([`jury`]), the Andes board ([`andes`]), the analysts' charts
-//! ([`analyst`]), the organiser's printed paper ([`paper`]) and the way a table's tablet finds
+//! ([`analyst`]), the organiser's printed paper ([`paper`]), the sheet that makes a tablet trust a hall
+//! without internet ([`trust`]) and the way a table's tablet finds
 //! the game it plays now ([`tables`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
 //! the binary ([`layout`]); Spanish and English from Fluent catalogues ([`i18n`]).
 //!
@@ -45,6 +46,7 @@ mod signin;
 mod sse;
 mod table;
 mod tables;
+pub mod trust;
 mod unavailable;
 
 use axum::http::StatusCode;
@@ -81,6 +83,8 @@ pub struct WebState {
     player_links: Arc<ledger_house::player_links::PlayerLinks>,
     /// Each tournament's public day, built at most once a second for every player's page.
     days: Arc<days::Days>,
+    /// ledgerd's own root for a hall without internet (`--tls-local-ca`): its trust sheet.
+    trust: Option<Arc<trust::HallTrust>>,
 }
 
 impl WebState {
@@ -101,7 +105,15 @@ impl WebState {
             https: false,
             player_links: Arc::new(player_links),
             days: Arc::default(),
+            trust: None,
         }
+    }
+
+    /// The pages with the hall's own root (ledgerd `--tls-local-ca`): `/hall/trust` prints it
+    /// for the tablets, `/hall/root.crt` serves it.
+    pub fn with_hall_trust(mut self, trust: Option<trust::HallTrust>) -> Self {
+        self.trust = trust.map(Arc::new);
+        self
     }
 
     /// The pages with ledgerd's key for the players' personal links (kept in its data directory,
@@ -196,6 +208,9 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/me/{tournament}/{code}/view", get(player::view))
         .route("/pairings/{tournament}", get(pairings::index))
         .route("/pairings/{tournament}/{round}", get(pairings::round))
+        // A hall without internet (issue 34): the sheet that makes a tablet trust ledgerd's root.
+        .route("/hall/trust", get(trust::page))
+        .route(trust::ROOT_PATH, get(trust::root))
         // The organiser's codes page (issue 33): the tokens ledgerd keeps, issued and revoked.
         .route("/organise/{tournament}/codes", get(codes::page))
         .route("/organise/{tournament}/codes/sheet", post(codes::print_sheet))

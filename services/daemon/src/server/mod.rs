@@ -45,6 +45,8 @@ pub enum ServeError {
     Auth(#[from] ledger_house::auth::AuthFileError),
     #[error(transparent)]
     Tls(#[from] crate::tls::TlsError),
+    #[error(transparent)]
+    LocalCa(#[from] crate::local_ca::LocalCaError),
     #[error("reflection setup failed: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
     #[error("a write to the log failed, so the log stopped; restart ledgerd to reload what is on disk")]
@@ -232,23 +234,53 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         None => None,
     };
     let auth = Arc::new(auth);
+    // A hall without internet: ledgerd's own root, made once, signs the pages' certificate.
+    let hall_root = match (&config.local_ca, config.http_listen) {
+        (Some(local_ca), Some(_)) => {
+            let (local_ca, data_dir) = (local_ca.clone(), config.data_dir.clone());
+            let prepared = tokio::task::spawn_blocking(move || {
+                crate::local_ca::prepare(&local_ca, &data_dir, std::time::SystemTime::now())
+            })
+            .await
+            .map_err(|e| {
+                ServeError::Https(if e.is_panic() { "the local CA panicked" } else { "the local CA stopped" })
+            })?;
+            Some(prepared?)
+        }
+        _ => None,
+    };
     // One certificate for both ports: the `--tls-cert` files, read again on SIGHUP with the
-    // auth file, or the one ACME keeps in the data directory (none until the first is issued).
+    // auth file, the one ACME keeps in the data directory (none until the first is issued), or
+    // the one the hall's own root signed.
     let web_certificate = match (&config.tls, &config.acme) {
         (Some(files), _) => Some(crate::tls::WebCertificate::load(files)?),
         (None, Some(_)) => {
             Some(crate::tls::WebCertificate::load_or_await(&crate::acme::AcmeConfig::files(&config.data_dir)))
         }
+        (None, None) if hall_root.is_some() => {
+            Some(crate::tls::WebCertificate::load(&crate::local_ca::LocalCaConfig::files(&config.data_dir))?)
+        }
         _ => None,
     };
-    // gRPC speaks TLS with it too; ACME's certificate only where gRPC listens beyond loopback:
-    // on loopback only this machine's own ledgerctl calls, and the certificate names the venue's
-    // host, not 127.0.0.1, so plaintext stays (`--tls-cert` files always mean TLS, as before).
+    // The plain-HTTP port is bound before the pages are built: the trust sheet names its port.
+    let redirect_listener = match (config.http_redirect_listen, config.http_listen) {
+        (Some(addr), Some(_)) => {
+            let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
+            let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+            Some((listener, local))
+        }
+        _ => None,
+    };
+    // gRPC speaks TLS with it too; ACME's or the hall root's certificate only where gRPC listens
+    // beyond loopback: on loopback only this machine's own ledgerctl calls, and the certificate
+    // names the venue's hosts, not 127.0.0.1, so plaintext stays (`--tls-cert` files always mean
+    // TLS, as before).
     let client_ca = config.tls.as_ref().and_then(|files| files.client_ca.as_deref());
     let grpc_certificate =
         web_certificate.as_ref().filter(|_| config.tls.is_some() || !config.listen.ip().is_loopback());
     let tls = grpc_certificate.map(|certificate| grpc_tls::server_config(certificate, client_ca)).transpose()?;
     reload_on_hangup(Arc::clone(&auth), web_certificate.clone(), stop_rx.clone())?;
+    let mut hall_trust = None;
     let web = match config.http_listen {
         Some(addr) => {
             // The pages speak HTTPS with the same certificate (no client certificates there).
@@ -257,8 +289,18 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let scheme = if web_certificate.is_some() { "https" } else { "http" };
             tracing::info!(addr = %local, "web pages at {scheme}://{local}/");
             announce("http", local);
+            hall_trust = hall_root.as_ref().zip(config.local_ca.as_ref()).zip(redirect_listener.as_ref()).map(
+                |((root, local_ca), (_, plain))| ledger_web::trust::HallTrust {
+                    root_der: root.der.clone(),
+                    root_name: root.name.clone(),
+                    hosts: local_ca.hosts(),
+                    plain_port: plain.port(),
+                    https_port: local.port(),
+                },
+            );
             let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
                 .over_https(web_certificate.is_some())
+                .with_hall_trust(hall_trust.clone())
                 .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>))
                 .with_player_links(
                     ledger_house::player_links::PlayerLinks::load_or_create(&config.data_dir)
@@ -275,19 +317,25 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         }
         None => None,
     };
-    let redirect = match (config.http_redirect_listen, &web) {
-        (Some(addr), Some((_, https_port))) => {
-            let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
-            let local = listener.local_addr().map_err(|source| ServeError::Bind { addr, source })?;
+    let redirect = match (redirect_listener, &web) {
+        (Some((listener, local)), Some((_, https_port))) => {
             tracing::info!(addr = %local, "plain HTTP at http://{local}/ redirected to HTTPS");
             announce("http-redirect", local);
             let challenges = crate::acme::Challenges::default();
-            let domains = config.acme.as_ref().map(|acme| acme.domains.clone()).unwrap_or_default();
-            let router = redirect::router(redirect::Redirect {
+            let domains = match (&config.acme, &config.local_ca) {
+                (Some(acme), _) => acme.domains.clone(),
+                (None, Some(local_ca)) => local_ca.hosts(),
+                (None, None) => Vec::new(),
+            };
+            let mut router = redirect::router(redirect::Redirect {
                 https_port: *https_port,
                 domains,
                 challenges: challenges.clone(),
             });
+            // A tablet downloads the hall's root here, before it can trust HTTPS.
+            if let Some(trust) = hall_trust {
+                router = router.merge(ledger_web::trust::plain_router(trust));
+            }
             // A redirect is one short answer: a few connections at a time are plenty, and the
             // descriptors counted for the pages' port are not spent twice.
             let limits =
@@ -311,6 +359,16 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         ))),
         _ => None,
     };
+    // The hall's own root signs the pages' certificate again before it runs out.
+    let local_ca = match (&config.local_ca, &web_certificate, &hall_root) {
+        (Some(local_ca), Some(certificate), Some(_)) => Some(tokio::spawn(crate::local_ca::keep(
+            local_ca.clone(),
+            config.data_dir.clone(),
+            Arc::clone(certificate),
+            stop_rx.clone(),
+        ))),
+        _ => None,
+    };
     let web = web.map(|(web, _)| web);
     let redirect = redirect.map(|(served, _)| served);
     let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats, proofs };
@@ -320,7 +378,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     if let Some(metrics) = metrics {
         metrics.await.ok();
     }
-    for task in web.into_iter().chain(redirect).chain(acme) {
+    for task in web.into_iter().chain(redirect).chain(acme).chain(local_ca) {
         task.await.ok();
     }
     if let Some((_, task)) = fanout {
@@ -338,9 +396,20 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
 }
 
 /// The pages' HTTPS flags that only work together: ACME needs the pages' port and the
-/// plain-HTTP port (its HTTP-01 challenges) and is the pages' only certificate; the redirect
-/// needs a certificate to redirect to.
+/// plain-HTTP port (its HTTP-01 challenges) and is the pages' only certificate; the local CA
+/// needs both ports too (the tablets download its root over plain HTTP) and is the only
+/// certificate as well; the redirect needs a certificate to redirect to.
 fn check_https(config: &Config) -> Result<(), ServeError> {
+    if config.local_ca.is_some() {
+        if config.tls.is_some() || config.acme.is_some() {
+            return Err(ServeError::Https("give one of --tls-cert, --acme-domain and --tls-local-ca"));
+        }
+        if config.http_listen.is_none() || config.http_redirect_listen.is_none() {
+            return Err(ServeError::Https(
+                "--tls-local-ca needs --http-listen (the HTTPS pages) and --http-redirect-listen (plain HTTP, where the tablets download the hall's root before they can trust HTTPS)",
+            ));
+        }
+    }
     if config.acme.is_some() {
         if config.tls.is_some() {
             return Err(ServeError::Https("give either --tls-cert or --acme-domain, not both"));
@@ -352,10 +421,11 @@ fn check_https(config: &Config) -> Result<(), ServeError> {
         }
     }
     if config.http_redirect_listen.is_some()
-        && (config.http_listen.is_none() || (config.tls.is_none() && config.acme.is_none()))
+        && (config.http_listen.is_none()
+            || (config.tls.is_none() && config.acme.is_none() && config.local_ca.is_none()))
     {
         return Err(ServeError::Https(
-            "--http-redirect-listen needs --http-listen and a certificate (--tls-cert or --acme-domain) to redirect to",
+            "--http-redirect-listen needs --http-listen and a certificate (--tls-cert, --acme-domain or --tls-local-ca) to redirect to",
         ));
     }
     Ok(())

@@ -1,0 +1,65 @@
+//! The two certificates rcgen makes: the hall's root (a CA that signs only end certificates)
+//! and the pages' certificate it signs (a server's, for the hall's names and addresses).
+
+use super::store::{failed, LocalCaError, Root};
+use super::{HallName, BACKDATE, ROOT_LIFETIME, SERVER_LIFETIME};
+use rcgen::{
+    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,
+    KeyUsagePurpose, SanType,
+};
+use std::time::SystemTime;
+
+/// A certificate's common name is at most 64 characters (RFC 5280's upper bound).
+const MAX_COMMON_NAME: usize = 64;
+const ROOT_NAME: &str = "Tournament Ledger hall root — ";
+
+/// The root's name as a tablet lists it among its installed profiles: the project and the hall
+/// (its first name), so that a tablet that has been to several halls tells them apart.
+fn root_common_name(first: &HallName) -> String {
+    let room = MAX_COMMON_NAME - ROOT_NAME.chars().count();
+    let hall: String = first.host().chars().take(room).collect();
+    format!("{ROOT_NAME}{hall}")
+}
+
+/// The root's self-signed certificate (PEM) for `key`: a CA with path length 0 (it signs the
+/// pages' certificates, never another CA), valid ten years from a day ago.
+pub(super) fn root(key: &KeyPair, first: &HallName, now: SystemTime) -> Result<String, rcgen::Error> {
+    let mut params = CertificateParams::default();
+    let mut name = DistinguishedName::new();
+    name.push(DnType::CommonName, root_common_name(first));
+    name.push(DnType::OrganizationName, "Tournament Ledger");
+    params.distinguished_name = name;
+    params.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
+    params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
+    params.not_before = (now - BACKDATE).into();
+    params.not_after = (now + ROOT_LIFETIME).into();
+    Ok(params.self_signed(key)?.pem())
+}
+
+/// A new key and the pages' certificate for `names`, signed by `root`: the certificate, then
+/// the key, in PEM (the file the pages' port reads). Never valid past the root.
+pub(super) fn server(root: &Root, names: &[HallName], now: SystemTime) -> Result<String, LocalCaError> {
+    let fail = |e: rcgen::Error| failed(std::path::Path::new("server.pem"), e);
+    let mut params = CertificateParams::default();
+    params.subject_alt_names = names
+        .iter()
+        .map(|name| match name {
+            HallName::Dns(dns) => dns.clone().try_into().map(SanType::DnsName),
+            HallName::Ip(ip) => Ok(SanType::IpAddress(*ip)),
+        })
+        .collect::<Result<_, _>>()
+        .map_err(fail)?;
+    let mut subject = DistinguishedName::new();
+    subject.push(DnType::CommonName, names[0].host().chars().take(MAX_COMMON_NAME).collect::<String>());
+    params.distinguished_name = subject;
+    params.is_ca = IsCa::ExplicitNoCa;
+    params.key_usages = vec![KeyUsagePurpose::DigitalSignature];
+    params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
+    params.use_authority_key_identifier_extension = true;
+    params.not_before = (now - BACKDATE).into();
+    params.not_after = (now + SERVER_LIFETIME).min(root.not_after()).into();
+    let key = KeyPair::generate().map_err(fail)?;
+    let issuer = root.issuer().map_err(fail)?;
+    let cert = params.signed_by(&key, &issuer).map_err(fail)?;
+    Ok(format!("{}\n{}", cert.pem().trim_end(), key.serialize_pem()))
+}

@@ -1,0 +1,319 @@
+//! A hall without internet (issue 34, item 2): ledgerd with `--tls-local-ca` makes its own root
+//! and signs the pages' certificate with it; a tablet downloads the root over plain HTTP, as the
+//! printed trust sheet's QR code says, installs it in its trust store, and from then on the
+//! table's offline app runs over HTTPS with its service worker.
+//!
+//! The tablet is a real headless Chromium with a real NSS database (`certutil`, Debian's
+//! libnss3-tools) in its `$HOME`, the way Chromium on Linux keeps the roots its user installed,
+//! and no `--ignore-certificate-errors`: the same browser without the root is refused with a
+//! certificate error, so what the test shows is trust, not a browser told to look away. The
+//! hall's name resolves to loopback by Chromium's `--host-resolver-rules`. A missing `certutil`
+//! skips the test loudly, and fails it under `CI=true` (`.ci/run` installs it).
+
+use crate::daemon::Daemon;
+use crate::paper::{enlarge_codes, print_pages, read_qr};
+use crate::table::{kept, network, play, ready, skip_without_browser, sync, GAME};
+use crate::web::{click, events_of, eventually, free_port, js, screenshot, JURY_TOKEN, TABLE_TOKEN};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The venue laptop's name, as the tablets reach it.
+const HALL: &str = "hall.example";
+
+fn certutil_binary() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join("certutil"))
+        .find(|path| path.is_file());
+    if found.is_none() {
+        let message = "\n\n*** hall without internet test SKIPPED: no certutil (apt-get install libnss3-tools) ***\n";
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true certutil is required");
+        eprintln!("{message}");
+    }
+    found
+}
+
+/// A home whose NSS database (`.pki/nssdb`, where Chromium on Linux looks) trusts `root` (DER)
+/// to identify web sites, as `certutil -A -t "C,,"` installs it.
+fn home_trusting(certutil: &Path, home: &Path, root: &Path) {
+    let db = home.join(".pki/nssdb");
+    std::fs::create_dir_all(&db).unwrap();
+    let db = format!("sql:{}", db.display());
+    let run = |args: &[&str]| {
+        let out = Command::new(certutil).args(args).output().unwrap();
+        assert!(out.status.success(), "certutil {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    run(&["-N", "-d", &db, "--empty-password"]);
+    run(&["-A", "-n", "hall", "-t", "C,,", "-i", root.to_str().unwrap(), "-d", &db]);
+    let listed = run(&["-L", "-d", &db]);
+    assert!(listed.lines().any(|l| l.starts_with("hall ") && l.trim_end().ends_with("C,,")), "{listed}");
+}
+
+/// chromedriver whose Chromium runs with `home` as `$HOME` (so with its NSS database) and
+/// resolves the hall's name to loopback; killed on drop.
+struct Tablet {
+    child: Child,
+    url: String,
+    chromium: PathBuf,
+}
+
+impl Drop for Tablet {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Tablet {
+    fn start(chromium: &Path, chromedriver: &Path, home: &Path) -> Tablet {
+        let port = free_port();
+        let child = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .env("HOME", home)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        Tablet { child, url: format!("http://127.0.0.1:{port}"), chromium: chromium.to_owned() }
+    }
+
+    /// A tablet's window, 1280 × 800.
+    async fn browser(&self) -> Client {
+        let options = json!({
+            "binary": self.chromium,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,800", "--hide-scrollbars",
+                     format!("--host-resolver-rules=MAP {HALL} 127.0.0.1")],
+        });
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("goog:chromeOptions".into(), options);
+        eventually("a browser session from chromedriver", Duration::from_secs(30), || {
+            let capabilities = capabilities.clone();
+            async move {
+                let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+                ClientBuilder::new(connector).capabilities(capabilities).connect(&self.url).await
+            }
+        })
+        .await
+    }
+}
+
+/// A plain-HTTP GET of `path` at `addr` with this `Host`: the head (as text) and the body.
+async fn plain_get(addr: &str, host: &str, path: &str, lang: &str) -> (String, Vec<u8>) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Language: {lang}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).await.unwrap();
+    let split = answer.windows(4).position(|w| w == b"\r\n\r\n").expect("a head and a body");
+    let head = String::from_utf8_lossy(&answer[..split]).to_ascii_lowercase();
+    (head, answer[split + 4..].to_vec())
+}
+
+/// The game's events in the log.
+async fn logged(daemon: &Daemon) -> Vec<Value> {
+    events_of(&mut daemon.connect().await, &format!("game/{GAME}")).await
+}
+
+/// The log once it holds `count` of the game's events (bounded wait).
+async fn log_holds(daemon: &Daemon, count: usize) -> Vec<Value> {
+    eventually(&format!("the log to hold {count} events"), Duration::from_secs(20), || async {
+        let events = logged(daemon).await;
+        if events.len() >= count {
+            Ok(events)
+        } else {
+            Err(format!("it holds {}", events.len()))
+        }
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tablet_that_trusts_the_halls_own_root_keeps_the_table_offline_over_https() {
+    let Some((chromium, chromedriver)) = skip_without_browser() else { return };
+    let Some(certutil) = certutil_binary() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
+    let auth = json!({"tokens": [entry(TABLE_TOKEN, "table-4", "table"), entry(JURY_TOKEN, "jury-anna", "jury")]});
+    let auth_file = dir.path().join("auth.json");
+    std::fs::write(&auth_file, auth.to_string()).unwrap();
+    let data = dir.path().join("data");
+    let daemon = Daemon::spawn_with(
+        &data,
+        &[
+            "--auth-file",
+            auth_file.to_str().unwrap(),
+            "--http-listen",
+            "127.0.0.1:0",
+            "--http-redirect-listen",
+            "127.0.0.1:0",
+            "--tls-local-ca",
+            &format!("{HALL},127.0.0.1"),
+        ],
+    );
+    let https_port = daemon.announced("http").rsplit_once(':').unwrap().1.to_owned();
+    let plain = daemon.announced("http-redirect").to_owned();
+    let plain_port = plain.rsplit_once(':').unwrap().1.to_owned();
+    let pages = format!("https://{HALL}:{https_port}");
+
+    // The root, downloaded over plain HTTP as a tablet would before it trusts anything: the very
+    // certificate ledgerd keeps, DER, with the type that makes a tablet offer to install it.
+    let (head, root) = plain_get(&plain, &format!("{HALL}:{plain_port}"), "/hall/root.crt", "en").await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("content-type: application/x-x509-ca-cert"), "{head}");
+    let kept_pem = std::fs::read(data.join("local-ca/root.pem")).unwrap();
+    use rustls::pki_types::pem::PemObject;
+    let kept_root = rustls::pki_types::CertificateDer::from_pem_slice(&kept_pem).unwrap();
+    assert_eq!(root, kept_root.as_ref(), "the root served is the root kept");
+    let fingerprint = ledger_web::trust::fingerprint(&root);
+    // Everything else on the plain port still goes to HTTPS.
+    let (head, _) = plain_get(&plain, HALL, "/table/hall-1", "en").await;
+    assert!(head.starts_with("http/1.1 308"), "{head}");
+    assert!(head.contains(&format!("location: https://{HALL}:{https_port}/table/hall-1")), "{head}");
+    // The sheet, in Spanish over plain HTTP (the organiser's laptop need not trust the root to
+    // print it): the fingerprint of what is served, the download's address, the tablets' steps.
+    let (head, sheet) = plain_get(&plain, &format!("{HALL}:{plain_port}"), "/hall/trust", "es").await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    assert!(head.contains("x-content-type-options: nosniff") && head.contains("script-src 'none'"), "{head}");
+    let sheet = String::from_utf8(sheet).unwrap();
+    for said in [
+        fingerprint.as_str(),
+        "Instalar un certificado → Certificado de CA",
+        "Ajustes de confianza de certificados",
+        "Tournament Ledger hall root — hall.example",
+    ] {
+        assert!(sheet.contains(said), "the sheet does not say {said:?}: {sheet}");
+    }
+    // Its language switch works before trust too: it stays on the plain port.
+    let (head, _) = plain_get(&plain, HALL, "/lang?to=en&next=/hall/trust", "es").await;
+    assert!(head.starts_with("http/1.1 303") && head.contains("location: /hall/trust"), "{head}");
+    assert!(head.contains("set-cookie: ledger_lang=en"), "{head}");
+    let root_path = dir.path().join("downloaded-root.crt");
+    std::fs::write(&root_path, &root).unwrap();
+
+    // Without the root, the same browser refuses the pages: a certificate error, no table.
+    let stranger_home = dir.path().join("stranger");
+    std::fs::create_dir_all(&stranger_home).unwrap();
+    let stranger = Tablet::start(&chromium, &chromedriver, &stranger_home);
+    let refused = stranger.browser().await;
+    let _ = refused.goto(&format!("{pages}/table/{GAME}")).await;
+    let source = eventually("the certificate error", Duration::from_secs(20), || async {
+        let source = refused.source().await.map_err(|e| e.to_string())?;
+        if source.contains("ERR_CERT_AUTHORITY_INVALID") {
+            Ok(source)
+        } else {
+            Err(format!("the page says: {}", source.chars().take(300).collect::<String>()))
+        }
+    })
+    .await;
+    assert!(!source.contains("id=\"table\""), "the table page was shown to a browser that does not trust the root");
+    refused.close().await.unwrap();
+    drop(stranger);
+
+    // The tablet that installed the root: the trust sheet over HTTPS, its QR code read back.
+    let home = dir.path().join("tablet");
+    home_trusting(&certutil, &home, &root_path);
+    let tablet = Tablet::start(&chromium, &chromedriver, &home);
+    let table = tablet.browser().await;
+    table.goto(&format!("{pages}/hall/trust")).await.unwrap();
+    assert_eq!(
+        crate::web::text_of(&table, "#fingerprint .line").await.as_deref(),
+        Some(&fingerprint[..23]),
+        "the first line of the fingerprint"
+    );
+    screenshot(&table, "hall-trust").await;
+    assert_eq!(print_pages(&table).await, 1, "the trust sheet prints on one page");
+    enlarge_codes(&table).await;
+    let code = table.find(Locator::Css("#hall-trust svg.qr")).await.unwrap();
+    assert_eq!(
+        read_qr(&code.screenshot().await.unwrap()),
+        format!("http://{HALL}:{plain_port}/hall/root.crt"),
+        "the QR code is the root's download over plain HTTP, under the name the sheet was opened with"
+    );
+
+    // The table, signed in over HTTPS; its service worker installs.
+    table.goto(&format!("{pages}/signin?next=/table/{GAME}")).await.unwrap();
+    let field = eventually("the token field", Duration::from_secs(10), || async {
+        table.find(Locator::Id("token")).await.ok()
+    })
+    .await;
+    field.send_keys(TABLE_TOKEN).await.unwrap();
+    click(&table, "#signin").await;
+    ready(&table).await;
+    assert!(table.current_url().await.unwrap().as_str().starts_with(&format!("{pages}/table/{GAME}")));
+    eventually("the service worker to control the page", Duration::from_secs(20), || async {
+        (js(&table, "return !!(navigator.serviceWorker && navigator.serviceWorker.controller);").await == json!(true))
+            .then_some(())
+    })
+    .await;
+    eventually("the ruleset chooser", Duration::from_secs(10), || async {
+        (js(&table, "const r = document.getElementById('f-ruleset'); if (!r) { return false; } r.value = 'cafe2019'; return true;").await
+            == json!(true))
+        .then_some(())
+    })
+    .await;
+    click(&table, "#do-game_started").await;
+    click(&table, "#do-turn_started").await;
+    click(&table, "#press-prussia").await;
+    let started = log_holds(&daemon, 3).await;
+    assert_eq!(started[2]["type"], "clock_started", "{started:?}");
+
+    // The network cut: clock presses kept on the tablet, the page reloaded from the service
+    // worker with its clock and every press, then the network back and each press logged once.
+    network(&table, false).await;
+    play(&table, 12, Duration::from_millis(40), &mut Vec::new()).await;
+    kept(&table, 12).await;
+    table.refresh().await.unwrap();
+    ready(&table).await;
+    network(&table, false).await;
+    let offline = js(
+        &table,
+        "return [!!navigator.serviceWorker.controller, !!document.querySelector('#chess-clock button.running')];",
+    )
+    .await;
+    assert_eq!(offline, json!([true, true]), "the page and its running clock came back from the service worker");
+    assert_eq!(sync(&table).await.1, 12, "the waiting presses did not survive the reload");
+    play(&table, 3, Duration::from_millis(40), &mut Vec::new()).await;
+    kept(&table, 15).await;
+    assert_eq!(logged(&daemon).await.len(), 3, "a press reached the log while the network was cut");
+    network(&table, true).await;
+    eventually("every press recorded", Duration::from_secs(20), || async {
+        (sync(&table).await == ("recorded".to_owned(), 0, 0)).then_some(())
+    })
+    .await;
+    let events = logged(&daemon).await;
+    assert_eq!(events.len(), 18, "every press once: {events:?}");
+    assert_eq!(events[3..].iter().filter(|e| e["type"] == "clock_pressed").count(), 15, "{events:?}");
+    table.close().await.unwrap();
+}
+
+/// ledgerd will not start a local CA the tablets could not reach, nor for a name that is none,
+/// and a refused start keeps nothing.
+#[test]
+fn a_local_ca_without_its_plain_port_or_with_a_bad_name_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let refusal = |flags: &[&str]| {
+        let refused = Command::new(env!("CARGO_BIN_EXE_ledgerd"))
+            .args(["--data-dir", data.to_str().unwrap(), "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"])
+            .args(flags)
+            .output()
+            .unwrap();
+        assert!(!refused.status.success(), "{flags:?}");
+        String::from_utf8_lossy(&refused.stderr).into_owned()
+    };
+    let said = refusal(&["--tls-local-ca", HALL]);
+    assert!(said.contains("--tls-local-ca needs --http-listen (the HTTPS pages) and --http-redirect-listen"), "{said}");
+    let said = refusal(&["--tls-local-ca", "hall_1.example", "--http-redirect-listen", "127.0.0.1:0"]);
+    assert!(said.contains("neither a DNS name"), "{said}");
+    let said = refusal(&["--tls-local-ca", HALL, "--acme-domain", HALL, "--http-redirect-listen", "127.0.0.1:0"]);
+    assert!(said.contains("cannot be used with"), "{said}");
+    assert!(!data.join("local-ca").exists(), "a refused start keeps nothing");
+}
