@@ -119,11 +119,12 @@ pub(crate) async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_do
 ) {
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2019), tournament: None };
     let mut requests = vec![append("game/p", &[start], "s", None)];
-    for turn in 1..=300u32 {
-        if turn == 101 {
+    // Turns 1 to 23, then the nations' action stages: each event valid only after the one before.
+    for n in 1..=300u64 {
+        if n == 101 {
             requests.push(append("game/p", &[Event::TurnStarted { turn: 9999, at_ms: None }], "bad", None));
         }
-        requests.push(append("game/p", &[Event::TurnStarted { turn, at_ms: None }], &format!("t{turn}-"), None));
+        requests.push(append("game/p", &[ledger::testing::play_event_at(n)], &format!("t{n}-"), None));
     }
     let n_requests = requests.len();
     let answers: Vec<pb::AppendStreamResponse> = server
@@ -146,7 +147,10 @@ pub(crate) async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_do
             pb::append_stream_response::Result::Error(error) => {
                 assert_eq!(idx, 101);
                 assert_eq!(error.code, Code::FailedPrecondition as i32);
-                assert_eq!(error.message, "turn_started 9999 skips a turn: turn 101 comes next");
+                assert_eq!(
+                    error.message,
+                    "turn_started 9999 is past the last turn: a game has at most 23 turns (Frederick's maximum of 23/2 = 11.5 points)"
+                );
                 assert_eq!((error.event, error.refusal.as_str()), (0, "precondition"), "its only event");
             }
         }
