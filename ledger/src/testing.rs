@@ -106,6 +106,38 @@ fn ending(game: &crate::rules::GameState, choice: u32) -> Event {
     Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia: bohemian }
 }
 
+/// The `n`-th event after `game_started` (from 1) of a game as long as a test needs: turns 1
+/// to 23 (a game's last, [`crate::rules::MAX_TURNS`]), then, in the last turn, the seven
+/// nations' action stages one after the other, a start and an end each, round and round.
+/// The filler that tests, the load and the crash programs use where they once counted turns
+/// past 23: every event is valid only after the one before it, so a stream of them still checks
+/// its order: a double is refused, and a lost event too unless the next one is a stage's start,
+/// which the rules accept whenever no stage is open (a whole stage lost, or turn 23 before the
+/// first). Turns carry no table time; a stage's is `n` seconds.
+pub fn play_event_at(n: u64) -> Event {
+    let last_turn = u64::from(crate::rules::MAX_TURNS);
+    if n <= last_turn {
+        return Event::TurnStarted { turn: u32::try_from(n).unwrap_or(u32::MAX), at_ms: None };
+    }
+    let k = n - last_turn - 1;
+    let nation = Nation::ALL[usize::try_from(k / 2).unwrap_or(0) % Nation::ALL.len()];
+    let at_ms = n * 1000;
+    if k.is_multiple_of(2) {
+        Event::ActionStageStarted { nation, at_ms }
+    } else {
+        Event::ActionStageEnded { nation, at_ms }
+    }
+}
+
+/// The `idx`-th event (from 0) of a long cafe2023 game: `game_started`, then
+/// [`play_event_at`].
+pub fn game_event_at(idx: u64) -> Event {
+    match idx {
+        0 => Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None },
+        n => play_event_at(n),
+    }
+}
+
 /// Random valid games of any ruleset.
 pub fn arb_game() -> impl Strategy<Value = (Ruleset, Vec<Event>)> {
     (prop::sample::select(Ruleset::ALL.to_vec()), prop::collection::vec(any::<u32>(), 0..300))
@@ -259,8 +291,17 @@ pub fn refusal_cases() -> Vec<RefusalCase> {
             "austria can claim objectives only during a prussian offensive, and none was launched"),
         case("picking up the set-aside card without an offensive", game(2), json!({"type": "set_aside_tc_picked_up"}), Precondition,
             "the set-aside tactical card can be picked up only during a prussian offensive, and none was launched"),
-        case("picking up the set-aside card twice", with(game(2), &[launched.clone(), json!({"type": "set_aside_tc_picked_up"})]),
+        case("picking up the set-aside card twice", with(game(3), &[launched.clone(), json!({"type": "set_aside_tc_picked_up"})]),
             json!({"type": "set_aside_tc_picked_up"}), Precondition, "the set-aside tactical card was already picked up"),
+        // "in turn 3" (CAFE 2019 and 2023, offensive option) read as the earliest turn.
+        case("picking up the set-aside card before turn 3", with(game(2), &[launched.clone()]),
+            json!({"type": "set_aside_tc_picked_up"}), Precondition,
+            "the set-aside tactical card can be picked up from turn 3 on, and the game is in turn 2"),
+        // Frederick's maximum, 23/2 = 11.5 points: a game has at most 23 turns.
+        case("a turn past the 23rd", game(23), json!({"type": "turn_started", "turn": 24}), Precondition,
+            "turn_started 24 is past the last turn: a game has at most 23 turns (Frederick's maximum of 23/2 = 11.5 points)"),
+        case("a mistyped turn far past the 23rd", game(2), json!({"type": "turn_started", "turn": 30}), Precondition,
+            "turn_started 30 is past the last turn: a game has at most 23 turns"),
         case("claiming after the call-off",
             with(game(4), &[launched.clone(), json!({"type": "offensive_called_off", "bohemian_held_by_prussia": 3})]),
             json!({"type": "austria_claimed_objectives", "count": 4}), Precondition,

@@ -1,17 +1,23 @@
 //! What the crash test appends, and how one append is described so that it can be retried.
 //!
 //! The writers' streams are stand-alone games whose `seq`-th event is a fixed function of
-//! `seq` ([`event_at`]): `game_started`, then `turn_started` 1, 2, 3 … at a table time one second
-//! later each. The rules accept a `turn_started` only for exactly the next turn, so an event
-//! that was lost, doubled or reordered, or a stream state restored wrongly after a crash, makes
-//! the next append fail instead of passing unnoticed; and reading a stream back, every event
-//! can be compared with what its seq must hold.
+//! `seq` ([`event_at`]): `game_started`, then `turn_started` 1 to 23 (a game's last turn), then,
+//! in turn 23, the seven nations' action stages one after the other, `action_stage_started` and
+//! `action_stage_ended` of each, round and round, each event a second of table time after the
+//! one before. The rules accept a `turn_started` only for exactly the next turn, and a nation's
+//! action stage only once the one before it ended and its end only for the nation acting, so an
+//! event that was lost, doubled or reordered, or a stream state restored wrongly after a crash,
+//! makes the next append fail instead of passing unnoticed (all but a loss that lands on a
+//! stage's start, which the rules accept whenever no stage is open: a whole stage lost, or turn
+//! 23 lost before the first; the read-back below still sees those); and reading a stream back,
+//! every event can be compared with what its seq must hold.
 //!
 //! Tournaments ([`super::tournament`]) follow the same rule: a tournament stream's `seq`-th
 //! event and each of its games' are fixed functions of the seq too ([`event_of`]).
 
 use super::tournament;
-use ledger::{Event, Ruleset};
+use ledger::rules::MAX_TURNS;
+use ledger::{Event, Nation, Ruleset};
 use ledger_house::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_proto::convert::ToProto;
 use ledger_proto::v1 as pb;
@@ -27,13 +33,36 @@ pub fn event_at(seq: u64) -> Event {
     if seq <= 1 {
         return Event::GameStarted { at_ms: STARTED_AT_MS, ruleset: Some(Ruleset::Cafe2023), tournament: None };
     }
-    turn_at(seq)
+    if seq <= LAST_TURN_SEQ {
+        return turn_at(seq);
+    }
+    stage_at(seq)
 }
 
-/// `turn_started` at `seq` (from 2): turn `seq - 1`, a second after the event before it.
+/// The seq of the last turn's `turn_started`: the game's start, then turns 1 to 23.
+const LAST_TURN_SEQ: u64 = 1 + MAX_TURNS as u64;
+
+/// `turn_started` at `seq` (2 to 24): turn `seq - 1`, a second after the event before it.
 pub fn turn_at(seq: u64) -> Event {
     let turn = u32::try_from(seq.saturating_sub(1)).unwrap_or(u32::MAX);
-    Event::TurnStarted { turn, at_ms: Some(STARTED_AT_MS + seq * 1_000) }
+    Event::TurnStarted { turn, at_ms: Some(at_ms(seq)) }
+}
+
+/// After the last turn: the nations' action stages in turn, a start and an end each.
+fn stage_at(seq: u64) -> Event {
+    let k = seq - LAST_TURN_SEQ - 1;
+    let nation = Nation::ALL[usize::try_from(k / 2).unwrap_or(0) % Nation::ALL.len()];
+    let at_ms = at_ms(seq);
+    if k.is_multiple_of(2) {
+        Event::ActionStageStarted { nation, at_ms }
+    } else {
+        Event::ActionStageEnded { nation, at_ms }
+    }
+}
+
+/// The table time of the event at `seq`: a second after the one before.
+fn at_ms(seq: u64) -> u64 {
+    STARTED_AT_MS + seq * 1_000
 }
 
 /// The event `stream` holds at `seq`: a tournament's or one of its games' (see
@@ -182,17 +211,23 @@ mod tests {
     use ledger::StreamId;
     use ledger::StreamState;
 
+    /// Up to `--max-stream-events` (5,000), every event is valid at its seq, a double is refused,
+    /// and so is a skip of one or two, except onto a stage's start: the rules accept one whenever
+    /// no stage is open (a whole stage lost, or turn 23 lost before the stages, which the
+    /// read-back still sees).
     #[test]
     fn the_sequence_is_a_valid_game_and_each_event_fits_only_its_seq() {
         let stream = StreamId::parse(&own_stream("u0", 0)).unwrap();
         let mut state = StreamState::new(&stream, None);
-        for seq in 1..=400u64 {
+        for seq in 1..=5_000u64 {
             for other in [1, seq.saturating_sub(1), seq + 1, seq + 2] {
-                if other != seq && other >= 1 {
+                let skip_onto_a_start = other > seq && matches!(event_at(other), Event::ActionStageStarted { .. });
+                if other != seq && other >= 1 && !skip_onto_a_start {
                     assert!(state.decide(&event_at(other)).is_err(), "seq {other} accepted at {seq}");
                 }
             }
             state.apply(&event_at(seq)).unwrap_or_else(|r| panic!("seq {seq}: {r}"));
         }
+        assert!(matches!(event_at(LAST_TURN_SEQ), Event::TurnStarted { turn: MAX_TURNS, .. }));
     }
 }

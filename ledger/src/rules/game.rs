@@ -9,6 +9,18 @@ use crate::rejection::Rejection;
 /// The most a game's table clock may move on between two events: a day. A real game pauses
 /// for a night at most; a larger leap is a broken or hostile clock.
 pub const MAX_TABLE_LEAP_MS: u64 = 24 * 3_600_000;
+
+/// The last turn a game can have. The tournament texts score Frederick half a point a turn "to
+/// a maximum of 23/2=11.5 points" (CAFE 2019 and 2023, Frederick's score; WM 2015: "for a
+/// maximum of 11.5 P"): a game lasts at most 23 turns, so a `turn_started` past it is a
+/// mistyped turn, never a longer game (docs/RULES.md, "Where the texts disagree").
+pub const MAX_TURNS: u32 = 23;
+
+/// The earliest turn Maria Theresa may pick up the card Frederick set aside for the offensive:
+/// both CAFE texts let her "pick up the tactical card laid aside by Frederick in turn 3", read
+/// as "from turn 3 on" (the CAFE 2023 example picks it up in turn 7). WM 2015 names the bonus
+/// without a turn and plays the same offensive option, so one reading holds for every ruleset.
+pub const SET_ASIDE_EARLIEST_TURN: u32 = 3;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -115,6 +127,13 @@ impl GameState {
         match event {
             Event::GameStarted { ruleset, .. } => self.decide_start(*ruleset),
             Event::TurnStarted { turn, .. } => {
+                // Before the order: after turn 23 no turn comes next, so "turn 24 comes next"
+                // would mislead.
+                if *turn > MAX_TURNS {
+                    return Err(Rejection::precondition(format!(
+                        "turn_started {turn} is past the last turn: a game has at most {MAX_TURNS} turns (Frederick's maximum of 23/2 = 11.5 points)"
+                    )));
+                }
                 let next = self.turn + 1;
                 if *turn != next {
                     let what = if *turn <= self.turn { "repeats" } else { "skips" };
@@ -205,6 +224,12 @@ impl GameState {
                 self.offensive_active("the set-aside tactical card can be picked up")?;
                 if self.set_aside_picked_up {
                     return Err(Rejection::precondition("the set-aside tactical card was already picked up"));
+                }
+                if self.turn < SET_ASIDE_EARLIEST_TURN {
+                    return Err(Rejection::precondition(format!(
+                        "the set-aside tactical card can be picked up from turn {SET_ASIDE_EARLIEST_TURN} on, and the game is in turn {}",
+                        self.turn
+                    )));
                 }
                 Ok(())
             }

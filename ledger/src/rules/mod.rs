@@ -13,7 +13,7 @@
 mod game;
 mod tournament;
 
-pub use game::{GameState, Offensive};
+pub use game::{GameState, Offensive, MAX_TURNS, SET_ASIDE_EARLIEST_TURN};
 pub use tournament::{ScheduledGame, TournamentState};
 
 use crate::andes::{self, AndesState};

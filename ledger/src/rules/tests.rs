@@ -216,3 +216,25 @@ fn friedrich_and_andes_events_stay_in_their_own_streams() {
     let jury = Event::JuryCalled { reason: "a question".into() };
     assert!(andes.decide(&jury).unwrap_err().message.contains("match_created comes before jury_called"));
 }
+
+/// The filler of long test games: valid to the stream cap, each event only after the one
+/// before (a double refused, a skip too unless it lands on a stage's start, which the rules
+/// accept whenever no stage is open), and never a turn past the 23rd.
+#[test]
+fn the_filler_of_long_games_stays_within_the_rules_and_in_order() {
+    use crate::testing::game_event_at;
+    let stream = StreamId::game("long").unwrap();
+    let mut state = StreamState::new(&stream, None);
+    for idx in 0..5_000u64 {
+        if idx > 0 {
+            assert!(state.decide(&game_event_at(idx - 1)).is_err(), "event {} accepted twice", idx - 1);
+            let next = game_event_at(idx + 1);
+            if !matches!(next, Event::ActionStageStarted { .. }) {
+                assert!(state.decide(&next).is_err(), "event {idx} skipped");
+            }
+        }
+        state.apply(&game_event_at(idx)).unwrap_or_else(|r| panic!("event {idx}: {r}"));
+    }
+    let Rules::Game(game) = state.rules() else { panic!() };
+    assert_eq!(game.turn, crate::rules::MAX_TURNS);
+}

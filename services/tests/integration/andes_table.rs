@@ -8,9 +8,12 @@
 //!    network cut through DevTools for a stretch of moves and the page reloaded meanwhile; game 2
 //!    until a resignation. The log holds exactly the moves, in order, each once, with the events
 //!    the ledger derived in their places; illegal taps are refused on the tablet with their
-//!    article, in English and in Spanish, and never reach the log.
+//!    article, in English and in Spanish, beside the board and in view without scrolling, and
+//!    never reach the log. At a tablet's 1280x800 the board and both reserves are on one screen;
+//!    a resignation needs a second tap (one records nothing, cancel forgets it); each game's
+//!    winner and the match's are named, in both languages, as the ledger's match sheet has them.
 //! 3. A 2.5 s clock runs down on the tablet: the fallen flag is offered only at zero, a late
-//!    move is refused (8.3), and one tap records the flag.
+//!    move is refused (8.3), and the flag is recorded once its second tap confirms it.
 //! 4. Another device records while the tablet is cut off: the tablet's kept move is decided
 //!    again, refused with its article, and handed to the jury.
 
@@ -79,7 +82,11 @@ async fn a_match_is_recorded_by_taps_offline_and_online_with_the_laws_on_the_tab
     let driver = Driver::start(chromium, &chromedriver);
     let hall = Hall::open();
     hall.create_match(MATCH, 720_000).await;
-    let tablet = driver.browser(1100, 1000).await;
+    let tablet = driver.browser(1280, 800).await;
+    // The window's frame takes part of its height: the page itself gets 1280x800, a tablet's.
+    let inner = js(&tablet, "return innerHeight;").await.as_u64().unwrap();
+    let (width, height) = tablet.get_window_size().await.unwrap();
+    tablet.set_window_size(u32::try_from(width).unwrap(), u32::try_from(height + 800 - inner).unwrap()).await.unwrap();
     tablet.goto(&format!("{}/signin?next=/andes/{MATCH}/record", hall.web)).await.unwrap();
     let field = eventually("the token field", Duration::from_secs(10), || async {
         tablet.find(fantoccini::Locator::Id("token")).await.ok()
@@ -175,8 +182,9 @@ fn attempts(state: &AndesState, draw: &mut Draw) -> Vec<AndesEvent> {
     out
 }
 
-/// One decided step: the event as the tablet would send it, and the ledger's answer.
-fn step(state: &AndesState, event: &AndesEvent, advance: bool) -> Value {
+/// One decided step: the event as the tablet would send it, and the ledger's answer; when it
+/// ends a game, the game's winner by the match sheet (`history`: the stream before it).
+fn step(state: &AndesState, event: &AndesEvent, advance: bool, history: &[AndesEvent]) -> Value {
     let json = serde_json::to_value(event).unwrap();
     match decide(state, event) {
         Err(refusal) => json!({"event": json, "advance": advance, "refused": {
@@ -189,8 +197,19 @@ fn step(state: &AndesState, event: &AndesEvent, advance: bool) -> Value {
             let points: Vec<u32> = next.game.as_ref().map_or(Vec::new(), |g| {
                 Side::BOTH.iter().map(|&s| replay::andes::Points::of(&g.position, s).total()).collect()
             });
+            let ended = next.game.as_ref().is_some_and(|g| g.ended.is_some());
+            let winner = if ended {
+                let mut events = history.to_vec();
+                events.push(event.clone());
+                events.extend(derived_events(state, event).unwrap());
+                let sheet = replay::andes::andes_match_json(&events).unwrap();
+                let game = sheet.games.last().unwrap();
+                json!({"side": game.winner, "decided_by": game.decided_by})
+            } else {
+                Value::Null
+            };
             json!({"event": json, "advance": advance, "derived": derived,
-                   "state": serde_json::to_string(&next).unwrap(), "points": points})
+                   "state": serde_json::to_string(&next).unwrap(), "points": points, "winner": winner})
         }
     }
 }
@@ -204,17 +223,17 @@ fn laws_corpus(matches: u32) -> (Vec<Value>, usize, usize) {
         let stream = seeded_match(seed, 500);
         let mut state = AndesState::new();
         let mut out = Vec::new();
-        for event in &stream {
+        for (at, event) in stream.iter().enumerate() {
             if event.is_derived() {
                 // The tablet never sends these: `record` below applied them with their move.
                 continue;
             }
             if state.setup.is_some() {
                 for attempt in attempts(&state, &mut draw) {
-                    out.push(step(&state, &attempt, false));
+                    out.push(step(&state, &attempt, false, &stream[..at]));
                 }
             }
-            out.push(step(&state, event, true));
+            out.push(step(&state, event, true, &stream[..at]));
             state.record(event.clone()).unwrap();
         }
         steps += out.len();
@@ -226,10 +245,11 @@ fn laws_corpus(matches: u32) -> (Vec<Value>, usize, usize) {
 
 /// The tablet's laws (`andes-rules.js`, run by the browser) decide every step of the corpus as
 /// the ledger did: the same article and sentence when refused; when accepted, the same derived
-/// events, the same state (as serde writes it) and the same points.
+/// events, the same state (as serde writes it) and the same points, and for a step that ends a
+/// game the same winner, decided the same way (`AndesRules.winner`, the match sheet's).
 async fn the_tablets_laws_decide_as_the_ledgers(client: &Client) {
     let (corpus, n_steps, n_refused) = laws_corpus(60);
-    let script = "const corpus = arguments[0]; const wrong = []; let checked = 0;
+    let script = "const corpus = arguments[0]; const wrong = []; let checked = 0; let winners = 0;
         const sorted = v => Array.isArray(v) ? v.map(sorted) : (v && typeof v === 'object')
           ? Object.keys(v).sort().reduce((o, k) => { o[k] = sorted(v[k]); return o; }, {}) : v;
         for (const steps of corpus) {
@@ -254,16 +274,22 @@ async fn the_tablets_laws_decide_as_the_ledgers(client: &Client) {
                 wrong.push({event: step.event, ledger_state: step.state, tablet_state: JSON.stringify(next)});
               } else if (JSON.stringify(points) !== JSON.stringify(step.points)) {
                 wrong.push({event: step.event, ledger_points: step.points, tablet_points: points});
+              } else if (JSON.stringify(sorted(AndesRules.winner(next.game))) !== JSON.stringify(sorted(step.winner))) {
+                wrong.push({event: step.event, ledger_winner: step.winner, tablet_winner: AndesRules.winner(next.game)});
+              } else if (step.winner) {
+                winners += 1;
               }
             }
             if (step.advance) { state = step.state ? JSON.parse(step.state) : state; }
             if (wrong.length >= 5) { return {checked: checked, wrong: wrong}; }
           }
         }
-        return {checked: checked, wrong: wrong};";
+        return {checked: checked, wrong: wrong, winners: winners};";
     let answer = client.execute(script, vec![Value::Array(corpus)]).await.unwrap();
     assert_eq!(answer["wrong"], json!([]), "the tablet's laws and the ledger's differ");
     assert_eq!(answer["checked"].as_u64(), Some(n_steps as u64));
+    let winners = answer["winners"].as_u64().unwrap();
+    assert!(winners >= 20, "only {winners} ended games had their winner compared");
     eprintln!("andes laws: {n_steps} steps decided alike by the tablet and the ledger ({n_refused} refused)");
     assert!(
         n_refused > n_steps / 5 && n_refused < n_steps * 9 / 10,
@@ -320,6 +346,89 @@ async fn tap_moves(client: &Client, moves: &[Move]) {
     }
 }
 
+/// Whether the element `css` is shown and wholly on the screen as it is, the page not scrolled:
+/// what the recorder sees without scrolling.
+async fn in_view(client: &Client, css: &str) -> bool {
+    let script = format!(
+        "const e = document.querySelector({}); if (!e || e.hidden || e.closest('[hidden]')) {{ return false; }}
+         const r = e.getBoundingClientRect();
+         return scrollX === 0 && scrollY === 0 && r.width > 0 && r.height > 0 && r.top >= 0 && r.left >= 0
+           && r.bottom <= innerHeight && r.right <= innerWidth;",
+        json!(css)
+    );
+    js(client, &script).await == json!(true)
+}
+
+/// The match sheet of the log (`replay::andes`): the winners the tablet must name.
+fn sheet_of(log: &[Value]) -> replay::andes::MatchJson {
+    let events: Vec<AndesEvent> = log
+        .iter()
+        .filter_map(|e| match ledger::event::from_canonical_json(e).unwrap() {
+            Event::Andes(andes) => Some(andes),
+            _ => None,
+        })
+        .collect();
+    replay::andes::andes_match_json(&events).unwrap()
+}
+
+/// "Game 1 won by ana (Sol): more points" and its Spanish, from the sheet's game `number`.
+fn game_winner_text(sheet: &replay::andes::MatchJson, number: u8, spanish: bool) -> String {
+    let game = sheet.games.iter().find(|g| g.game == number).unwrap();
+    let side = game.winner.unwrap();
+    let (player, side_name) = if side == Side::Sol { (&game.sol, "Sol") } else { (&game.luna, "Luna") };
+    let how = match (game.decided_by.unwrap(), spanish) {
+        ("flag_fell", false) => "the opponent's flag fell",
+        ("resigned", false) => "the opponent resigned",
+        ("points", false) => "more points",
+        ("pieces_on_board", false) => "level on points, more pieces on the board",
+        ("luna", false) => "level on points and pieces: Luna wins",
+        ("flag_fell", true) => "al caer la bandera del rival",
+        ("resigned", true) => "por abandono del rival",
+        ("points", true) => "por más puntos",
+        ("pieces_on_board", true) => "empatados a puntos, por más piezas en el tablero",
+        ("luna", true) => "empatados a puntos y piezas: gana Luna",
+        (other, _) => panic!("decided by {other}"),
+    };
+    if spanish {
+        format!("Partida {number}: gana {player} ({side_name}), {how}")
+    } else {
+        format!("Game {number} won by {player} ({side_name}): {how}")
+    }
+}
+
+/// The match's winner as the tablet words it, from the sheet of a complete match.
+fn match_winner_text(sheet: &replay::andes::MatchJson, spanish: bool) -> String {
+    // Totals are whole or half numbers: 40.5 is "40.5" in English and "40,5" in Spanish.
+    let total = |player: &str| {
+        let line = sheet.players.iter().find(|p| p.player == player).unwrap();
+        let text = line.total.to_string();
+        let text = text.strip_suffix(".0").unwrap_or(&text).to_owned();
+        if spanish {
+            text.replace('.', ",")
+        } else {
+            text
+        }
+    };
+    match (&sheet.winner, spanish) {
+        (Some(w), false) => {
+            let lost = sheet.players.iter().find(|p| &p.player != w).unwrap();
+            format!("Match won by {w}: {} points to {}, bonuses included", total(w), total(&lost.player))
+        }
+        (Some(w), true) => {
+            let lost = sheet.players.iter().find(|p| &p.player != w).unwrap();
+            format!("Gana el encuentro {w}: {} puntos a {}, con las bonificaciones", total(w), total(&lost.player))
+        }
+        (None, false) => format!(
+            "The match is drawn: {} points each and as many pieces on the board",
+            total(&sheet.players[0].player)
+        ),
+        (None, true) => format!(
+            "El encuentro termina empatado: {} puntos cada uno y las mismas piezas en el tablero",
+            total(&sheet.players[0].player)
+        ),
+    }
+}
+
 /// The log once it holds `count` events.
 async fn log_holds(hall: &Hall, count: usize) -> Vec<Value> {
     log_of_holds(hall, MATCH, count).await
@@ -365,10 +474,17 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     let notice = text_of(tablet, "#notice").await.unwrap_or_default();
     assert_eq!(notice, "Article 3.4: Sol's first move places a persona, not a militar");
     assert_eq!(sync(tablet).await.1, 0, "a refused tap was queued");
+    let viewport = js(tablet, "return [innerWidth, innerHeight];").await;
+    assert_eq!(viewport, json!([1280, 800]), "a tablet's screen");
+    assert!(in_view(tablet, "#notice").await, "the refusal is beside the board, in view without scrolling");
 
     // The first third online, the next stretch with the network cut and a reload, the rest online.
     let third = moves.len() / 3;
     tap_moves(tablet, &moves[..third]).await;
+    // Mid-game, the board and both reserves (Sol's piece types as buttons) on one screen.
+    for part in ["#record-board", "#record-reserves", ".reserve.sol", ".reserve.luna", "#andes-clocks", "#resign"] {
+        assert!(in_view(tablet, part).await, "{part} is not on the 1280x800 screen without scrolling");
+    }
     eventually("all recorded", Duration::from_secs(20), || async {
         (sync(tablet).await.0 == "recorded").then_some(())
     })
@@ -401,6 +517,12 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
     assert_eq!(stored, expected, "game 1 as the ledger holds it");
     let times: Vec<u64> = log.iter().filter_map(|e| e["at_ms"].as_u64()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "table times go forward: {times:?}");
+    // Game 1 ended on the board: its winner named at once, as the match sheet reckons it.
+    let sheet = sheet_of(&log);
+    let named = text_of(tablet, "#game-winner").await;
+    assert_eq!(named, Some(game_winner_text(&sheet, 1, false)), "game 1's winner in English");
+    assert!(in_view(tablet, "#game-winner").await, "the winner is named in view");
+    assert_eq!(text_of(tablet, "#match-winner").await, None, "one game of two: no match winner yet");
     eventually("all recorded", Duration::from_secs(20), || async {
         (sync(tablet).await.0 == "recorded").then_some(())
     })
@@ -420,9 +542,32 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
         notice,
         "Artículo 3.4: la primera jugada de Sol coloca una pieza tipo persona en el continente, y a0 es una isla"
     );
+    assert!(in_view(tablet, "#notice").await, "the Spanish refusal is in view without scrolling");
+    for part in ["#record-board", "#record-reserves", ".reserve.sol", ".reserve.luna"] {
+        assert!(in_view(tablet, part).await, "{part} is not on the 1280x800 screen without scrolling");
+    }
+    screenshot(tablet, "andes-record-refused").await;
     let second = [Move::parse("0d3").unwrap(), Move::parse("0a2").unwrap()];
     tap_moves(tablet, &second).await;
+    // Resigning takes two taps: the first only asks; cancel forgets it.
+    let before = log_holds(hall, 2 + game_one.len() + 3).await.len();
     click(tablet, "#resign").await;
+    assert_eq!(
+        text_of(tablet, "#confirm-end p").await.as_deref(),
+        Some("¿Registrar que Sol (bea) abandona? La partida termina y Sol la pierde.")
+    );
+    assert!(in_view(tablet, "#confirm-end-yes").await);
+    assert_eq!(text_of(tablet, "#resign").await, None, "the question replaces the button");
+    screenshot(tablet, "andes-record-confirm").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(sync(tablet).await.1, 0, "one tap queued a resignation");
+    assert_eq!(hall.log().await.len(), before, "one tap recorded a resignation");
+    click(tablet, "#confirm-end-no").await;
+    assert_eq!(text_of(tablet, "#confirm-end").await, None);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(hall.log().await.len(), before, "cancel recorded something");
+    click(tablet, "#resign").await;
+    click(tablet, "#confirm-end-yes").await;
     let total = 2 + game_one.len() + 4;
     let log = log_holds(hall, total).await;
     assert_eq!(log.len(), total, "an event was stored twice: {log:?}");
@@ -453,11 +598,34 @@ async fn a_whole_match_is_played_by_taps(tablet: &Client, hall: &Hall) {
         (text_of(tablet, "#phase").await.as_deref() == Some("el encuentro ha terminado")).then_some(())
     })
     .await;
+    // Game 2's winner at once; the match's once the ledger holds the end, by its match sheet.
+    let sheet = sheet_of(&log);
+    assert_eq!(sheet.status, "complete");
+    assert_eq!(text_of(tablet, "#game-winner").await, Some(game_winner_text(&sheet, 2, true)));
+    let spanish = match_winner_text(&sheet, true);
+    eventually("the match's winner in Spanish", Duration::from_secs(10), || async {
+        (text_of(tablet, "#match-winner").await.as_deref() == Some(spanish.as_str())).then_some(())
+    })
+    .await;
+    assert!(in_view(tablet, "#match-winner").await, "the match's winner is named in view");
     screenshot(tablet, "andes-record").await;
+    click(tablet, "#lang-switch").await;
+    let english = match_winner_text(&sheet, false);
+    eventually("the match's winner in English", Duration::from_secs(10), || async {
+        (text_of(tablet, "#match-winner").await.as_deref() == Some(english.as_str())).then_some(())
+    })
+    .await;
+    assert_eq!(text_of(tablet, "#game-winner").await, Some(game_winner_text(&sheet, 2, false)));
+    click(tablet, "#lang-switch").await;
+    eventually("the page in Spanish again", Duration::from_secs(10), || async {
+        (text_of(tablet, "#match-winner").await.as_deref() == Some(spanish.as_str())).then_some(())
+    })
+    .await;
 }
 
 /// A match with 2.5 s a side (the page still in Spanish): the mover's clock runs down on the
-/// tablet, the flag is offered only once it shows zero, and one tap records it.
+/// tablet, the flag is offered only once it shows zero, and recorded once a second tap
+/// confirms it (the first records nothing).
 async fn a_fallen_flag_is_offered_at_zero_and_recorded(tablet: &Client, hall: &Hall) {
     hall.create_match("blitz", 2_500).await;
     tablet.goto(&format!("{}/andes/blitz/record", hall.web)).await.unwrap();
@@ -475,6 +643,13 @@ async fn a_fallen_flag_is_offered_at_zero_and_recorded(tablet: &Client, hall: &H
     let notice = text_of(tablet, "#notice").await.unwrap_or_default();
     assert_eq!(notice, "Artículo 8.3: a Sol se le acabó el tiempo: registre la caída de bandera");
     click(tablet, "#flag-fell").await;
+    assert_eq!(
+        text_of(tablet, "#confirm-end p").await.as_deref(),
+        Some("¿Registrar que cayó la bandera de Sol? La partida termina y Sol la pierde.")
+    );
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    assert_eq!(hall.log_of("blitz").await.len(), 2, "one tap recorded the flag");
+    click(tablet, "#confirm-end-yes").await;
     let log = log_of_holds(hall, "blitz", 3).await;
     assert_eq!(log.len(), 3, "{log:?}");
     assert_eq!(log[2]["type"], "flag_fell");

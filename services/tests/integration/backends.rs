@@ -141,8 +141,9 @@ async fn version(client: &mut LedgerClient<Channel>, stream: &str) -> u64 {
     listed.into_inner().streams.iter().find(|s| s.stream == stream).map_or(0, |s| s.version)
 }
 
-/// Appends the next turn to `game` over and over, `n` acknowledged in all: racing writers get
-/// refusals (the turn was taken) or ABORTED, and try again. Returns (event id, seq) of each
+/// Appends the next event of `game` (turns 1 to 23, then action stages:
+/// `ledger::testing::play_event_at`) over and over, `n` acknowledged in all: racing writers get
+/// refusals (the event was taken) or ABORTED, and try again. Returns (event id, seq) of each
 /// acknowledged append, and how many attempts lost a race.
 async fn race(mut client: LedgerClient<Channel>, game: String, writer: usize, n: usize) -> (Vec<(String, u64)>, usize) {
     let mut acknowledged = Vec::new();
@@ -150,8 +151,7 @@ async fn race(mut client: LedgerClient<Channel>, game: String, writer: usize, n:
     let mut attempt = 0;
     while acknowledged.len() < n {
         attempt += 1;
-        let turn = u32::try_from(version(&mut client, &game).await).unwrap();
-        let event = Event::TurnStarted { turn, at_ms: None };
+        let event = ledger::testing::play_event_at(version(&mut client, &game).await);
         let id = format!("w{writer}-{attempt}");
         let request = pb::AppendRequest {
             stream: game.clone(),
@@ -192,7 +192,7 @@ async fn two_ledgerd_racing_on_one_jetstream_never_fork_and_lose_no_acknowledged
         let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
         clients[0].append(append(game, &[start], &format!("{game}-start-"), None)).await.unwrap();
     }
-    // Two writers per daemon per game, each wanting 15 turns acknowledged.
+    // Two writers per daemon per game, each wanting 15 events acknowledged.
     let mut writers = tokio::task::JoinSet::new();
     let mut writer = 0;
     for game in games {
@@ -228,11 +228,7 @@ async fn two_ledgerd_racing_on_one_jetstream_never_fork_and_lose_no_acknowledged
             );
         }
         for (idx, record) in a.iter().enumerate().skip(1) {
-            assert_eq!(
-                record.event,
-                Event::TurnStarted { turn: u32::try_from(idx).unwrap(), at_ms: None },
-                "the rules held"
-            );
+            assert_eq!(record.event, ledger::testing::play_event_at(idx as u64), "the rules held");
         }
     }
 }
@@ -323,8 +319,9 @@ impl Drop for Cluster {
     }
 }
 
-/// Appends turn after turn to `game` until `stop`, retrying an unanswered append with the same
-/// event id (as a table client would); returns (event id, seq) of every acknowledged turn.
+/// Appends event after event to `game` (turns 1 to 23, then action stages:
+/// `ledger::testing::play_event_at`) until `stop`, retrying an unanswered append with the same
+/// event id (as a table client would); returns (event id, seq) of every acknowledged event.
 async fn keep_playing(
     client: LedgerClient<Channel>,
     game: String,
@@ -332,11 +329,12 @@ async fn keep_playing(
     played: Arc<AtomicUsize>,
 ) -> Vec<(String, u64)> {
     let mut acknowledged = Vec::new();
-    let mut turn = 1;
+    let mut n = 1;
     while !stop.load(SeqCst) {
-        let request = append(&game, &[Event::TurnStarted { turn, at_ms: None }], &format!("{game}-{turn}-"), None);
+        let event = ledger::testing::play_event_at(n);
+        let request = append(&game, &[event], &format!("{game}-{n}-"), None);
         let mut tries = 0;
-        let first_seq = eventually(&format!("{game}: turn {turn} to be answered"), Duration::from_secs(60), || {
+        let first_seq = eventually(&format!("{game}: event {n} to be answered"), Duration::from_secs(60), || {
             let (mut client, request) = (client.clone(), request.clone());
             tries += 1;
             let (game, tries) = (&game, tries);
@@ -347,25 +345,25 @@ async fn keep_playing(
                 };
                 assert_ne!(status.code(), Code::FailedPrecondition, "{game}: {status:?}");
                 if tries == 1 {
-                    eprintln!("{game}: turn {turn} not answered ({status:?}); retrying it");
+                    eprintln!("{game}: event {n} not answered ({status:?}); retrying it");
                 }
                 Err(format!("{status:?}"))
             }
         })
         .await;
-        acknowledged.push((format!("{game}-{turn}-0"), first_seq));
+        acknowledged.push((format!("{game}-{n}-0"), first_seq));
         played.fetch_add(1, SeqCst);
-        turn += 1;
+        n += 1;
     }
     acknowledged
 }
 
-/// Waits (bounded: 60 s) until the writers have had `n` more turns acknowledged between them.
+/// Waits (bounded: 60 s) until the writers have had `n` more events acknowledged between them.
 async fn until_played(played: &AtomicUsize, n: usize, while_what: &str) {
     let target = played.load(SeqCst) + n;
-    eventually(&format!("{n} more turns {while_what}"), Duration::from_secs(60), || {
+    eventually(&format!("{n} more events {while_what}"), Duration::from_secs(60), || {
         let so_far = played.load(SeqCst);
-        std::future::ready(if so_far >= target { Ok(()) } else { Err(format!("{so_far} of {target} turns")) })
+        std::future::ready(if so_far >= target { Ok(()) } else { Err(format!("{so_far} of {target} events")) })
     })
     .await;
 }
@@ -412,7 +410,7 @@ async fn a_three_node_cluster_losing_a_node_under_load_loses_no_acknowledged_eve
     stop.store(true, SeqCst);
     for (game, writer) in games.iter().zip(writers) {
         let acknowledged = writer.await.unwrap();
-        eprintln!("{game}: {} turns acknowledged across the node's loss", acknowledged.len());
+        eprintln!("{game}: {} events acknowledged across the node's loss", acknowledged.len());
         assert!(acknowledged.len() > 5, "{game}: the writer made progress ({})", acknowledged.len());
         let stored = read_all(&mut client, game).await;
         assert_one_chain(&stored);

@@ -70,10 +70,11 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
     for game in ["a", "b"] {
         let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
         client.append(append(&format!("game/{game}"), &[start], &format!("{game}-start-"), None)).await.unwrap();
-        for turn in 1..40 {
-            let event = Event::TurnStarted { turn, at_ms: None };
+        // Turns 1 to 23, then action stages: a game's events past its last turn.
+        for n in 1..40 {
+            let event = ledger::testing::play_event_at(n);
             client
-                .append(append(&format!("game/{game}"), &[event], &format!("{game}-turn-{turn}-"), None))
+                .append(append(&format!("game/{game}"), &[event], &format!("{game}-event-{n}-"), None))
                 .await
                 .unwrap();
         }
@@ -95,7 +96,7 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
     stop(daemon).await;
 
     // One bit of game a's 21st event (its event id is stored once, in it).
-    flip_a_bit_in(data.path(), b"a-turn-20-");
+    flip_a_bit_in(data.path(), b"a-event-20-");
     let daemon = Daemon::spawn_with(data.path(), &with);
     let mut client = daemon.connect().await;
     let (served, error) = read_until_error(&mut client, "game/a").await;
@@ -124,12 +125,12 @@ async fn a_flipped_bit_costs_one_event_and_ledgerctl_repair_takes_it_back_from_j
     })
     .await;
     assert!(daemon.metrics().lines().any(|l| l == "ledger_records_damaged 1"), "{}", daemon.metrics());
-    let more = Event::TurnStarted { turn: 40, at_ms: None };
-    client.append(append("game/b", &[more], "b-turn-40-", None)).await.expect("appends go on");
+    let more = ledger::testing::play_event_at(40);
+    client.append(append("game/b", &[more], "b-event-40-", None)).await.expect("appends go on");
     stop(daemon).await;
 
     // And, the daemon stopped, one bit of game b's 11th event.
-    flip_a_bit_in(data.path(), b"b-turn-10-");
+    flip_a_bit_in(data.path(), b"b-event-10-");
     let b_position = b[10].envelope.position;
     let dir = data.path().to_str().unwrap();
     let before = run_ledgerctl(&["verify", "--data-dir", dir], "");

@@ -119,7 +119,8 @@ async fn kill_9_during_appends_loses_no_acknowledged_event() {
     let mut daemon = Daemon::spawn(dir.path());
     let client = daemon.connect().await;
     let n_tables = 4;
-    // Each table appends turns one at a time and remembers what was acknowledged.
+    // Each table appends its game's events one at a time (turns 1 to 23, then action stages:
+    // `ledger::testing::play_event_at`) and remembers what was acknowledged.
     let mut writers = Vec::new();
     for table in 0..n_tables {
         let mut client = client.clone();
@@ -128,9 +129,9 @@ async fn kill_9_during_appends_loses_no_acknowledged_event() {
             let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None };
             client.append(append(&stream, &[start], &format!("{stream}-start"), None)).await.unwrap();
             let mut acknowledged = 1u64;
-            for turn in 1..=100_000u32 {
-                let event = Event::TurnStarted { turn, at_ms: Some(u64::from(turn) * 1000) };
-                match client.append(append(&stream, &[event], &format!("{stream}-turn-{turn}-"), None)).await {
+            for n in 1..=100_000u64 {
+                let event = ledger::testing::play_event_at(n);
+                match client.append(append(&stream, &[event], &format!("{stream}-event-{n}-"), None)).await {
                     Ok(ok) => {
                         acknowledged = ok.into_inner().last_seq;
                     }
@@ -171,8 +172,7 @@ async fn kill_9_during_appends_loses_no_acknowledged_event() {
         );
         verify_chain(&records).unwrap_or_else(|b| panic!("{stream}: chain breaks at {}: {}", b.seq, b.reason));
         // The rules resume where the stream stopped.
-        let next = u32::try_from(records.len()).unwrap();
-        let event = Event::TurnStarted { turn: next, at_ms: None };
+        let event = ledger::testing::play_event_at(records.len() as u64);
         client
             .append(append(&stream, &[event], &format!("{stream}-after-restart"), Some(records.len() as u64)))
             .await

@@ -119,11 +119,12 @@ pub(crate) async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_do
 ) {
     let start = Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2019), tournament: None };
     let mut requests = vec![append("game/p", &[start], "s", None)];
-    for turn in 1..=300u32 {
-        if turn == 101 {
+    // Turns 1 to 23, then the nations' action stages: each event valid only after the one before.
+    for n in 1..=300u64 {
+        if n == 101 {
             requests.push(append("game/p", &[Event::TurnStarted { turn: 9999, at_ms: None }], "bad", None));
         }
-        requests.push(append("game/p", &[Event::TurnStarted { turn, at_ms: None }], &format!("t{turn}-"), None));
+        requests.push(append("game/p", &[ledger::testing::play_event_at(n)], &format!("t{n}-"), None));
     }
     let n_requests = requests.len();
     let answers: Vec<pb::AppendStreamResponse> = server
@@ -146,7 +147,10 @@ pub(crate) async fn pipelined_appends_are_acknowledged_in_order_and_a_refusal_do
             pb::append_stream_response::Result::Error(error) => {
                 assert_eq!(idx, 101);
                 assert_eq!(error.code, Code::FailedPrecondition as i32);
-                assert_eq!(error.message, "turn_started 9999 skips a turn: turn 101 comes next");
+                assert_eq!(
+                    error.message,
+                    "turn_started 9999 is past the last turn: a game has at most 23 turns (Frederick's maximum of 23/2 = 11.5 points)"
+                );
                 assert_eq!((error.event, error.refusal.as_str()), (0, "precondition"), "its only event");
             }
         }
@@ -188,7 +192,8 @@ pub(crate) async fn subscribe_passes_from_stored_to_live_events_without_gap_or_d
 /// `ReadPages` gives exactly what `Read` gives, many events to a message, from a seq and up to a
 /// limit, for one stream and for the whole log.
 pub(crate) async fn read_pages_gives_the_events_of_read_many_to_a_message(mut server: TestServer) {
-    let game = events(&ledger::testing::started_game(Some(Ruleset::Wm2015), 2_499));
+    // 2,500 events: a game's start, its 23 turns, then the nations' action stages.
+    let game: Vec<Event> = (0..2_500).map(ledger::testing::game_event_at).collect();
     for (idx, chunk) in game.chunks(500).enumerate() {
         let request = append("game/long", chunk, &format!("c{idx}-"), Some(idx as u64 * 500));
         server.client.append(request).await.unwrap();

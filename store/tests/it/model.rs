@@ -3,7 +3,7 @@
 //! of what must be stored.
 
 use ledger::envelope::verify_chain;
-use ledger::{Event, Ruleset, StreamId};
+use ledger::{Event, StreamId};
 use ledger_store::{AppendError, AppendRequest, Log, ProposedEvent};
 use proptest::prelude::*;
 
@@ -14,7 +14,7 @@ enum Op {
         game: usize,
         n: usize,
     },
-    /// A batch whose last event skips a turn: refused whole.
+    /// A batch whose last event is a turn no game reaches: refused whole.
     Refused {
         game: usize,
         n: usize,
@@ -33,12 +33,10 @@ fn op() -> impl Strategy<Value = Op> {
     ]
 }
 
-/// The `idx`-th event of every game: `game_started`, then turns 1, 2, 3 …
+/// The `idx`-th event of every game: `game_started`, turns 1 to 23, then action stages
+/// (`ledger::testing::game_event_at`), each valid only after the one before.
 fn event_at(idx: usize) -> Event {
-    match idx {
-        0 => Event::GameStarted { at_ms: 0, ruleset: Some(Ruleset::Cafe2023), tournament: None },
-        turn => Event::TurnStarted { turn: u32::try_from(turn).unwrap(), at_ms: None },
-    }
+    ledger::testing::game_event_at(idx as u64)
 }
 
 fn stream(game: usize) -> StreamId {

@@ -9,10 +9,11 @@
 //! `Projections::andes_table`) reads the stream for it, the web edge turns it into JSON.
 
 use super::table::{recent_events, RecentEvent, Stored};
-use ledger::andes::AndesState;
+use ledger::andes::{AndesEvent, AndesState, Side};
 use ledger::rules::Rules;
-use ledger::{StreamId, StreamState};
+use ledger::{Event, StreamId, StreamState};
 use serde::Serialize;
+use serde_json::Number;
 
 /// One Andes match as its recording tablet sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -31,6 +32,43 @@ pub struct AndesTableView {
     pub recent: Vec<RecentEvent>,
     /// Every event id the stream holds, in seq order.
     pub event_ids: Vec<String>,
+    /// Who won each ended game and, once both have, the match: what the tablet names when a
+    /// game or the match ends (`replay::andes`, the match sheet's reckoning). `None` before the
+    /// match is created.
+    pub result: Option<MatchResult>,
+}
+
+/// The match's result as the tablet names it: the winners of the ended games and of the match.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MatchResult {
+    /// Each ended game, in order.
+    pub games: Vec<GameWinner>,
+    /// `in_progress` or `complete` (both games ended).
+    pub status: &'static str,
+    /// The match's winner once complete; `None` while it runs or when drawn.
+    pub winner: Option<String>,
+    /// `points`, `pieces_on_board` or `drawn` once complete.
+    pub decided_by: Option<&'static str>,
+    /// Each player's points plus bonuses so far, Sol of game 1 first: exact halves.
+    pub players: Vec<PlayerTotal>,
+}
+
+/// The winner of one ended game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameWinner {
+    pub game: u8,
+    pub side: Side,
+    pub player: String,
+    /// `flag_fell`, `resigned`, `points`, `pieces_on_board` or `luna` (9.2).
+    pub decided_by: &'static str,
+}
+
+/// One player's points plus bonuses.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlayerTotal {
+    pub player: String,
+    /// A whole or half number (the bonus halves, 9.4), exact in JSON.
+    pub total: Number,
 }
 
 /// The recording tablet's view of the match `id`, whose events are `stored`, read at the log
@@ -41,6 +79,14 @@ pub fn andes_table_view(id: &StreamId, stored: &[Stored<'_>], position: u64, wal
         // Stored events were accepted when they were appended: they are folded as stored.
         fold.evolve(event.event);
     }
+    let live: Vec<AndesEvent> = stored
+        .iter()
+        .filter(|s| !fold.is_voided(s.seq))
+        .filter_map(|s| match s.event {
+            Event::Andes(andes) => Some(andes.clone()),
+            _ => None,
+        })
+        .collect();
     let rules = match fold.rules() {
         Rules::Andes(state) => state.clone(),
         Rules::Tournament(_) | Rules::Game(_) => AndesState::new(),
@@ -53,7 +99,26 @@ pub fn andes_table_view(id: &StreamId, stored: &[Stored<'_>], position: u64, wal
         rules,
         recent: recent_events(stored),
         event_ids: stored.iter().map(|s| s.event_id.to_owned()).collect(),
+        result: match_result(&live),
     }
+}
+
+/// The winners so far, from the match sheet; `None` when there is no match (or its events do
+/// not replay, which a stored stream never does).
+fn match_result(events: &[AndesEvent]) -> Option<MatchResult> {
+    let sheet = replay::andes::andes_match_json(events).ok()?;
+    let games = sheet
+        .games
+        .iter()
+        .filter_map(|game| {
+            let side = game.winner?;
+            let player = if side == Side::Sol { game.sol.clone() } else { game.luna.clone() };
+            Some(GameWinner { game: game.game, side, player, decided_by: game.decided_by.unwrap_or("points") })
+        })
+        .collect();
+    let players =
+        sheet.players.iter().map(|p| PlayerTotal { player: p.player.clone(), total: p.total.clone() }).collect();
+    Some(MatchResult { games, status: sheet.status, winner: sheet.winner, decided_by: sheet.decided_by, players })
 }
 
 /// The table time now: the last table time recorded plus the server time since it was
@@ -109,5 +174,49 @@ mod tests {
         assert_eq!(view.recent[0].text, "move_played notation=0d3 at_ms=4000");
         let empty = andes_table_view(&id, &[], 0, 9_500);
         assert_eq!((empty.version, empty.table_now_ms, empty.rules.setup.is_none()), (0, 0, true));
+        assert_eq!(empty.result, None, "no match, no result");
+        let running = view.result.unwrap();
+        assert_eq!((running.games.len(), running.status, running.winner), (0, "in_progress", None));
+    }
+
+    /// A game's winner is named once it ends, and the match's once both have: a voided
+    /// resignation names nobody.
+    #[test]
+    fn the_view_names_the_winners_of_the_games_and_the_match() {
+        let id = StreamId::parse("andes/v1").unwrap();
+        let mut records = vec![
+            recorded(
+                1,
+                AndesEvent::MatchCreated { first_sol: "ana".into(), first_luna: "bea".into(), clock_ms: 720_000 },
+                1_000,
+            ),
+            recorded(2, AndesEvent::GameStarted { game: 1, at_ms: 0 }, 2_000),
+            recorded(3, AndesEvent::MovePlayed { notation: "0d3".into(), at_ms: 4_000 }, 6_000),
+            recorded(4, AndesEvent::Resigned { side: Side::Luna, at_ms: 5_000 }, 7_000),
+        ];
+        let stored: Vec<Stored<'_>> = records.iter().map(Stored::from).collect();
+        let result = andes_table_view(&id, &stored, 4, 9_000).result.unwrap();
+        let won = GameWinner { game: 1, side: Side::Sol, player: "ana".into(), decided_by: "resigned" };
+        assert_eq!(result.games, [won]);
+        assert_eq!((result.status, result.winner), ("in_progress", None), "one game of two");
+        // Game 2, sides swapped: bea (Sol) places a persona, ana (Luna) resigns.
+        records.push(recorded(5, AndesEvent::GameStarted { game: 2, at_ms: 6_000 }, 8_000));
+        records.push(recorded(6, AndesEvent::MovePlayed { notation: "0d3".into(), at_ms: 7_000 }, 9_000));
+        records.push(recorded(7, AndesEvent::Resigned { side: Side::Luna, at_ms: 8_000 }, 10_000));
+        let stored: Vec<Stored<'_>> = records.iter().map(Stored::from).collect();
+        let result = andes_table_view(&id, &stored, 7, 11_000).result.unwrap();
+        assert_eq!(result.games.iter().map(|g| g.player.as_str()).collect::<Vec<_>>(), ["ana", "bea"]);
+        assert_eq!(result.status, "complete");
+        // Each won a game with a persona on the board and 6 in reserve (9 points, 13.5 with the
+        // bonus) and lost one with 7 in reserve (7): level sums and level pieces, a drawn match.
+        assert_eq!((result.winner, result.decided_by), (None, Some("drawn")));
+        assert_eq!(result.players.iter().map(|p| p.total.to_string()).collect::<Vec<_>>(), ["20.5", "20.5"]);
+        // The jury voids game 2's resignation: game 2 runs again, the match has no result.
+        let mut void = recorded(8, AndesEvent::GameStarted { game: 2, at_ms: 0 }, 12_000);
+        void.event = Event::EventVoided { seq: 7, reason: "resigned by mistake".into() };
+        records.push(void);
+        let stored: Vec<Stored<'_>> = records.iter().map(Stored::from).collect();
+        let result = andes_table_view(&id, &stored, 8, 13_000).result.unwrap();
+        assert_eq!((result.games.len(), result.status), (1, "in_progress"));
     }
 }

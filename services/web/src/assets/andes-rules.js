@@ -624,6 +624,24 @@
     return 3 * onBoard + 2 * position.attacked[index(side)] + position.reserve[index(side)];
   }
 
+  // The winner of an ended game and what decided it, as replay/src/andes/score.rs reckons it:
+  // the opponent of a fallen flag or a resignation (5.1, 5.3); else more points (5.1), then
+  // more pieces on the board (5.2), then Luna (9.2: a game may not end level). Null while the
+  // game runs.
+  function winner(game) {
+    if (!game || !game.ended) { return null; }
+    const reason = game.ended[0], side = game.ended[1];
+    if (reason === "flag_fell" || reason === "resigned") { return { side: other(side), decided_by: reason }; }
+    const sol = points(game.position, "sol"), luna = points(game.position, "luna");
+    if (sol !== luna) { return { side: sol > luna ? "sol" : "luna", decided_by: "points" }; }
+    const count = function (s) {
+      return Object.keys(game.position.pieces).filter(function (sq) { return game.position.pieces[sq].side === s; }).length;
+    };
+    const solOn = count("sol"), lunaOn = count("luna");
+    if (solOn !== lunaOn) { return { side: solOn > lunaOn ? "sol" : "luna", decided_by: "pieces_on_board" }; }
+    return { side: "luna", decided_by: "luna" };
+  }
+
   // What the side to move may do with a tap: the legal destinations of a piece on `from`, or
   // of a reserve piece of `kind` (null from).
   function targets(state, kind, from, at) {
@@ -639,7 +657,7 @@
   globalThis.AndesRules = {
     KINDS: KINDS, RECORDED: RECORDED, TIMED: TIMED, CENTRE: CENTRE,
     initial: initial, decide: decide, evolve: evolve, derived: derived, record: record,
-    parseMove: parseMove, notation: notation, positionNotation: positionNotation, points: points,
+    parseMove: parseMove, notation: notation, positionNotation: positionNotation, points: points, winner: winner,
     showing: showing, deadline: deadline, targets: targets, hasLegalMove: hasLegalMove, isOver: isOver,
     squares: allSquares, colour: colour, region: region, isBorder: isBorder, isContinent: isContinent,
     nameFor: nameFor, other: other, index: index, name: name,

@@ -4,7 +4,10 @@
 // `move_played` in the laws' notation, decided here by the laws mirrored in andes-rules.js: an
 // illegal move is refused on the tablet with its article and never leaves it. Both clocks count
 // down on the tablet's monotonic clock, the mover's running; a fallen flag and a resignation
-// are one tap. Every accepted tap is kept in IndexedDB and sent by the queue of table-sync.js.
+// end the game, so each asks for a second tap (confirm or cancel) before it is recorded. At a
+// tablet's 1280x800 the board and, beside it, the clocks, the reserves, what the laws refused
+// and the winner fit on one screen. Every accepted tap is kept in IndexedDB and sent by the
+// queue of table-sync.js.
 "use strict";
 (function () {
   const app = {
@@ -12,6 +15,7 @@
     lang: "en", bundles: {}, notice: "",
     side: "sol",          // whose side the board is seen from
     selected: null,       // {kind, from} (from null: a piece of the reserve)
+    confirming: null,     // {type: "flag_fell"|"resigned", side}: the end asked for, unconfirmed
     flagDown: false
   };
   globalThis.andesApp = app;
@@ -105,15 +109,28 @@
   }
   function startGame(number, domEvent) {
     app.selected = null;
+    app.confirming = null;
     sync.act({ type: "game_started", game: number }, domEvent);
   }
-  function flagFell(side, domEvent) {
+  // A flag fall or a resignation ends the game for good: the first tap asks, the second
+  // (confirm) records it, cancel forgets it.
+  function askToEnd(type, side) {
     app.selected = null;
-    sync.act({ type: "flag_fell", side: side }, domEvent);
+    app.confirming = { type: type, side: side };
+    showNotice("");
+    render();
   }
-  function resign(side, domEvent) {
-    app.selected = null;
-    sync.act({ type: "resigned", side: side }, domEvent);
+  function confirmEnd(domEvent) {
+    const ending = app.confirming;
+    app.confirming = null;
+    if (!ending) { return; }
+    sync.act({ type: ending.type, side: ending.side }, domEvent).then(function (row) {
+      if (!row) { render(); }
+    });
+  }
+  function cancelEnd() {
+    app.confirming = null;
+    render();
   }
 
   // ---- drawing -----------------------------------------------------------------------------
@@ -144,7 +161,11 @@
     }
     renderRefused();
     const area = byId("record-area");
-    area.replaceChildren(controls(rules), clocks(rules), board(rules), reserves(rules));
+    // The notice (a refused tap, a hint) moves beside the board, where the recorder looks.
+    const side = el("div", { "class": "record-side", id: "record-side" }, [
+      clocks(rules), result(rules), byId("notice"), reserves(rules), controls(rules)]);
+    const left = el("div", { "class": "record-main" }, [board(rules), flip()]);
+    area.replaceChildren(el("div", { "class": "record-layout" }, [left, side]));
     renderLists();
   }
 
@@ -152,11 +173,15 @@
   let renderRefused = function () {};
   let renderLists = function () {};
 
-  // Start, flag fall, resignation, and whose side the board is seen from.
+  // Start, flag fall and resignation (each end confirmed by a second tap).
   function controls(rules) {
     const box = el("div", { "class": "record-controls", id: "record-controls" });
     const g = rules.game;
     const at = tableNow();
+    // An end asked for while the mover was another, or the game is over meanwhile: forgotten.
+    if (app.confirming && (!g || g.ended || g.position.to_move !== app.confirming.side || !app.mayRecord)) {
+      app.confirming = null;
+    }
     if (app.mayRecord && rules.setup && !AndesRules.isOver(rules) && (!g || g.ended)) {
       const next = g ? g.number + 1 : 1;
       if (!AndesRules.decide(rules, { type: "game_started", game: next, at_ms: at })) {
@@ -167,16 +192,72 @@
     if (app.mayRecord && g && !g.ended) {
       const mover = g.position.to_move;
       app.flagDown = !AndesRules.decide(rules, { type: "flag_fell", side: mover, at_ms: at });
+      if (app.confirming) {
+        box.appendChild(confirmation(app.confirming));
+        return box;
+      }
       if (app.flagDown) {
         box.appendChild(el("button", { type: "button", id: "flag-fell", "class": "warn", text: t("record-flag-fell", { side: sideName(mover) }),
-          on: { click: function (e) { flagFell(mover, e); } } }));
+          on: { click: function () { askToEnd("flag_fell", mover); } } }));
       }
       box.appendChild(el("button", { type: "button", id: "resign", text: t("record-resign", { side: sideName(mover), player: player(mover) }),
-        on: { click: function (e) { resign(mover, e); } } }));
+        on: { click: function () { askToEnd("resigned", mover); } } }));
     }
+    return box;
+  }
+
+  // The second tap of an end: what will be recorded, confirm or cancel.
+  function confirmation(ending) {
+    const name = sideName(ending.side);
+    const question = ending.type === "flag_fell"
+      ? t("record-confirm-flag", { side: name })
+      : t("record-confirm-resign", { side: name, player: player(ending.side) });
+    return el("div", { "class": "record-confirm", id: "confirm-end", role: "alertdialog", dataset: { type: ending.type, side: ending.side } }, [
+      el("p", { text: question }),
+      el("button", { type: "button", id: "confirm-end-yes", "class": "warn", text: t("record-confirm-yes"),
+        on: { click: function (e) { confirmEnd(e); } } }),
+      el("button", { type: "button", id: "confirm-end-no", text: t("record-confirm-no"), on: { click: cancelEnd } })
+    ]);
+  }
+
+  // Whose side the board is seen from: under the board, away from the ends of a game.
+  function flip() {
     const otherSide = AndesRules.other(app.side);
-    box.appendChild(el("button", { type: "button", id: "flip", text: t("record-flip", { side: sideName(otherSide) }),
-      on: { click: function () { app.side = otherSide; render(); } } }));
+    return el("p", { "class": "record-flip" }, [el("button", { type: "button", id: "flip", text: t("record-flip", { side: sideName(otherSide) }),
+      on: { click: function () { app.side = otherSide; render(); } } })]);
+  }
+
+  // The winner of the game that ended (the tablet's laws reckon it at once), and of the match
+  // once the ledger holds both games' ends (its match sheet sums points and bonuses).
+  function result(rules) {
+    const box = el("div", { "class": "record-result", id: "record-result", role: "status" });
+    const g = rules.game;
+    const won = AndesRules.winner(g);
+    if (!won) { box.hidden = true; return box; }
+    box.appendChild(el("p", { id: "game-winner", dataset: { side: won.side }, text: t("record-game-won", {
+      game: g.number, player: player(won.side), side: sideName(won.side), how: t("record-won-by-" + won.decided_by) }) }));
+    if (AndesRules.isOver(rules)) {
+      const sheet = app.view && app.view.result;
+      const line = el("p", { id: "match-winner" });
+      if (sheet && sheet.status === "complete" && waiting().length === 0) {
+        const total = function (who) {
+          const row = sheet.players.filter(function (p) { return p.player === who; })[0];
+          return row ? Number(row.total).toLocaleString(app.lang) : "?";
+        };
+        if (sheet.winner) {
+          const loser = sheet.players.filter(function (p) { return p.player !== sheet.winner; })[0];
+          line.textContent = t("record-match-won", { player: sheet.winner, won: total(sheet.winner),
+            lost: loser ? total(loser.player) : "?" });
+          line.dataset.winner = sheet.winner;
+        } else {
+          line.textContent = t("record-match-drawn", { points: total(sheet.players[0].player) });
+          line.dataset.winner = "";
+        }
+      } else {
+        line.textContent = t("record-match-pending");
+      }
+      box.appendChild(line);
+    }
     return box;
   }
 

@@ -35,6 +35,10 @@
   var BOHEMIAN_OBJECTIVES = 14;
   var MAX_TEXT_CHARS = 2000;
   var MAX_TC_PER_DEAL = 7;
+  // A game has at most 23 turns (Frederick's maximum, 23/2 = 11.5 points), and the card set
+  // aside for the offensive is picked up from turn 3 on (ledger/src/rules/game.rs).
+  var MAX_TURNS = 23;
+  var SET_ASIDE_EARLIEST_TURN = 3;
   var MAX_NAME_CHARS = 200;
 
   // --- the events (ledger/src/event/mod.rs): fields in declaration order ---
@@ -151,6 +155,10 @@
     "refusal-turn-skips": function (a) {
       return "turn_started " + a.turn + " skips a turn: turn " + a.next + " comes next";
     },
+    "refusal-turn-past-last": function (a) {
+      return "turn_started " + a.turn + " is past the last turn: a game has at most " + a.max +
+        " turns (Frederick's maximum of 23/2 = 11.5 points)";
+    },
     "refusal-no-turn-yet": function () { return "no turn has started yet: turn_started 1 comes first"; },
     "refusal-nation-out": function (a) { return a.nation + " already dropped out in turn " + a.turn; },
     "refusal-clock-already-runs": function (a) { return "the clock already runs for " + a.side; },
@@ -201,6 +209,10 @@
       return a.ruleset + ": austria claims exactly " + a.expected + " objectives, got " + a.count;
     },
     "refusal-set-aside-already-picked-up": function () { return "the set-aside tactical card was already picked up"; },
+    "refusal-set-aside-too-early": function (a) {
+      return "the set-aside tactical card can be picked up from turn " + a.earliest + " on, and the game is in turn " +
+        a.turn;
+    },
     "refusal-call-off-before-launch": function (a) {
       return "the offensive cannot be called off in turn " + a.turn + ": it was launched in turn " + a.launched_in;
     },
@@ -507,6 +519,7 @@
         if (given === null && scheduled === null) { throw precondition("refusal-ruleset-missing", {}); }
         return;
       case "turn_started":
+        if (e.turn > MAX_TURNS) { throw precondition("refusal-turn-past-last", { turn: e.turn, max: MAX_TURNS }); }
         var next = state.turn + 1;
         if (e.turn !== next) {
           throw precondition(e.turn <= state.turn ? "refusal-turn-repeats" : "refusal-turn-skips",
@@ -576,6 +589,9 @@
       case "set_aside_tc_picked_up":
         offensiveActive(state, "pick-up");
         if (state.set_aside_picked_up) { throw precondition("refusal-set-aside-already-picked-up", {}); }
+        if (state.turn < SET_ASIDE_EARLIEST_TURN) {
+          throw precondition("refusal-set-aside-too-early", { earliest: SET_ASIDE_EARLIEST_TURN, turn: state.turn });
+        }
         return;
       case "offensive_called_off":
         offensiveActive(state, "call-off");

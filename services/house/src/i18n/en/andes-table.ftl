@@ -35,3 +35,18 @@ record-reason-continent_emptied = the continent was lost
 record-reason-no_legal_move = no legal move
 record-reason-flag_fell = the flag fell
 record-reason-resigned = resigned
+# A flag fall or a resignation ends the game: a second tap confirms it.
+record-confirm-flag = Record that { $side }'s flag fell? The game ends and { $side } loses it.
+record-confirm-resign = Record that { $side } ({ $player }) resigns? The game ends and { $side } loses it.
+record-confirm-yes = Yes, record it
+record-confirm-no = Cancel
+# The winners: $how is one of record-won-by-*.
+record-game-won = Game { $game } won by { $player } ({ $side }): { $how }
+record-won-by-flag_fell = the opponent's flag fell
+record-won-by-resigned = the opponent resigned
+record-won-by-points = more points
+record-won-by-pieces_on_board = level on points, more pieces on the board
+record-won-by-luna = level on points and pieces: Luna wins
+record-match-won = Match won by { $player }: { $won } points to { $lost }, bonuses included
+record-match-drawn = The match is drawn: { $points } points each and as many pieces on the board
+record-match-pending = The match is over: its winner is named once the ledger has recorded the end

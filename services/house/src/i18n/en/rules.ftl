@@ -93,6 +93,8 @@ refusal-ruleset-missing = this game is not scheduled in any tournament: choose i
 refusal-turn-repeats = turn { NUMBER($turn, useGrouping: 0) } repeats a turn: turn { NUMBER($next, useGrouping: 0) } comes next
 # $turn (Number); $next (Number)
 refusal-turn-skips = turn { NUMBER($turn, useGrouping: 0) } skips a turn: turn { NUMBER($next, useGrouping: 0) } comes next
+# $turn (Number); $max (Number) - 23
+refusal-turn-past-last = turn { NUMBER($turn, useGrouping: 0) } is past the last turn: a game has at most { NUMBER($max, useGrouping: 0) } turns (Frederick's maximum of 23/2 = 11.5 points)
 refusal-no-turn-yet = no turn has started yet: turn 1 comes first
 # $nation (String); $turn (Number)
 refusal-nation-out = { $nation } already dropped out in turn { NUMBER($turn, useGrouping: 0) }
@@ -129,6 +131,8 @@ refusal-austria-already-claimed = austria already claimed her objectives
 # $ruleset (String); $expected (Number) - 4; $count (Number)
 refusal-austria-claims-four = { $ruleset }: austria claims exactly { NUMBER($expected, useGrouping: 0) } objectives, got { NUMBER($count, useGrouping: 0) }
 refusal-set-aside-already-picked-up = the set-aside tactical card was already picked up
+# $earliest (Number) - 3; $turn (Number)
+refusal-set-aside-too-early = the set-aside tactical card can be picked up from turn { NUMBER($earliest, useGrouping: 0) } on, and the game is in turn { NUMBER($turn, useGrouping: 0) }
 # $turn (Number); $launched_in (Number)
 refusal-call-off-before-launch = the offensive cannot be called off in turn { NUMBER($turn, useGrouping: 0) }: it was launched in turn { NUMBER($launched_in, useGrouping: 0) }
 # $outcome (String); $winners (String) - the winners as listed, joined by ", "

@@ -35,3 +35,18 @@ record-reason-continent_emptied = perdió el continente
 record-reason-no_legal_move = sin jugada posible
 record-reason-flag_fell = cayó la bandera
 record-reason-resigned = abandonó
+# Una caída de bandera o un abandono terminan la partida: un segundo toque lo confirma.
+record-confirm-flag = ¿Registrar que cayó la bandera de { $side }? La partida termina y { $side } la pierde.
+record-confirm-resign = ¿Registrar que { $side } ({ $player }) abandona? La partida termina y { $side } la pierde.
+record-confirm-yes = Sí, registrarlo
+record-confirm-no = Cancelar
+# Los ganadores: $how es uno de record-won-by-*.
+record-game-won = Partida { $game }: gana { $player } ({ $side }), { $how }
+record-won-by-flag_fell = al caer la bandera del rival
+record-won-by-resigned = por abandono del rival
+record-won-by-points = por más puntos
+record-won-by-pieces_on_board = empatados a puntos, por más piezas en el tablero
+record-won-by-luna = empatados a puntos y piezas: gana Luna
+record-match-won = Gana el encuentro { $player }: { $won } puntos a { $lost }, con las bonificaciones
+record-match-drawn = El encuentro termina empatado: { $points } puntos cada uno y las mismas piezas en el tablero
+record-match-pending = El encuentro ha terminado: el ganador se nombra cuando el ledger haya registrado el final

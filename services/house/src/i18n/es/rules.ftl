@@ -98,6 +98,8 @@ refusal-ruleset-missing = Esta partida no está programada en ningún torneo: el
 refusal-turn-repeats = El turno { $turn } repite un turno: el siguiente es el turno { $next }
 # $turn (Number); $next (Number)
 refusal-turn-skips = El turno { $turn } se salta un turno: el siguiente es el turno { $next }
+# $turn (Number); $max (Number), 23
+refusal-turn-past-last = El turno { $turn } pasa del último turno: una partida dura como mucho { $max } turnos (el máximo de Federico, 23/2 = 11,5 puntos)
 refusal-no-turn-yet = Todavía no ha empezado ningún turno: primero va el turno 1
 # $nation (String); $turn (Number)
 refusal-nation-out = { $nation } ya salió de la partida en el turno { $turn }
@@ -137,6 +139,8 @@ refusal-austria-claims-four = { $ruleset }: Austria reclama exactamente { $expec
        *[other] se indicaron { $count }
     })
 refusal-set-aside-already-picked-up = La carta táctica apartada ya se recogió
+# $earliest (Number), 3; $turn (Number)
+refusal-set-aside-too-early = La carta táctica apartada se puede recoger a partir del turno { $earliest }, y la partida está en el turno { $turn }
 # $turn (Number); $launched_in (Number)
 refusal-call-off-before-launch = La ofensiva no se puede suspender en el turno { $turn }: se lanzó en el turno { $launched_in }
 # $outcome (String); $winners (String): los ganadores indicados, separados por comas
