@@ -254,7 +254,7 @@ async fn a_tablet_that_trusts_the_halls_own_root_keeps_the_table_offline_over_ht
     })
     .await;
     eventually("the ruleset chooser", Duration::from_secs(10), || async {
-        (js(&table, "const r = document.getElementById('f-ruleset'); if (!r) { return false; } r.value = 'cafe2019'; return true;").await
+        (js(&table, "const r = document.getElementById('f-start-ruleset'); if (!r) { return false; } r.value = 'cafe2019'; return true;").await
             == json!(true))
         .then_some(())
     })

@@ -246,8 +246,8 @@ async fn every_page_speaks_spanish_and_english() {
         "/",
         Some(ORGANISER_TOKEN),
         200,
-        &["Tournaments", "standings board", "ola (organiser)"],
-        &["Torneos", "clasificación", "ola (organizador)"],
+        &["Tournaments", "standings board", r#"ola (<span data-t="clearance-organiser">organiser</span>)"#],
+        &["Torneos", "clasificación", r#"ola (<span data-t="clearance-organiser">organizador</span>)"#],
     )
     .await;
     says(

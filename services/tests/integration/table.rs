@@ -478,29 +478,71 @@ fn rules_corpus(seed: u64, games: usize, steps: usize) -> Vec<Value> {
                 }
             }
             let Ok(parsed) = ledger::event::from_canonical_json(&event) else { continue };
-            let event = ledger::event::to_canonical_json(&parsed);
-            match state.apply(&parsed) {
-                Ok(()) => {
-                    if let ledger::Event::TurnStarted { turn: t, .. } = parsed {
-                        turn = i64::from(t);
-                    }
-                    let ledger::rules::Rules::Game(game) = state.rules() else { unreachable!() };
-                    out.push(json!({"event": event, "state": serde_json::to_string(game).unwrap()}));
-                }
-                Err(rejection) => out.push(
-                    json!({"event": event, "refused": {"kind": rejection.kind.as_str(), "message": rejection.message}}),
-                ),
+            if let Some(t) = decided(&mut state, &parsed, &mut out) {
+                turn = t;
             }
         }
         corpus.push(json!({"scheduled": scheduled, "steps": out}));
     }
+    // Games for the refusals a random walk seldom reaches: a 24th turn, and the set-aside card
+    // picked up before turn 3.
+    let turns = |n: u32| (1..=n).map(|t| json!({"type": "turn_started", "turn": t, "at_ms": t * 1000}));
+    let started = json!({"type": "game_started", "at_ms": 0});
+    let picked = json!({"type": "set_aside_tc_picked_up"});
+    let fixed = [
+        std::iter::once(started.clone()).chain(turns(24)).collect::<Vec<_>>(),
+        std::iter::once(started)
+            .chain(turns(1))
+            .chain([json!({"type": "offensive_launched", "set_aside_tc": 5}), picked.clone()])
+            .chain(turns(3).skip(1).flat_map(|turn| [turn, picked.clone()]))
+            .collect(),
+    ];
+    for events in fixed {
+        // Scheduled by a CAFE 2023 tournament, as a game of the day is.
+        let mut state = StreamState::new(&id, Some(ledger::Ruleset::Cafe2023));
+        let mut out = Vec::new();
+        for event in events {
+            decided(&mut state, &ledger::event::from_canonical_json(&event).unwrap(), &mut out);
+        }
+        corpus.push(json!({"scheduled": "cafe2023", "steps": out}));
+    }
     corpus
+}
+
+/// Applies `event` to `state` and notes what the ledger decided (the state after it, or the
+/// refusal) for the tablet to decide alike; the turn it started, if it started one.
+fn decided(state: &mut ledger::StreamState, event: &ledger::Event, out: &mut Vec<Value>) -> Option<i64> {
+    let canonical = ledger::event::to_canonical_json(event);
+    match state.apply(event) {
+        Ok(()) => {
+            let ledger::rules::Rules::Game(game) = state.rules() else { unreachable!() };
+            out.push(json!({"event": canonical, "state": serde_json::to_string(game).unwrap()}));
+            match event {
+                ledger::Event::TurnStarted { turn, .. } => Some(i64::from(*turn)),
+                _ => None,
+            }
+        }
+        Err(rejection) => {
+            out.push(
+                json!({"event": canonical, "refused": {"kind": rejection.kind.as_str(), "message": rejection.message}}),
+            );
+            None
+        }
+    }
 }
 
 /// The tablet's rules (`table-rules.js`, run by the browser) decide every step of the corpus as
 /// the ledger did, with the same sentence, and fold to the same state.
 pub(crate) async fn the_tablets_rules_decide_as_the_ledgers(client: &Client) {
     let corpus = rules_corpus(2026, 400, 60);
+    let refusals: Vec<&str> = corpus
+        .iter()
+        .flat_map(|g| g["steps"].as_array().unwrap())
+        .filter_map(|s| s["refused"]["message"].as_str())
+        .collect();
+    for rule in ["is past the last turn", "can be picked up from turn 3 on"] {
+        assert!(refusals.iter().any(|m| m.contains(rule)), "the corpus never refuses: {rule}");
+    }
     let n_steps: usize = corpus.iter().map(|g| g["steps"].as_array().unwrap().len()).sum();
     let n_refused: usize =
         corpus.iter().flat_map(|g| g["steps"].as_array().unwrap()).filter(|s| s.get("refused").is_some()).count();
