@@ -20,17 +20,7 @@ const DOMAIN: &str = "localhost";
 const VALIDITY_SECS: u64 = 30;
 
 fn pebble_binary() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .map(|dir| dir.join("pebble"))
-        .find(|path| path.is_file());
-    if found.is_none() {
-        let message = "pebble is not installed (apt-get install pebble): the ACME test is SKIPPED; ";
-        eprintln!("{message}");
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true pebble is required");
-    }
-    found
+    crate::support::required_tool("pebble", "apt-get install pebble", "the ACME test")
 }
 
 fn free_port() -> u16 {

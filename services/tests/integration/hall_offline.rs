@@ -13,11 +13,11 @@
 use crate::daemon::Daemon;
 use crate::paper::{enlarge_codes, print_pages, read_qr};
 use crate::table::{kept, network, play, ready, skip_without_browser, sync, GAME};
-use crate::web::{click, events_of, eventually, free_port, js, screenshot, JURY_TOKEN, TABLE_TOKEN};
-use fantoccini::{Client, ClientBuilder, Locator};
+use crate::web::{click, events_of, eventually, js, screenshot, Driver, JURY_TOKEN, TABLE_TOKEN};
+use fantoccini::Locator;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -25,17 +25,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 const HALL: &str = "hall.example";
 
 fn certutil_binary() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .map(|dir| dir.join("certutil"))
-        .find(|path| path.is_file());
-    if found.is_none() {
-        let message = "\n\n*** hall without internet test SKIPPED: no certutil (apt-get install libnss3-tools) ***\n";
-        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true certutil is required");
-        eprintln!("{message}");
-    }
-    found
+    crate::support::required_tool("certutil", "apt-get install libnss3-tools", "the hall without internet test")
 }
 
 /// A home whose NSS database (`.pki/nssdb`, where Chromium on Linux looks) trusts `root` (DER)
@@ -53,55 +43,6 @@ fn home_trusting(certutil: &Path, home: &Path, root: &Path) {
     run(&["-A", "-n", "hall", "-t", "C,,", "-i", root.to_str().unwrap(), "-d", &db]);
     let listed = run(&["-L", "-d", &db]);
     assert!(listed.lines().any(|l| l.starts_with("hall ") && l.trim_end().ends_with("C,,")), "{listed}");
-}
-
-/// chromedriver whose Chromium runs with `home` as `$HOME` (so with its NSS database) and
-/// resolves the hall's name to loopback; killed on drop.
-struct Tablet {
-    child: Child,
-    url: String,
-    chromium: PathBuf,
-}
-
-impl Drop for Tablet {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Tablet {
-    fn start(chromium: &Path, chromedriver: &Path, home: &Path) -> Tablet {
-        let port = free_port();
-        let child = Command::new(chromedriver)
-            .arg(format!("--port={port}"))
-            .env("HOME", home)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        Tablet { child, url: format!("http://127.0.0.1:{port}"), chromium: chromium.to_owned() }
-    }
-
-    /// A tablet's window, 1280 × 800.
-    async fn browser(&self) -> Client {
-        let options = json!({
-            "binary": self.chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,800", "--hide-scrollbars",
-                     format!("--host-resolver-rules=MAP {HALL} 127.0.0.1")],
-        });
-        let mut capabilities = serde_json::Map::new();
-        capabilities.insert("goog:chromeOptions".into(), options);
-        eventually("a browser session from chromedriver", Duration::from_secs(30), || {
-            let capabilities = capabilities.clone();
-            async move {
-                let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-                ClientBuilder::new(connector).capabilities(capabilities).connect(&self.url).await
-            }
-        })
-        .await
-    }
 }
 
 /// A plain-HTTP GET of `path` at `addr` with this `Host`: the head (as text) and the body.
@@ -201,8 +142,8 @@ async fn a_tablet_that_trusts_the_halls_own_root_keeps_the_table_offline_over_ht
     // Without the root, the same browser refuses the pages: a certificate error, no table.
     let stranger_home = dir.path().join("stranger");
     std::fs::create_dir_all(&stranger_home).unwrap();
-    let stranger = Tablet::start(&chromium, &chromedriver, &stranger_home);
-    let refused = stranger.browser().await;
+    let stranger = Driver::start_at_home(chromium.clone(), &chromedriver, &stranger_home).resolving(HALL);
+    let refused = stranger.browser(1280, 800).await;
     let _ = refused.goto(&format!("{pages}/table/{GAME}")).await;
     let source = eventually("the certificate error", Duration::from_secs(20), || async {
         let source = refused.source().await.map_err(|e| e.to_string())?;
@@ -220,8 +161,8 @@ async fn a_tablet_that_trusts_the_halls_own_root_keeps_the_table_offline_over_ht
     // The tablet that installed the root: the trust sheet over HTTPS, its QR code read back.
     let home = dir.path().join("tablet");
     home_trusting(&certutil, &home, &root_path);
-    let tablet = Tablet::start(&chromium, &chromedriver, &home);
-    let table = tablet.browser().await;
+    let tablet = Driver::start_at_home(chromium.clone(), &chromedriver, &home).resolving(HALL);
+    let table = tablet.browser(1280, 800).await;
     table.goto(&format!("{pages}/hall/trust")).await.unwrap();
     assert_eq!(
         crate::web::text_of(&table, "#fingerprint .line").await.as_deref(),

@@ -235,3 +235,19 @@ pub(crate) fn tls_client_trusting(root: rustls::pki_types::CertificateDer<'stati
         .with_no_client_auth();
     tokio_rustls::TlsConnector::from(std::sync::Arc::new(config))
 }
+
+/// A program the test needs, found on `PATH`; `None` (the test skips, loudly) when it is missing
+/// outside CI, and a failure under `CI=true`, where a missing one must not pass as a skip.
+pub(crate) fn required_tool(name: &str, install: &str, test: &str) -> Option<std::path::PathBuf> {
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join(name))
+        .find(|path| path.is_file());
+    if found.is_none() {
+        let message = format!("\n\n*** {test} SKIPPED: no {name} ({install}) ***\n");
+        assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true {name} is required");
+        eprintln!("{message}");
+    }
+    found
+}

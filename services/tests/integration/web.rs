@@ -45,6 +45,8 @@ pub(crate) struct Driver {
     child: Child,
     url: String,
     chromium: PathBuf,
+    /// What every window's Chromium is started with beyond the headless defaults.
+    args: Vec<String>,
 }
 
 impl Drop for Driver {
@@ -56,14 +58,32 @@ impl Drop for Driver {
 
 impl Driver {
     pub(crate) fn start(chromium: PathBuf, chromedriver: &Path) -> Driver {
+        Driver::spawn(chromium, Command::new(chromedriver))
+    }
+
+    /// A driver whose Chromium runs with `home` as `$HOME`, so with the NSS database there
+    /// (`.pki/nssdb`, the certificates it trusts).
+    pub(crate) fn start_at_home(chromium: PathBuf, chromedriver: &Path, home: &Path) -> Driver {
+        let mut command = Command::new(chromedriver);
+        command.env("HOME", home);
+        Driver::spawn(chromium, command)
+    }
+
+    fn spawn(chromium: PathBuf, mut chromedriver: Command) -> Driver {
         let port = free_port();
-        let child = Command::new(chromedriver)
+        let child = chromedriver
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("chromedriver starts");
-        Driver { child, url: format!("http://127.0.0.1:{port}"), chromium }
+        Driver { child, url: format!("http://127.0.0.1:{port}"), chromium, args: Vec::new() }
+    }
+
+    /// Its windows resolve `name` to loopback (a venue's name, without a DNS server).
+    pub(crate) fn resolving(mut self, name: &str) -> Driver {
+        self.args.push(format!("--host-resolver-rules=MAP {name} 127.0.0.1"));
+        self
     }
 
     /// A new headless browser window (a session of its own: its own cookies).
@@ -78,11 +98,11 @@ impl Driver {
     }
 
     async fn session(&self, width: u32, height: u32, phone: bool) -> Client {
-        let mut options = json!({
-            "binary": self.chromium,
-            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     format!("--window-size={width},{height}"), "--hide-scrollbars"],
-        });
+        let mut args: Vec<String> =
+            ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"].map(str::to_owned).into();
+        args.extend([format!("--window-size={width},{height}"), "--hide-scrollbars".to_owned()]);
+        args.extend(self.args.iter().cloned());
+        let mut options = json!({"binary": self.chromium, "args": args});
         if phone {
             options["mobileEmulation"] = json!({"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}});
         }

@@ -234,15 +234,20 @@ async fn security_headers(
     if state.https {
         headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
     }
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
-        ),
+    page_policy(
+        headers,
+        "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'",
     );
+    response
+}
+
+/// What every answer of the pages says a browser may do with it: the content security policy
+/// `csp`, no sniffing of its type, no referrer beyond this site.
+fn page_policy(headers: &mut axum::http::HeaderMap, csp: &'static str) {
+    use axum::http::header::{self, HeaderValue};
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(csp));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
-    response
 }
 
 /// Runs blocking reads and folds off the async workers.

@@ -95,16 +95,10 @@ pub fn plain_router(trust: HallTrust) -> axum::Router {
 
 /// The pages' headers that fit plain HTTP too (no HSTS): no script, no framing, no sniffing.
 async fn plain_headers(mut response: Response) -> Response {
-    use axum::http::HeaderValue;
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; script-src 'none'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'",
-        ),
+    super::page_policy(
+        response.headers_mut(),
+        "default-src 'self'; script-src 'none'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'",
     );
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     response
 }
 
