@@ -14,8 +14,10 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::ops::{Add, Div, Mul, Neg, Sub};
 
-/// A reduced fraction `num / den` with `den > 0`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// A reduced fraction `num / den` with `den > 0`. Kept by the season's read models as the pair
+/// `(num, den)`; a pair with `den` 0 is refused when read back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "(i128, i128)", try_from = "(i128, i128)")]
 pub struct Rational {
     num: i128,
     den: i128,
@@ -148,6 +150,23 @@ pub fn json_number(units: i128, places: u32) -> serde_json::Number {
 /// [`json_number`] of a value rounded to `places` decimals, halves up.
 pub fn json_rounded(value: Rational, places: u32) -> serde_json::Number {
     json_number(value.round_units(places), places)
+}
+
+impl From<Rational> for (i128, i128) {
+    fn from(value: Rational) -> Self {
+        (value.num, value.den)
+    }
+}
+
+impl TryFrom<(i128, i128)> for Rational {
+    type Error = &'static str;
+
+    fn try_from((num, den): (i128, i128)) -> Result<Self, Self::Error> {
+        if den == 0 {
+            return Err("a fraction with denominator 0");
+        }
+        Ok(Rational::new(num, den))
+    }
 }
 
 impl Default for Rational {

@@ -45,13 +45,18 @@ pub struct Filter {
 
 impl Filter {
     pub fn admits(&self, record: &GameRecord) -> bool {
-        fn matches<T: PartialEq>(want: Option<&T>, have: Option<&T>) -> bool {
+        self.admits_parts(record.tournament.as_deref(), record.sheet.ruleset, record.stage, record.year)
+    }
+
+    /// The same test on a game's parts (what the season's read models keep of a game).
+    pub fn admits_parts(&self, tournament: Option<&str>, ruleset: Ruleset, stage: Option<Stage>, year: Option<i32>) -> bool {
+        fn matches<T: PartialEq + ?Sized>(want: Option<&T>, have: Option<&T>) -> bool {
             want.is_none_or(|w| have == Some(w))
         }
-        matches(self.tournament.as_ref(), record.tournament.as_ref())
-            && matches(self.ruleset.as_ref(), Some(&record.sheet.ruleset))
-            && matches(self.stage.as_ref(), record.stage.as_ref())
-            && matches(self.year.as_ref(), record.year.as_ref())
+        matches(self.tournament.as_deref(), tournament)
+            && matches(self.ruleset.as_ref(), Some(&ruleset))
+            && matches(self.stage.as_ref(), stage.as_ref())
+            && matches(self.year.as_ref(), year.as_ref())
     }
 }
 
@@ -145,25 +150,37 @@ pub fn stats(records: &[GameRecord], filter: &Filter) -> Stats {
         if !sheet.has_ended() {
             continue;
         }
-        out.games += 1;
-        if let Some(id) = &record.tournament {
-            if !out.tournaments.iter().any(|t| t.id == *id) {
-                let name = record.tournament_name.clone().unwrap_or_else(|| id.clone());
-                out.tournaments.push(Covered { id: id.clone(), name });
-            }
-        }
-        for (&role, line) in &sheet.roles {
-            if let Some(score) = line.score {
-                out.roles.entry(role).or_default().add(line.winning_nations > 0, score);
-            }
-        }
-        for (&nation, line) in &sheet.nations {
-            if let Some(score) = line.score {
-                out.nations.entry(nation).or_default().add(line.won, score);
-            }
-        }
+        let tournament = record.tournament.as_deref().map(|id| (id, record.tournament_name.as_deref().unwrap_or(id)));
+        let roles = sheet.roles.iter().filter_map(|(&role, line)| line.score.map(|s| (role, line.winning_nations > 0, s)));
+        let nations = sheet.nations.iter().filter_map(|(&nation, line)| line.score.map(|s| (nation, line.won, s)));
+        out.count(tournament, roles, nations);
     }
     out
+}
+
+impl Stats {
+    /// Counts one ended game the filter admitted: its tournament (id and name), and each
+    /// scored role and nation with whether it won. [`stats`] counts each game so, and the
+    /// season's read models count what they kept of a game the same way.
+    pub fn count(
+        &mut self,
+        tournament: Option<(&str, &str)>,
+        roles: impl IntoIterator<Item = (Role, bool, Rational)>,
+        nations: impl IntoIterator<Item = (Nation, bool, Rational)>,
+    ) {
+        self.games += 1;
+        if let Some((id, name)) = tournament {
+            if !self.tournaments.iter().any(|t| t.id == id) {
+                self.tournaments.push(Covered { id: id.to_owned(), name: name.to_owned() });
+            }
+        }
+        for (role, won, score) in roles {
+            self.roles.entry(role).or_default().add(won, score);
+        }
+        for (nation, won, score) in nations {
+            self.nations.entry(nation).or_default().add(won, score);
+        }
+    }
 }
 
 /// The records of one tournament's games: stage from the schedule, tournament name from

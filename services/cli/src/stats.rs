@@ -1,5 +1,7 @@
-//! `ledgerctl stats roles`: games, wins, win rates and average scores per role and nation,
-//! online from ledgerd or offline from an export (validated first with the server's rules).
+//! `ledgerctl stats roles`: games, wins, win rates and average scores per role and nation;
+//! `ledgerctl stats ratings`: the players' Weng-Lin ratings (`--role-aware`: with a term per
+//! role; `--role-only`: the roles alone, the baseline). Online from ledgerd or offline from an
+//! export (validated first with the server's rules).
 
 use super::common::{from_status, read_input, CliError};
 use super::connection::connect_projections;
@@ -9,6 +11,7 @@ use super::{values, Cli};
 use clap::Subcommand;
 use ledger::{Ruleset, Stage, StreamId};
 use ledger_house::projections;
+use ledger_house::ratings::Model;
 use ledger_proto::v1 as pb;
 use replay::stats::Filter;
 use std::path::PathBuf;
@@ -23,6 +26,41 @@ pub struct StatsArgs {
 enum StatsCommand {
     /// Games, wins, win rate with a 95% Wilson interval, and average score per role and nation.
     Roles(RolesArgs),
+    /// Weng-Lin ratings (Bradley-Terry, full pairing) of every player over the ended games.
+    Ratings(RatingsArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct RatingsArgs {
+    /// An export to compute from offline; without it, ask ledgerd.
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// The role-aware model: each seat the player's rating and the role's.
+    #[arg(long, conflicts_with = "role_only")]
+    role_aware: bool,
+    /// The roles alone (the baseline a player rating must beat).
+    #[arg(long)]
+    role_only: bool,
+}
+
+async fn ratings(cli: &Cli, args: &RatingsArgs) -> Result<(), CliError> {
+    let model = match (args.role_aware, args.role_only) {
+        (true, _) => Model::RoleAware,
+        (_, true) => Model::RoleOnly,
+        _ => Model::Plain,
+    };
+    let Some(file) = &args.file else {
+        let mut client = connect_projections(cli).await?;
+        let request = pb::RatingsRequest { model: model.as_str().to_owned() };
+        let answer = client.get_ratings(request).await.map_err(|s| from_status(&s))?.into_inner();
+        print_projection(cli.json, &answer.json, &answer.text);
+        return Ok(());
+    };
+    let facade = offline(load_records(&read_input(Some(file.as_path()))?)?);
+    // A file is its holder's: names as it records them.
+    let view = facade.ratings(model, false).map_err(|e| CliError::Refused(e.to_string()))?.value;
+    print_projection(cli.json, &view.to_json_string(), &view.text());
+    Ok(())
 }
 
 #[derive(Debug, clap::Args)]
@@ -43,7 +81,10 @@ struct RolesArgs {
 }
 
 pub async fn run(cli: &Cli, args: &StatsArgs) -> Result<(), CliError> {
-    let StatsCommand::Roles(args) = &args.what;
+    let args = match &args.what {
+        StatsCommand::Roles(args) => args,
+        StatsCommand::Ratings(args) => return ratings(cli, args).await,
+    };
     let tournament = args.tournament.as_ref().map(|t| t.id().to_owned());
     let Some(file) = &args.file else {
         let mut client = connect_projections(cli).await?;

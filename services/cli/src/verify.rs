@@ -1,7 +1,8 @@
 //! `ledgerctl verify`, `export` and `digest`: prove the record was not altered.
 //!
 //! `verify --data-dir` recomputes every chain from the bytes of a stopped daemon's sled log (or
-//! a copy), verifying a temporary copy of it so that the evidence is never opened for writing;
+//! a copy), verifying a temporary copy of it so that the evidence is never opened for writing,
+//! and the season's read models saved there against a full replay of that log;
 //! `verify --file` does the same for an export. `digest` prints the short chain head
 //! a jury writes on the paper game report.
 
@@ -12,7 +13,9 @@ use super::{values, Cli};
 use ledger::envelope::{short_digest, verify_chain, ChainBreak};
 use ledger::{Hash, Recorded, StreamId};
 use ledger_proto::v1 as pb;
+use ledger_house::readmodels::Kept;
 use ledger_store::sled::SledStorage;
+use ledger_store::Log;
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -49,9 +52,9 @@ struct Verdict {
 
 pub fn verify(cli: &Cli, args: &VerifyArgs) -> Result<(), CliError> {
     let json = cli.json;
-    let verdicts = match &args.data_dir {
+    let (verdicts, models) = match &args.data_dir {
         Some(dir) => verify_data_dir(dir)?,
-        None => verify_export(&read_input(args.file.as_deref())?)?,
+        None => (verify_export(&read_input(args.file.as_deref())?)?, None),
     };
     let mut n_broken = 0;
     for v in &verdicts {
@@ -88,6 +91,19 @@ pub fn verify(cli: &Cli, args: &VerifyArgs) -> Result<(), CliError> {
     if n_broken > 0 {
         return Err(CliError::Refused(format!("{n_broken} of {} streams do not verify", verdicts.len())));
     }
+    if let Some((position, differences)) = models {
+        if json {
+            say!("{}", json!({"read_models": {"position": position, "ok": differences.is_empty(), "differences": differences}}));
+        } else if differences.is_empty() {
+            eprintln!("the read models (as of position {position}) equal a full replay");
+        }
+        if !differences.is_empty() {
+            return Err(CliError::Refused(format!(
+                "the read models (as of position {position}) differ from a full replay: {}",
+                differences.join("; ")
+            )));
+        }
+    }
     if !json {
         eprintln!("all {} streams verify", verdicts.len());
     }
@@ -101,7 +117,7 @@ pub fn verify(cli: &Cli, args: &VerifyArgs) -> Result<(), CliError> {
 ///
 /// The copy is taken under a shared lock on sled's `db` file: a ledgerd running on the
 /// directory holds it exclusively and is reported, and none can start halfway through the copy.
-fn verify_data_dir(dir: &Path) -> Result<Vec<Verdict>, CliError> {
+fn verify_data_dir(dir: &Path) -> Result<(Vec<Verdict>, Option<(u64, Vec<String>)>), CliError> {
     if !dir.join("db").is_file() || !dir.join("conf").is_file() {
         return Err(CliError::Failed(format!("{} holds no ledger (no sled `db` and `conf` files)", dir.display())));
     }
@@ -122,10 +138,30 @@ fn verify_data_dir(dir: &Path) -> Result<Vec<Verdict>, CliError> {
     let storage = SledStorage::open_existing(copy.path()).map_err(|e| CliError::Failed(e.to_string()))?;
     let found = storage.verify().map_err(|e| CliError::Failed(e.to_string()))?;
     drop(storage); // sled lets go of the copy before the copy is removed
-    Ok(found
+    let verdicts = found
         .into_iter()
         .map(|v| Verdict { stream: v.stream.to_string(), verified: v.verified, head: v.head, broken: v.broken })
-        .collect())
+        .collect();
+    Ok((verdicts, check_read_models(copy.path())?))
+}
+
+/// The season's read models ledgerd saved (`read-models.bin`), if any, against a full replay of
+/// the log up to their position: their position and the differences found.
+fn check_read_models(copy: &Path) -> Result<Option<(u64, Vec<String>)>, CliError> {
+    let failed = |e: &dyn std::fmt::Display| CliError::Failed(format!("cannot check the read models: {e}"));
+    let bytes = match std::fs::read(copy.join("read-models.bin")) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(failed(&error)),
+    };
+    let kept = match Kept::decode(&bytes) {
+        Ok(kept) => kept,
+        Err(why) => return Ok(Some((0, vec![why]))),
+    };
+    let log = std::sync::Arc::new(Log::open_sled(copy).map_err(|e| failed(&e))?);
+    let differences = ledger_house::readmodels::check(&kept, &log).map_err(|e| failed(&e));
+    log.close();
+    Ok(Some((kept.position, differences?)))
 }
 
 /// Copies the directory tree `from` into the existing directory `to`: directories and regular

@@ -79,4 +79,6 @@ pub struct Config {
     pub checkpoint_interval: std::time::Duration,
     /// The witnesses whose cosignatures ledgerd keeps and shows (their public keys).
     pub witnesses: Vec<String>,
+    /// Rebuild the season's read models from the log at start (`--rebuild-read-models`).
+    pub rebuild_read_models: bool,
 }

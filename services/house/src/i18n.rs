@@ -23,7 +23,8 @@ pub enum Lang {
 /// refusals and `andes-table.ftl` the Andes recording mode (its script loads these two with
 /// `pages.ftl`); `paper.ftl` what the organiser prints (`crate::paper`, the web's `paper`); `organise.ftl` the
 /// organiser's console (the web's `organise`); `jury.ftl` the jury's desk and rulings (`jury_desk`);
-/// `hall.ftl` the sheet that makes a tablet trust a hall without internet (the web's `trust`).
+/// `hall.ftl` the sheet that makes a tablet trust a hall without internet (the web's `trust`);
+/// `ratings.ftl` the analysts' ratings and the balance by year and ruleset (the web's `ratings`).
 pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "pages.ftl", include_str!("i18n/en/pages.ftl")),
     (Lang::En, "rules.ftl", include_str!("i18n/en/rules.ftl")),
@@ -35,6 +36,7 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "organise.ftl", include_str!("i18n/en/organise.ftl")),
     (Lang::En, "jury.ftl", include_str!("i18n/en/jury.ftl")),
     (Lang::En, "hall.ftl", include_str!("i18n/en/hall.ftl")),
+    (Lang::En, "ratings.ftl", include_str!("i18n/en/ratings.ftl")),
     (Lang::Es, "pages.ftl", include_str!("i18n/es/pages.ftl")),
     (Lang::Es, "rules.ftl", include_str!("i18n/es/rules.ftl")),
     (Lang::Es, "site.ftl", include_str!("i18n/es/site.ftl")),
@@ -45,6 +47,7 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::Es, "organise.ftl", include_str!("i18n/es/organise.ftl")),
     (Lang::Es, "jury.ftl", include_str!("i18n/es/jury.ftl")),
     (Lang::Es, "hall.ftl", include_str!("i18n/es/hall.ftl")),
+    (Lang::Es, "ratings.ftl", include_str!("i18n/es/ratings.ftl")),
 ];
 
 impl Lang {

@@ -18,5 +18,7 @@ pub mod paper;
 pub mod player_links;
 pub mod projections;
 pub mod proofs;
+pub mod ratings;
+pub mod readmodels;
 
 pub use auth::ACTOR_HEADER;

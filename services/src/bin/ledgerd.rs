@@ -75,6 +75,10 @@ struct Args {
     /// board shows them. Repeat it, or separate keys with commas in the environment.
     #[arg(long = "witness", env = "LEDGER_WITNESSES", value_delimiter = ',')]
     witnesses: Vec<String>,
+    /// Rebuild the season's read models (the season list, the jury's desk, statistics, ratings)
+    /// from the log at this start instead of resuming from `<data dir>/read-models.bin`.
+    #[arg(long)]
+    rebuild_read_models: bool,
     /// Log filter, e.g. `info` or `ledger_daemon=debug`.
     #[arg(long, env = "LEDGER_LOG", default_value = "info")]
     log: String,
@@ -331,6 +335,7 @@ async fn main() -> anyhow::Result<()> {
         http_redirect_listen: args.acme.http_redirect_listen,
         signing_key: args.signing_key,
         checkpoint_interval: Duration::from_secs(args.checkpoint_interval),
+        rebuild_read_models: args.rebuild_read_models,
         witnesses: args.witnesses,
     };
     run(config, shutdown_signal()?).await?;

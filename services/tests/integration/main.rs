@@ -24,6 +24,7 @@ mod languages;
 mod paper;
 mod players;
 mod projections;
+mod ratings;
 mod proofs;
 mod roundtrip;
 mod season;

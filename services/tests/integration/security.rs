@@ -102,6 +102,7 @@ async fn call(addr: std::net::SocketAddr, rpc: &str, caller: &str, token: Option
         }
         "GetSeason" => projections.get_season(request(pb::SeasonRequest {}, token)).await.map(drop),
         "GetRoleStats" => projections.get_role_stats(request(pb::RoleStatsRequest::default(), token)).await.map(drop),
+        "GetRatings" => projections.get_ratings(request(pb::RatingsRequest::default(), token)).await.map(drop),
         "Read andes" => ledger.read(request(read("andes/m1"), token)).await.map(drop),
         "GetAndesBoard" => {
             let board = pb::AndesBoardRequest { match_id: "m1".into(), ..Default::default() };
@@ -142,7 +143,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
     const UNAUTH: Result<(), Code> = Err(Code::Unauthenticated);
     const DENIED: Result<(), Code> = Err(Code::PermissionDenied);
     #[rustfmt::skip]
-    let table: [(&str, [Result<(), Code>; 6]); 23] = [
+    let table: [(&str, [Result<(), Code>; 6]); 24] = [
         //                       public  wrong   analyst table   organiser jury
         ("Append",              [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
         ("AppendStream",        [UNAUTH, UNAUTH, DENIED, OK,     OK,     OK]),
@@ -161,6 +162,7 @@ async fn every_rpc_answers_each_role_as_the_access_table_says() {
         ("GetClock",            [OK,     UNAUTH, OK,     OK,     OK,     OK]),
         ("GetRoleStats",        [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
         ("GetSeason",           [OK,     UNAUTH, OK,     OK,     OK,     OK]),
+        ("GetRatings",          [UNAUTH, UNAUTH, OK,     DENIED, OK,     OK]),
         ("Read andes",          [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("GetAndesBoard",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),
         ("GetAndesScore",       [UNAUTH, UNAUTH, OK,     OK,     OK,     OK]),

@@ -13,6 +13,12 @@
 //! in the same run, call after call in alternation (the order swapped every round), so that the
 //! machine's drift weighs on both alike. Prints the median and p90 of a call on each, and the
 //! ratio of the medians (larger log ÷ one tournament).
+//!
+//! The season's questions (issue 44) are measured the same way: `/jury`, `GetRoleStats`
+//! (`Projections::role_stats`), `/analyst`, the ratings page and the front page, answered from the
+//! read models (built once by `Kept::rebuild`, as ledgerd's keeper holds them after following
+//! the log), and `role_stats` replayed (no read models) for comparison. The process's resident
+//! memory is printed before and after the analysts' calls on the larger log.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -20,6 +26,7 @@ use ledger::access::Clearance;
 use ledger::{Event, StreamId, StreamKind};
 use ledger_house::auth::Auth;
 use ledger_house::facade::Projections;
+use ledger_house::readmodels::{Kept, ReadModels};
 use ledger_store::{AppendRequest, Log, ProposedEvent};
 use std::path::Path;
 use std::sync::Arc;
@@ -93,6 +100,8 @@ struct Ledger {
     tournaments: usize,
     log: Arc<Log>,
     facade: Projections<Arc<Log>>,
+    /// The same over the read models.
+    kept: Projections<Arc<Log>>,
     pages: axum::Router,
     /// `tournament/t0` and its games.
     streams_of_t0: Vec<StreamId>,
@@ -105,18 +114,25 @@ impl Ledger {
         let dir = tempfile::tempdir().unwrap();
         let log = season(dir.path(), tournaments).await;
         let (stop, stopping) = tokio::sync::watch::channel(false);
-        let state = ledger_web::WebState::new(Arc::clone(&log), Arc::new(Auth::Open), stopping);
+        let models = Arc::new(ReadModels::new(Kept::rebuild(&log).unwrap()));
+        let state = ledger_web::WebState::new(Arc::clone(&log), Arc::new(Auth::Open), stopping)
+            .with_read_models(Arc::clone(&models));
         let facade = Projections::new(Arc::clone(&log));
+        let kept = Projections::new(Arc::clone(&log)).with_read_models(models);
         let t0 = StreamId::tournament("t0").unwrap();
         let games = facade.tournament(&t0).unwrap().games.into_iter().map(|g| StreamId::game(&g.game).unwrap());
         let streams_of_t0 = std::iter::once(t0).chain(games).collect();
         let pages = ledger_web::router(state);
-        Ledger { tournaments, log, facade, pages, streams_of_t0, _dir: dir, _stop: stop }
+        Ledger { tournaments, log, facade, kept, pages, streams_of_t0, _dir: dir, _stop: stop }
     }
 
-    /// A page's HTML, as a browser gets it (an open ledgerd lets anyone read).
+    /// A page's HTML, as a browser gets it (an open ledgerd: the jury's cookie, who may read all).
     async fn get(&self, path: &str) -> String {
-        let request = Request::get(path).header("accept-language", "en").body(Body::empty()).unwrap();
+        let request = Request::get(path)
+            .header("accept-language", "en")
+            .header("cookie", "ledger_clearance=jury")
+            .body(Body::empty())
+            .unwrap();
         let response = self.pages.clone().oneshot(request).await.unwrap();
         assert_eq!(response.status(), StatusCode::OK, "{path}");
         let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
@@ -132,11 +148,28 @@ enum Measured {
     PublicStandings,
     Board,
     PaperStandings,
+    Desk,
+    RoleStats,
+    RoleStatsReplayed,
+    Analyst,
+    Ratings,
+    Home,
 }
 
 impl Measured {
-    const ALL: [Measured; 5] =
-        [Measured::Reads, Measured::Standings, Measured::PublicStandings, Measured::Board, Measured::PaperStandings];
+    const ALL: [Measured; 11] = [
+        Measured::Reads,
+        Measured::Standings,
+        Measured::PublicStandings,
+        Measured::Board,
+        Measured::PaperStandings,
+        Measured::Desk,
+        Measured::RoleStats,
+        Measured::RoleStatsReplayed,
+        Measured::Analyst,
+        Measured::Ratings,
+        Measured::Home,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -145,6 +178,12 @@ impl Measured {
             Measured::PublicStandings => "Projections::standings (public)",
             Measured::Board => "GET /board/t0 (first render)",
             Measured::PaperStandings => "GET /paper/t0/standings",
+            Measured::Desk => "GET /jury",
+            Measured::RoleStats => "GetRoleStats (read models)",
+            Measured::RoleStatsReplayed => "GetRoleStats (replayed)",
+            Measured::Analyst => "GET /analyst",
+            Measured::Ratings => "GET /analyst/ratings",
+            Measured::Home => "GET / (the season)",
         }
     }
 
@@ -161,6 +200,18 @@ impl Measured {
             Measured::PublicStandings => ledger.facade.standings(&t0, None, true).unwrap().value.rows.len(),
             Measured::Board => ledger.get("/board/t0").await.len(),
             Measured::PaperStandings => ledger.get("/paper/t0/standings").await.len(),
+            Measured::Desk => ledger.get("/jury").await.len(),
+            Measured::RoleStats => {
+                let stats = ledger.kept.role_stats(&replay::stats::Filter::default(), None).unwrap().value;
+                usize::try_from(stats.games).unwrap()
+            }
+            Measured::RoleStatsReplayed => {
+                let stats = ledger.facade.role_stats(&replay::stats::Filter::default(), None).unwrap().value;
+                usize::try_from(stats.games).unwrap()
+            }
+            Measured::Analyst => ledger.get("/analyst").await.len(),
+            Measured::Ratings => ledger.get("/analyst/ratings").await.len(),
+            Measured::Home => ledger.get("/").await.len(),
         }
     }
 }
@@ -174,6 +225,13 @@ fn median_p90(samples: &mut [Duration]) -> (Duration, Duration) {
 
 fn micros(d: Duration) -> f64 {
     d.as_secs_f64() * 1e6
+}
+
+/// This process's resident memory (Linux: `VmRSS` of /proc/self/status), in MiB.
+fn rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok());
+    kib.unwrap_or(0.0) / 1024.0
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -213,6 +271,22 @@ async fn main() {
     assert_eq!(boards[0].matches("data-player=").count(), 8);
     assert_eq!(ledgers[0].get("/paper/t0/standings").await, ledgers[1].get("/paper/t0/standings").await);
 
+    // The read models answer as a replay does.
+    for ledger in &ledgers {
+        let filter = replay::stats::Filter::default();
+        let (kept, replayed) = (ledger.kept.role_stats(&filter, None).unwrap(), ledger.facade.role_stats(&filter, None).unwrap());
+        assert_eq!(kept.value, replayed.value);
+        assert_eq!(kept.value.games, 8 * ledger.tournaments as u64);
+    }
+    // Memory: the analysts' calls on the larger log, four at once as the issue measured.
+    let before = rss_mib();
+    for _ in 0..3 {
+        let large = &ledgers[1];
+        let call = || async { large.get("/analyst").await.len() + large.get("/analyst/ratings").await.len() };
+        tokio::join!(call(), call(), call(), call());
+        large.kept.role_stats(&replay::stats::Filter::default(), None).unwrap();
+    }
+    println!("resident memory: {before:.1} MiB before the analysts' calls on {many} tournaments, {:.1} MiB after", rss_mib());
     println!(
         "\n{rounds} calls each, alternated; µs per call\n{:<34} {:>22} {:>22} {:>8}",
         "what",

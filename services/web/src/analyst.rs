@@ -284,7 +284,7 @@ pub(crate) async fn page(
          <form class=\"filters\" method=\"get\" action=\"/analyst\">{}{}{}\
          <label>{} <input type=\"number\" name=\"year\" id=\"filter-year\" value=\"{}\"></label>\
          <button type=\"submit\" id=\"filter-go\">{}</button></form>\
-         <p><span id=\"games\" data-games=\"{games}\">{}</span> · <a href=\"/analyst/roles.csv{}\" id=\"csv\" download=\"roles.csv\">{}</a></p>{}\
+         <p><span id=\"games\" data-games=\"{games}\">{}</span> · <a href=\"/analyst/roles.csv{}\" id=\"csv\" download=\"roles.csv\">{}</a> · <a href=\"/analyst/ratings\" id=\"ratings-link\">{}</a></p>{}\
          <div class=\"charts\">{}{}{}{}</div>{}{}",
         t("analyst-title"),
         select(lang, "ruleset", given(&filters.ruleset).as_deref(), &rulesets, Some("ruleset")),
@@ -296,6 +296,7 @@ pub(crate) async fn page(
         esc(&lang.t_args("analyst-games", &[("count", games.into())])),
         esc(&filters.query_string()),
         t("analyst-csv"),
+        t("ratings-link"),
         covered(lang, &stats.tournaments),
         rate_chart(lang, "role", &lang.t("analyst-chart-role-rate"), roles),
         rate_chart(lang, "nation", &lang.t("analyst-chart-nation-rate"), nations),

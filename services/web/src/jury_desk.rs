@@ -18,7 +18,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
-use ledger::{Event, Recorded, RejectionKind, StreamId, StreamKind};
+use ledger::{Event, Recorded, RejectionKind, StreamId};
 use ledger_house::commands::jury::{self, Game, Ruling};
 use ledger_house::error::Error;
 use ledger_store::{AppendError, AppendRequest};
@@ -26,31 +26,6 @@ use std::sync::Arc;
 
 /// The most open calls the desk lists (the oldest first).
 const MAX_LISTED: usize = 200;
-
-/// A `jury_called` no `jury_ruling` has answered since, in one game.
-struct OpenCall {
-    game: StreamId,
-    seq: u64,
-    reason: String,
-    recorded_at_ms: u64,
-}
-
-/// The open calls of one game: every `jury_called` after its last `jury_ruling`.
-fn open_calls(game: &StreamId, records: &[Recorded]) -> Vec<OpenCall> {
-    let answered = records.iter().rposition(|r| matches!(r.event, Event::JuryRuling { .. })).map_or(0, |i| i + 1);
-    records[answered..]
-        .iter()
-        .filter_map(|r| match &r.event {
-            Event::JuryCalled { reason } => Some(OpenCall {
-                game: game.clone(),
-                seq: r.envelope.seq,
-                reason: reason.clone(),
-                recorded_at_ms: r.envelope.recorded_at_ms,
-            }),
-            _ => None,
-        })
-        .collect()
-}
 
 /// `/jury`: every open call of the season's games, oldest first, and the ended games still
 /// without their fate horizon; live, shared by every jury member reading it in that language.
@@ -91,30 +66,15 @@ pub(crate) struct LiveQuery {
     from: Option<u64>,
 }
 
-/// The desk's content in `lang`: the open calls and the games without a fate horizon. Reads
-/// every game of the ledger, so it is rendered once per change for all the jury
+/// The desk's content in `lang`: the open calls and the games without a fate horizon, from the
+/// facade's desk (the read models ledgerd keeps as events commit, so a view costs the same
+/// however long the season; issue 43, item 5). Rendered once per change for all the jury
 /// ([`super::shared_live`]), never per viewer.
 pub(crate) async fn render_desk(state: &WebState, lang: Lang) -> Result<String, PageError> {
-    let log = Arc::clone(&state.log);
-    let (mut calls, horizons) = blocking(move || {
-        let mut calls = Vec::new();
-        let mut horizons = Vec::new();
-        for info in log.streams()?.into_iter().filter(|s| s.stream.kind() == StreamKind::Game) {
-            let records = log.read_stream(&info.stream, 1, usize::MAX)?;
-            calls.extend(open_calls(&info.stream, &records));
-            if jury::needs_fate_horizon(&records) {
-                // Only CAFE 2023 games have the sTCC: the ruleset is the tournament's.
-                let game = super::game::Game::load(&log, info.stream.clone())?;
-                if game.ruleset == Some(ledger::Ruleset::Cafe2023) {
-                    let turn = last_turn(&game.records);
-                    horizons.push((info.stream.clone(), turn, records.last().map_or(0, |r| r.envelope.seq)));
-                }
-            }
-        }
-        Ok((calls, horizons))
-    })
-    .await?;
-    calls.sort_by_key(|c| c.recorded_at_ms);
+    let facade = state.facade.clone();
+    let desk = blocking(move || Ok(facade.desk()?.value)).await?;
+    let mut calls = desk.calls;
+    let horizons: Vec<(StreamId, u32, u64)> = desk.horizons.into_iter().map(|h| (h.game, h.turn, h.version)).collect();
     let waiting = calls.len();
     calls.truncate(MAX_LISTED);
     let rows: String = calls
@@ -152,15 +112,6 @@ pub(crate) async fn render_desk(state: &WebState, lang: Lang) -> Result<String, 
         esc(&lang.t_args("desk-lead", &[("count", waiting.into())])),
         horizons_html(lang, &horizons),
     ))
-}
-
-/// The last turn a game's records started (0 before any).
-fn last_turn(records: &[Recorded]) -> u32 {
-    records
-        .iter()
-        .filter_map(|r| if let Event::TurnStarted { turn, .. } = r.event { Some(turn) } else { None })
-        .max()
-        .unwrap_or(0)
 }
 
 /// The ended CAFE 2023 games still without their fate horizon, each with a form to record it

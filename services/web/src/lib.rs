@@ -40,6 +40,7 @@ mod player;
 mod player_links;
 mod pwa;
 mod queue;
+mod ratings;
 mod refusal;
 mod shared_live;
 mod signin;
@@ -158,6 +159,13 @@ impl WebState {
         self.proofs = proofs;
         self
     }
+
+    /// The pages answering the season's questions (the front page, `/jury`, `/analyst`, its
+    /// CSV, the ratings) from the read models ledgerd keeps as events commit.
+    pub fn with_read_models(mut self, models: Arc<ledger_house::readmodels::ReadModels>) -> Self {
+        self.facade = self.facade.with_read_models(models);
+        self
+    }
 }
 
 /// The pages and their routes.
@@ -193,6 +201,10 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/andes/{match}/record/live", get(andes_record::live))
         .route("/analyst", get(analyst::page))
         .route("/analyst/roles.csv", get(analyst::csv))
+        .route("/analyst/ratings", get(ratings::page))
+        .route("/analyst/ratings.csv", get(ratings::csv))
+        .route("/analyst/ratings.json", get(ratings::json))
+        .route("/analyst/trends.csv", get(ratings::trends_csv))
         .route("/tables/{tournament}/{table}", get(tables::redirect))
         .route("/organise", get(organise::season).post(organise::create))
         .route("/organise/{tournament}", get(organise::console))

@@ -212,6 +212,20 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         let (proofs, log, stop) = (Arc::clone(proofs), Arc::clone(&log), stop_rx.clone());
         tokio::spawn(crate::proofs::keeper::run(proofs, log, config.checkpoint_interval, stop))
     });
+    // The season's read models follow the log beside the server (crate::readmodels).
+    let read_models = {
+        let (dir, rebuild, opened) = (config.data_dir.clone(), config.rebuild_read_models, Arc::clone(&log));
+        let kept = tokio::task::spawn_blocking(move || crate::readmodels::load(&dir, &opened, rebuild))
+            .await
+            .unwrap_or_else(|_| ledger_house::readmodels::Kept::new());
+        Arc::new(ledger_house::readmodels::ReadModels::new(kept))
+    };
+    let models_keeper = tokio::spawn(crate::readmodels::run(
+        Arc::clone(&read_models),
+        Arc::clone(&log),
+        config.data_dir.clone(),
+        stop_rx.clone(),
+    ));
     let checkpoints_out = proofs
         .as_ref()
         .zip(config.nats.clone())
@@ -302,6 +316,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
                 .over_https(web_certificate.is_some())
                 .with_hall_trust(hall_trust.clone())
                 .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>))
+                .with_read_models(Arc::clone(&read_models))
                 .with_player_links(
                     ledger_house::player_links::PlayerLinks::load_or_create(&config.data_dir)
                         .map_err(|e| ServeError::PlayerLinks(config.data_dir.clone(), e))?,
@@ -371,7 +386,8 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     };
     let web = web.map(|(web, _)| web);
     let redirect = redirect.map(|(served, _)| served);
-    let options = ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats, proofs };
+    let options =
+        ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats, proofs, read_models: Some(read_models) };
     // Last: once this line is out, every listener is bound.
     announce("grpc", addr);
     serve_with(Arc::clone(&log), auth, listener, stopped(stop_rx), options).await?;
@@ -384,7 +400,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     if let Some((_, task)) = fanout {
         task.await.ok();
     }
-    for task in keeper.into_iter().chain(checkpoints_out) {
+    for task in keeper.into_iter().chain(checkpoints_out).chain([models_keeper]) {
         task.await.ok();
     }
     tokio::task::spawn_blocking(move || log.close()).await.ok();
@@ -527,6 +543,8 @@ pub struct ServeOptions {
     pub stats: Arc<ServerStats>,
     /// The tree and checkpoints the Proofs service serves; `None`: it answers FAILED_PRECONDITION.
     pub proofs: Option<Arc<crate::proofs::Proofs>>,
+    /// The season's read models the Projections service answers from; `None`: it replays.
+    pub read_models: Option<Arc<ledger_house::readmodels::ReadModels>>,
 }
 
 /// [`serve`], with limits, TLS and the NATS fan-out's health.
@@ -540,7 +558,7 @@ pub async fn serve_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
     options: ServeOptions,
 ) -> Result<(), ServeError> {
-    let ServeOptions { fanout, limits, tls, stats, proofs } = options;
+    let ServeOptions { fanout, limits, tls, stats, proofs, read_models } = options;
     let (stopping_tx, stopping) = watch::channel(false);
     let (health, health_service) = tonic_health::server::health_reporter();
     health.set_serving::<LedgerServer<LedgerService>>().await;
@@ -571,7 +589,7 @@ pub async fn serve_with(
             .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
     };
     let (reflection_v1, reflection_v1alpha) = (reflection().build_v1()?, reflection().build_v1alpha()?);
-    let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth));
+    let projections = ProjectionsService::new(Arc::clone(&log), Arc::clone(&auth), read_models);
     let proofs = ProofsService::new(Arc::clone(&log), Arc::clone(&auth), proofs);
     let service = LedgerService::new(log, auth, stopping, limits, Arc::clone(&stats));
     let signal = async move {

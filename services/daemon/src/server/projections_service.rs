@@ -7,10 +7,12 @@
 use ledger::{StreamId, StreamKind};
 use ledger_house::auth::{Access, Auth};
 use ledger_house::error::Error;
+use ledger_house::facade::ratings::RatingsView;
 use ledger_house::facade::season::Season;
 use ledger_house::facade::{self, At, Projections};
 use ledger_house::projections;
 use ledger_house::projections::andes::WhichBoard;
+use ledger_house::readmodels::ReadModels;
 use ledger_proto::v1 as pb;
 use ledger_store::Log;
 use replay::Standings;
@@ -26,8 +28,14 @@ pub struct ProjectionsService {
 }
 
 impl ProjectionsService {
-    pub fn new(log: Arc<Log>, auth: Arc<Auth>) -> Self {
-        ProjectionsService { auth, facade: Projections::new(log) }
+    /// The service over the log, answering the season's questions from `read_models` when given.
+    pub fn new(log: Arc<Log>, auth: Arc<Auth>, read_models: Option<Arc<ReadModels>>) -> Self {
+        let facade = Projections::new(log);
+        let facade = match read_models {
+            Some(models) => facade.with_read_models(models),
+            None => facade,
+        };
+        ProjectionsService { auth, facade }
     }
 }
 
@@ -173,5 +181,15 @@ impl pb::projections_server::Projections for ProjectionsService {
             |s| serde_json::to_string(&s.to_json()).expect("stats serialise"),
             projections::stats_text,
         ))
+    }
+
+    async fn get_ratings(&self, request: Request<pb::RatingsRequest>) -> Result<Response<pb::Projection>, Status> {
+        self.auth.authorize(request.metadata(), Access::RoleStats)?;
+        // Real names to who may see them in standings (organiser, jury); pseudonyms otherwise.
+        let public = self.auth.authorize(request.metadata(), Access::Standings { public: false }).is_err();
+        let model = facade::ratings::model(&request.into_inner().model)?;
+        let facade = self.facade.clone();
+        let ratings = blocking(move || facade.ratings(model, public)).await?;
+        Ok(projection(ratings, RatingsView::to_json_string, RatingsView::text))
     }
 }

@@ -10,12 +10,15 @@
 //! `tokio::task::spawn_blocking`. It knows no transport (no tonic, prost or axum here).
 
 pub mod andes;
+pub mod desk;
 pub mod player;
+pub mod ratings;
 pub mod season;
 pub mod table;
 
 use crate::error::Error;
 use crate::projections::{self, NoTournament, ProjectionError, Streams};
+use crate::readmodels::ReadModels;
 use ledger::rejection::quote;
 use ledger::stream::MAX_NAME_BYTES;
 use ledger::{Event, Recorded, Ruleset, Stage, StreamId, StreamKind};
@@ -321,15 +324,40 @@ impl Loaded {
     }
 }
 
+/// How long a question waits for the read models to reach the source's newest position before
+/// it replays the log instead (a keeper that stopped, or is far behind after a start).
+pub const CATCH_UP_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The projections over one source of streams.
 #[derive(Debug, Clone)]
 pub struct Projections<S> {
     source: S,
+    /// The season's read models kept as events commit (ledgerd's); `None`: every question
+    /// replays what it needs (`ledgerctl` offline, tests).
+    kept: Option<Arc<ReadModels>>,
 }
 
 impl<S: Source> Projections<S> {
     pub fn new(source: S) -> Self {
-        Projections { source }
+        Projections { source, kept: None }
+    }
+
+    /// The same, answering the season's questions from read models kept over this source.
+    pub fn with_read_models(mut self, models: Arc<ReadModels>) -> Self {
+        self.kept = Some(models);
+        self
+    }
+
+    /// The read models, once they reflect everything the source holds now (waiting at most
+    /// [`CATCH_UP_WAIT`]); `None` without them, or when they lag: the caller replays.
+    fn kept(&self) -> Result<Option<&ReadModels>, Error> {
+        let Some(models) = self.kept.as_deref() else { return Ok(None) };
+        let newest = self.source.last_position()?;
+        if models.caught_up(newest, CATCH_UP_WAIT) {
+            return Ok(Some(models));
+        }
+        tracing::warn!(newest, kept = models.position(), "the read models lag the log: replaying");
+        Ok(None)
     }
 
     /// The source it reads.
@@ -450,6 +478,21 @@ impl<S: Source> Projections<S> {
     /// # Errors
     /// `FailedPrecondition` when a tournament's games cannot be scored; the source's failure.
     pub fn role_stats(&self, filter: &Filter, as_of_position: Option<u64>) -> Result<At<Stats>, Error> {
+        if as_of_position.is_none() {
+            if let Some(models) = self.kept()? {
+                return models.read(|kept| -> Result<At<Stats>, Error> {
+                    Ok(At { value: kept.stats(filter)?, as_of_position: kept.position })
+                });
+            }
+        }
+        self.replayed_role_stats(filter, as_of_position)
+    }
+
+    /// [`Projections::role_stats`] by replaying the tournaments' streams.
+    ///
+    /// # Errors
+    /// As [`Projections::role_stats`].
+    pub fn replayed_role_stats(&self, filter: &Filter, as_of_position: Option<u64>) -> Result<At<Stats>, Error> {
         let tournaments: Vec<StreamId> = self
             .source
             .tournaments()?

@@ -69,7 +69,7 @@ pub struct SeasonScope {
 }
 
 /// A game's progress after its stream's `events`, as the ledger's rules fold them (voids applied).
-pub(super) fn progress_of<'a>(game: &StreamId, events: impl IntoIterator<Item = &'a Event>) -> GameProgress {
+pub(crate) fn progress_of<'a>(game: &StreamId, events: impl IntoIterator<Item = &'a Event>) -> GameProgress {
     let mut state = StreamState::new(game, None);
     for event in events {
         state.evolve(event);
@@ -105,6 +105,23 @@ impl<S: Source> Projections<S> {
     /// An Andes stream the rules do not accept; the source's failure.
     pub fn season(&self, scope: SeasonScope) -> Result<At<Season>, Error> {
         let newest = Cell::new(0u64);
+        let tournaments = match self.kept()? {
+            Some(models) => models.read(|kept| {
+                newest.set(kept.position);
+                kept.tournament_lines()
+            }),
+            None => self.replayed_tournaments(&newest)?,
+        };
+        let andes = if scope.andes { Some(self.andes_lines(&newest)?) } else { None };
+        Ok(At { value: Season { tournaments, andes }, as_of_position: newest.get() })
+    }
+
+    /// The season's tournaments by replaying each tournament's stream and the games its state
+    /// depends on, newest first; `newest` raised to the newest position read.
+    ///
+    /// # Errors
+    /// The source's failure.
+    pub fn replayed_tournaments(&self, newest: &Cell<u64>) -> Result<Vec<TournamentLine>, Error> {
         let mut tournaments = Vec::new();
         for id in self.source.tournaments()? {
             let entries = self.source.read_stream(&id)?;
@@ -131,7 +148,13 @@ impl<S: Source> Projections<S> {
             });
         }
         tournaments.sort_by_key(|t| std::cmp::Reverse(t.first_position));
-        let andes = if scope.andes {
+        Ok(tournaments)
+    }
+
+    /// Every Andes match, newest first (each match's stream read: Andes matches are not among
+    /// the read models).
+    fn andes_lines(&self, newest: &Cell<u64>) -> Result<Vec<AndesLine>, Error> {
+        {
             let mut lines = Vec::new();
             for id in self.source.streams()?.into_iter().filter(|id| id.kind() == StreamKind::Andes) {
                 let entries = self.source.read_stream(&id)?;
@@ -152,11 +175,8 @@ impl<S: Source> Projections<S> {
                 lines.push(AndesLine { summary: andes_views::summary(&streams, &id)?, first_position });
             }
             lines.sort_by_key(|l| std::cmp::Reverse(l.first_position));
-            Some(lines)
-        } else {
-            None
-        };
-        Ok(At { value: Season { tournaments, andes }, as_of_position: newest.get() })
+            Ok(lines)
+        }
     }
 }
 

@@ -1,0 +1,91 @@
+//! Read models checked against a full replay: what is kept equals a rebuild from scratch up
+//! to the same position, and its answers equal the facade's replay paths (the season's
+//! tournaments, the statistics of every game, the desk) read up to that position.
+//! `ledgerctl verify --data-dir` and the property test ask [`check`].
+
+use super::Kept;
+use crate::error::Error;
+use crate::facade::{Entry, Projections, Source};
+use ledger::StreamId;
+use replay::stats::Filter;
+use std::cell::Cell;
+
+/// A source seen as it stood at a log position: later records left out.
+#[derive(Debug, Clone)]
+pub struct Upto<S> {
+    pub source: S,
+    pub position: u64,
+}
+
+impl<S: Source> Source for Upto<S> {
+    fn read_stream(&self, stream: &StreamId) -> Result<Vec<Entry>, Error> {
+        let mut entries = self.source.read_stream(stream)?;
+        entries.retain(|e| e.position <= self.position);
+        Ok(entries)
+    }
+
+    fn tournaments_of(&self, game: &str) -> Result<Vec<StreamId>, Error> {
+        self.source.tournaments_of(game)
+    }
+
+    fn tournaments(&self) -> Result<Vec<StreamId>, Error> {
+        self.source.tournaments()
+    }
+
+    fn streams(&self) -> Result<Vec<StreamId>, Error> {
+        self.source.streams()
+    }
+
+    fn last_position(&self) -> Result<u64, Error> {
+        Ok(self.source.last_position()?.min(self.position))
+    }
+}
+
+/// Where `kept` differs from a full replay of `source` up to `kept.position`: empty when it
+/// does not.
+///
+/// # Errors
+/// The source cannot be read.
+pub fn check<S: Source + Clone>(kept: &Kept, source: &S) -> Result<Vec<String>, Error> {
+    let upto = Upto { source: source.clone(), position: kept.position };
+    let mut differences = Vec::new();
+    let rebuilt = Kept::rebuild(&upto)?;
+    if rebuilt.tournaments != kept.tournaments {
+        differences.push("the tournaments kept differ from a rebuild".to_owned());
+    }
+    if rebuilt.games != kept.games {
+        let differing: Vec<String> = rebuilt
+            .games
+            .keys()
+            .chain(kept.games.keys())
+            .filter(|id| rebuilt.games.get(id) != kept.games.get(id))
+            .take(5)
+            .map(ToString::to_string)
+            .collect();
+        differences.push(format!("the games kept differ from a rebuild: {}", differing.join(", ")));
+    }
+    for model in crate::ratings::Model::ALL {
+        if rebuilt.ratings(model) != kept.ratings(model) {
+            differences.push(format!("the {} ratings differ from a rebuild", model.as_str()));
+        }
+    }
+    let replay = Projections::new(upto);
+    let newest = Cell::new(0);
+    if replay.replayed_tournaments(&newest)? != kept.tournament_lines() {
+        differences.push("the season's tournaments differ from a replay".to_owned());
+    }
+    let stats = (kept.stats(&Filter::default()), replay.replayed_role_stats(&Filter::default(), None));
+    match stats {
+        (Ok(kept), Ok(replayed)) if kept == replayed.value => {}
+        (Err(kept), Err(replayed)) if kept == replayed => {}
+        (kept, replayed) => differences.push(format!(
+            "the statistics differ from a replay: kept {:?}, replayed {:?}",
+            kept.map(|s| s.games),
+            replayed.map(|s| s.value.games)
+        )),
+    }
+    if replay.replayed_desk()?.value != kept.desk() {
+        differences.push("the jury's desk differs from a replay".to_owned());
+    }
+    Ok(differences)
+}
