@@ -49,7 +49,13 @@ impl Filter {
     }
 
     /// The same test on a game's parts (what the season's read models keep of a game).
-    pub fn admits_parts(&self, tournament: Option<&str>, ruleset: Ruleset, stage: Option<Stage>, year: Option<i32>) -> bool {
+    pub fn admits_parts(
+        &self,
+        tournament: Option<&str>,
+        ruleset: Ruleset,
+        stage: Option<Stage>,
+        year: Option<i32>,
+    ) -> bool {
         fn matches<T: PartialEq + ?Sized>(want: Option<&T>, have: Option<&T>) -> bool {
             want.is_none_or(|w| have == Some(w))
         }
@@ -151,7 +157,8 @@ pub fn stats(records: &[GameRecord], filter: &Filter) -> Stats {
             continue;
         }
         let tournament = record.tournament.as_deref().map(|id| (id, record.tournament_name.as_deref().unwrap_or(id)));
-        let roles = sheet.roles.iter().filter_map(|(&role, line)| line.score.map(|s| (role, line.winning_nations > 0, s)));
+        let roles =
+            sheet.roles.iter().filter_map(|(&role, line)| line.score.map(|s| (role, line.winning_nations > 0, s)));
         let nations = sheet.nations.iter().filter_map(|(&nation, line)| line.score.map(|s| (nation, line.won, s)));
         out.count(tournament, roles, nations);
     }

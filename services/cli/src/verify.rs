@@ -12,8 +12,8 @@ use super::output::json_line;
 use super::{values, Cli};
 use ledger::envelope::{short_digest, verify_chain, ChainBreak};
 use ledger::{Hash, Recorded, StreamId};
-use ledger_proto::v1 as pb;
 use ledger_house::readmodels::Kept;
+use ledger_proto::v1 as pb;
 use ledger_store::sled::SledStorage;
 use ledger_store::Log;
 use serde_json::json;
@@ -93,7 +93,10 @@ pub fn verify(cli: &Cli, args: &VerifyArgs) -> Result<(), CliError> {
     }
     if let Some((position, differences)) = models {
         if json {
-            say!("{}", json!({"read_models": {"position": position, "ok": differences.is_empty(), "differences": differences}}));
+            say!(
+                "{}",
+                json!({"read_models": {"position": position, "ok": differences.is_empty(), "differences": differences}})
+            );
         } else if differences.is_empty() {
             eprintln!("the read models (as of position {position}) equal a full replay");
         }

@@ -162,8 +162,13 @@ mod tests {
         }
         for (stream, events) in runs {
             let events = events.into_iter().map(|event| ProposedEvent { event_id: String::new(), event }).collect();
-            let request =
-                AppendRequest { stream, events, expected_version: None, actor: "test".into(), clearance: Clearance::Jury };
+            let request = AppendRequest {
+                stream,
+                events,
+                expected_version: None,
+                actor: "test".into(),
+                clearance: Clearance::Jury,
+            };
             log.submit(request).unwrap().await.unwrap();
         }
     }

@@ -54,8 +54,14 @@ fn main() {
     for model in Model::ALL {
         let all = Ratings::of(model, &season);
         let first = Ratings::of(model, &season[..half]);
-        let second = (all.prediction.right - first.prediction.right) / (all.prediction.games - first.prediction.games) as f64;
-        println!("{:<12} {:>9.1}% {:>15.1}%", model.as_str(), 100.0 * all.prediction.share().unwrap_or(0.0), 100.0 * second);
+        let second =
+            (all.prediction.right - first.prediction.right) / (all.prediction.games - first.prediction.games) as f64;
+        println!(
+            "{:<12} {:>9.1}% {:>15.1}%",
+            model.as_str(),
+            100.0 * all.prediction.share().unwrap_or(0.0),
+            100.0 * second
+        );
     }
     println!("(chance: 25%)");
 }

@@ -240,7 +240,8 @@ impl Ratings {
                 results.games += 1;
                 results.wins += u64::from(seat.won);
                 results.score_sum = results.score_sum + seat.score;
-                let point = Point { end_position: game.end_position, year: game.year, mu: rating.mu, sigma: rating.sigma };
+                let point =
+                    Point { end_position: game.end_position, year: game.year, mu: rating.mu, sigma: rating.sigma };
                 player.history.push(point);
             }
             match self.model {
@@ -297,7 +298,8 @@ mod tests {
 
     #[test]
     fn the_order_of_the_updates_is_the_order_of_the_ends() {
-        let games = [game(10, [("a", 9), ("b", 5), ("c", 3), ("d", 1)]), game(4, [("a", 1), ("b", 5), ("c", 3), ("d", 9)])];
+        let games =
+            [game(10, [("a", 9), ("b", 5), ("c", 3), ("d", 1)]), game(4, [("a", 1), ("b", 5), ("c", 3), ("d", 9)])];
         let reversed = [games[1].clone(), games[0].clone()];
         assert_eq!(Ratings::of(Model::Plain, &games), Ratings::of(Model::Plain, &reversed));
         let mut one_by_one = Ratings::new(Model::Plain);

@@ -57,7 +57,8 @@ fn python() -> Option<PathBuf> {
             return Some(python);
         }
     }
-    let message = "\n\n*** openskill comparison SKIPPED: no Python with openskill (run .ci/run, or set LEDGER_PYTHON) ***\n";
+    let message =
+        "\n\n*** openskill comparison SKIPPED: no Python with openskill (run .ci/run, or set LEDGER_PYTHON) ***\n";
     assert!(std::env::var("CI").as_deref() != Ok("true"), "{message}under CI=true it is required");
     eprintln!("{message}");
     None
@@ -78,12 +79,8 @@ fn openskill(python: &PathBuf, model: Model, games: &[RatedGame]) -> serde_json:
         .collect();
     let input = serde_json::json!({"model": model.as_str(), "games": games}).to_string();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/openskill_reference.py");
-    let mut child = Command::new(python)
-        .arg(script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("python runs");
+    let mut child =
+        Command::new(python).arg(script).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().expect("python runs");
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();
     assert!(output.status.success(), "openskill.py failed");
@@ -94,7 +91,8 @@ fn openskill(python: &PathBuf, model: Model, games: &[RatedGame]) -> serde_json:
 fn ratings_agree_with_openskill_bradley_terry_full_to_1e_9() {
     let Some(python) = python() else { return };
     let games = season(600);
-    let ties = games.iter().filter(|g| (1..4).any(|i| g.seats[..i].iter().any(|s| s.score == g.seats[i].score))).count();
+    let ties =
+        games.iter().filter(|g| (1..4).any(|i| g.seats[..i].iter().any(|s| s.score == g.seats[i].score))).count();
     assert!(ties > 100, "the season holds ties ({ties})");
     for model in [Model::Plain, Model::RoleAware] {
         let ours = Ratings::of(model, &games);

@@ -192,7 +192,8 @@ fn a_correction_of_an_early_game_rates_every_later_game_again() {
     // Void the first game's end: seven games rated, and not as the last seven were before.
     let first = models.read(|kept| kept.rated_games().next().unwrap().game.clone());
     let game = StreamId::game(&first).unwrap();
-    let end = season.records.read_stream(&game).unwrap().into_iter().rfind(|e| matches!(e.event, Event::GameEnded { .. }));
+    let end =
+        season.records.read_stream(&game).unwrap().into_iter().rfind(|e| matches!(e.event, Event::GameEnded { .. }));
     let end = end.unwrap();
     let voided = season.push(game.clone(), Event::EventVoided { seq: end.seq, reason: "wrong".into() });
     models.follow(&season.records, &[voided]).unwrap();

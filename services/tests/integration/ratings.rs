@@ -18,9 +18,7 @@ use std::time::Duration;
 const OPEN26: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl");
 
 fn start(dir: &Path) -> Daemon {
-    let entry = |token: &str, actor: &str, role: &str| {
-        json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role})
-    };
+    let entry = |token: &str, actor: &str, role: &str| json!({"sha256": hex::encode(ledger_house::auth::token_digest(token)), "actor": actor, "clearance": role});
     let auth = json!({"tokens": [entry(ANALYST_TOKEN, "lu", "analyst"), entry(ORGANISER_TOKEN, "ola", "organiser")]});
     let auth_file = dir.join("auth.json");
     std::fs::write(&auth_file, auth.to_string()).unwrap();
@@ -30,9 +28,10 @@ fn start(dir: &Path) -> Daemon {
 
 /// `ledgerctl` with these arguments, off the async workers; it must succeed: its stdout.
 async fn ledgerctl(args: Vec<String>) -> String {
-    let out = tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
-        .await
-        .unwrap();
+    let out =
+        tokio::task::spawn_blocking(move || run_ledgerctl(&args.iter().map(String::as_str).collect::<Vec<_>>(), ""))
+            .await
+            .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8(out.stdout).unwrap()
 }
@@ -101,9 +100,10 @@ async fn ratings_and_statistics_come_from_the_kept_read_models_and_survive_a_res
     let data = dir.path().join("data");
     assert!(data.join("read-models.bin").is_file(), "the read models are saved in the data directory");
     let verify = ["verify", "--data-dir", data.to_str().unwrap()].map(String::from).to_vec();
-    let out = tokio::task::spawn_blocking(move || run_ledgerctl(&verify.iter().map(String::as_str).collect::<Vec<_>>(), ""))
-        .await
-        .unwrap();
+    let out =
+        tokio::task::spawn_blocking(move || run_ledgerctl(&verify.iter().map(String::as_str).collect::<Vec<_>>(), ""))
+            .await
+            .unwrap();
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && said.contains("equal a full replay"), "{said}");
 
@@ -136,7 +136,8 @@ async fn in_chromium(daemon: &Daemon, rated: usize) {
             })
             .await;
         }
-        let page = "return [document.querySelector('h1').textContent, document.querySelectorAll('#ratings tbody tr').length, \
+        let page =
+            "return [document.querySelector('h1').textContent, document.querySelectorAll('#ratings tbody tr').length, \
              document.querySelectorAll('#chart-history polyline').length, !!document.getElementById('prediction'), \
              document.querySelectorAll('#trends tbody tr').length];";
         until(&browser, page, json!([heading, rated, 8, true, 1]), lang).await;

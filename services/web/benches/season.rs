@@ -230,7 +230,10 @@ fn micros(d: Duration) -> f64 {
 /// This process's resident memory (Linux: `VmRSS` of /proc/self/status), in MiB.
 fn rss_mib() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let kib = status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok());
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok());
     kib.unwrap_or(0.0) / 1024.0
 }
 
@@ -274,7 +277,8 @@ async fn main() {
     // The read models answer as a replay does.
     for ledger in &ledgers {
         let filter = replay::stats::Filter::default();
-        let (kept, replayed) = (ledger.kept.role_stats(&filter, None).unwrap(), ledger.facade.role_stats(&filter, None).unwrap());
+        let (kept, replayed) =
+            (ledger.kept.role_stats(&filter, None).unwrap(), ledger.facade.role_stats(&filter, None).unwrap());
         assert_eq!(kept.value, replayed.value);
         assert_eq!(kept.value.games, 8 * ledger.tournaments as u64);
     }
@@ -286,7 +290,10 @@ async fn main() {
         tokio::join!(call(), call(), call(), call());
         large.kept.role_stats(&replay::stats::Filter::default(), None).unwrap();
     }
-    println!("resident memory: {before:.1} MiB before the analysts' calls on {many} tournaments, {:.1} MiB after", rss_mib());
+    println!(
+        "resident memory: {before:.1} MiB before the analysts' calls on {many} tournaments, {:.1} MiB after",
+        rss_mib()
+    );
     println!(
         "\n{rounds} calls each, alternated; µs per call\n{:<34} {:>22} {:>22} {:>8}",
         "what",

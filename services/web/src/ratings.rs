@@ -169,7 +169,8 @@ fn trends_table(lang: Lang, periods: &[Period]) -> String {
     if periods.is_empty() {
         return String::new();
     }
-    let heads: String = Role::ALL.iter().map(|r| format!("<th>{}</th>", esc(&lang.t(&format!("role-{}", r.as_str()))))).collect();
+    let heads: String =
+        Role::ALL.iter().map(|r| format!("<th>{}</th>", esc(&lang.t(&format!("role-{}", r.as_str()))))).collect();
     let rows: String = periods
         .iter()
         .map(|p| {
@@ -178,8 +179,15 @@ fn trends_table(lang: Lang, periods: &[Period]) -> String {
                 .iter()
                 .map(|role| {
                     let cell = json.roles.get(role).map_or_else(String::new, |l| {
-                        let show = |n: &Option<serde_json::Number>| n.as_ref().map_or("–".to_owned(), |n| lang.decimal(&n.to_string()));
-                        format!("{} <span class=\"muted\">({} – {})</span>", show(&l.win_rate), show(&l.wilson_low), show(&l.wilson_high))
+                        let show = |n: &Option<serde_json::Number>| {
+                            n.as_ref().map_or("–".to_owned(), |n| lang.decimal(&n.to_string()))
+                        };
+                        format!(
+                            "{} <span class=\"muted\">({} – {})</span>",
+                            show(&l.win_rate),
+                            show(&l.wilson_low),
+                            show(&l.wilson_high)
+                        )
                     });
                     format!("<td class=\"num\">{cell}</td>")
                 })
@@ -231,7 +239,10 @@ pub(crate) async fn page(
     let prediction = view.prediction.share.map_or_else(String::new, |share| {
         let said = lang.t_args(
             "ratings-prediction",
-            &[("games", view.prediction.games.into()), ("share", format!("{}%", number(lang, share * 100.0, 1)).into())],
+            &[
+                ("games", view.prediction.games.into()),
+                ("share", format!("{}%", number(lang, share * 100.0, 1)).into()),
+            ],
         );
         format!("<p id=\"prediction\" data-share=\"{share:.4}\">{}</p>", esc(&said))
     });
@@ -291,12 +302,20 @@ fn attachment(content_type: &'static str, name: &'static str, body: String) -> R
     ([(header::CONTENT_TYPE, content_type), (header::CONTENT_DISPOSITION, name)], body).into_response()
 }
 
-pub(crate) async fn csv(State(state): State<WebState>, viewer: Viewer, Query(which): Query<Which>) -> Result<Response, PageError> {
+pub(crate) async fn csv(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Query(which): Query<Which>,
+) -> Result<Response, PageError> {
     let view = view(&state, &viewer, &which).await?;
     Ok(attachment("text/csv; charset=utf-8", "attachment; filename=\"ratings.csv\"", to_csv(&view)))
 }
 
-pub(crate) async fn json(State(state): State<WebState>, viewer: Viewer, Query(which): Query<Which>) -> Result<Response, PageError> {
+pub(crate) async fn json(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Query(which): Query<Which>,
+) -> Result<Response, PageError> {
     let view = view(&state, &viewer, &which).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], view.to_json_string()).into_response())
 }

@@ -386,8 +386,14 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     };
     let web = web.map(|(web, _)| web);
     let redirect = redirect.map(|(served, _)| served);
-    let options =
-        ServeOptions { fanout: fanout_status, limits: config.limits, tls, stats, proofs, read_models: Some(read_models) };
+    let options = ServeOptions {
+        fanout: fanout_status,
+        limits: config.limits,
+        tls,
+        stats,
+        proofs,
+        read_models: Some(read_models),
+    };
     // Last: once this line is out, every listener is bound.
     announce("grpc", addr);
     serve_with(Arc::clone(&log), auth, listener, stopped(stop_rx), options).await?;

@@ -165,7 +165,9 @@ impl<S: Source> Projections<S> {
     /// The source's failure.
     pub fn ratings(&self, model: Model, public: bool) -> Result<At<RatingsView>, Error> {
         if let Some(models) = self.kept()? {
-            return Ok(models.read(|kept| At { value: RatingsView::of(kept, model, public), as_of_position: kept.position }));
+            return Ok(
+                models.read(|kept| At { value: RatingsView::of(kept, model, public), as_of_position: kept.position })
+            );
         }
         let kept = Kept::rebuild(&self.source)?;
         Ok(At { value: RatingsView::of(&kept, model, public), as_of_position: kept.position })

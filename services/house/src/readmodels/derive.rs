@@ -115,7 +115,12 @@ impl Played {
             })
             .collect();
         let seats = seats.filter(|s| s.len() == 4)?;
-        Some(crate::ratings::RatedGame { game: game.to_owned(), end_position: self.end_position, year: self.year, seats })
+        Some(crate::ratings::RatedGame {
+            game: game.to_owned(),
+            end_position: self.end_position,
+            year: self.year,
+            seats,
+        })
     }
 }
 
@@ -155,11 +160,9 @@ pub fn open_calls(entries: &[Entry]) -> Vec<Call> {
     entries[answered..]
         .iter()
         .filter_map(|e| match &e.event {
-            Event::JuryCalled { reason } => Some(Call {
-                seq: e.seq,
-                reason: reason.clone(),
-                recorded_at_ms: e.recorded_at_ms.unwrap_or(0),
-            }),
+            Event::JuryCalled { reason } => {
+                Some(Call { seq: e.seq, reason: reason.clone(), recorded_at_ms: e.recorded_at_ms.unwrap_or(0) })
+            }
             _ => None,
         })
         .collect()
@@ -177,7 +180,11 @@ pub fn needs_fate_horizon(events: &[(u64, Event)]) -> bool {
 
 /// The last turn started (0 before any), voided or not, as the desk prefills it.
 pub fn last_turn(events: &[(u64, Event)]) -> u32 {
-    events.iter().filter_map(|(_, e)| if let Event::TurnStarted { turn, .. } = e { Some(*turn) } else { None }).max().unwrap_or(0)
+    events
+        .iter()
+        .filter_map(|(_, e)| if let Event::TurnStarted { turn, .. } = e { Some(*turn) } else { None })
+        .max()
+        .unwrap_or(0)
 }
 
 /// The game's tournament as its summary says it: id and summary.
@@ -190,8 +197,7 @@ pub fn game(id: &StreamId, entries: &[Entry], tournament: Context<'_>) -> GameSu
     let ruleset = tournament
         .map(|(_, t)| t.ruleset)
         .or_else(|| events.iter().find_map(|(_, e)| replay::sheet::started_with(e).flatten()));
-    let horizon =
-        (ruleset == Some(Ruleset::Cafe2023) && needs_fate_horizon(&events)).then(|| last_turn(&events));
+    let horizon = (ruleset == Some(Ruleset::Cafe2023) && needs_fate_horizon(&events)).then(|| last_turn(&events));
     let played = match tournament {
         Some((tid, t)) if progress.ended => played(id, entries, &events, tid, t),
         _ => None,

@@ -345,8 +345,7 @@ impl ReadModels {
     /// Waits until the models reflect `position`, at most `timeout`; whether they do.
     pub fn caught_up(&self, position: u64, timeout: Duration) -> bool {
         let guard = self.position.lock().expect("not poisoned");
-        let (guard, _) =
-            self.moved.wait_timeout_while(guard, timeout, |at| *at < position).expect("not poisoned");
+        let (guard, _) = self.moved.wait_timeout_while(guard, timeout, |at| *at < position).expect("not poisoned");
         *guard >= position
     }
 
