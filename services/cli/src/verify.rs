@@ -120,7 +120,10 @@ pub fn verify(cli: &Cli, args: &VerifyArgs) -> Result<(), CliError> {
 ///
 /// The copy is taken under a shared lock on sled's `db` file: a ledgerd running on the
 /// directory holds it exclusively and is reported, and none can start halfway through the copy.
-fn verify_data_dir(dir: &Path) -> Result<(Vec<Verdict>, Option<(u64, Vec<String>)>), CliError> {
+/// The read models' position and the differences found, when a data directory holds them.
+type ModelsChecked = Option<(u64, Vec<String>)>;
+
+fn verify_data_dir(dir: &Path) -> Result<(Vec<Verdict>, ModelsChecked), CliError> {
     if !dir.join("db").is_file() || !dir.join("conf").is_file() {
         return Err(CliError::Failed(format!("{} holds no ledger (no sled `db` and `conf` files)", dir.display())));
     }
@@ -150,7 +153,7 @@ fn verify_data_dir(dir: &Path) -> Result<(Vec<Verdict>, Option<(u64, Vec<String>
 
 /// The season's read models ledgerd saved (`read-models.bin`), if any, against a full replay of
 /// the log up to their position: their position and the differences found.
-fn check_read_models(copy: &Path) -> Result<Option<(u64, Vec<String>)>, CliError> {
+fn check_read_models(copy: &Path) -> Result<ModelsChecked, CliError> {
     let failed = |e: &dyn std::fmt::Display| CliError::Failed(format!("cannot check the read models: {e}"));
     let bytes = match std::fs::read(copy.join("read-models.bin")) {
         Ok(bytes) => bytes,

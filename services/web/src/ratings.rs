@@ -135,7 +135,7 @@ fn history_chart(lang: Lang, players: &[PlayerLine]) -> String {
     let y = |mu: f64| 10.0 + (HEIGHT - 40.0) * (high - mu) / (high - low);
     let title = esc(&lang.t("ratings-chart"));
     let mut svg = format!(
-        "<figure class=\"chart\"><figcaption>{title}</figcaption><svg id=\"chart-history\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" role=\"img\" aria-label=\"{title}\">"
+        "<figure class=\"chart history\"><figcaption>{title}</figcaption><svg id=\"chart-history\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" role=\"img\" aria-label=\"{title}\">"
     );
     for tick in [low, (low + high) / 2.0, high] {
         svg.push_str(&format!(
@@ -148,10 +148,17 @@ fn history_chart(lang: Lang, players: &[PlayerLine]) -> String {
             text = number(lang, tick, 0)
         ));
     }
+    // Each line's name at its last point, moved apart so that no two overlap (13 px a line).
+    let mut names: Vec<(usize, f64)> =
+        charted.iter().enumerate().map(|(i, p)| (i, p.history.last().map_or(0.0, |h| y(h.mu)))).collect();
+    names.sort_by(|a, b| a.1.total_cmp(&b.1));
+    for i in 1..names.len() {
+        names[i].1 = names[i].1.max(names[i - 1].1 + 13.0);
+    }
     for (index, player) in charted.iter().enumerate() {
         let points: Vec<String> =
             player.history.iter().map(|h| format!("{:.1},{:.1}", x(h.end_position), y(h.mu))).collect();
-        let last = player.history.last().map_or(0.0, |h| y(h.mu));
+        let last = names.iter().find(|(i, _)| *i == index).map_or(0.0, |(_, at)| *at);
         svg.push_str(&format!(
             "<polyline class=\"line s{index}\" data-player=\"{name}\" points=\"{}\"><title>{name}</title></polyline>\
              <text x=\"{}\" y=\"{:.1}\" class=\"label s{index}\">{name}</text>",

@@ -60,6 +60,13 @@ pub struct Kept {
     ratings: Vec<Ratings>,
 }
 
+impl Default for Kept {
+    /// Nothing yet: [`Kept::new`].
+    fn default() -> Self {
+        Kept::new()
+    }
+}
+
 /// What a batch changes: streams derived again (`None`: no longer kept).
 #[derive(Debug, Default)]
 pub struct Changes {
