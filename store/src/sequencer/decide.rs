@@ -129,7 +129,7 @@ impl<S: Storage> Sequencer<S> {
                 Vec::new()
             };
             fold.decide(&proposed.event, &history).map_err(context)?;
-            self.cross_check.check(&request.stream, fold, &proposed.event, &lookup).map_err(|e| match e {
+            self.cross_check.check(&request.stream, fold, &proposed.event, request.clearance, &lookup).map_err(|e| match e {
                 AppendError::Rejected(r) => AppendError::Rejected(context(r)),
                 other => other,
             })?;
