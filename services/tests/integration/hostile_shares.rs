@@ -35,8 +35,8 @@ pub(crate) const GAME: &str = "game/wm26-q1-t1";
 /// A ledgerd with tokens and the pages, and tournament `wm26` (cafe2023, 8 players) drawn, so
 /// that the printed codes, scoped to their tables, record in their games.
 pub(crate) struct Hall {
-    pub dir: tempfile::TempDir,
-    pub daemon: Daemon,
+    pub _dir: tempfile::TempDir,
+    pub _daemon: Daemon,
     pub grpc: LedgerClient<Channel>,
     pub web: String,
 }
@@ -73,7 +73,7 @@ impl Hall {
             organiser(&["tournament", "draw", "--tournament", "wm26", "--seed", "7"]);
         });
         let web = daemon.announced("http").to_owned();
-        Hall { dir, daemon, grpc, web }
+        Hall { _dir: dir, _daemon: daemon, grpc, web }
     }
 
     /// Signs a browser in with `code`: its sign-in cookie's value, or the status and answer of

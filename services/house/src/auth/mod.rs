@@ -28,7 +28,7 @@ pub use policy::{Access, Role};
 pub use quota::Quotas;
 pub use scope::{Scope, Tables};
 
-use kept::{KeptEntry, SpentCode, Stored};
+use kept::{KeptEntry, Stored};
 use ledger::access::Clearance;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -132,8 +132,8 @@ struct Known {
     kept: Vec<KeptEntry>,
     /// Who each kept token admits, and until when (a sign-in's end).
     kept_by_digest: HashMap<[u8; 32], (Identity, Option<u64>)>,
-    /// The tables' codes spent by a sign-in, which admit nothing by themselves (issue 42).
-    spent: Vec<SpentCode>,
+    /// The digests (hex) of the tables' codes spent by a sign-in, which admit nothing by
+    /// themselves (issue 42).
     spent_digests: std::collections::HashSet<String>,
 }
 
@@ -145,8 +145,7 @@ impl Known {
             .filter_map(|entry| entry.admits().ok().map(|(digest, who)| (digest, (who, entry.expires_at_ms))))
             .collect();
         self.kept = stored.tokens;
-        self.spent_digests = stored.spent.iter().map(|spent| spent.sha256.clone()).collect();
-        self.spent = stored.spent;
+        self.spent_digests = stored.spent.into_iter().map(|spent| spent.sha256).collect();
     }
 
     fn is_spent(&self, digest: &[u8; 32]) -> bool {

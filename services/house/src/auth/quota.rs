@@ -111,7 +111,7 @@ impl Quotas {
     /// device's allowance.
     pub fn give_back(&self, device: &str, events: usize, bytes: usize) {
         let now = self.now_ns();
-        let (events, bytes) = (self.cost_ns(Kind::Events, events.max(1)), self.cost_ns(Kind::Bytes, bytes.max(1)));
+        let (events, bytes) = (self.cost_ns(Kind::Events, events), self.cost_ns(Kind::Bytes, bytes));
         if let Some(whole_at) = self.devices().get_mut(device) {
             for (kind, cost) in [(Kind::Events, events), (Kind::Bytes, bytes)] {
                 let at = &mut whole_at[kind as usize];
