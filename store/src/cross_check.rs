@@ -46,7 +46,14 @@ pub trait CrossCheck: Send + Sync + 'static {
 pub struct NoCrossCheck;
 
 impl CrossCheck for NoCrossCheck {
-    fn check(&self, _: &StreamId, _: &Folded, _: &Event, _: Clearance, _: &dyn StreamLookup) -> Result<(), AppendError> {
+    fn check(
+        &self,
+        _: &StreamId,
+        _: &Folded,
+        _: &Event,
+        _: Clearance,
+        _: &dyn StreamLookup,
+    ) -> Result<(), AppendError> {
         Ok(())
     }
 }

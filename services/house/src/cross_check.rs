@@ -117,7 +117,8 @@ mod tests {
         for trusted in [Clearance::Jury, Clearance::Organiser] {
             assert!(checks.check(&stream, state.folded(), &call, trusted, &Nothing).is_ok(), "{trusted:?}");
         }
-        let Err(AppendError::Rejected(refused)) = checks.check(&stream, state.folded(), &call, Clearance::Table, &Nothing)
+        let Err(AppendError::Rejected(refused)) =
+            checks.check(&stream, state.folded(), &call, Clearance::Table, &Nothing)
         else {
             panic!("a full stream takes nothing more")
         };

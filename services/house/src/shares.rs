@@ -232,11 +232,9 @@ pub fn claim_of(
     };
     let key = match class {
         Class::Public => client_key(None, None, peer),
-        Class::Table | Class::Staff => client_key(
-            metadata.get("authorization").map(|v| v.as_bytes()),
-            who.map(|who| who.actor.as_str()),
-            peer,
-        ),
+        Class::Table | Class::Staff => {
+            client_key(metadata.get("authorization").map(|v| v.as_bytes()), who.map(|who| who.actor.as_str()), peer)
+        }
     };
     (class, key)
 }
@@ -281,10 +279,10 @@ mod tests {
             }
         }
         assert_eq!(one.len(), 8);
-        assert_eq!(small.take(Class::Public, "address:10.0.0.9", None).unwrap_err(), Refused::Client {
-            class: Class::Public,
-            most: 8
-        });
+        assert_eq!(
+            small.take(Class::Public, "address:10.0.0.9", None).unwrap_err(),
+            Refused::Client { class: Class::Public, most: 8 }
+        );
         // One table's device: its 16; another device of the table and the jury still find one.
         let flood: Vec<Slot> = (0..2_100).filter_map(|_| shares.take(Class::Table, "photo", None).ok()).collect();
         assert_eq!(flood.len(), 16);

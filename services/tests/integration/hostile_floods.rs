@@ -99,11 +99,8 @@ async fn a_tables_subscribe_and_live_page_outlast_a_ping_flood_and_a_slow_tls_fl
     grpc.append(as_holder(append("game/g", &start, "start-", None), ORGANISER)).await.unwrap();
 
     // The table's subscription, on its own connection.
-    let table_channel = tonic::transport::Channel::from_shared(format!("http://{}", daemon.addr()))
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let table_channel =
+        tonic::transport::Channel::from_shared(format!("http://{}", daemon.addr())).unwrap().connect().await.unwrap();
     let mut table = ledger_proto::v1::ledger_client::LedgerClient::new(table_channel);
     let request = pb::SubscribeRequest { stream: "game/g".into(), from: 1 };
     let mut subscription = table.subscribe(as_holder(request, TABLE)).await.unwrap().into_inner();
@@ -155,7 +152,8 @@ async fn a_tables_subscribe_and_live_page_outlast_a_ping_flood_and_a_slow_tls_fl
     let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
     while !String::from_utf8_lossy(&said).contains("event: version") {
         let mut chunk = [0u8; 4096];
-        let n = tokio::time::timeout_at(deadline, live.read(&mut chunk)).await.expect("the turn on the page within 5 s");
+        let n =
+            tokio::time::timeout_at(deadline, live.read(&mut chunk)).await.expect("the turn on the page within 5 s");
         let n = n.expect("the live page is open");
         assert!(n > 0, "the live page was closed");
         said.extend_from_slice(&chunk[..n]);

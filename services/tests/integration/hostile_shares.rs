@@ -236,7 +236,8 @@ async fn sign_ins_with_a_photographed_code_never_sign_the_tablet_out() {
             assert!(answer.contains("already signed in its tablet"), "{answer}");
         }
     }
-    let start = json!({"events": [{"event_id": "t-1", "expected_version": 0, "event": {"type": "game_started", "at_ms": 0}}]});
+    let start =
+        json!({"events": [{"event_id": "t-1", "expected_version": 0, "event": {"type": "game_started", "at_ms": 0}}]});
     let (status, body) = hall.post_queue(&tablet, &start).await;
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"status\":\"stored\""), "{body}");
@@ -266,7 +267,8 @@ async fn sign_ins_with_a_photographed_code_never_sign_the_tablet_out() {
     let second = hall.sign_in(PRINTED).await.expect("the organiser let one more device in");
     assert!(hall.sign_in(PRINTED).await.is_err(), "and only one");
     assert_eq!(post(format!("/organise/wm26/codes/table/1/device/{device}/end")).await.0, 303);
-    let turn = json!({"events": [{"event_id": "t-2", "expected_version": 1, "event": {"type": "turn_started", "turn": 1}}]});
+    let turn =
+        json!({"events": [{"event_id": "t-2", "expected_version": 1, "event": {"type": "turn_started", "turn": 1}}]});
     let (status, _) = hall.post_queue(&tablet, &turn).await;
     assert_eq!(status, 401, "the ended device is signed out");
     let (status, body) = hall.post_queue(&second, &turn).await;

@@ -309,7 +309,11 @@ async fn the_codes_page_in_a_browser() {
     // Table 2's signed-in tablet among its devices (issue 42), in English and in Spanish; table
     // 1's ended with its re-issued code.
     organiser.goto(&format!("{web}/organise/wm26/codes")).await.unwrap();
-    let devices = js(&organiser, "return [1, 2].map(n => document.querySelectorAll(`tr[data-table=\"${n}\"] li[data-device]`).length);").await;
+    let devices = js(
+        &organiser,
+        "return [1, 2].map(n => document.querySelectorAll(`tr[data-table=\"${n}\"] li[data-device]`).length);",
+    )
+    .await;
     assert_eq!(devices, json!([0, 1]), "the devices signed in");
     let column = js(&organiser, "return document.querySelector('#table-codes thead').textContent;").await;
     assert!(column.as_str().unwrap().contains("Signed-in devices"), "{column}");
@@ -323,7 +327,8 @@ async fn the_codes_page_in_a_browser() {
     // The organiser ends table 2's tablet: it is signed out at once.
     click(&organiser, "tr[data-table=\"2\"] .end-device").await;
     eventually("the device ended", Duration::from_secs(10), || async {
-        let n = js(&organiser, "return document.querySelectorAll('tr[data-table=\"2\"] li[data-device]').length;").await;
+        let n =
+            js(&organiser, "return document.querySelectorAll('tr[data-table=\"2\"] li[data-device]').length;").await;
         (n == json!(0)).then_some(())
     })
     .await;

@@ -265,7 +265,10 @@ mod tests {
         }
         for (lang, limited) in [(Lang::En, "vouches only for this hall"), (Lang::Es, "solo responde de esta sala")] {
             let body = futures_body(sheet_of(&trust, lang, &asked("hall.example")));
-            assert!(body.contains(limited) && body.contains("red privada y hall.example") == (lang == Lang::Es), "{body}");
+            assert!(
+                body.contains(limited) && body.contains("red privada y hall.example") == (lang == Lang::Es),
+                "{body}"
+            );
         }
         let unlimited = HallTrust { limited_to: None, ..trust };
         let body = futures_body(sheet_of(&unlimited, Lang::En, &asked("hall.example")));

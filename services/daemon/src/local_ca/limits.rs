@@ -134,7 +134,8 @@ mod tests {
             HallName::Ip("203.0.113.7".parse().unwrap()),
         ];
         let permitted = Permitted::for_names(&names);
-        for ok in ["hall.example", "tablets.hall.example", "10.1.2.3", "192.168.77.1", "fe80::1", "::1", "203.0.113.7"] {
+        for ok in ["hall.example", "tablets.hall.example", "10.1.2.3", "192.168.77.1", "fe80::1", "::1", "203.0.113.7"]
+        {
             let name = match ok.parse() {
                 Ok(ip) => HallName::Ip(ip),
                 Err(_) => HallName::Dns(ok.into()),

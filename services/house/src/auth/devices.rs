@@ -185,8 +185,12 @@ mod tests {
         let second = auth.open_session(&code).unwrap().unwrap();
         assert!(auth.open_session(&code).is_err());
         // The console ends one device: the other stays.
-        let devices: Vec<String> =
-            auth.kept().into_iter().filter(|k| k.is_session() && k.actor == "open26-table-1").map(|k| k.device).collect();
+        let devices: Vec<String> = auth
+            .kept()
+            .into_iter()
+            .filter(|k| k.is_session() && k.actor == "open26-table-1")
+            .map(|k| k.device)
+            .collect();
         assert_eq!(devices.len(), 2);
         assert!(!auth.end_device("open26-table-2", &devices[0]).unwrap(), "another table's device is not this one");
         assert!(auth.end_device("open26-table-1", &devices[0]).unwrap());

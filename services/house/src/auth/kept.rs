@@ -349,7 +349,8 @@ mod tests {
         let auth = Auth::of_daemon(Some(&auth_file), KeptStore::in_dir(dir.path())).unwrap().unwrap();
         let code = auth.issue("open26-table-1", Role::Table, table(1), "sheet").unwrap();
         let reprint = auth.issue("open26-table-1", Role::Table, table(1), "reprint").unwrap();
-        let (tablet, other) = (auth.open_session(&code).unwrap().unwrap(), auth.open_session(&reprint).unwrap().unwrap());
+        let (tablet, other) =
+            (auth.open_session(&code).unwrap().unwrap(), auth.open_session(&reprint).unwrap().unwrap());
         assert_ne!(tablet, code);
         assert_eq!(who(&auth, &tablet).as_deref(), Some("open26-table-1 table"));
         let session = auth.kept().into_iter().find(|k| k.is_session()).unwrap();
