@@ -124,7 +124,7 @@ pub(crate) async fn page(
     for table in &tables {
         let actor = table_actor(id.id(), *table);
         let held = kept.iter().filter(|k| k.actor == actor).count();
-        let spent = kept.iter().any(|k| k.actor == actor && k.spent);
+        let spent = state.auth.has_spent_code(&actor);
         let theirs: Vec<&KeptToken> = devices.iter().filter(|k| k.actor == actor).collect();
         let devices_html = devices_cell(lang, &base, *table, &theirs, spent);
         rows.push_str(&format!(

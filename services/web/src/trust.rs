@@ -206,7 +206,7 @@ const STYLE: &str = "<style>\
 .trust-steps { display: grid; grid-template-columns: 1fr 1fr; gap: 2em; }\
 .trust-steps h2 { margin-bottom: .2em; } .trust-steps ol { padding-left: 1.3em; margin-top: .3em; }\
 .trust-steps li { margin: .3em 0; }\
-.trust .then { font-weight: 600; } .trust .after { font-size: .9em; color: #444; }\
+.trust .then { font-weight: 600; } .trust .after, .trust .limits { font-size: .9em; color: #444; }\
 @media screen and (max-width: 700px) { .trust-steps { grid-template-columns: 1fr; } }\
 @media print { main { padding: 0; margin: 0; } .trust { font-size: 9.5pt; } .trust h1 { font-size: 16pt; margin: 0 0 .2em; }\
 .trust h2 { font-size: 12pt; } .trust-code { margin: .5em 0; gap: 1.5em; } .trust-code svg.qr { width: 45mm; height: 45mm; } }\

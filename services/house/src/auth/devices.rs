@@ -42,7 +42,7 @@ impl Auth {
             return Err(spent_refusal());
         }
         let who = table.get(&digest).ok_or_else(|| Error::Unauthenticated("unknown token".into()))?;
-        let (session, mut entry) = kept::minted(&who.actor, who.role, who.scope, "sign-in")?;
+        let (session, mut entry) = kept::minted(&who.actor, who.role, who.scope.clone(), "sign-in")?;
         let now = kept::now_ms();
         entry.expires_at_ms = Some(now.saturating_add(kept::SESSION_MS));
         let sha256 = hex::encode(digest);
@@ -85,6 +85,12 @@ impl Auth {
             Auth::Tokens(table) if table.read().is_spent(&token_digest(token)) => Err(spent_refusal()),
             _ => Ok(()),
         }
+    }
+
+    /// Whether a code of `actor` (kept or of the auth file) is spent by its first sign-in: the
+    /// organiser may then let one more device sign in.
+    pub fn has_spent_code(&self, actor: &str) -> bool {
+        matches!(self, Auth::Tokens(table) if table.read().spent_actors.contains(actor))
     }
 
     /// Signing out: the sign-in `token` is revoked, at once and durably. A code (printed, shown,
@@ -175,6 +181,7 @@ mod tests {
         assert_eq!(who(&auth, &tablet).as_deref(), Some("open26-table-1 table"), "the tablet stays signed in");
         let listed = auth.kept();
         assert!(listed.iter().any(|k| k.actor == "open26-table-1" && !k.is_session() && k.spent));
+        assert!(auth.has_spent_code("open26-table-1") && !auth.has_spent_code("open26-table-2"));
         // The auth file's printed code is spent the same way, across a restart too.
         let other = auth.open_session("printed-secret").unwrap().unwrap();
         let restarted = Auth::of_daemon(Some(&auth_file), KeptStore::in_dir(dir.path())).unwrap().unwrap();

@@ -135,6 +135,8 @@ struct Known {
     /// The digests (hex) of the tables' codes spent by a sign-in, which admit nothing by
     /// themselves (issue 42).
     spent_digests: std::collections::HashSet<String>,
+    /// The actors whose codes those are.
+    spent_actors: std::collections::HashSet<String>,
 }
 
 impl Known {
@@ -145,6 +147,7 @@ impl Known {
             .filter_map(|entry| entry.admits().ok().map(|(digest, who)| (digest, (who, entry.expires_at_ms))))
             .collect();
         self.kept = stored.tokens;
+        self.spent_actors = stored.spent.iter().map(|spent| spent.actor.clone()).collect();
         self.spent_digests = stored.spent.into_iter().map(|spent| spent.sha256).collect();
     }
 
