@@ -4,6 +4,7 @@
 //! standings, so the store stays free of scoring.
 
 use crate::error::{AppendError, StoreError};
+use ledger::access::Clearance;
 use ledger::{Event, Folded, StreamId};
 
 /// Reads the events of other streams, as committed.
@@ -26,7 +27,8 @@ pub trait StreamLookup {
 /// A rule across streams.
 pub trait CrossCheck: Send + Sync + 'static {
     /// `state` is the appended stream as it stands before `event` (earlier events of the same
-    /// append included); its events, if a rule needs them, come from `streams`.
+    /// append included); its events, if a rule needs them, come from `streams`. `clearance` is
+    /// the sender's: a bound that protects the log from a table's code need not hold the jury.
     ///
     /// # Errors
     /// The rule `event` breaks, or a failure to read the other streams.
@@ -35,6 +37,7 @@ pub trait CrossCheck: Send + Sync + 'static {
         stream: &StreamId,
         state: &Folded,
         event: &Event,
+        clearance: Clearance,
         streams: &dyn StreamLookup,
     ) -> Result<(), AppendError>;
 }
@@ -43,7 +46,14 @@ pub trait CrossCheck: Send + Sync + 'static {
 pub struct NoCrossCheck;
 
 impl CrossCheck for NoCrossCheck {
-    fn check(&self, _: &StreamId, _: &Folded, _: &Event, _: &dyn StreamLookup) -> Result<(), AppendError> {
+    fn check(
+        &self,
+        _: &StreamId,
+        _: &Folded,
+        _: &Event,
+        _: Clearance,
+        _: &dyn StreamLookup,
+    ) -> Result<(), AppendError> {
         Ok(())
     }
 }

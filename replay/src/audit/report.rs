@@ -230,19 +230,33 @@ fn escape(text: &str) -> String {
     out
 }
 
-/// An event's text as a code span that also survives a table cell.
+/// An event's text as a code span that also survives a table cell. The span's fence is one
+/// backtick longer than the longest run of backticks in the text (issue 42: a reason holding
+/// two backticks closed a fence of two early, and what followed was read as Markdown: a link,
+/// an autolink, raw HTML), so no run inside can close it; a space pads each side, which
+/// CommonMark strips, so text that begins or ends with a backtick stays whole.
 fn code(text: &str) -> String {
     let text = text.replace('|', "\\|").replace(['\n', '\r'], " ");
-    if text.contains('`') {
-        format!("`` {text} ``")
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    if longest == 0 {
+        format!("{fence}{text}{fence}")
     } else {
-        format!("`{text}`")
+        format!("{fence} {text} {fence}")
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use super::{code, escape};
+
+    #[test]
+    fn a_code_spans_fence_is_longer_than_any_run_of_backticks_inside() {
+        assert_eq!(code("turn_started turn=1"), "`turn_started turn=1`");
+        assert_eq!(code("a ``b`` c"), "``` a ``b`` c ```");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code("a|b\nc"), "`a\\|b c`");
+    }
 
     #[test]
     fn control_characters_are_shown_not_obeyed() {

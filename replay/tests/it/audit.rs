@@ -263,6 +263,70 @@ fn the_report_has_players_struck_events_rulings_the_sheet_and_the_digest() {
     }
 }
 
+/// Issue 42: reasons written to break out of the report's Markdown — a double backtick that
+/// closed the code span early, autolinks, raw HTML, a link — read back by a CommonMark parser
+/// (with GitHub's tables and strikethrough) give no link, no image and no HTML.
+#[test]
+fn the_report_read_by_a_commonmark_parser_holds_no_live_link_or_html() {
+    use pulldown_cmark::{Event as Md, Options, Parser, Tag};
+    let hostile = [
+        "``[open](javascript:alert(1))``",
+        "` <javascript:alert(2)> `",
+        "<https://evil.example/x> and <a@evil.example>",
+        "<a href=\"javascript:alert(3)\">x</a><img src=x onerror=alert(4)>",
+        "[x](javascript:alert(5)) ![](http://evil.example/p.png) ```` ``` `` `",
+    ];
+    let mut lines = vec![json!({"type": "game_started", "at_ms": 0, "ruleset": "cafe2023"})];
+    for reason in hostile {
+        lines.push(json!({"type": "jury_called", "reason": reason}));
+    }
+    lines.push(json!({"type": "jury_ruling", "text": hostile[0]}));
+    lines.push(json!({"type": "event_voided", "seq": 2, "reason": hostile[3]}));
+    let stream = stream();
+    let mut state = StreamState::new(&stream, None);
+    let mut prev = GENESIS;
+    let mut records = Vec::new();
+    for (seq, line) in (1u64..).zip(lines) {
+        let event = from_canonical_json(&line).unwrap();
+        state.apply(&event).unwrap_or_else(|r| panic!("event {seq} refused: {r:?}"));
+        let draft = Draft {
+            stream: stream.clone(),
+            seq,
+            position: seq,
+            event_id: format!("h{seq}"),
+            recorded_at_ms: BASE_MS + seq * 60_000,
+            actor: "<b>jury</b>".into(),
+        };
+        let record = Recorded::seal(draft, prev, event);
+        prev = record.envelope.hash;
+        records.push(record);
+    }
+    let text = report(&stream, &records, None, None, DEFAULT_MS_PER_SIDE).unwrap();
+    let live: Vec<String> = Parser::new_ext(&text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH)
+        .filter(|event| {
+            matches!(
+                event,
+                Md::Start(Tag::Link { .. } | Tag::Image { .. } | Tag::HtmlBlock) | Md::Html(_) | Md::InlineHtml(_)
+            )
+        })
+        .map(|event| format!("{event:?}"))
+        .collect();
+    assert!(live.is_empty(), "{live:?} in\n{text}");
+    // The reasons are all there, as text: the code spans hold them whole.
+    let shown: String = Parser::new_ext(&text, Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH)
+        .filter_map(|event| match event {
+            Md::Code(code) => Some(code.into_string()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    // Whole, as the timeline words an event (its quotes escaped).
+    for reason in hostile {
+        let worded = reason.replace('"', "\\\"");
+        assert!(shown.contains(&worded), "{worded:?} not in a code span:\n{shown}");
+    }
+}
+
 #[test]
 fn the_report_says_when_the_chain_is_broken() {
     let mut records = records();

@@ -20,7 +20,8 @@ pub struct Limits {
     /// A connection that sends nothing for this long is closed. Live HTTP/2 clients answer the
     /// server's keepalive pings (every third of this), so only dead or silent peers hit it.
     pub idle_timeout: Duration,
-    /// Live subscriptions; one more is refused with RESOURCE_EXHAUSTED.
+    /// Live subscriptions, shared out by class and client (`ledger_house::shares`, issue 42);
+    /// one more than a caller's share is refused with RESOURCE_EXHAUSTED.
     pub max_subscribers: usize,
     /// A subscriber that takes no event for this long, while events wait for it, is cut off
     /// with RESOURCE_EXHAUSTED (it may resubscribe from where it stopped).

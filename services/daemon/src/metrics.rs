@@ -101,7 +101,7 @@ pub fn render(log: &Log, fanout: Option<&FanoutStatus>, server: &ServerStats) ->
     registry.register("subscribers_open", "Live subscriptions now", gauge(get(&server.subscribers_open)));
     registry.register(
         "subscribers_refused",
-        "Subscriptions refused because --max-subscribers were live",
+        "Subscriptions refused because the caller's share of --max-subscribers was taken",
         counter(get(&server.subscribers_refused)),
     );
     registry.register(

@@ -2,16 +2,19 @@
 //! the pure crates (`replay::standings::checks`): the final's rank order, and a game scheduled
 //! by one tournament only, never one already played. It also holds ledgerd's bound on a
 //! stream's length ([`StreamLimits`]): a server's policy, not a rule of the game, so replays
-//! and `ledgerctl check` do not apply it.
+//! and `ledgerctl check` do not apply it, and a bound on tables' codes only (issue 42).
 
+use ledger::access::Clearance;
 use ledger::{Event, Folded, Rejection, StreamId, StreamKind};
 use ledger_store::{AppendError, CrossCheck, StoreError, StreamLookup};
 
 /// The most events ledgerd lets a stream hold (issue 35): far more than any real game, match or
 /// tournament records (a played game holds a few hundred events), so that one code cannot grow
-/// the log without bound through the few streams it may write. Past it every event is refused
-/// `RESOURCE_EXHAUSTED`, the jury's too: a stream that full was filled by a broken or hostile
-/// client, and the jury looks at it rather than adding to it.
+/// the log without bound through the few streams it may write. Past it a table's events are
+/// refused `RESOURCE_EXHAUSTED`; the jury's and the organiser's never are (issue 42): a stream
+/// that full was filled by a broken or hostile client, and the jury must still be able to rule
+/// on it, void what filled it and close the game. Their tokens are few and not printed, so they
+/// are not what the bound protects the log from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StreamLimits {
     /// A game or an Andes match (`ledgerd --max-stream-events`).
@@ -52,13 +55,14 @@ impl CrossCheck for TournamentChecks {
         stream: &StreamId,
         state: &Folded,
         event: &Event,
+        clearance: Clearance,
         streams: &dyn StreamLookup,
     ) -> Result<(), AppendError> {
         let most = self.limits.of(stream.kind());
-        if state.version() >= most {
+        if clearance == Clearance::Table && state.version() >= most {
             return Err(AppendError::from(Rejection::exhausted(format!(
                 "a {} stream holds at most {most} events and this one is full: no real one needs more, \
-                 so the jury looks at what filled it",
+                 so only the jury and the organiser record in it now",
                 stream.kind().prefix()
             ))));
         }
@@ -96,8 +100,8 @@ mod tests {
         }
     }
 
-    /// Issue 35: one code cannot grow a stream without bound; every event is refused as
-    /// exhausted once the stream is full, the jury's too.
+    /// Issue 35: one code cannot grow a stream without bound; a table's event is refused as
+    /// exhausted once the stream is full. Issue 42: the jury's and the organiser's are not.
     #[test]
     fn a_full_stream_refuses_more_events_as_exhausted() {
         let checks = TournamentChecks { limits: StreamLimits::of_games(50) };
@@ -107,16 +111,21 @@ mod tests {
         state.apply(&Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }).unwrap();
         let call = Event::JuryCalled { reason: "again".into() };
         while state.version() < 50 {
-            assert!(checks.check(&stream, state.folded(), &call, &Nothing).is_ok());
+            assert!(checks.check(&stream, state.folded(), &call, Clearance::Table, &Nothing).is_ok());
             state.apply(&call).unwrap();
         }
-        let Err(AppendError::Rejected(refused)) = checks.check(&stream, state.folded(), &call, &Nothing) else {
+        for trusted in [Clearance::Jury, Clearance::Organiser] {
+            assert!(checks.check(&stream, state.folded(), &call, trusted, &Nothing).is_ok(), "{trusted:?}");
+        }
+        let Err(AppendError::Rejected(refused)) =
+            checks.check(&stream, state.folded(), &call, Clearance::Table, &Nothing)
+        else {
             panic!("a full stream takes nothing more")
         };
         assert_eq!(refused.kind, ledger::RejectionKind::Exhausted);
         assert_eq!(
             refused.message,
-            "a game stream holds at most 50 events and this one is full: no real one needs more, so the jury looks at what filled it"
+            "a game stream holds at most 50 events and this one is full: no real one needs more, so only the jury and the organiser record in it now"
         );
         assert_eq!(StreamLimits::default(), StreamLimits { game: 5_000, tournament: 20_000 });
     }

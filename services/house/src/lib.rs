@@ -2,7 +2,8 @@
 //! share: the organiser's commands ([`commands`]), the typed projections facade ([`facade`], over [`projections`]), the one error type
 //! ([`error`]), who may do what ([`auth`]), the tournament's cross-stream checks
 //! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]), the organiser's
-//! paper ([`paper`]) and the proofs' file formats ([`proofs`]).
+//! paper ([`paper`]), the proofs' file formats ([`proofs`]) and the live streams' fair shares
+//! ([`shares`]).
 //!
 //! Architecture Invariant: no transport here beyond `error.rs`'s conversion to a gRPC status
 //! and auth's metadata: no axum, no protobuf.
@@ -20,5 +21,6 @@ pub mod projections;
 pub mod proofs;
 pub mod ratings;
 pub mod readmodels;
+pub mod shares;
 
 pub use auth::ACTOR_HEADER;

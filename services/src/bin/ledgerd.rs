@@ -118,7 +118,9 @@ struct LimitArgs {
     /// and its answer) for this many seconds.
     #[arg(long, env = "LEDGER_IDLE_TIMEOUT_SECS", default_value_t = Limits::default().idle_timeout.as_secs())]
     idle_timeout_secs: u64,
-    /// Live subscriptions at most; one more is refused with RESOURCE_EXHAUSTED.
+    /// Live subscriptions at most, shared out: half for the public (a quarter of that per
+    /// address), an eighth for organisers, jury and analysts (64 each), the rest for the tables
+    /// (16 per device); one more than a caller's share is refused with RESOURCE_EXHAUSTED.
     #[arg(long, env = "LEDGER_MAX_SUBSCRIBERS", default_value_t = Limits::default().max_subscribers)]
     max_subscribers: usize,
     /// Cut off a subscriber that takes no event for this many seconds while events wait.

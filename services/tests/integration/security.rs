@@ -362,21 +362,38 @@ async fn connections_are_limited_the_longest_idle_evicted_and_idle_ones_closed()
     server.stop().await;
 }
 
-/// At most `max_subscribers` live subscriptions; a closed one frees its slot at once.
+/// At most `max_subscribers` live subscriptions, shared out (issue 42): half for the public (a
+/// quarter of that per client), an eighth for organisers, the jury and analysts, the rest for
+/// the tables; one client at its share is refused and the others are not; a closed one frees its
+/// slot at once.
 #[tokio::test]
-async fn subscriptions_are_limited_and_a_closed_one_frees_its_slot() {
-    let (options, stats) = limited(Limits { max_subscribers: 2, ..Limits::default() });
+async fn subscriptions_are_shared_out_and_a_closed_one_frees_its_slot() {
+    let (options, stats) = limited(Limits { max_subscribers: 8, ..Limits::default() });
     let mut server = TestServer::start_with_options(Auth::Open, options).await;
     let subscribe = || pb::SubscribeRequest { stream: "game/s".into(), from: 1 };
+    let as_who = |actor: &str, role: &str| {
+        let mut request = tonic::Request::new(subscribe());
+        request.metadata_mut().insert(ledger_house::auth::ACTOR_HEADER, actor.parse().unwrap());
+        request.metadata_mut().insert(ledger_house::auth::CLEARANCE_HEADER, role.parse().unwrap());
+        request
+    };
+    // The public (no actor named): one at a time from one client (a quarter of its 4).
     let first = server.client.subscribe(subscribe()).await.unwrap().into_inner();
-    let _second = server.client.subscribe(subscribe()).await.unwrap().into_inner();
     let refused = server.client.subscribe(subscribe()).await.unwrap_err();
     assert_eq!(refused.code(), Code::ResourceExhausted);
-    assert!(refused.message().contains("--max-subscribers"), "{}", refused.message());
-    assert_eq!(ServerStats::get(&stats.subscribers_refused), 1);
+    assert!(refused.message().contains("--max-subscribers 8"), "{}", refused.message());
+    assert!(refused.message().contains("one client of the public holds at most 1 at once"), "{}", refused.message());
+    // A table's device: its 3; the jury's: its 1, beside them.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(server.client.subscribe(as_who("t1", "table")).await.unwrap().into_inner());
+    }
+    assert_eq!(server.client.subscribe(as_who("t1", "table")).await.unwrap_err().code(), Code::ResourceExhausted);
+    held.push(server.client.subscribe(as_who("judith", "jury")).await.unwrap().into_inner());
+    assert_eq!(ServerStats::get(&stats.subscribers_refused), 2);
     drop(first);
     eventually("the closed subscription's slot is free", WAIT, || async {
-        (ServerStats::get(&stats.subscribers_open) == 1).then_some(())
+        (ServerStats::get(&stats.subscribers_open) == 4).then_some(())
     })
     .await;
     server.client.subscribe(subscribe()).await.unwrap();

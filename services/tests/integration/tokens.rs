@@ -161,7 +161,12 @@ async fn kept_codes_are_issued_revoked_at_once_and_survive_a_restart() {
     assert_eq!(status, 303);
     assert_eq!(admitted(&mut client, &session).await, Err(tonic::Code::Unauthenticated), "signed out, still in");
     assert!(!who_on_the_pages(&web, &session).await.contains("wm26-table-2"));
-    assert_eq!(admitted(&mut client, &first[1].1).await, Ok(()), "signing out revoked the printed code");
+    // The printed code was spent by its sign-in (issue 42): it admits nothing by itself now, and
+    // signs no other browser in; table 2's reprint still works.
+    assert_eq!(admitted(&mut client, &first[1].1).await, Err(tonic::Code::Unauthenticated), "a spent code admitted");
+    let (status, _) = post_form(&web, "/signin", "", &format!("next=%2F&token={}", first[1].1)).await;
+    assert_eq!(status, 409, "a spent code signed a browser in");
+    assert_eq!(admitted(&mut client, &second[1].1).await, Ok(()));
     // A jury member's code, limited to wm26, shown once; then revoked.
     let (status, shown) = post_form(&web, "/organise/wm26/codes/person", &olga, "name=anna&role=jury&here=on").await;
     assert_eq!(status, 200, "{shown}");
@@ -196,10 +201,11 @@ async fn kept_codes_are_issued_revoked_at_once_and_survive_a_restart() {
     drop(daemon);
     let daemon = Daemon::spawn_with(&data, &["--http-listen", "127.0.0.1:0"]);
     let mut client = daemon.connect().await;
-    for token in [&olga, &omar, &first[1].1, &second[1].1, &again[0].1] {
+    for token in [&olga, &omar, &second[1].1, &again[0].1] {
         assert_eq!(admitted(&mut client, token).await, Ok(()), "a kept code lost in a restart");
     }
     assert_eq!(admitted(&mut client, &first[0].1).await, Err(tonic::Code::Unauthenticated));
+    assert_eq!(admitted(&mut client, &first[1].1).await, Err(tonic::Code::Unauthenticated), "spent, across a restart");
 }
 
 /// The codes page in Chromium: the organiser signs in through `ledgerd organiser`'s link, prints
@@ -300,6 +306,34 @@ async fn the_codes_page_in_a_browser() {
     let request = pb::ReadRequest { stream: "game/wm26-q1-t1".into(), from_seq: 1, ..Default::default() };
     let stored = client.read(as_holder(request, &olga)).await.unwrap().into_inner();
     assert!(tokio_stream::StreamExt::collect::<Vec<_>>(stored).await.is_empty(), "table 1's old code recorded");
+    // Table 2's signed-in tablet among its devices (issue 42), in English and in Spanish; table
+    // 1's ended with its re-issued code.
+    organiser.goto(&format!("{web}/organise/wm26/codes")).await.unwrap();
+    let devices = js(
+        &organiser,
+        "return [1, 2].map(n => document.querySelectorAll(`tr[data-table=\"${n}\"] li[data-device]`).length);",
+    )
+    .await;
+    assert_eq!(devices, json!([0, 1]), "the devices signed in");
+    let column = js(&organiser, "return document.querySelector('#table-codes thead').textContent;").await;
+    assert!(column.as_str().unwrap().contains("Signed-in devices"), "{column}");
+    screenshot(&organiser, "codes-page-devices").await;
+    organiser.goto(&format!("{web}/lang?to=es&next=/organise/wm26/codes")).await.unwrap();
+    let column = js(&organiser, "return document.querySelector('#table-codes thead').textContent;").await;
+    assert!(column.as_str().unwrap().contains("Dispositivos dentro"), "{column}");
+    let end = js(&organiser, "return document.querySelector('tr[data-table=\"2\"] .end-device').textContent;").await;
+    assert_eq!(end, json!("Sacar este dispositivo"));
+    screenshot(&organiser, "codes-page-devices-es").await;
+    // The organiser ends table 2's tablet: it is signed out at once.
+    click(&organiser, "tr[data-table=\"2\"] .end-device").await;
+    eventually("the device ended", Duration::from_secs(10), || async {
+        let n =
+            js(&organiser, "return document.querySelectorAll('tr[data-table=\"2\"] li[data-device]').length;").await;
+        (n == json!(0)).then_some(())
+    })
+    .await;
+    let ended = js(&table_2, &record("wm26-q1-t2", "tablet-2-again")).await;
+    assert_eq!(ended[0], json!(401), "{ended}");
     // The page on a phone.
     let phone = driver.phone(390, 844).await;
     phone.goto(&link).await.unwrap();

@@ -366,5 +366,5 @@ pub(crate) async fn live(
         return Err(error.saying(Say::new("error-no-match").arg("id", id.id())));
     }
     let viewing = shared_live::watch(&state, &Subject::Andes(id), Variant { lang, view: View::Andes { side } });
-    shared(&state, query.from.unwrap_or(1), viewing, lang, may_see)
+    shared(&state, &super::sse::Claim::of(&viewer), query.from.unwrap_or(1), viewing, lang, may_see)
 }

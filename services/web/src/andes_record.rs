@@ -108,5 +108,5 @@ pub(crate) async fn live(
 ) -> Result<Live, PageError> {
     let id = match_id(&name)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Andes))?;
-    queue::follow_version(&state, id, query.from.unwrap_or(1))
+    queue::follow_version(&state, &super::sse::Claim::of(&viewer), id, query.from.unwrap_or(1))
 }

@@ -16,6 +16,7 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
 use ledger_house::auth::{Auth, Identity, Role, ACTOR_HEADER, CLEARANCE_HEADER};
 use ledger_house::error::Error;
+use ledger_house::shares::{claim_of, Carrier, Class};
 use tonic::metadata::{MetadataMap, MetadataValue};
 
 /// The cookie holding the bearer token (hex of its bytes).
@@ -31,12 +32,23 @@ pub(crate) struct Viewer {
     /// Who the metadata says it is; `None` when the cookie holds a token ledgerd does not know.
     pub identity: Option<Identity>,
     pub open: bool,
+    /// The connection the request came on, as ledgerd's gate lends it (none in tests that
+    /// serve the router alone): the peer's address and its live streams.
+    pub carrier: Option<Carrier>,
 }
 
 impl Viewer {
     /// The role, if the cookie is good.
     pub fn role(&self) -> Option<Role> {
         self.identity.as_ref().map(|who| who.role)
+    }
+
+    /// Whose share a live page of this viewer takes (issue 42): the class of its role (a cookie
+    /// ledgerd does not know counts as the public) and the client within it — its token's
+    /// device, an open ledgerd's actor, or the public's address.
+    pub fn share_key(&self) -> (Class, String) {
+        let peer = self.carrier.as_ref().and_then(|c| c.peer);
+        claim_of(self.open, &self.metadata, self.identity.as_ref(), peer)
     }
 }
 
@@ -100,7 +112,8 @@ impl FromRequestParts<WebState> for Viewer {
     async fn from_request_parts(parts: &mut Parts, state: &WebState) -> Result<Self, Self::Rejection> {
         let metadata = metadata_of(&state.auth, &parts.headers, state.https);
         let identity = state.auth.identify(&metadata).ok();
-        Ok(Viewer { metadata, identity, open: matches!(*state.auth, Auth::Open) })
+        let carrier = parts.extensions.get::<Carrier>().cloned();
+        Ok(Viewer { metadata, identity, open: matches!(*state.auth, Auth::Open), carrier })
     }
 }
 
@@ -123,6 +136,38 @@ pub(crate) fn same_origin(headers: &HeaderMap) -> Result<(), PageError> {
         return Err(PageError::from(refused).saying(Say::new("error-cross-site")));
     }
     Ok(())
+}
+
+/// The scheme half of [`same_origin`] (issue 42): `same_origin` compares an `Origin`'s host
+/// and port with the request's `Host`, which names no scheme, so `http://host:443` passed on
+/// the HTTPS origin. A form's `Origin` must also name the scheme these pages are served over.
+pub(crate) fn same_scheme(headers: &HeaderMap, https: bool) -> bool {
+    let ours = if https { "https" } else { "http" };
+    match headers.get(header::ORIGIN) {
+        None => true,
+        Some(origin) => {
+            let scheme = origin.to_str().ok().and_then(|o| o.split_once("://")).map(|(scheme, _)| scheme);
+            scheme.is_some_and(|scheme| scheme.eq_ignore_ascii_case(ours))
+        }
+    }
+}
+
+/// Every request that may change something (any method but `GET`, `HEAD` and `OPTIONS`) from
+/// an `Origin` of the other scheme is refused before its handler runs ([`same_scheme`]); the
+/// handlers' own [`same_origin`] checks the rest.
+pub(crate) async fn scheme_of_forms(
+    axum::extract::State(state): axum::extract::State<WebState>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::Method;
+    use axum::response::IntoResponse;
+    let reads = matches!(*request.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+    if !reads && !same_scheme(request.headers(), state.https) {
+        let refused = Error::PermissionDenied("a form from another origin: not this site's scheme".into());
+        return PageError::from(refused).saying(Say::new("error-cross-site")).into_response();
+    }
+    next.run(request).await
 }
 
 /// Only a path on this site: never `//host` or `https://…`. Browsers drop tabs and line breaks
@@ -187,5 +232,20 @@ mod tests {
         }
         headers.remove("sec-fetch-site");
         assert!(same_origin(&headers).is_ok(), "a client that sends neither");
+    }
+
+    #[test]
+    fn a_forms_origin_names_this_sites_scheme() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, "hall.local:443".parse().unwrap());
+        assert!(same_scheme(&headers, true), "no Origin: nothing to compare");
+        headers.insert(header::ORIGIN, "https://hall.local:443".parse().unwrap());
+        assert!(same_scheme(&headers, true) && same_origin(&headers).is_ok());
+        // Host and port match; the scheme does not.
+        headers.insert(header::ORIGIN, "http://hall.local:443".parse().unwrap());
+        assert!(same_origin(&headers).is_ok() && !same_scheme(&headers, true));
+        assert!(same_scheme(&headers, false));
+        headers.insert(header::ORIGIN, "null".parse().unwrap());
+        assert!(!same_scheme(&headers, true) && !same_scheme(&headers, false));
     }
 }

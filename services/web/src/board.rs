@@ -504,8 +504,9 @@ pub(crate) async fn live(
     }
     let viewing = shared_live::watch(&state, &Subject::Board(id), Variant { lang, view: View::Board { clocks } });
     let asking = state.clone();
+    let claim = super::sse::Claim::of(&viewer);
     let may_see_still = move || may_see(&asking, &viewer.metadata).map(drop);
-    shared(&state, query.from.unwrap_or(1), viewing, lang, may_see_still)
+    shared(&state, &claim, query.from.unwrap_or(1), viewing, lang, may_see_still)
 }
 
 #[cfg(test)]

@@ -116,16 +116,19 @@ pub(crate) async fn page(
 ) -> Result<Html<String>, PageError> {
     let Managed { id, organiser } = managed(&state, &viewer, &tournament)?;
     let (name, tables) = tables_of(&state, &id).await?;
-    // Codes, not the browsers signed in with them.
-    let kept: Vec<KeptToken> = state.auth.kept().into_iter().filter(|k| !k.is_session()).collect();
+    // Codes, not the browsers signed in with them; those are the tables' devices.
+    let (devices, kept): (Vec<KeptToken>, Vec<KeptToken>) = state.auth.kept().into_iter().partition(|k| k.is_session());
     let t = |key: &str| esc(&lang.t(key));
     let base = format!("/organise/{}/codes", id.id());
     let mut rows = String::new();
     for table in &tables {
         let actor = table_actor(id.id(), *table);
         let held = kept.iter().filter(|k| k.actor == actor).count();
+        let spent = state.auth.has_spent_code(&actor);
+        let theirs: Vec<&KeptToken> = devices.iter().filter(|k| k.actor == actor).collect();
+        let devices_html = devices_cell(lang, &base, *table, &theirs, spent);
         rows.push_str(&format!(
-            "<tr data-table=\"{table}\"><td>{title}</td><td class=\"held\">{held_text}</td><td class=\"actions\">\
+            "<tr data-table=\"{table}\"><td>{title}</td><td class=\"held\">{held_text}</td>{devices_html}<td class=\"actions\">\
              <form method=\"post\" action=\"{base}/table/{table}/reissue\"><button type=\"submit\" class=\"reissue\">{reissue}</button></form> \
              <form method=\"post\" action=\"{base}/table/{table}/revoke\"><button type=\"submit\" class=\"revoke\">{revoke}</button></form>\
              </td></tr>",
@@ -141,12 +144,13 @@ pub(crate) async fn page(
         format!(
             "<form method=\"post\" action=\"{base}/sheet\"><button type=\"submit\" id=\"print-sheet\">{print}</button></form>\
              <p class=\"hint\">{print_hint}</p>\
-             <table class=\"codes\" id=\"table-codes\"><thead><tr><th>{col_table}</th><th>{col_codes}</th><th></th></tr></thead>\
+             <table class=\"codes\" id=\"table-codes\"><thead><tr><th>{col_table}</th><th>{col_codes}</th><th>{col_devices}</th><th></th></tr></thead>\
              <tbody>{rows}</tbody></table>",
             print = t("codes-print-sheet"),
             print_hint = t("codes-print-hint"),
             col_table = t("paper-col-table"),
             col_codes = t("codes-col-codes"),
+            col_devices = t("codes-col-devices"),
         )
     };
     let mut people = String::new();
@@ -274,6 +278,70 @@ pub(crate) async fn revoke_table(
     Ok(Redirect::to(&format!("/organise/{}/codes", id.id())).into_response())
 }
 
+/// A table's signed-in devices (issue 42), each with when it signed in and a button that ends
+/// it; and, once a code of the table is spent by its first sign-in, the button that lets one
+/// more device sign in with it.
+fn devices_cell(lang: super::i18n::Lang, base: &str, table: u32, devices: &[&KeptToken], spent: bool) -> String {
+    let mut html = String::from("<td class=\"devices\"><ul>");
+    for device in devices {
+        let since = esc(&lang.t_args("codes-device-since", &[("time", clock_time(device.issued_at_ms).into())]));
+        html.push_str(&format!(
+            "<li data-device=\"{id}\">{since} <form method=\"post\" action=\"{base}/table/{table}/device/{id}/end\">\
+             <button type=\"submit\" class=\"end-device\">{end}</button></form></li>",
+            id = esc(&device.device),
+            end = esc(&lang.t("codes-device-end")),
+        ));
+    }
+    html.push_str("</ul>");
+    if devices.is_empty() {
+        html.push_str(&format!("<p class=\"muted\">{}</p>", esc(&lang.t("codes-no-devices"))));
+    }
+    if spent {
+        html.push_str(&format!(
+            "<form method=\"post\" action=\"{base}/table/{table}/admit\"><button type=\"submit\" class=\"admit-device\">{}</button></form>",
+            esc(&lang.t("codes-device-admit"))
+        ));
+    }
+    html.push_str("</td>");
+    html
+}
+
+/// `HH:MM` UTC of a time in milliseconds since the Unix epoch: when a device signed in.
+fn clock_time(ms: u64) -> String {
+    let minutes = ms / 60_000;
+    format!("{:02}:{:02} UTC", (minutes / 60) % 24, minutes % 60)
+}
+
+/// One device of a table signed out by the organiser (issue 42).
+pub(crate) async fn end_device(
+    State(state): State<WebState>,
+    headers: HeaderMap,
+    viewer: Viewer,
+    Path((tournament, table, device)): Path<(String, u32, String)>,
+) -> Result<Response, PageError> {
+    same_origin(&headers)?;
+    let Managed { id, .. } = managed(&state, &viewer, &tournament)?;
+    let (_, tables) = tables_of(&state, &id).await?;
+    let actor = table_actor(id.id(), scheduled(&tables, table)?);
+    kept_change(&state, move |auth| auth.end_device(&actor, &device)).await?;
+    Ok(Redirect::to(&format!("/organise/{}/codes", id.id())).into_response())
+}
+
+/// One more device may sign in with the table's codes, spent by their first sign-in (issue 42).
+pub(crate) async fn admit_device(
+    State(state): State<WebState>,
+    headers: HeaderMap,
+    viewer: Viewer,
+    Path((tournament, table)): Path<(String, u32)>,
+) -> Result<Response, PageError> {
+    same_origin(&headers)?;
+    let Managed { id, .. } = managed(&state, &viewer, &tournament)?;
+    let (_, tables) = tables_of(&state, &id).await?;
+    let actor = table_actor(id.id(), scheduled(&tables, table)?);
+    kept_change(&state, move |auth| auth.admit_device(&actor)).await?;
+    Ok(Redirect::to(&format!("/organise/{}/codes", id.id())).into_response())
+}
+
 /// `table`, if the tournament schedules games on it.
 fn scheduled(tables: &BTreeSet<u32>, table: u32) -> Result<u32, PageError> {
     if tables.contains(&table) {
@@ -388,6 +456,8 @@ mod tests {
             label: String::new(),
             issued_at_ms: 0,
             expires_at_ms: None,
+            device: String::new(),
+            spent: false,
         };
         let head = Identity::new("olga", Role::Organiser);
         let mut scoped = Identity::new("omar", Role::Organiser);

@@ -57,8 +57,9 @@ pub(crate) async fn live(
     jury_only(&state, &viewer)?;
     let viewing = shared_live::watch(&state, &Subject::Desk, Variant { lang, view: View::Desk });
     let asking = state.clone();
+    let claim = super::sse::Claim::of(&viewer);
     let still_jury = move || jury_only(&asking, &viewer);
-    shared(&state, query.from.unwrap_or(1), viewing, lang, still_jury)
+    shared(&state, &claim, query.from.unwrap_or(1), viewing, lang, still_jury)
 }
 
 #[derive(serde::Deserialize)]

@@ -71,8 +71,8 @@ pub struct WebState {
     facade: Projections<Arc<Log>>,
     /// Turns true when ledgerd shuts down: live pages end their event streams then.
     stopping: watch::Receiver<bool>,
-    /// One permit per live page (an open event stream).
-    live_pages: Arc<tokio::sync::Semaphore>,
+    /// The live pages' slots (open event streams), shared out by class and client (issue 42).
+    live_pages: ledger_house::shares::Shares,
     /// The signed checkpoints the board shows (`--signing-key`); `None`: none.
     proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>,
     /// The live pages being watched (boards, Andes boards, the jury's desk), each rendered once
@@ -90,7 +90,7 @@ pub struct WebState {
 
 impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
-        let live_pages = Arc::new(tokio::sync::Semaphore::new(sse::MAX_LIVE_PAGES));
+        let live_pages = ledger_house::shares::Shares::split(sse::MAX_LIVE_PAGES);
         let facade = Projections::new(Arc::clone(&log));
         // Without ledgerd's key (pages built by tests), links valid as long as these pages run.
         let player_links = ledger_house::player_links::PlayerLinks::random()
@@ -228,8 +228,11 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/organise/{tournament}/codes/sheet", post(codes::print_sheet))
         .route("/organise/{tournament}/codes/table/{table}/reissue", post(codes::reissue))
         .route("/organise/{tournament}/codes/table/{table}/revoke", post(codes::revoke_table))
+        .route("/organise/{tournament}/codes/table/{table}/admit", post(codes::admit_device))
+        .route("/organise/{tournament}/codes/table/{table}/device/{device}/end", post(codes::end_device))
         .route("/organise/{tournament}/codes/person", post(codes::issue_person))
         .route("/organise/{tournament}/codes/person/revoke", post(codes::revoke_person))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), auth::scheme_of_forms))
         .layer(axum::middleware::from_fn(refusal::localize))
         .layer(axum::middleware::map_response_with_state(state.clone(), security_headers))
         .with_state(state)

@@ -147,7 +147,21 @@ pub(crate) async fn append(
         span += head.versions_taken(&event);
         batch.push(Batched { proposed: ProposedEvent { event_id: queued.event_id.clone(), event }, offset });
     }
-    let Some(expected) = expected else { return Ok(Json(Sent { results })) };
+    // Only what is recorded spends the tablet's allowance (issue 42): the rest is given back.
+    let settled = |results: Vec<Outcome>| {
+        let recorded: std::collections::HashSet<&str> =
+            results.iter().filter(|o| o.status == "stored").map(|o| o.event_id.as_str()).collect();
+        let (n_events, bytes) = queue
+            .events
+            .iter()
+            .filter(|queued| !recorded.contains(queued.event_id.as_str()))
+            .fold((0, 0), |(n, b), queued| (n + 1, b + queued.event.to_string().len()));
+        if n_events > 0 {
+            recorder.give_back(n_events, bytes);
+        }
+        Json(Sent { results })
+    };
+    let Some(expected) = expected else { return Ok(settled(results)) };
     let request = |events: &[Batched]| AppendRequest {
         stream: stream.clone(),
         events: events.iter().map(|b| b.proposed.clone()).collect(),
@@ -176,7 +190,7 @@ pub(crate) async fn append(
         }
         Err(AppendError::Storage(error)) => return Err(PageError::from(error).into()),
     }
-    Ok(Json(Sent { results }))
+    Ok(settled(results))
 }
 
 /// What a POST reads of the stream, bounded by the queue rather than by the stream: the
@@ -271,11 +285,17 @@ fn strip_event_prefix(message: &str, event: Option<u32>) -> String {
 
 /// `stream`'s new version whenever it changes, from the log position `from`: the tablet then
 /// fetches its view again.
-pub(crate) fn follow_version(state: &WebState, stream: StreamId, from: u64) -> Result<Live, PageError> {
+pub(crate) fn follow_version(
+    state: &WebState,
+    claim: &super::sse::Claim,
+    stream: StreamId,
+    from: u64,
+) -> Result<Live, PageError> {
     let version = Arc::new(AtomicU64::new(0));
     let seen = Arc::clone(&version);
     follow(
         state,
+        claim,
         from,
         move |record| {
             let mine = record.envelope.stream == stream;

@@ -134,6 +134,10 @@ pub(crate) async fn signin(
                 return Ok(refuse(unknown, Say::new("error-unknown-token")));
             };
             metadata.insert("authorization", value);
+            // A table's code photographed after its tablet signed in signs no one in (issue 42).
+            if let Err(error) = state.auth.unspent(token) {
+                return Ok(refuse(error, Say::new("signin-code-spent")));
+            }
             if let Err(error) = state.auth.identify(&metadata) {
                 let say = Say::of_error(&error);
                 return Ok(refuse(error, say));

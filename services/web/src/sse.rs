@@ -6,6 +6,7 @@
 //! once per change for all their viewers ([`super::shared_live`]) and [`shared`] sends each
 //! viewer those frames.
 
+use super::auth::Viewer;
 use super::i18n::Lang;
 use super::layout::esc;
 use super::refusal::Say;
@@ -14,15 +15,33 @@ use super::{PageError, WebState};
 use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
 use ledger::Recorded;
 use ledger_house::error::Error;
+use ledger_house::shares::{Carrier, Class, Refused, Slot};
 use ledger_store::Filter;
 use std::convert::Infallible;
 use std::future::Future;
-use std::sync::Arc;
-use tokio::sync::{mpsc, OwnedSemaphorePermit};
+use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 
-/// Live pages open at most; one more is answered 503 (the page then simply stays as it is).
+/// Live pages open at most, shared out (issue 42) between the public (half, a quarter of that
+/// per address), the tables (three eighths, 16 per device) and the organisers, jury and
+/// analysts (an eighth, 64 each): one more than its share is answered 503 (the page then
+/// simply stays as it is), and an anonymous flood takes no table's or jury's slot.
 pub(crate) const MAX_LIVE_PAGES: usize = 1024;
+
+/// Whose share a live page takes: the viewer's class and client, and the connection carrying
+/// it (which ledgerd's gate then does not evict for a newcomer).
+pub(crate) struct Claim {
+    class: Class,
+    client: String,
+    carrier: Option<Carrier>,
+}
+
+impl Claim {
+    pub(crate) fn of(viewer: &Viewer) -> Claim {
+        let (class, client) = viewer.share_key();
+        Claim { class, client, carrier: viewer.carrier.clone() }
+    }
+}
 
 pub(crate) type Live = Sse<KeepAliveStream<ReceiverStream<Result<Event, Infallible>>>>;
 
@@ -37,12 +56,13 @@ pub(crate) type Live = Sse<KeepAliveStream<ReceiverStream<Result<Event, Infallib
 /// Too many live pages.
 pub(crate) fn shared(
     state: &WebState,
+    claim: &Claim,
     from: u64,
     viewing: Viewing,
     lang: Lang,
     may_see: impl Fn() -> Result<(), PageError> + Send + 'static,
 ) -> Result<Live, PageError> {
-    let slot = match live_slot(state) {
+    let slot = match live_slot(state, claim) {
         Ok(slot) => slot,
         Err(error) => {
             // Refused: its task counts its viewers again.
@@ -82,12 +102,15 @@ pub(crate) fn shared(
     Ok(Sse::new(ReceiverStream::new(rx)).keep_alive(KeepAlive::default()))
 }
 
-/// A permit for one more live page.
-fn live_slot(state: &WebState) -> Result<OwnedSemaphorePermit, PageError> {
-    Arc::clone(&state.live_pages).try_acquire_owned().map_err(|_| {
-        let message = format!("this ledgerd already serves {MAX_LIVE_PAGES} live pages; reload later");
-        PageError::from(Error::Unavailable(message))
-            .saying(Say::new("error-too-many-live").arg("max", MAX_LIVE_PAGES.to_string()))
+/// A slot for one more live page, in the viewer's share.
+fn live_slot(state: &WebState, claim: &Claim) -> Result<Slot, PageError> {
+    state.live_pages.take(claim.class, &claim.client, claim.carrier.as_ref()).map_err(|refused| {
+        let message = format!("no more live pages now: {refused}; reload later");
+        let say = match refused {
+            Refused::Client { most, .. } => Say::new("error-too-many-live-yours").arg("max", most.to_string()),
+            Refused::Class { most, .. } => Say::new("error-too-many-live").arg("max", most.to_string()),
+        };
+        PageError::from(Error::Unavailable(message)).saying(say)
     })
 }
 
@@ -97,13 +120,19 @@ fn live_slot(state: &WebState) -> Result<OwnedSemaphorePermit, PageError> {
 ///
 /// # Errors
 /// Too many live pages.
-pub(crate) fn follow<R, F, Fut>(state: &WebState, from: u64, mut relevant: R, mut render: F) -> Result<Live, PageError>
+pub(crate) fn follow<R, F, Fut>(
+    state: &WebState,
+    claim: &Claim,
+    from: u64,
+    mut relevant: R,
+    mut render: F,
+) -> Result<Live, PageError>
 where
     R: FnMut(&Recorded) -> bool + Send + 'static,
     F: FnMut(u64) -> Fut + Send + 'static,
     Fut: Future<Output = Option<Event>> + Send,
 {
-    let slot = live_slot(state)?;
+    let slot = live_slot(state, claim)?;
     let mut events = state.log.subscribe(Filter::All, from.max(1));
     let mut stopping = state.stopping.clone();
     let (tx, rx) = mpsc::channel(16);

@@ -162,5 +162,5 @@ pub(crate) async fn live(
 ) -> Result<Live, PageError> {
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    queue::follow_version(&state, id, query.from.unwrap_or(1))
+    queue::follow_version(&state, &super::sse::Claim::of(&viewer), id, query.from.unwrap_or(1))
 }

@@ -34,6 +34,9 @@ pub struct HallTrust {
     pub plain_port: u16,
     /// The pages' HTTPS port.
     pub https_port: u16,
+    /// The DNS names the root may vouch for beside private addresses (its name constraints,
+    /// issue 42); `None` for a root made before roots were limited, which vouches for any site.
+    pub limited_to: Option<Vec<String>>,
 }
 
 /// Where the root is downloaded, on both ports.
@@ -166,7 +169,7 @@ fn sheet_of(trust: &HallTrust, lang: Lang, headers: &HeaderMap) -> Response {
          <p class=\"root-name\">{root_label} <strong id=\"root-name\">{root_text}</strong></p></div></div>\
          <div class=\"trust-steps\"><section id=\"steps-ipad\"><h2>{ipad}</h2><ol>{ipad_steps}</ol></section>\
          <section id=\"steps-android\"><h2>{android}</h2><ol>{android_steps}</ol></section></div>\
-         <p class=\"then\" id=\"then\">{then}</p><p class=\"after\">{after}</p></section>",
+         <p class=\"then\" id=\"then\">{then}</p><p class=\"limits\" id=\"limits\">{limits}</p><p class=\"after\">{after}</p></section>",
         download_attr = esc(&download),
         title = t("hall-trust-title"),
         intro = t("hall-trust-intro"),
@@ -180,6 +183,11 @@ fn sheet_of(trust: &HallTrust, lang: Lang, headers: &HeaderMap) -> Response {
         android = t("hall-trust-android"),
         android_steps = steps(&["hall-trust-android-1", "hall-trust-android-2", "hall-trust-android-3"]),
         then = ta("hall-trust-then", &[("pages", &pages)]),
+        limits = match &trust.limited_to {
+            Some(names) if names.is_empty() => t("hall-trust-limited-addresses"),
+            Some(names) => ta("hall-trust-limited", &[("names", &names.join(", "))]),
+            None => t("hall-trust-unlimited"),
+        },
         after = t("hall-trust-after"),
     );
     let page = layout::shell(lang, &lang.t("hall-trust-title"), None, &format!("{STYLE}{body}"), &[]);
@@ -198,7 +206,7 @@ const STYLE: &str = "<style>\
 .trust-steps { display: grid; grid-template-columns: 1fr 1fr; gap: 2em; }\
 .trust-steps h2 { margin-bottom: .2em; } .trust-steps ol { padding-left: 1.3em; margin-top: .3em; }\
 .trust-steps li { margin: .3em 0; }\
-.trust .then { font-weight: 600; } .trust .after { font-size: .9em; color: #444; }\
+.trust .then { font-weight: 600; } .trust .after, .trust .limits { font-size: .9em; color: #444; }\
 @media screen and (max-width: 700px) { .trust-steps { grid-template-columns: 1fr; } }\
 @media print { main { padding: 0; margin: 0; } .trust { font-size: 9.5pt; } .trust h1 { font-size: 16pt; margin: 0 0 .2em; }\
 .trust h2 { font-size: 12pt; } .trust-code { margin: .5em 0; gap: 1.5em; } .trust-code svg.qr { width: 45mm; height: 45mm; } }\
@@ -215,6 +223,7 @@ mod tests {
             hosts: vec!["hall.example".into(), "192.168.1.10".into(), "[fe80::1]".into()],
             plain_port: 80,
             https_port: 8443,
+            limited_to: Some(vec!["hall.example".into()]),
         }
     }
 
@@ -254,6 +263,16 @@ mod tests {
             assert!(body.contains("http://hall.example/hall/root.crt"), "{body}");
             assert!(body.contains("https://hall.example:8443/"), "{body}");
         }
+        for (lang, limited) in [(Lang::En, "vouches only for this hall"), (Lang::Es, "solo responde de esta sala")] {
+            let body = futures_body(sheet_of(&trust, lang, &asked("hall.example")));
+            assert!(
+                body.contains(limited) && body.contains("red privada y hall.example") == (lang == Lang::Es),
+                "{body}"
+            );
+        }
+        let unlimited = HallTrust { limited_to: None, ..trust };
+        let body = futures_body(sheet_of(&unlimited, Lang::En, &asked("hall.example")));
+        assert!(body.contains("any site"), "{body}");
     }
 
     fn futures_body(response: Response) -> String {

@@ -1,6 +1,8 @@
-//! The two certificates rcgen makes: the hall's root (a CA that signs only end certificates)
-//! and the pages' certificate it signs (a server's, for the hall's names and addresses).
+//! The two certificates rcgen makes: the hall's root (a CA that signs only end certificates,
+//! for the hall's names and private addresses only) and the pages' certificate it signs (a
+//! server's, for the hall's names and addresses).
 
+use super::limits::Permitted;
 use super::store::{failed, LocalCaError, Root};
 use super::{HallName, BACKDATE, ROOT_LIFETIME, SERVER_LIFETIME};
 use rcgen::{
@@ -22,14 +24,17 @@ fn root_common_name(first: &HallName) -> String {
 }
 
 /// The root's self-signed certificate (PEM) for `key`: a CA with path length 0 (it signs the
-/// pages' certificates, never another CA), valid ten years from a day ago.
-pub(super) fn root(key: &KeyPair, first: &HallName, now: SystemTime) -> Result<String, rcgen::Error> {
+/// pages' certificates, never another CA), valid ten years from a day ago, constrained to
+/// `names` and the private address ranges ([`Permitted`], issue 42).
+pub(super) fn root(key: &KeyPair, names: &[HallName], now: SystemTime) -> Result<String, rcgen::Error> {
+    let first = &names[0];
     let mut params = CertificateParams::default();
     let mut name = DistinguishedName::new();
     name.push(DnType::CommonName, root_common_name(first));
     name.push(DnType::OrganizationName, "Tournament Ledger");
     params.distinguished_name = name;
     params.is_ca = IsCa::Ca(BasicConstraints::Constrained(0));
+    params.name_constraints = Some(Permitted::for_names(names).constraints());
     params.key_usages = vec![KeyUsagePurpose::KeyCertSign, KeyUsagePurpose::CrlSign, KeyUsagePurpose::DigitalSignature];
     params.not_before = (now - BACKDATE).into();
     params.not_after = (now + ROOT_LIFETIME).into();

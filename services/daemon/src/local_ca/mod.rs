@@ -6,13 +6,15 @@
 //! `ledger_web`'s `trust`); from then on its browser trusts the pages as it would a public site's.
 //!
 //! The root lives ten years and is never replaced by ledgerd: a new root would have to be
-//! installed again on every tablet. The pages' certificate lives 397 days (within what every
+//! installed again on every tablet. It vouches only for the hall ([`limits`]: the names given
+//! when it was made and private addresses). The pages' certificate lives 397 days (within what every
 //! browser accepts of any certificate) and is signed again by the same root when a third of its
 //! validity is left, or at once when the names change; a tablet notices nothing. Both begin a day
 //! before they are made, so a tablet whose clock is a little behind (no internet to set it)
 //! still accepts them.
 
 mod issue;
+mod limits;
 mod store;
 
 use crate::tls::{TlsFiles, WebCertificate};
@@ -106,6 +108,9 @@ pub struct HallRoot {
     pub name: String,
     /// Where it is kept (PEM), for the organiser's own tools (`certutil`, a browser's import).
     pub path: PathBuf,
+    /// The names it may vouch for beside private addresses; `None`: any site (a root made
+    /// before roots were constrained, issue 42).
+    pub limited_to: Option<Vec<String>>,
 }
 
 /// How long the root is valid: ten years, a venue laptop's life.
@@ -124,7 +129,30 @@ const BACKDATE: Duration = Duration::from_secs(86_400);
 /// (ledgerd never makes a new root over one the tablets may trust).
 pub fn prepare(config: &LocalCaConfig, data_dir: &Path, now: SystemTime) -> Result<HallRoot, LocalCaError> {
     let store = store::Store::new(data_dir);
-    let root = store.root_or_create(&config.names[0], now)?;
+    let root = store.root_or_create(&config.names, now)?;
+    match root.permitted() {
+        Some(permitted) => {
+            if let Some(outside) = config.names.iter().find(|name| !permitted.allows(name)) {
+                return Err(store::failed(
+                    &store.root_path(),
+                    format!(
+                        "the hall's root vouches only for private addresses and {}, not for {}: a tablet would \
+                         refuse it. Drop that name, or move {} away to make a new root (every tablet must then \
+                         install it)",
+                        permitted.dns.join(", "),
+                        outside.host(),
+                        store.dir().display()
+                    ),
+                ));
+            }
+        }
+        None => tracing::warn!(
+            "local CA: the hall's root was made before roots were limited to their hall: a tablet that \
+             installed it trusts it for every site. Move {} away to make a limited one (every tablet must \
+             then install it again)",
+            store.dir().display()
+        ),
+    }
     let reissue = match store.server() {
         Ok(Some(held)) => !(held.covers(&config.names) && held.issued_by(&root) && held.renewal_due() > now),
         Ok(None) => true,
@@ -149,7 +177,12 @@ pub fn prepare(config: &LocalCaConfig, data_dir: &Path, now: SystemTime) -> Resu
         root = %store.root_path().display(),
         "local CA: the hall's root (each tablet installs it from /hall/trust)"
     );
-    Ok(HallRoot { der: root.der().to_vec(), name: root.name().to_owned(), path: store.root_path() })
+    Ok(HallRoot {
+        der: root.der().to_vec(),
+        name: root.name().to_owned(),
+        path: store.root_path(),
+        limited_to: root.permitted().map(|permitted| permitted.dns.clone()),
+    })
 }
 
 /// Keeps the pages' certificate valid until `stop`: sleeps until a third of its validity is

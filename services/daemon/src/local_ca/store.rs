@@ -7,6 +7,7 @@
 //! certificate without its key is an error, never a reason to make a new root: the tablets trust
 //! the old one, and only the organiser may decide they must all install another.
 
+use super::limits::Permitted;
 use super::{issue, HallName};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
@@ -39,6 +40,8 @@ pub(super) struct Root {
     /// Its common name, as a tablet lists it.
     name: String,
     not_after: SystemTime,
+    /// What it may vouch for; `None`: anything (made before issue 42).
+    permitted: Option<Permitted>,
 }
 
 impl Root {
@@ -52,6 +55,10 @@ impl Root {
 
     pub(super) fn not_after(&self) -> SystemTime {
         self.not_after
+    }
+
+    pub(super) fn permitted(&self) -> Option<&Permitted> {
+        self.permitted.as_ref()
     }
 
     /// What signs with it (its name and key identifier read from its certificate).
@@ -129,8 +136,9 @@ impl Store {
         ledger_house::auth::durable::replace(path, text, check).map_err(|e| failed(path, e))
     }
 
-    /// The kept root; made (key first, then certificate, named after `first`) when there is none.
-    pub(super) fn root_or_create(&self, first: &HallName, now: SystemTime) -> Result<Root, LocalCaError> {
+    /// The kept root; made (key first, then certificate, named after the first of `names` and
+    /// constrained to them) when there is none.
+    pub(super) fn root_or_create(&self, names: &[HallName], now: SystemTime) -> Result<Root, LocalCaError> {
         let (key_path, cert_path) = (self.root_key_path(), self.root_path());
         let key = match read_optional(&key_path)? {
             Some(pem) => rcgen::KeyPair::from_pem(&pem).map_err(|e| failed(&key_path, e))?,
@@ -150,7 +158,7 @@ impl Store {
         let pem = match read_optional(&cert_path)? {
             Some(pem) => pem,
             None => {
-                let pem = issue::root(&key, first, now).map_err(|e| failed(&cert_path, e))?;
+                let pem = issue::root(&key, names, now).map_err(|e| failed(&cert_path, e))?;
                 self.write(&cert_path, &pem, |_| Ok(()))?;
                 tracing::info!(root = %cert_path.display(), "local CA: a new hall root was made");
                 pem
@@ -165,7 +173,8 @@ impl Store {
         let name = cert.subject().iter_common_name().next().and_then(|cn| cn.as_str().ok()).unwrap_or_default();
         let name = name.to_owned();
         let not_after = time(cert.validity().not_after);
-        Ok(Root { key, der: der.into_owned(), subject, name, not_after })
+        let permitted = Permitted::of_root(&cert);
+        Ok(Root { key, der: der.into_owned(), subject, name, not_after, permitted })
     }
 
     /// The kept pages' certificate; `None` when there is none yet.

@@ -131,3 +131,54 @@ fn a_root_without_its_key_is_never_replaced() {
     // Same key, same name: the pages' certificate is the completed root's as well.
     verify(&completed.der, &served(fresh.path()), "hall.example", day_one()).unwrap();
 }
+
+/// Issue 42: a tablet that installs the hall's root trusts it for the hall alone. A certificate
+/// the root signs for another site is refused by a browser's verifier (rustls's WebPKI enforces
+/// the root's name constraints), and ledgerd refuses to start for a name the root does not
+/// permit rather than serve a certificate every tablet would refuse.
+#[test]
+fn the_root_vouches_only_for_the_halls_names_and_private_addresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = names(&["hall.example", "192.168.1.10"]);
+    let root = prepare(&config, dir.path(), day_one()).unwrap();
+    assert_eq!(root.limited_to, Some(vec!["hall.example".to_owned()]));
+    let kept = store::Store::new(dir.path()).root_or_create(&config.names, day_one()).unwrap();
+    for (name, vouched) in [
+        ("hall.example", true),
+        ("tablets.hall.example", true),
+        ("10.0.0.5", true),
+        ("192.168.44.2", true),
+        ("bank.example", false),
+        ("evilhall.example", false),
+        ("8.8.8.8", false),
+    ] {
+        let pem = issue::server(&kept, &names(&[name]).names, day_one()).unwrap();
+        let leaf = CertificateDer::pem_slice_iter(pem.as_bytes()).next().unwrap().unwrap();
+        assert_eq!(verify(&root.der, &leaf, name, day_one()).is_ok(), vouched, "{name}");
+    }
+    let refused = prepare(&names(&["hall.example", "other.example"]), dir.path(), day_one()).unwrap_err();
+    assert!(refused.reason.contains("not for other.example"), "{}", refused.reason);
+    prepare(&names(&["hall.example", "10.9.8.7"]), dir.path(), day_one()).unwrap();
+}
+
+/// A root made before roots were limited is kept (every tablet trusts it), and said to be
+/// unlimited.
+#[test]
+fn a_root_without_constraints_is_kept_and_said_to_be_unlimited() {
+    let dir = tempfile::tempdir().unwrap();
+    let local_ca = dir.path().join("local-ca");
+    std::fs::create_dir_all(&local_ca).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let mut params = rcgen::CertificateParams::default();
+    params.distinguished_name.push(rcgen::DnType::CommonName, "Tournament Ledger hall root — old.example");
+    params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Constrained(0));
+    params.key_usages = vec![rcgen::KeyUsagePurpose::KeyCertSign, rcgen::KeyUsagePurpose::DigitalSignature];
+    params.not_before = (day_one() - Duration::from_secs(86_400)).into();
+    params.not_after = (day_one() + Duration::from_secs(3_000 * 86_400)).into();
+    let old = params.self_signed(&key).unwrap();
+    std::fs::write(local_ca.join("root-key.pem"), key.serialize_pem()).unwrap();
+    std::fs::write(local_ca.join("root.pem"), old.pem()).unwrap();
+    let root = prepare(&names(&["old.example", "anything.example"]), dir.path(), day_one()).unwrap();
+    assert_eq!(root.der, old.der().to_vec(), "the old root is kept");
+    assert_eq!(root.limited_to, None);
+}

@@ -3,13 +3,21 @@
 //! every 10 s; one whose peer never sent a byte goes before any that has), and none held open for longer than the idle timeout by a peer with which no
 //! byte goes either way. Accept errors such as running out of file descriptors are logged and
 //! waited out instead of spinning. The gRPC and the web pages' ports both accept here.
+//!
+//! A connection carrying a live stream (a `Subscribe`, a live page: each holds a slot of its
+//! caller's share, `ledger_house::shares`) is never evicted for a newcomer (issue 42): a flood
+//! of new connections, pings or slow handshakes is always idler or newer than nothing, so it
+//! evicted established streams before; now the newcomer is shed when only carriers are left.
+//! The handlers learn their connection through its [`Carrier`] (tonic's connect info, the web
+//! router's request extension).
 
 use crate::limits::{PortStats, ServerStats};
+use ledger_house::shares::Carrier;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -69,18 +77,25 @@ struct Held {
     evict: oneshot::Sender<()>,
 }
 
-/// When a connection last sent or received a byte, and whether its peer ever sent one.
+/// When a connection last sent or received a byte, whether its peer ever sent one, and how many
+/// live streams it carries.
 #[derive(Default)]
 struct Activity {
     /// Milliseconds since the gate's epoch.
     last_ms: AtomicU64,
     heard: AtomicBool,
+    streams: Arc<AtomicU32>,
 }
 
 impl Activity {
     /// The order of eviction: never heard from first, then idle longest.
     fn eviction_key(&self) -> (bool, u64) {
         (self.heard.load(Ordering::Relaxed), self.last_ms.load(Ordering::Relaxed))
+    }
+
+    /// Carries a live stream: not to be evicted.
+    fn carries(&self) -> bool {
+        self.streams.load(Ordering::Relaxed) > 0
     }
 }
 
@@ -111,10 +126,11 @@ impl Gate {
     }
 
     /// Closes the connection idle longest, one whose peer never sent a byte before any other
-    /// (the oldest on a tie): `false` when none is open.
+    /// (the oldest on a tie), and never one carrying a live stream: `false` when none is left.
     fn evict_longest_idle(&self) -> bool {
         let mut open = self.held();
-        let longest = open.iter().min_by_key(|(id, held)| (held.activity.eviction_key(), **id));
+        let candidates = open.iter().filter(|(_, held)| !held.activity.carries());
+        let longest = candidates.min_by_key(|(id, held)| (held.activity.eviction_key(), **id));
         let Some(id) = longest.map(|(id, _)| *id) else { return false };
         if let Some(held) = open.remove(&id) {
             let _ = held.evict.send(());
@@ -139,7 +155,11 @@ impl Gate {
 
     fn accepted(self: &Arc<Self>, stream: TcpStream, slot: OwnedSemaphorePermit) -> Connection {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-        let activity = Arc::new(Activity { last_ms: AtomicU64::new(self.now_ms()), heard: AtomicBool::new(false) });
+        let activity = Arc::new(Activity {
+            last_ms: AtomicU64::new(self.now_ms()),
+            heard: AtomicBool::new(false),
+            streams: Arc::default(),
+        });
         let (evict, evicted) = oneshot::channel();
         self.held().insert(id, Held { activity: Arc::clone(&activity), evict });
         ServerStats::add(&self.stats().accepted, 1);
@@ -345,10 +365,18 @@ impl AsyncWrite for Connection {
     }
 }
 
+impl Connection {
+    /// The peer's address and the count of live streams this connection carries, for the
+    /// handlers of its requests.
+    pub(crate) fn carrier(&self) -> Carrier {
+        Carrier::new(self.stream.peer_addr().ok().map(|addr| addr.ip()), Arc::clone(&self.activity.streams))
+    }
+}
+
 impl tonic::transport::server::Connected for Connection {
-    type ConnectInfo = tonic::transport::server::TcpConnectInfo;
+    type ConnectInfo = Carrier;
 
     fn connect_info(&self) -> Self::ConnectInfo {
-        self.stream.connect_info()
+        self.carrier()
     }
 }

@@ -40,7 +40,16 @@ pub(super) async fn serve(
                 None => break,
             },
         };
-        let service = TowerToHyperService::new(router.clone());
+        // Every request learns its connection: the peer's address and the live streams it
+        // carries (a live page's slot marks it, so the gate does not evict it: issue 42).
+        let carrier = connection.carrier();
+        let service = TowerToHyperService::new(tower::ServiceExt::map_request(
+            router.clone(),
+            move |mut request: axum::extract::Request<hyper::body::Incoming>| {
+                request.extensions_mut().insert(carrier.clone());
+                request
+            },
+        ));
         let (stats, http1, watcher) = (Arc::clone(&stats), http1.clone(), graceful.watcher());
         let tls = tls.clone();
         let handshake_timeout = limits.header_timeout;

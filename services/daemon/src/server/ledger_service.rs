@@ -6,6 +6,7 @@ use ledger::stream::MAX_NAME_BYTES;
 use ledger::StreamId;
 use ledger_house::auth::{Access, Auth};
 use ledger_house::error::{refusal_of, Error};
+use ledger_house::shares::{claim_of, Carrier, Shares};
 use ledger_proto::convert::{append_from_proto, appended_to_proto, record_into_proto, stream_info_to_proto, ToProto};
 use ledger_proto::v1 as pb;
 use ledger_store::{Filter, Log, Pending, StoreError};
@@ -44,8 +45,8 @@ pub struct LedgerService {
     auth: Arc<Auth>,
     /// Turns true when the daemon shuts down: live subscriptions end then.
     stopping: watch::Receiver<bool>,
-    /// One permit per live subscription.
-    subscribers: Arc<Semaphore>,
+    /// The live subscriptions' slots, shared out by class and client (issue 42).
+    subscribers: Shares,
     limits: Limits,
     stats: Arc<ServerStats>,
 }
@@ -58,7 +59,7 @@ impl LedgerService {
         limits: Limits,
         stats: Arc<ServerStats>,
     ) -> Self {
-        let subscribers = Arc::new(Semaphore::new(limits.max_subscribers));
+        let subscribers = Shares::split(limits.max_subscribers);
         LedgerService { log, auth, stopping, subscribers, limits, stats }
     }
 }
@@ -307,6 +308,14 @@ impl Stream for CutOff {
     }
 }
 
+/// The connection a request came on, as the port's gate lends it (plain or after TLS); none
+/// for a server embedded on connections of its own.
+fn carrier_of(extensions: &tonic::Extensions) -> Option<Carrier> {
+    let plain = extensions.get::<Carrier>();
+    let secured = || extensions.get::<tonic::transport::server::TlsConnectInfo<Carrier>>().map(|tls| tls.get_ref());
+    plain.or_else(secured).cloned()
+}
+
 /// Reading one stream needs the right to its kind; reading the whole log, more.
 fn read_access(stream: Option<&StreamId>) -> Access {
     stream.map_or(Access::ReadLog, |s| Access::ReadStream(s.kind()))
@@ -333,9 +342,12 @@ impl pb::ledger_server::Ledger for LedgerService {
         let append =
             append_from_proto(request.into_inner(), recorder.actor.clone(), recorder.clearance).map_err(Error::from)?;
         recorder.may_write(&append.stream, &*self.log)?;
-        recorder.take(append.events.len(), bytes)?;
+        let n_events = append.events.len();
+        recorder.take(n_events, bytes)?;
         let appended = self.log.append(append).await.map_err(|e| {
             tracing::debug!(error = %e, "append refused");
+            // Nothing was recorded: nothing is spent (issue 42).
+            recorder.give_back(n_events, bytes);
             Error::from(e)
         })?;
         Ok(Response::new(appended_to_proto(&appended)))
@@ -352,10 +364,12 @@ impl pb::ledger_server::Ledger for LedgerService {
         let log = Arc::clone(&self.log);
         // Submitting in arrival order keeps pipelined appends to one stream in order; the
         // answers are awaited in the same order.
-        type Submitted = (Result<Pending, Status>, Option<OwnedSemaphorePermit>);
+        // With each append, what it took from the sender's allowance, given back if refused.
+        type Submitted = (Result<Pending, Status>, Option<OwnedSemaphorePermit>, (usize, usize));
         let (pending_tx, mut pending_rx) = mpsc::channel::<Submitted>(IN_FLIGHT);
         let budget = Arc::new(Semaphore::new(IN_FLIGHT_EVENTS as usize));
         let mut stopping = self.stopping.clone();
+        let giver = recorder.clone();
         tokio::spawn(async move {
             // A shutdown ends the inbound side: appends already submitted are still answered.
             loop {
@@ -365,35 +379,44 @@ impl pb::ledger_server::Ledger for LedgerService {
                 };
                 let Some(message) = message else { break };
                 let mut permit = None;
+                let mut taken = (0, 0);
                 let submitted = match message.map(|proto| {
                     let bytes = prost::Message::encoded_len(&proto);
                     let append = append_from_proto(proto, recorder.actor.clone(), recorder.clearance)
                         .map_err(|r| Status::from(Error::from(r)))?;
                     recorder.may_write(&append.stream, &*log).map_err(Status::from)?;
                     recorder.take(append.events.len(), bytes).map_err(Status::from)?;
-                    Ok(append)
+                    Ok((append, bytes))
                 }) {
                     Err(status) | Ok(Err(status)) => Err(status),
-                    Ok(Ok(append)) => {
+                    Ok(Ok((append, bytes))) => {
+                        taken = (append.events.len(), bytes);
                         let n_events = u32::try_from(append.events.len()).unwrap_or(u32::MAX).min(IN_FLIGHT_EVENTS);
                         permit = Arc::clone(&budget).acquire_many_owned(n_events).await.ok();
                         log.submit(append).map_err(|e| Status::from(Error::from(e)))
                     }
                 };
-                if pending_tx.send((submitted, permit)).await.is_err() {
+                if submitted.is_err() {
+                    recorder.give_back(taken.0, taken.1);
+                    taken = (0, 0);
+                }
+                if pending_tx.send((submitted, permit, taken)).await.is_err() {
                     break;
                 }
             }
         });
         let (answers_tx, answers_rx) = mpsc::channel(IN_FLIGHT);
         tokio::spawn(async move {
-            while let Some((submitted, permit)) = pending_rx.recv().await {
+            while let Some((submitted, permit, (n_events, bytes))) = pending_rx.recv().await {
                 let answer = match submitted {
                     Ok(pending) => match pending.await {
                         Ok(appended) => pb::AppendStreamResponse {
                             result: Some(pb::append_stream_response::Result::Ok(appended_to_proto(&appended))),
                         },
-                        Err(error) => error_answer(&Error::from(error).into()),
+                        Err(error) => {
+                            giver.give_back(n_events, bytes);
+                            error_answer(&Error::from(error).into())
+                        }
                     },
                     Err(status) => error_answer(&status),
                 };
@@ -440,22 +463,29 @@ impl pb::ledger_server::Ledger for LedgerService {
         &self,
         request: Request<pb::SubscribeRequest>,
     ) -> Result<Response<Self::SubscribeStream>, Status> {
+        let carrier = carrier_of(request.extensions());
         let (metadata, request) = (request.metadata().clone(), request.into_inner());
         let stream = match request.stream.as_str() {
             "" => None,
             name => Some(StreamId::parse(name).map_err(Error::from)?),
         };
-        self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
+        let who = self.auth.authorize(&metadata, read_access(stream.as_ref()))?;
         let filter = stream.map_or(Filter::All, Filter::Stream);
         super::cursor("from", request.from)?;
-        let Ok(slot) = Arc::clone(&self.subscribers).try_acquire_owned() else {
-            ServerStats::add(&self.stats.subscribers_refused, 1);
-            tracing::warn!(max_subscribers = self.limits.max_subscribers, "subscription refused: limit reached");
-            return Err(Error::ResourceExhausted(format!(
-                "ledgerd already serves {} subscriptions (--max-subscribers); try again later",
-                self.limits.max_subscribers
-            ))
-            .into());
+        let peer = carrier.as_ref().and_then(|c| c.peer);
+        let (class, client) = claim_of(matches!(*self.auth, Auth::Open), &metadata, Some(&who), peer);
+        let slot = match self.subscribers.take(class, &client, carrier.as_ref()) {
+            Ok(slot) => slot,
+            Err(refused) => {
+                ServerStats::add(&self.stats.subscribers_refused, 1);
+                tracing::warn!(%refused, "subscription refused: its share is taken");
+                return Err(Error::ResourceExhausted(format!(
+                    "no more subscriptions now: {refused} (--max-subscribers {}: {}); try again later",
+                    self.limits.max_subscribers,
+                    self.subscribers.describe()
+                ))
+                .into());
+            }
         };
         let mut source = self.log.subscribe(filter, request.from);
         let mut stopping = self.stopping.clone();

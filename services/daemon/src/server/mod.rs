@@ -310,6 +310,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
                     hosts: local_ca.hosts(),
                     plain_port: plain.port(),
                     https_port: local.port(),
+                    limited_to: root.limited_to.clone(),
                 },
             );
             let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())

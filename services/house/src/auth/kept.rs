@@ -23,8 +23,8 @@ const LOCK_NAME: &str = "tokens.lock";
 pub const MAX_KEPT: usize = 4096;
 /// A browser's sign-in lasts a tournament day, as its cookie does.
 pub const SESSION_MS: u64 = 12 * 3600 * 1000;
-/// The sign-ins an actor holds at most: one more ends the oldest (a table's code photographed and
-/// signed in with over and over cannot fill the store).
+/// The sign-ins an actor holds at most: one more ends a person's oldest, and is refused to a
+/// table (whose codes are spent on their first sign-in: issue 42), so that the store cannot fill.
 pub const MAX_SESSIONS_PER_ACTOR: usize = 16;
 /// A label's length at most, in characters.
 pub const MAX_LABEL_CHARS: usize = 80;
@@ -59,6 +59,10 @@ pub struct KeptToken {
     pub issued_at_ms: u64,
     /// A browser's sign-in, not a code: when it ends.
     pub expires_at_ms: Option<u64>,
+    /// A short name of the token (16 hex digits of its digest's): the device the console ends.
+    pub device: String,
+    /// A table's code spent by its first sign-in (issue 42).
+    pub spent: bool,
 }
 
 impl KeptToken {
@@ -95,6 +99,8 @@ impl KeptEntry {
             label: self.label.clone(),
             issued_at_ms: self.issued_at_ms,
             expires_at_ms: self.expires_at_ms,
+            device: self.sha256.chars().take(16).collect(),
+            spent: false,
         }
     }
 
@@ -116,12 +122,33 @@ impl KeptEntry {
     }
 }
 
+/// A table's code spent by its first sign-in (issue 42): from then on it admits nothing by
+/// itself, neither a request nor another sign-in, until the organiser lets one more device sign
+/// in with it ([`super::Auth::admit_device`]). A code of the auth file is spent here too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SpentCode {
+    pub sha256: String,
+    pub actor: String,
+    /// Milliseconds since the Unix epoch: the sign-in that spent it.
+    pub at_ms: u64,
+}
+
+/// What the store holds: the kept tokens, and the tables' codes spent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Stored {
+    pub tokens: Vec<KeptEntry>,
+    pub spent: Vec<SpentCode>,
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct KeptFile {
-    /// The file's format; 1 since it was first written.
+    /// The file's format; 1 since it was first written (`spent` came later, optional).
     version: u32,
     tokens: Vec<KeptEntry>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    spent: Vec<SpentCode>,
 }
 
 /// The store in a data directory.
@@ -150,10 +177,10 @@ impl KeptStore {
     ///
     /// # Errors
     /// The file cannot be read, is malformed, or holds more than [`MAX_KEPT`] tokens.
-    pub(super) fn read(&self) -> Result<Vec<KeptEntry>, AuthFileError> {
+    pub(super) fn read(&self) -> Result<Stored, AuthFileError> {
         let text = match std::fs::read_to_string(&self.path) {
             Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Stored::default()),
             Err(error) => return Err(self.fail(error.to_string())),
         };
         let file: KeptFile = serde_json::from_str(&text).map_err(|e| self.fail(e.to_string()))?;
@@ -166,7 +193,10 @@ impl KeptStore {
         for entry in &file.tokens {
             entry.admits().map_err(|reason| self.fail(reason))?;
         }
-        Ok(file.tokens)
+        if file.spent.len() > MAX_KEPT {
+            return Err(self.fail(format!("{} spent codes, more than the {MAX_KEPT} a store keeps", file.spent.len())));
+        }
+        Ok(Stored { tokens: file.tokens, spent: file.spent })
     }
 
     /// Changes the store: `change` is given the entries as they are on disk now, under the lock,
@@ -180,6 +210,18 @@ impl KeptStore {
         &self,
         change: impl FnOnce(&mut Vec<KeptEntry>) -> Result<T, Error>,
     ) -> Result<(T, Vec<KeptEntry>), Error> {
+        let (answer, stored) = self.update_stored(|stored| change(&mut stored.tokens))?;
+        Ok((answer, stored.tokens))
+    }
+
+    /// [`KeptStore::update`] of the tokens and the spent codes together.
+    ///
+    /// # Errors
+    /// As [`KeptStore::update`].
+    pub(super) fn update_stored<T>(
+        &self,
+        change: impl FnOnce(&mut Stored) -> Result<T, Error>,
+    ) -> Result<(T, Stored), Error> {
         let internal = |reason: String| Error::Internal(format!("the kept tokens ({}): {reason}", self.path.display()));
         let dir = self.path.parent().unwrap_or(Path::new("."));
         std::fs::create_dir_all(dir).map_err(|e| internal(e.to_string()))?;
@@ -191,20 +233,23 @@ impl KeptStore {
             .map_err(|e| internal(e.to_string()))?;
         // Released when `lock` is dropped, at the end of this call.
         lock.lock().map_err(|e| internal(e.to_string()))?;
-        let mut entries = self.read().map_err(|e| internal(e.reason))?;
-        let answer = change(&mut entries)?;
-        if entries.len() > MAX_KEPT {
+        let mut stored = self.read().map_err(|e| internal(e.reason))?;
+        let answer = change(&mut stored)?;
+        if stored.tokens.len() > MAX_KEPT {
             return Err(Error::ResourceExhausted(format!(
                 "ledgerd keeps at most {MAX_KEPT} codes; revoke some before issuing more"
             )));
         }
-        let file = KeptFile { version: 1, tokens: entries };
+        // The oldest spent codes are forgotten first: those codes are long reprinted.
+        let over = stored.spent.len().saturating_sub(MAX_KEPT);
+        stored.spent.drain(..over);
+        let file = KeptFile { version: 1, tokens: stored.tokens, spent: stored.spent };
         let text = serde_json::to_string_pretty(&file).map_err(|e| internal(e.to_string()))?;
         durable::replace(&self.path, &format!("{text}\n"), |temp| {
             KeptStore { path: temp.to_path_buf() }.read().map(drop).map_err(|e| e.reason)
         })
         .map_err(internal)?;
-        Ok((answer, file.tokens))
+        Ok((answer, Stored { tokens: file.tokens, spent: file.spent }))
     }
 
     /// Mints a token for `actor` into the store, from a process that admits no one itself
@@ -303,7 +348,9 @@ mod tests {
         file::add_entries(&auth_file, &[file::entry("jury-secret", "jury-1", Role::Jury)]).unwrap();
         let auth = Auth::of_daemon(Some(&auth_file), KeptStore::in_dir(dir.path())).unwrap().unwrap();
         let code = auth.issue("open26-table-1", Role::Table, table(1), "sheet").unwrap();
-        let (tablet, other) = (auth.open_session(&code).unwrap().unwrap(), auth.open_session(&code).unwrap().unwrap());
+        let reprint = auth.issue("open26-table-1", Role::Table, table(1), "reprint").unwrap();
+        let (tablet, other) =
+            (auth.open_session(&code).unwrap().unwrap(), auth.open_session(&reprint).unwrap().unwrap());
         assert_ne!(tablet, code);
         assert_eq!(who(&auth, &tablet).as_deref(), Some("open26-table-1 table"));
         let session = auth.kept().into_iter().find(|k| k.is_session()).unwrap();
@@ -311,23 +358,23 @@ mod tests {
         auth.end_session(&tablet).unwrap();
         assert_eq!(who(&auth, &tablet), None, "signed out");
         assert_eq!(who(&auth, &other).as_deref(), Some("open26-table-1 table"), "another browser stays in");
-        assert_eq!(who(&auth, &code).as_deref(), Some("open26-table-1 table"), "the code signs in again");
         auth.end_session(&code).unwrap();
-        assert_eq!(who(&auth, &code).as_deref(), Some("open26-table-1 table"), "signing out never revokes a code");
         // An auth file's code signs in too; its sign-in is kept.
         let jury = auth.open_session("jury-secret").unwrap().unwrap();
         assert_eq!(who(&auth, &jury).as_deref(), Some("jury-1 jury"));
         assert_eq!(auth.open_session("unknown").unwrap_err().code(), crate::error::Code::Unauthenticated);
-        // One code signed in over and over holds at most MAX_SESSIONS_PER_ACTOR sign-ins: the oldest end.
+        auth.end_session("jury-secret").unwrap();
+        assert_eq!(who(&auth, "jury-secret").as_deref(), Some("jury-1 jury"), "signing out never revokes a code");
+        // A person's code signed in over and over holds at most MAX_SESSIONS_PER_ACTOR sign-ins: the oldest end.
         let many: Vec<String> =
-            (0..MAX_SESSIONS_PER_ACTOR).map(|_| auth.open_session(&code).unwrap().unwrap()).collect();
-        assert_eq!(who(&auth, &other), None, "the oldest sign-in ended");
+            (0..MAX_SESSIONS_PER_ACTOR).map(|_| auth.open_session("jury-secret").unwrap().unwrap()).collect();
+        assert_eq!(who(&auth, &jury), None, "the oldest sign-in ended");
         assert!(many.iter().all(|t| who(&auth, t).is_some()));
-        let sessions = auth.kept().into_iter().filter(|k| k.is_session() && k.actor == "open26-table-1").count();
+        let sessions = auth.kept().into_iter().filter(|k| k.is_session() && k.actor == "jury-1").count();
         assert_eq!(sessions, MAX_SESSIONS_PER_ACTOR);
         // Re-issuing the table's code ends its sign-ins too.
         auth.revoke("open26-table-1").unwrap();
-        assert!(many.iter().all(|t| who(&auth, t).is_none()));
+        assert_eq!(who(&auth, &other), None);
         assert_eq!(Auth::Open.open_session("x").unwrap(), None);
     }
 

@@ -15,6 +15,7 @@
 //! file's. A ledgerd whose data directory holds kept tokens runs with tokens even without an
 //! auth file ([`Auth::of_daemon`]).
 
+pub mod devices;
 pub mod durable;
 pub mod file;
 pub mod kept;
@@ -27,7 +28,7 @@ pub use policy::{Access, Role};
 pub use quota::Quotas;
 pub use scope::{Scope, Tables};
 
-use kept::KeptEntry;
+use kept::{KeptEntry, Stored};
 use ledger::access::Clearance;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
@@ -71,8 +72,9 @@ pub struct Recorder {
     pub actor: String,
     pub clearance: Clearance,
     pub scope: Scope,
-    /// A table's code on a ledgerd with tokens: its allowance a minute ([`Quotas`]).
-    quotas: Option<Arc<Quotas>>,
+    /// A table's device on a ledgerd with tokens: its allowance a minute ([`Quotas`]), kept
+    /// under its token's digest (a sign-in, or a code used as it is).
+    quotas: Option<(Arc<Quotas>, String)>,
 }
 
 impl Recorder {
@@ -90,7 +92,15 @@ impl Recorder {
     /// # Errors
     /// `RESOURCE_EXHAUSTED`: the code recorded its minute's worth.
     pub fn take(&self, events: usize, bytes: usize) -> Result<(), Error> {
-        self.quotas.as_ref().map_or(Ok(()), |quotas| quotas.take(&self.actor, events, bytes))
+        self.quotas.as_ref().map_or(Ok(()), |(quotas, device)| quotas.take(device, &self.actor, events, bytes))
+    }
+
+    /// Gives back what [`Recorder::take`] took for events the ledger then refused: only what is
+    /// recorded spends an allowance (issue 42).
+    pub fn give_back(&self, events: usize, bytes: usize) {
+        if let Some((quotas, device)) = &self.quotas {
+            quotas.give_back(device, events, bytes);
+        }
     }
 }
 
@@ -122,15 +132,27 @@ struct Known {
     kept: Vec<KeptEntry>,
     /// Who each kept token admits, and until when (a sign-in's end).
     kept_by_digest: HashMap<[u8; 32], (Identity, Option<u64>)>,
+    /// The digests (hex) of the tables' codes spent by a sign-in, which admit nothing by
+    /// themselves (issue 42).
+    spent_digests: std::collections::HashSet<String>,
+    /// The actors whose codes those are.
+    spent_actors: std::collections::HashSet<String>,
 }
 
 impl Known {
-    fn keep(&mut self, kept: Vec<KeptEntry>) {
-        self.kept_by_digest = kept
+    fn keep(&mut self, stored: Stored) {
+        self.kept_by_digest = stored
+            .tokens
             .iter()
             .filter_map(|entry| entry.admits().ok().map(|(digest, who)| (digest, (who, entry.expires_at_ms))))
             .collect();
-        self.kept = kept;
+        self.kept = stored.tokens;
+        self.spent_actors = stored.spent.iter().map(|spent| spent.actor.clone()).collect();
+        self.spent_digests = stored.spent.into_iter().map(|spent| spent.sha256).collect();
+    }
+
+    fn is_spent(&self, digest: &[u8; 32]) -> bool {
+        !self.spent_digests.is_empty() && self.spent_digests.contains(&hex::encode(digest))
     }
 }
 
@@ -156,6 +178,9 @@ impl TokenTable {
 
     fn get(&self, digest: &[u8; 32]) -> Option<Identity> {
         let known = self.read();
+        if known.is_spent(digest) {
+            return None;
+        }
         let kept = known.kept_by_digest.get(digest).filter(|(_, end)| end.is_none_or(|end| kept::now_ms() < end));
         kept.map(|(who, _)| who).or_else(|| known.file.get(digest)).cloned()
     }
@@ -179,9 +204,14 @@ impl TokenTable {
 
     /// Changes the kept tokens durably, then admits what was written.
     fn change_kept<T>(&self, change: impl FnOnce(&mut Vec<KeptEntry>) -> Result<T, Error>) -> Result<T, Error> {
+        self.change_stored(|stored| change(&mut stored.tokens))
+    }
+
+    /// Changes the kept tokens and the spent codes durably, then admits what was written.
+    fn change_stored<T>(&self, change: impl FnOnce(&mut Stored) -> Result<T, Error>) -> Result<T, Error> {
         let store = self.store()?;
         let _one_at_a_time = self.sources.changing.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let (answer, written) = store.update(change)?;
+        let (answer, written) = store.update_stored(change)?;
         self.write().keep(written);
         Ok(answer)
     }
@@ -330,62 +360,11 @@ impl Auth {
                 "{actor} holds a token of the auth file, which only an edit of that file and a reload revoke"
             )));
         }
-        table.change_kept(|entries| {
-            let before = entries.len();
-            entries.retain(|entry| entry.actor != actor);
-            Ok(before - entries.len())
-        })
-    }
-
-    /// A browser's sign-in with `token` (a code it knows, kept or of the auth file): a fresh
-    /// token for the same actor, role and scope, kept until [`kept::SESSION_MS`] from now, for
-    /// the browser's cookie, so that signing out ([`Auth::end_session`]) revokes that browser
-    /// alone and the code keeps working for the next sign-in. Ended sign-ins are dropped, and an
-    /// actor's oldest past [`kept::MAX_SESSIONS_PER_ACTOR`]. `None` where nothing is kept (the
-    /// cookie then holds the code itself).
-    ///
-    /// # Errors
-    /// `UNAUTHENTICATED` for a token it does not know; as [`Auth::issue`] when it cannot be kept.
-    pub fn open_session(&self, token: &str) -> Result<Option<String>, Error> {
-        let Auth::Tokens(table) = self else { return Ok(None) };
-        if table.sources.kept.is_none() {
-            return Ok(None);
-        }
-        let who = table.get(&token_digest(token)).ok_or_else(|| Error::Unauthenticated("unknown token".into()))?;
-        let (session, mut entry) = kept::minted(&who.actor, who.role, who.scope, "sign-in")?;
-        let now = kept::now_ms();
-        entry.expires_at_ms = Some(now.saturating_add(kept::SESSION_MS));
-        table.change_kept(|entries| {
-            entries.retain(|kept| kept.live(now));
-            let theirs: Vec<usize> = (0..entries.len())
-                .filter(|&n| entries[n].actor == entry.actor && entries[n].expires_at_ms.is_some())
-                .collect();
-            let over = (theirs.len() + 1).saturating_sub(kept::MAX_SESSIONS_PER_ACTOR);
-            // Kept in the order issued: the first are the oldest.
-            for n in theirs.into_iter().take(over).rev() {
-                entries.remove(n);
-            }
-            entries.push(entry);
-            Ok(())
-        })?;
-        Ok(Some(session))
-    }
-
-    /// Signing out: the sign-in `token` is revoked, at once and durably. A code (printed, shown,
-    /// of the auth file) is never revoked here; an unknown token is nothing to do.
-    ///
-    /// # Errors
-    /// `INTERNAL` when the store cannot be written.
-    pub fn end_session(&self, token: &str) -> Result<(), Error> {
-        let Auth::Tokens(table) = self else { return Ok(()) };
-        let digest = hex::encode(token_digest(token));
-        let is_session = table.read().kept.iter().any(|k| k.sha256 == digest && k.expires_at_ms.is_some());
-        if !is_session {
-            return Ok(());
-        }
-        table.change_kept(|entries| {
-            entries.retain(|kept| !(kept.sha256 == digest && kept.expires_at_ms.is_some()));
-            Ok(())
+        table.change_stored(|stored| {
+            let before = stored.tokens.len();
+            stored.tokens.retain(|entry| entry.actor != actor);
+            stored.spent.retain(|spent| spent.actor != actor);
+            Ok(before - stored.tokens.len())
         })
     }
 
@@ -393,7 +372,11 @@ impl Auth {
     pub fn kept(&self) -> Vec<KeptToken> {
         match self {
             Auth::Open => Vec::new(),
-            Auth::Tokens(table) => table.read().kept.iter().map(KeptEntry::listed).collect(),
+            Auth::Tokens(table) => {
+                let known = table.read();
+                let spent = |entry: &KeptEntry| known.spent_digests.contains(&entry.sha256);
+                known.kept.iter().map(|entry| KeptToken { spent: spent(entry), ..entry.listed() }).collect()
+            }
         }
     }
 }
@@ -465,7 +448,10 @@ impl Auth {
         let who = self.authorize(metadata, Access::Record)?;
         let Some(clearance) = who.role.clearance() else { return Err(policy::denied(&who, Access::Record)) };
         let quotas = match self {
-            Auth::Tokens(table) if clearance == Clearance::Table => Some(Arc::clone(&table.quotas)),
+            Auth::Tokens(table) if clearance == Clearance::Table => {
+                let bearer = metadata.get("authorization").map(|v| v.as_bytes()).unwrap_or_default();
+                Some((Arc::clone(&table.quotas), hex::encode(Sha256::digest(bearer))))
+            }
             Auth::Tokens(_) | Auth::Open => None,
         };
         Ok(Recorder { actor: who.actor, clearance, scope: who.scope, quotas })

@@ -63,6 +63,7 @@ signout = Sign out
 ## Refusals, as a page shows them (the machine code stays in data-code and in JSON routes).
 error-title = This page cannot be shown
 error-unknown-token = Unknown token: sign in again.
+signin-code-spent = This table's code has already signed in its tablet. Ask the organiser to let one more device sign in, or to re-issue the code.
 error-needs-signin = This page needs a token: sign in.
 error-not-cleared = Your clearance does not open this page.
 error-not-found = Nothing is recorded under this name: check the address.
@@ -89,6 +90,7 @@ error-jury-only = The replay viewer is for the jury; { $actor } is cleared as { 
 error-bad-year = “{ $year }” is not a year.
 # $max (String)
 error-too-many-live = This ledgerd already serves { $max } live pages: reload later.
+error-too-many-live-yours = You already follow { $max } live pages: close some, or reload later.
 
 ## Live pages' status line
 live-now = live
@@ -275,6 +277,12 @@ codes-people = Jury and organisers
 codes-print-sheet = Print the tablets' sheet
 codes-print-hint = A fresh code for every table: the tablets signed in already stay signed in.
 codes-col-codes = Codes
+codes-col-devices = Signed-in devices
+# $time (String) - when the device signed in, HH:MM UTC
+codes-device-since = signed in at { $time }
+codes-device-end = Sign this device out
+codes-no-devices = No device signed in yet.
+codes-device-admit = Let one more device sign in
 # $count (Number)
 codes-held = { $count ->
     [0] no code

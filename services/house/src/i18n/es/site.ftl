@@ -66,6 +66,7 @@ signout = Cerrar sesión
 ## Rechazos, tal como los muestra una página (el código de máquina queda en data-code y en las rutas JSON).
 error-title = No se puede mostrar esta página
 error-unknown-token = Token desconocido: vuelva a iniciar sesión.
+signin-code-spent = Con el código de esta mesa ya entró su tableta. Pida a la organización que deje entrar a un dispositivo más o que dé otro código a la mesa.
 error-needs-signin = Esta página necesita un token: inicie sesión.
 error-not-cleared = Su autorización no abre esta página.
 error-not-found = No hay nada registrado con este nombre: revise la dirección.
@@ -98,6 +99,7 @@ error-jury-only = El visor de repetición es para el jurado; { $actor } tiene au
 error-bad-year = «{ $year }» no es un año.
 # $max (String)
 error-too-many-live = Este ledgerd ya sirve { $max } páginas en directo: recargue más tarde.
+error-too-many-live-yours = Ya sigue { $max } páginas en directo: cierre alguna o recargue más tarde.
 
 ## La línea de estado de las páginas en directo
 live-now = en directo
@@ -284,6 +286,12 @@ codes-people = Jurado y organización
 codes-print-sheet = Imprimir la hoja de las tabletas
 codes-print-hint = Un código nuevo para cada mesa: las tabletas que ya entraron siguen dentro.
 codes-col-codes = Códigos
+codes-col-devices = Dispositivos dentro
+# $time (String) - cuándo entró el dispositivo, HH:MM UTC
+codes-device-since = entró a las { $time }
+codes-device-end = Sacar este dispositivo
+codes-no-devices = Aún no ha entrado ningún dispositivo.
+codes-device-admit = Dejar entrar a un dispositivo más
 # $count (Number)
 codes-held = { $count ->
     [0] ningún código
