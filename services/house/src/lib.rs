@@ -1,7 +1,8 @@
 //! What ledgerd (`ledger-daemon`), its web pages (`ledger-web`) and `ledgerctl` (`ledger-cli`)
 //! share: the organiser's commands ([`commands`]), the typed projections facade ([`facade`], over [`projections`]), the one error type
 //! ([`error`]), who may do what ([`auth`]), the tournament's cross-stream checks
-//! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]), the organiser's
+//! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]; the ledger's typed
+//! values — refusals, events, score sheets — said in them by [`words`]), the organiser's
 //! paper ([`paper`]) and the proofs' file formats ([`proofs`]).
 //!
 //! Architecture Invariant: no transport here beyond `error.rs`'s conversion to a gRPC status
@@ -18,5 +19,6 @@ pub mod paper;
 pub mod player_links;
 pub mod projections;
 pub mod proofs;
+pub mod words;
 
 pub use auth::ACTOR_HEADER;

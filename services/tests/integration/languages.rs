@@ -322,9 +322,9 @@ async fn refusals_are_sentences_in_the_readers_language() {
 
     // A wrong token at sign-in: the form again, with a sentence, never the status line.
     for (ask, said) in [
-        (Ask::Browser("es"), "Token desconocido: vuelva a iniciar sesión."),
+        (Ask::Browser("es"), "Código desconocido: vuelva a iniciar sesión."),
         (Ask::Browser("en"), "Unknown token: sign in again."),
-        (Ask::Cookie("es"), "Token desconocido: vuelva a iniciar sesión."),
+        (Ask::Cookie("es"), "Código desconocido: vuelva a iniciar sesión."),
     ] {
         let answer = http(&site, "POST", "/signin", &ask.headers(None), "next=%2Fjury%2Fq1-t1&token=not-a-token").await;
         assert_eq!(answer.status, 401, "{}", answer.body);
@@ -394,7 +394,7 @@ async fn refusals_are_sentences_in_the_readers_language() {
             Some("a-token-nobody-gave"),
             401,
             "Unknown token: sign in again.",
-            "Token desconocido: vuelva a iniciar sesión.",
+            "Código desconocido: vuelva a iniciar sesión.",
         ),
     ];
     for (path, token, status, en, es) in refusals {
@@ -422,7 +422,7 @@ async fn refusals_are_sentences_in_the_readers_language() {
     // Who may not see a page is offered to sign in, back to the same page.
     let answer = http(&site, "GET", "/jury/q1-t1", &Ask::Browser("es").headers(Some(TABLE_TOKEN)), "").await;
     assert!(
-        answer.body.contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un token"),
+        answer.body.contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un código de acceso"),
         "{}",
         answer.body
     );

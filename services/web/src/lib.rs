@@ -22,6 +22,7 @@ mod andes;
 mod andes_record;
 mod auth;
 mod board;
+mod body;
 mod board_sections;
 mod codes;
 mod days;
@@ -266,6 +267,9 @@ pub(crate) struct PageError {
     /// `CODE: the ledger's sentence`, as `ledgerctl` prints it.
     message: String,
     say: refusal::Say,
+    /// The refusal of the rules behind it, with its own words (`ledger::Reason`): the page
+    /// says them under the sentence, in the reader's language.
+    refused: Option<ledger::Rejection>,
 }
 
 impl PageError {
@@ -305,7 +309,11 @@ fn http_status(code: Code) -> StatusCode {
 impl From<Error> for PageError {
     /// A failure of the house on a page: its HTTP status, its machine text and its sentence.
     fn from(error: Error) -> Self {
-        PageError { code: error.code(), message: error.text(), say: refusal::Say::of_error(&error) }
+        let refused = match &error {
+            Error::Refused(rejection) if rejection.reason.is_some() => Some(rejection.clone()),
+            _ => None,
+        };
+        PageError { code: error.code(), message: error.text(), say: refusal::Say::of_error(&error), refused }
     }
 }
 
