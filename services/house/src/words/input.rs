@@ -140,8 +140,11 @@ mod tests {
         assert_eq!(bad.id, "input-event-invalid-value");
         assert_eq!(
             crate::words::reason(Lang::Es, &bad),
-            "Rusia no aplica: el valor -5 de la baja de una nación no vale: se espera un número entero desde 0"
-                .replace("Rusia no aplica: ", ""),
+            "En el abandono de una nación, -5 no vale: se espera un número entero desde 0"
+        );
+        assert_eq!(
+            crate::words::reason(Lang::En, &bad),
+            "In a nation's drop-out, -5 is not allowed: a whole number from 0 is expected"
         );
         assert_eq!(of_event("unknown event type `foo`").id, "input-unknown-type");
         assert_eq!(of_event("tc_dealt: missing field `nation`").id, "input-event-missing");

@@ -197,13 +197,13 @@ input-missing = The field { $field } is missing
 # $field (String)
 input-unknown-field = The ledger knows no field { $field } here
 # $field (String); $given (String); $expected (String)
-input-invalid-value = { $field }: { $given } is not allowed: { $expected } is expected
+input-invalid-value = { $given } is not allowed here: { $expected } is expected
 # $field (String); $given (String); $expected (String)
-input-invalid-type = { $field }: { $given } is not allowed: { $expected } is expected
+input-invalid-type = { $given } is not allowed here: { $expected } is expected
 # $field (String); $given (String)
-input-unknown-value = { $field }: { $given } is not one of the values allowed
+input-unknown-value = { $given } is not one of the values allowed here
 # $field (String)
-input-invalid-length = { $field } has the wrong number of entries
+input-invalid-length = A list has the wrong number of entries
 # $type (String); $given (String); $expected (String); $field (String)
 input-event-invalid-value = In { $type }, { $given } is not allowed: { $expected } is expected
 # $type (String); $given (String); $expected (String); $field (String)
