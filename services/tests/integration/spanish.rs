@@ -182,8 +182,18 @@ pub(crate) fn leaks(text: &str, english: &BTreeSet<String>) -> Vec<String> {
             && bytes[i - 3] == b':'
             && text[i + 1..].trim_start_matches(|c: char| c.is_ascii_digit()).starts_with('Z')
     };
+    // An article of the Andes laws (`Artículo 6.6.1`) is a section's number, not a decimal.
+    let article = |i: usize| {
+        let start = text[..i].trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').len();
+        text[..start].ends_with("rtículo ")
+    };
     for i in 1..bytes.len().saturating_sub(1) {
-        if bytes[i] == b'.' && bytes[i - 1].is_ascii_digit() && bytes[i + 1].is_ascii_digit() && !timestamp(i) {
+        if bytes[i] == b'.'
+            && bytes[i - 1].is_ascii_digit()
+            && bytes[i + 1].is_ascii_digit()
+            && !timestamp(i)
+            && !article(i)
+        {
             found.push(format!("a decimal point in «{}»", context(i)));
         }
     }
