@@ -107,7 +107,10 @@ pub fn refuse_derived(event: &Event) -> Result<(), Rejection> {
              append the move_played alone",
             event.type_name()
         ))
-        .said("law-derived", [("article", "4.2".into()), ("type", crate::rejection::Arg::name("record-event-name", event.type_name()))]));
+        .said(
+            "law-derived",
+            [("article", "4.2".into()), ("type", crate::rejection::Arg::name("record-event-name", event.type_name()))],
+        ));
     }
     Ok(())
 }

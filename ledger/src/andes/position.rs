@@ -236,7 +236,11 @@ impl Position {
             )
             .said(
                 "law-place-free",
-                [("square", Arg::text(square)), ("owner", Arg::name("record-side", piece.side)), ("kind", Arg::name("record-kind", piece.kind))],
+                [
+                    ("square", Arg::text(square)),
+                    ("owner", Arg::name("record-side", piece.side)),
+                    ("kind", Arg::name("record-kind", piece.kind)),
+                ],
             ));
         }
         if square.colour() == Colour::Light && kind != PieceKind::Persona {
@@ -285,7 +289,11 @@ impl Position {
             )
             .said(
                 "law-keeps-type",
-                [("square", Arg::text(from)), ("kind", Arg::name("record-kind", piece.kind)), ("claimed", Arg::name("record-kind", kind))],
+                [
+                    ("square", Arg::text(from)),
+                    ("kind", Arg::name("record-kind", piece.kind)),
+                    ("claimed", Arg::name("record-kind", kind)),
+                ],
             ));
         }
         let Some((unit, steps)) = kind.path(from, to) else {

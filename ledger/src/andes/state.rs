@@ -12,9 +12,9 @@ use super::notation::Move;
 use super::piece::PieceKind;
 use super::position::{EndReason, Played, Position};
 use super::rejection::AndesRejection;
-use crate::rejection::Arg;
 use crate::event::PlayerId;
 use crate::rejection::quote;
+use crate::rejection::Arg;
 use serde::{Deserialize, Serialize};
 
 /// The match as `match_created` set it up.

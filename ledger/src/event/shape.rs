@@ -285,7 +285,11 @@ fn objectives(nation: Option<Nation>, held: i32, total: i32) -> Result<(), Rejec
     };
     if total <= 0 {
         return Err(Rejection::malformed(format!("{prefix}objectives total must be more than 0, got {total}"))
-            .because(with_nation("refusal-objectives-total", "refusal-nation-objectives-total", vec![("total", total.into())])));
+            .because(with_nation(
+                "refusal-objectives-total",
+                "refusal-nation-objectives-total",
+                vec![("total", total.into())],
+            )));
     }
     if held < 0 || held > total {
         return Err(Rejection::malformed(format!(

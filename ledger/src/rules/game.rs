@@ -247,17 +247,20 @@ impl GameState {
             Event::AustriaClaimedObjectives { count } => {
                 self.offensive_active("austria can claim objectives", "claim")?;
                 if self.austria_claimed {
-                    return Err(
-                        Rejection::precondition("austria already claimed her objectives")
-                            .said("refusal-austria-already-claimed", []),
-                    );
+                    return Err(Rejection::precondition("austria already claimed her objectives")
+                        .said("refusal-austria-already-claimed", []));
                 }
                 match self.ruleset {
                     Some(r) if r.is_cafe() && *count != 4 => {
-                        Err(Rejection::precondition(format!("{r}: austria claims exactly 4 objectives, got {count}")).said(
-                            "refusal-austria-claims-four",
-                            [("ruleset", Arg::name("ruleset", r)), ("expected", 4.into()), ("count", (*count).into())],
-                        ))
+                        Err(Rejection::precondition(format!("{r}: austria claims exactly 4 objectives, got {count}"))
+                            .said(
+                                "refusal-austria-claims-four",
+                                [
+                                    ("ruleset", Arg::name("ruleset", r)),
+                                    ("expected", 4.into()),
+                                    ("count", (*count).into()),
+                                ],
+                            ))
                     }
                     _ => Ok(()),
                 }
@@ -286,7 +289,10 @@ impl GameState {
                     Offensive::Active { launched_in } if *turn < launched_in => Err(Rejection::precondition(format!(
                         "the offensive cannot be called off in turn {turn}: it was launched in turn {launched_in}"
                     ))
-                    .said("refusal-call-off-before-launch", [("turn", (*turn).into()), ("launched_in", launched_in.into())])),
+                    .said(
+                        "refusal-call-off-before-launch",
+                        [("turn", (*turn).into()), ("launched_in", launched_in.into())],
+                    )),
                     _ => Ok(()),
                 }
             }
@@ -464,10 +470,8 @@ impl GameState {
     fn clock_runs(&self, verb: &str) -> Result<(), Rejection> {
         match self.clock_running {
             Some(_) => Ok(()),
-            None => Err(Rejection::precondition(format!("no clock is running to {verb}")).said(
-                if verb == "press" { "refusal-no-clock-to-press" } else { "refusal-no-clock-to-stop" },
-                [],
-            )),
+            None => Err(Rejection::precondition(format!("no clock is running to {verb}"))
+                .said(if verb == "press" { "refusal-no-clock-to-press" } else { "refusal-no-clock-to-stop" }, [])),
         }
     }
 
@@ -480,10 +484,10 @@ impl GameState {
         };
         match self.offensive {
             Offensive::Active { .. } => Ok(()),
-            Offensive::NotLaunched => Err(Rejection::precondition(format!(
-                "{what} only during a prussian offensive, and none was launched"
-            ))
-            .said(none, [])),
+            Offensive::NotLaunched => {
+                Err(Rejection::precondition(format!("{what} only during a prussian offensive, and none was launched"))
+                    .said(none, []))
+            }
             Offensive::CalledOff { called_off_in, .. } => Err(Rejection::precondition(format!(
                 "{what} only during a prussian offensive, and it was called off in turn {called_off_in}"
             ))
@@ -541,7 +545,10 @@ impl GameState {
                     return Err(Rejection::precondition(format!(
                         "{nation} dropped out in turn {turn}: its objectives were fixed then"
                     ))
-                    .said("refusal-objectives-fixed", [("nation", Arg::name("nation", nation)), ("turn", (*turn).into())]))
+                    .said(
+                        "refusal-objectives-fixed",
+                        [("nation", Arg::name("nation", nation)), ("turn", (*turn).into())],
+                    ))
                 }
                 _ => {}
             }

@@ -245,7 +245,12 @@ impl Folded {
                     ("seq", seq.into()),
                     ("type", crate::rejection::Arg::name("table-event-name", target.type_name())),
                     ("bad_seq", bad_seq.into()),
-                    ("why", rejection.reason.map_or_else(|| rejection.message.into(), |r| crate::rejection::Arg::Said(Box::new(r)))),
+                    (
+                        "why",
+                        rejection
+                            .reason
+                            .map_or_else(|| rejection.message.into(), |r| crate::rejection::Arg::Said(Box::new(r))),
+                    ),
                 ],
             )
         })

@@ -125,8 +125,10 @@ impl TournamentState {
                     ));
                 }
                 if let Some((chosen, _)) = self.final_roles.iter().find(|(_, p)| *p == player) {
-                    return Err(Rejection::precondition(format!("{player} already chose {chosen}"))
-                        .said("refusal-role-chosen", [("player", self.who(player)), ("role", Arg::name("role", chosen))]));
+                    return Err(Rejection::precondition(format!("{player} already chose {chosen}")).said(
+                        "refusal-role-chosen",
+                        [("player", self.who(player)), ("role", Arg::name("role", chosen))],
+                    ));
                 }
                 Ok(())
             }
@@ -157,10 +159,10 @@ impl TournamentState {
             Event::PlayerWithdrew { player, from_round, stand_in } => {
                 self.check_withdrawal(player, *from_round, stand_in.as_deref())
             }
-            other @ (crate::game_events!() | crate::jury_events!() | Event::Andes(_)) => {
-                Err(Rejection::malformed(format!("{} does not belong in a tournament stream", other.type_name()))
-                    .said("refusal-not-a-tournament-event", [("type", Arg::name("table-event-name", other.type_name()))]))
-            }
+            other @ (crate::game_events!() | crate::jury_events!() | Event::Andes(_)) => Err(Rejection::malformed(
+                format!("{} does not belong in a tournament stream", other.type_name()),
+            )
+            .said("refusal-not-a-tournament-event", [("type", Arg::name("table-event-name", other.type_name()))])),
         }
     }
 

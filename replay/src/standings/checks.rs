@@ -158,11 +158,10 @@ fn rank_order(
     events: &[(u64, Event)],
     games: &BTreeMap<String, Vec<(u64, Event)>>,
 ) -> Result<(), Rejection> {
-    let standings = super::standings(events, games)
-        .map_err(|e| {
-            Rejection::precondition(format!("the standings cannot be computed: {e}"))
-                .said("refusal-standings-unknown", [("why", e.to_string().into())])
-        })?;
+    let standings = super::standings(events, games).map_err(|e| {
+        Rejection::precondition(format!("the standings cannot be computed: {e}"))
+            .said("refusal-standings-unknown", [("why", e.to_string().into())])
+    })?;
     if !standings.finalists_settled {
         let (why, said) = if standings.pending_games.is_empty() {
             ("fourth and fifth place are tied; record a lot".to_owned(), Reason::new("refusal-finalists-tied"))
@@ -218,6 +217,8 @@ fn rank_order(
                 ("player", tournament.display_name(player).into()),
             ],
         )),
-        None => Err(Rejection::precondition("all finalists have chosen their roles").said("refusal-finalists-chosen", [])),
+        None => {
+            Err(Rejection::precondition("all finalists have chosen their roles").said("refusal-finalists-chosen", []))
+        }
     }
 }

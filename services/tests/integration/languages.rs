@@ -422,7 +422,9 @@ async fn refusals_are_sentences_in_the_readers_language() {
     // Who may not see a page is offered to sign in, back to the same page.
     let answer = http(&site, "GET", "/jury/q1-t1", &Ask::Browser("es").headers(Some(TABLE_TOKEN)), "").await;
     assert!(
-        answer.body.contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un código de acceso"),
+        answer
+            .body
+            .contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un código de acceso"),
         "{}",
         answer.body
     );

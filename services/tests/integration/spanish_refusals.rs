@@ -69,10 +69,17 @@ pub(crate) async fn refusals(ledger: &Ledger, english: &BTreeSet<String>) -> Vec
     let (status, text) =
         page(web, ORGANISER_TOKEN, &format!("/organise/{drawn}/register"), "name=Ana+Ruiz&pseudonym=Zorro+1").await;
     assert_eq!(status, 409, "{text}");
-    check(&mut wrong, "a taken pseudonym", &text, "El seudónimo Zorro 1 ya es de Jugadora 1 Pérez en este torneo", english);
+    check(
+        &mut wrong,
+        "a taken pseudonym",
+        &text,
+        "El seudónimo Zorro 1 ya es de Jugadora 1 Pérez en este torneo",
+        english,
+    );
 
     // A withdrawal in a tournament without stand-ins.
-    let (status, text) = page(web, ORGANISER_TOKEN, &format!("/organise/{drawn}/withdraw"), "player=p1&from_round=1").await;
+    let (status, text) =
+        page(web, ORGANISER_TOKEN, &format!("/organise/{drawn}/withdraw"), "player=p1&from_round=1").await;
     assert_eq!(status, 409, "{text}");
     check(&mut wrong, "a withdrawal", &text, "ningún suplente inscrito está libre en esas rondas", english);
 
@@ -97,17 +104,25 @@ pub(crate) async fn refusals(ledger: &Ledger, english: &BTreeSet<String>) -> Vec
     check(&mut wrong, "a body not JSON", body["text"].as_str().unwrap_or_default(), "no es un JSON", english);
     let (status, body) = json_post(web, JURY_TOKEN, &events, r#"{"events": 5}"#).await;
     assert_eq!(status, 400, "{body}");
-    check(&mut wrong, "a body of another shape", body["text"].as_str().unwrap_or_default(), "no tiene la forma", english);
+    check(
+        &mut wrong,
+        "a body of another shape",
+        body["text"].as_str().unwrap_or_default(),
+        "no tiene la forma",
+        english,
+    );
 
     // A turn below zero (serde's `invalid value: integer -5`), and a deal beyond any deal.
     let at = version(web, &format!("/table/{running}/view")).await;
-    let queue = |event: Value| json!({"events": [{"event_id": "es-1", "expected_version": at, "event": event}]}).to_string();
+    let queue =
+        |event: Value| json!({"events": [{"event_id": "es-1", "expected_version": at, "event": event}]}).to_string();
     let (status, body) =
         json_post(web, JURY_TOKEN, &events, &queue(json!({"type": "turn_started", "turn": -5, "at_ms": 1}))).await;
     assert_eq!(status, 200, "{body}");
     let said = body["results"][0]["text"].as_str().unwrap_or_default().to_owned();
     check(&mut wrong, "a turn below zero", &said, "-5 no vale: se espera un número entero desde 0", english);
-    let (_, body) = json_post(web, JURY_TOKEN, &events, &queue(json!({"type": "tc_dealt", "nation": "russia", "count": 9}))).await;
+    let (_, body) =
+        json_post(web, JURY_TOKEN, &events, &queue(json!({"type": "tc_dealt", "nation": "russia", "count": 9}))).await;
     let said = body["results"][0]["text"].as_str().unwrap_or_default().to_owned();
     check(&mut wrong, "a deal of nine cards", &said, "Se indicaron 9 cartas tácticas", english);
     assert_eq!(body["results"][0]["id"], "refusal-tc-count-above-deal", "{body}");
@@ -165,7 +180,13 @@ pub(crate) async fn in_a_browser(ledger: &Ledger, english: &BTreeSet<String>) ->
     client.goto(&format!("{site}/jury/{final_game}")).await.unwrap();
     let text = look("jury-viewer", "#point-sheet").await;
     checked("the viewer", &text, "Tras el evento");
-    client.find(fantoccini::Locator::Css("#form-rule textarea[name=ruling]")).await.unwrap().send_keys("Revisado").await.unwrap();
+    client
+        .find(fantoccini::Locator::Css("#form-rule textarea[name=ruling]"))
+        .await
+        .unwrap()
+        .send_keys("Revisado")
+        .await
+        .unwrap();
     click(&client, "#form-rule button[type=submit]").await;
     let text = look("jury-preview", "#sheet-after").await;
     checked("the ruling's preview", &text, "Papel");

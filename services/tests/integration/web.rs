@@ -425,7 +425,9 @@ async fn the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(browser: &C
     assert!(shown.contains("After event 40"), "{shown}");
     let turn = point["state"]["turn"].as_u64().unwrap();
     assert!(shown.contains(&format!("turn {turn}")), "turn {turn}: {shown}");
-    let cards = js(browser, "return document.querySelector('#point-nations tr th[scope=row] + td + td + td').textContent;").await;
+    let cards =
+        js(browser, "return document.querySelector('#point-nations tr th[scope=row] + td + td + td').textContent;")
+            .await;
     assert_eq!(cards.as_str().and_then(|c| c.parse::<u64>().ok()), point["tc_dealt"]["prussia"].as_u64(), "{shown}");
     assert!(text_of(browser, "#point-sheet").await.is_some(), "the viewer shows no score sheet: {shown}");
     // One step back.

@@ -20,8 +20,8 @@ use ledger::StreamKind;
 use ledger_house::auth::{Access, Role};
 use ledger_house::error::Error;
 use ledger_house::projections;
-use ledger_house::words;
 use ledger_house::proofs::LatestCheckpoint;
+use ledger_house::words;
 use replay::audit::{self, table_time_text, AuditError, Auditor};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -196,10 +196,13 @@ fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result
 
 /// Why an event is struck through: the void that took it out, and the ruling before it.
 fn void_note(lang: Lang, void: &audit::VoidNote) -> String {
-    let mut text = lang.t_args("timeline-voided", &[("seq", void.void_seq.into()), ("reason", void.reason.clone().into())]);
+    let mut text =
+        lang.t_args("timeline-voided", &[("seq", void.void_seq.into()), ("reason", void.reason.clone().into())]);
     if let Some(ruling) = &void.ruling {
         text.push_str(" · ");
-        text.push_str(&lang.t_args("timeline-ruling", &[("seq", ruling.seq.into()), ("text", ruling.text.clone().into())]));
+        text.push_str(
+            &lang.t_args("timeline-ruling", &[("seq", ruling.seq.into()), ("text", ruling.text.clone().into())]),
+        );
     }
     format!("<span class=\"void-note\">{}</span>", esc(&text))
 }

@@ -391,10 +391,8 @@ fn preview(
     let id = esc(game.id.id());
     let notice =
         notice.map(|s| format!("<p class=\"notice\" id=\"changed\">{}</p>", esc(&s.text(lang)))).unwrap_or_default();
-    let lines: String = events
-        .iter()
-        .map(|e| format!("<li>{}</li>", esc(&ledger_house::words::events::sentence(lang, e))))
-        .collect();
+    let lines: String =
+        events.iter().map(|e| format!("<li>{}</li>", esc(&ledger_house::words::events::sentence(lang, e)))).collect();
     let hidden = |name: &str, value: &str| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", esc(value));
     let body = format!(
         "<h1>{title}</h1>{notice}<p>{lead}</p><ol id=\"rule-events\">{lines}</ol>\

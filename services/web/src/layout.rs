@@ -85,18 +85,17 @@ pub(crate) fn shell_in(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &
         // language without reloading its page, words the header again.
         let word = |id: &str| format!("<span data-t=\"{id}\">{}</span>", esc(&lang.t(id)));
         let mode = if v.open { format!(" · {}", word("who-open")) } else { String::new() };
-        let who = match (&v.identity, v.role()) {
-            (_, Some(Role::Public)) => word("who-public"),
-            (None, _) => word("who-unknown"),
-            (Some(who), _) => match table_actor(&who.actor) {
-                // A table's code: the table, named as people name it.
-                Some((tournament, table)) if who.role == Role::Table => esc(&lang.t_args(
-                    "who-table",
-                    &[("table", table.into()), ("tournament", tournament.to_owned().into())],
-                )),
-                _ => format!("{} ({})", esc(&who.actor), word(&format!("clearance-{}", who.role.as_str()))),
-            },
-        };
+        let who =
+            match (&v.identity, v.role()) {
+                (_, Some(Role::Public)) => word("who-public"),
+                (None, _) => word("who-unknown"),
+                (Some(who), _) => match table_actor(&who.actor) {
+                    // A table's code: the table, named as people name it.
+                    Some((tournament, table)) if who.role == Role::Table => esc(&lang
+                        .t_args("who-table", &[("table", table.into()), ("tournament", tournament.to_owned().into())])),
+                    _ => format!("{} ({})", esc(&who.actor), word(&format!("clearance-{}", who.role.as_str()))),
+                },
+            };
         format!(
             "<span class=\"who\" id=\"who\">{who}{mode}</span> <a href=\"/signin\" data-t=\"nav-signin\">{}</a>",
             esc(&lang.t("nav-signin"))

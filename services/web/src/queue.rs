@@ -12,12 +12,12 @@
 //! [`Folded::pending_derived`]: ledger::Folded::pending_derived
 
 use super::auth::same_origin;
+use super::i18n::Lang;
 use super::sse::{follow, html_event, Live};
 use super::table::JsonError;
 use super::{blocking, PageError, WebState};
 use axum::http::HeaderMap;
 use axum::Json;
-use super::i18n::Lang;
 use ledger::{Folded, Recorded, Rejection, StreamId, StreamState};
 use ledger_house::error::Error;
 use ledger_store::{AppendError, AppendRequest, ProposedEvent};
@@ -136,10 +136,7 @@ pub(crate) async fn append(
                 "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
                 queue.events.len()
             ))
-            .said(
-                "refusal-send-too-many",
-                [("count", queue.events.len().into()), ("max", MAX_EVENTS_PER_SEND.into())],
-            ),
+            .said("refusal-send-too-many", [("count", queue.events.len().into()), ("max", MAX_EVENTS_PER_SEND.into())]),
         ))
         .into());
     }

@@ -61,9 +61,7 @@ impl Say {
             Code::PermissionDenied => Say::new("error-not-cleared"),
             Code::NotFound => Say::new("error-not-found"),
             Code::InvalidArgument => Say::new("error-invalid"),
-            Code::FailedPrecondition | Code::Aborted | Code::AlreadyExists => {
-                Say::new("error-precondition")
-            }
+            Code::FailedPrecondition | Code::Aborted | Code::AlreadyExists => Say::new("error-precondition"),
             Code::Unavailable | Code::ResourceExhausted => Say::new("error-unavailable"),
             _ => Say::new("error-internal"),
         }

@@ -43,11 +43,9 @@ impl<S: Storage> Sequencer<S> {
             return Err(Rejection::malformed("an append needs at least one event").into());
         }
         if n_events > MAX_BATCH {
-            return Err(
-                Rejection::malformed(format!("an append holds at most {MAX_BATCH} events, got {n_events}"))
-                    .said("refusal-append-too-many", [("count", n_events.into()), ("max", MAX_BATCH.into())])
-                    .into()
-            );
+            return Err(Rejection::malformed(format!("an append holds at most {MAX_BATCH} events, got {n_events}"))
+                .said("refusal-append-too-many", [("count", n_events.into()), ("max", MAX_BATCH.into())])
+                .into());
         }
         check_ids(request)?;
         if let Some(retry) = self.find_retry(request, group)? {

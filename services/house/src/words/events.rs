@@ -99,8 +99,9 @@ fn andes_sentence(lang: Lang, event: &AndesEvent) -> String {
                 ("minutes", (clock_ms / 60_000).into()),
             ],
         ),
-        AndesEvent::GameStarted { game, at_ms } => lang
-            .t_args("record-event-game_started", &[("game", (*game).into()), ("time", hms(*at_ms).into())]),
+        AndesEvent::GameStarted { game, at_ms } => {
+            lang.t_args("record-event-game_started", &[("game", (*game).into()), ("time", hms(*at_ms).into())])
+        }
         AndesEvent::MovePlayed { notation, at_ms } => {
             let time = hms(*at_ms);
             match Move::parse_written(notation).map(|w| w.mv) {

@@ -50,7 +50,9 @@ pub fn of_serde(text: &str) -> Reason {
     };
     for (prefix, id) in [("invalid value: ", "input-invalid-value"), ("invalid type: ", "input-invalid-type")] {
         if let Some((given, expected)) = text.strip_prefix(prefix).and_then(|rest| rest.split_once(", expected ")) {
-            return with_field(Reason::new(id).arg("given", given_value(given)).arg("expected", expected_name(expected)));
+            return with_field(
+                Reason::new(id).arg("given", given_value(given)).arg("expected", expected_name(expected)),
+            );
         }
     }
     if let Some(name) = quoted_after(text, "missing field `") {
@@ -148,7 +150,10 @@ mod tests {
         );
         assert_eq!(of_event("unknown event type `foo`").id, "input-unknown-type");
         assert_eq!(of_event("tc_dealt: missing field `nation`").id, "input-event-missing");
-        assert_eq!(of_serde("events[0].at_ms: invalid type: string \"x\", expected u64 at line 1 column 9").id, "input-invalid-type");
+        assert_eq!(
+            of_serde("events[0].at_ms: invalid type: string \"x\", expected u64 at line 1 column 9").id,
+            "input-invalid-type"
+        );
         assert_eq!(of_serde("something new").id, "input-other");
     }
 }

@@ -19,9 +19,8 @@ const COEFFICIENT_PLACES: u32 = 3;
 /// `sheet` as a table with the status above it; `html_id` names the table.
 pub fn sheet_html(lang: Lang, sheet: &ScoreSheet, html_id: &str) -> String {
     let places = sheet.places();
-    let show = |value: Option<Rational>| {
-        value.map_or_else(|| lang.t("sheet-pending"), |v| lang.decimal(&v.to_fixed(places)))
-    };
+    let show =
+        |value: Option<Rational>| value.map_or_else(|| lang.t("sheet-pending"), |v| lang.decimal(&v.to_fixed(places)));
     let ruleset = name(lang, "ruleset", sheet.ruleset.as_str());
     let status = match &sheet.status {
         GameStatus::InProgress => {
@@ -134,7 +133,8 @@ pub fn point_html(lang: Lang, point: &AuditPoint) -> String {
                 format!(
                     "<li><s>{}</s> {}</li>",
                     esc(&format!("{} · {}", v.seq, events::sentence(lang, &v.event))),
-                    esc(&lang.t_args("point-voided-by", &[("seq", v.void_seq.into()), ("reason", v.reason.clone().into())]))
+                    esc(&lang
+                        .t_args("point-voided-by", &[("seq", v.void_seq.into()), ("reason", v.reason.clone().into())]))
                 )
             })
             .collect();

@@ -51,10 +51,7 @@ fn a_refusal_says_names_not_ids() {
     assert_eq!(super::reason(Lang::En, &reason), "Russia already dropped out in turn 11");
     let taken = Rejection::precondition("the pseudonym Zorro is already lucia-fernandez's in this tournament")
         .said("refusal-pseudonym-taken", [("pseudonym", "Zorro".into()), ("holder", "Lucía Fernández".into())]);
-    assert_eq!(
-        refusal(Lang::Es, &taken),
-        "El seudónimo Zorro ya es de Lucía Fernández en este torneo: elija otro"
-    );
+    assert_eq!(refusal(Lang::Es, &taken), "El seudónimo Zorro ya es de Lucía Fernández en este torneo: elija otro");
     let mut in_batch = taken.in_event(2, 3);
     in_batch.kind = RejectionKind::Precondition;
     assert!(refusal(Lang::Es, &in_batch).starts_with("Evento 2: El seudónimo"));
