@@ -86,12 +86,13 @@ pub fn permits(clearance: Clearance, actor: &str, event: &Event) -> Result<(), R
     if clearance >= needed {
         return Ok(());
     }
-    let who = match needed {
-        Clearance::Jury => "only the jury",
-        Clearance::Organiser => "only an organiser or the jury",
-        Clearance::Table => "anyone",
+    let (who, id) = match needed {
+        Clearance::Jury => ("only the jury", "refusal-jury-only"),
+        Clearance::Organiser => ("only an organiser or the jury", "refusal-organiser-only"),
+        Clearance::Table => ("anyone", "refusal-not-cleared"),
     };
-    Err(Rejection::not_allowed(format!("{who} may record {}; {actor} is cleared as {clearance}", event.type_name())))
+    Err(Rejection::not_allowed(format!("{who} may record {}; {actor} is cleared as {clearance}", event.type_name()))
+        .said(id, [("type", crate::rejection::Arg::name("table-event-name", event.type_name()))]))
 }
 
 /// Refuses an event the ledger derives itself, whoever sends it (also `ledgerctl append`,
@@ -105,7 +106,11 @@ pub fn refuse_derived(event: &Event) -> Result<(), Rejection> {
             "{} is derived by the ledger from the move that causes it and appended right after it; \
              append the move_played alone",
             event.type_name()
-        )));
+        ))
+        .said(
+            "law-derived",
+            [("article", "4.2".into()), ("type", crate::rejection::Arg::name("record-event-name", event.type_name()))],
+        ));
     }
     Ok(())
 }

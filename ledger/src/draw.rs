@@ -114,6 +114,25 @@ pub enum DrawError {
     ListedTwice(PlayerId),
 }
 
+impl DrawError {
+    /// The catalogue's words for it.
+    pub fn reason(&self) -> crate::rejection::Reason {
+        use crate::rejection::Reason;
+        match self {
+            DrawError::NoPlayers => Reason::new("refusal-draw-no-players"),
+            DrawError::StandInsMissing { players, needed, registered } => Reason::new("refusal-draw-stand-ins")
+                .arg("players", *players)
+                .arg("needed", *needed)
+                .arg("registered", *registered),
+            DrawError::TooFewTables { players, needed, tables } => Reason::new("refusal-draw-tables")
+                .arg("players", *players)
+                .arg("needed", *needed)
+                .arg("tables", *tables),
+            DrawError::ListedTwice(player) => Reason::new("refusal-draw-twice").arg("player", player.as_str()),
+        }
+    }
+}
+
 /// A recorded lot (docs/EVENTS.md, `lot_drawn`): the tied players in alphabetical order,
 /// shuffled by the seeded lots. Recomputable, so a lot can be checked and never silently redrawn.
 pub fn lot_order(players: &[PlayerId], seed: u64) -> Vec<PlayerId> {

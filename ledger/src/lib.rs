@@ -22,6 +22,6 @@ pub mod testing;
 pub use envelope::{Envelope, Hash, Recorded};
 pub use event::Event;
 pub use names::{ClockSide, Nation, Outcome, Role, Ruleset, Stage, StopReason};
-pub use rejection::{Rejection, RejectionKind};
+pub use rejection::{Arg, Reason, Rejection, RejectionKind};
 pub use rules::{Folded, StreamState};
 pub use stream::{StreamId, StreamKind};

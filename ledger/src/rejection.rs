@@ -52,31 +52,134 @@ pub struct Rejection {
     /// Which event of its append (1, 2, …) the refusal is about; `None`: the append as a whole
     /// (or its only event). Sent beside the message, so clients need not parse it.
     pub event: Option<u32>,
+    /// What a person is told, in their language: a catalogue message and its typed arguments
+    /// (`refusal-nation-out`, nation `russia`, turn 11). `None` only for refusals no person
+    /// meets in a page (the store's own, an append's framing); the edge then says its kind.
+    pub reason: Option<Reason>,
+}
+
+/// A refusal as a catalogue says it: the message id (the contract, stable: the catalogues of
+/// `ledger-house` hold its text in each language) and its arguments, typed, so the edge can
+/// word names (a nation, a role, an event type) and numbers (plural rules) in the reader's
+/// language. The domain never formats it: the sentence is made where the reader is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reason {
+    pub id: &'static str,
+    pub args: Vec<(&'static str, Arg)>,
+}
+
+/// One argument of a [`Reason`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Arg {
+    /// Said as it is: an id, a pseudonym, a notation, a quoted input.
+    Text(String),
+    /// A whole number: the catalogue chooses its plural by it.
+    Number(i64),
+    /// A word of the rules' vocabulary, said by the catalogue message `<family>-<key>`
+    /// (`nation` `russia` → `nation-russia`; families: nation, role, side, outcome, ruleset,
+    /// event, stop, stage).
+    Name(&'static str, String),
+    /// Several such words, said one after the other, joined by a comma.
+    Names(&'static str, Vec<String>),
+    /// Another refusal's sentence, said in the same language (why a void would break the game).
+    Said(Box<Reason>),
+}
+
+impl Arg {
+    pub fn text(value: impl fmt::Display) -> Arg {
+        Arg::Text(value.to_string())
+    }
+
+    pub fn name(family: &'static str, key: impl fmt::Display) -> Arg {
+        Arg::Name(family, key.to_string())
+    }
+
+    /// The plain English spelling the ledger's own message uses (names as their snake_case key).
+    pub fn plain(&self) -> String {
+        match self {
+            Arg::Text(text) => text.clone(),
+            Arg::Number(n) => n.to_string(),
+            Arg::Name(_, key) => key.clone(),
+            Arg::Names(_, keys) => keys.join(", "),
+            Arg::Said(reason) => reason.id.to_owned(),
+        }
+    }
+}
+
+macro_rules! number_arg {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Arg {
+            fn from(n: $t) -> Arg {
+                Arg::Number(i64::try_from(n).unwrap_or(i64::MAX))
+            }
+        }
+    )*};
+}
+number_arg!(u8, u16, u32, u64, usize, i32, i64);
+
+impl From<&str> for Arg {
+    fn from(text: &str) -> Arg {
+        Arg::Text(text.to_owned())
+    }
+}
+
+impl From<String> for Arg {
+    fn from(text: String) -> Arg {
+        Arg::Text(text)
+    }
+}
+
+impl From<&String> for Arg {
+    fn from(text: &String) -> Arg {
+        Arg::Text(text.clone())
+    }
+}
+
+impl Reason {
+    pub fn new(id: &'static str) -> Reason {
+        Reason { id, args: Vec::new() }
+    }
+
+    pub fn arg(mut self, name: &'static str, value: impl Into<Arg>) -> Reason {
+        self.args.push((name, value.into()));
+        self
+    }
 }
 
 impl Rejection {
+    /// The same rejection with the catalogue's words for it: `id` and its arguments.
+    pub fn said<const N: usize>(mut self, id: &'static str, args: [(&'static str, Arg); N]) -> Self {
+        self.reason = Some(Reason { id, args: args.into() });
+        self
+    }
+
+    /// The same rejection with `reason` as its words.
+    pub fn because(mut self, reason: Reason) -> Self {
+        self.reason = Some(reason);
+        self
+    }
     pub fn malformed(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::Malformed, message: message.into(), event: None }
+        Rejection { kind: RejectionKind::Malformed, message: message.into(), event: None, reason: None }
     }
 
     pub fn precondition(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::Precondition, message: message.into(), event: None }
+        Rejection { kind: RejectionKind::Precondition, message: message.into(), event: None, reason: None }
     }
 
     pub fn stale_version(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::StaleVersion, message: message.into(), event: None }
+        Rejection { kind: RejectionKind::StaleVersion, message: message.into(), event: None, reason: None }
     }
 
     pub fn duplicate_id(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::DuplicateId, message: message.into(), event: None }
+        Rejection { kind: RejectionKind::DuplicateId, message: message.into(), event: None, reason: None }
     }
 
     pub fn not_allowed(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::NotAllowed, message: message.into(), event: None }
+        Rejection { kind: RejectionKind::NotAllowed, message: message.into(), event: None, reason: None }
     }
 
     pub fn exhausted(message: impl Into<String>) -> Self {
-        Rejection { kind: RejectionKind::Exhausted, message: message.into(), event: None }
+        Rejection { kind: RejectionKind::Exhausted, message: message.into(), event: None, reason: None }
     }
 
     /// The same rejection with context in front, e.g. the index of the event in a batch.

@@ -110,13 +110,15 @@ impl StreamId {
                 "stream `{}` is {} bytes long; a stream name is at most {MAX_NAME_BYTES} bytes",
                 quote(name),
                 name.len()
-            )));
+            ))
+            .said("refusal-stream-too-long", [("name", quote(name).into()), ("max", MAX_NAME_BYTES.into())]));
         }
         let (prefix, id) = name.split_once('/').ok_or_else(|| {
             Rejection::malformed(format!(
                 "stream `{}` must look like `game/<id>`, `tournament/<id>` or `andes/<id>`",
                 quote(name)
             ))
+            .said("refusal-stream-shape", [("name", quote(name).into())])
         })?;
         let kind = match prefix {
             "tournament" => StreamKind::Tournament,
@@ -127,7 +129,8 @@ impl StreamId {
                     "unknown stream kind `{}` in `{}`: use `game/<id>`, `tournament/<id>` or `andes/<id>`",
                     quote(other),
                     quote(name)
-                )))
+                ))
+                .said("refusal-stream-shape", [("name", quote(name).into())]))
             }
         };
         Self::new(kind, id)
@@ -148,11 +151,13 @@ fn check_id(id: &str, max_len: usize) -> Result<(), Rejection> {
         return Err(Rejection::malformed(format!(
             "id `{}` must be 1 to {max_len} characters of letters, digits, `.`, `_` or `-`",
             quote(id)
-        )));
+        ))
+        .said("refusal-id-shape", [("id", quote(id).into()), ("max", max_len.into())]));
     }
     // `.` and `..` name directories and a leading dot hides a file: no file or subject is named so.
     if id.starts_with('.') {
-        return Err(Rejection::malformed(format!("id `{id}` must not start with `.` (nor be `.` or `..`)")));
+        return Err(Rejection::malformed(format!("id `{id}` must not start with `.` (nor be `.` or `..`)"))
+            .said("refusal-id-dot", [("id", quote(id).into())]));
     }
     Ok(())
 }

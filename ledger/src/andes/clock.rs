@@ -59,7 +59,8 @@ impl Clocks {
                 format!(
                     "{side}'s time ran out at {deadline} ms, and {what} comes at {at_ms} ms: record flag_fell instead"
                 ),
-            ));
+            )
+            .said("law-time-ran-out", [("side", crate::rejection::Arg::name("record-side", side))]));
         }
         Ok(())
     }
@@ -77,6 +78,10 @@ impl Clocks {
                     "{side}'s flag has not fallen: {left} ms are left at {at_ms} ms (it falls at {} ms)",
                     self.deadline_ms(side)
                 ),
+            )
+            .said(
+                "law-flag-standing",
+                [("side", crate::rejection::Arg::name("record-side", side)), ("left", left.into())],
             ));
         }
         Ok(())

@@ -125,7 +125,8 @@ impl AndesEvent {
                         return Err(AndesRejection::malformed(
                             "1.1",
                             format!("{seat} must name a player in 1–{MAX_PLAYER_CHARS} printable characters"),
-                        ));
+                        )
+                        .said("law-player", [("seat", crate::rejection::Arg::name("record-seat", seat))]));
                     }
                 }
                 if first_sol == first_luna {
@@ -135,13 +136,15 @@ impl AndesEvent {
                             "a game is played between two adversaries, and `{}` cannot face itself",
                             crate::rejection::quote(first_sol)
                         ),
-                    ));
+                    )
+                    .said("law-adversaries", []));
                 }
                 if *clock_ms == 0 {
                     return Err(AndesRejection::malformed(
                         "6.2",
                         "each player's time (clock_ms) must be more than 0 ms",
-                    ));
+                    )
+                    .said("law-clock", []));
                 }
                 Ok(())
             }
@@ -150,7 +153,8 @@ impl AndesEvent {
                     return Err(AndesRejection::malformed(
                         "8.3",
                         format!("a match has games 1 and {GAMES_PER_MATCH}, not game {game}"),
-                    ));
+                    )
+                    .said("law-game-number", [("game", (*game).into())]));
                 }
                 Ok(())
             }

@@ -61,7 +61,17 @@ impl From<NotationError> for AndesRejection {
         let text = error.to_string();
         let prefix = format!("article {}: ", error.article());
         let reason = text.strip_prefix(&prefix).unwrap_or(&text).to_owned();
-        AndesRejection::malformed(error.article(), reason)
+        let said = |()| AndesRejection::malformed(error.article(), reason.clone());
+        let text_arg = |t: &String| crate::rejection::Arg::Text(t.clone());
+        match &error {
+            NotationError::Shape(t) => said(()).said("law-notation-shape", [("text", text_arg(t))]),
+            NotationError::Digit(t) => said(()).said("law-notation-digit", [("text", text_arg(t))]),
+            NotationError::Square { text, square } => {
+                said(()).said("law-notation-square", [("text", text_arg(text)), ("part", text_arg(square))])
+            }
+            NotationError::MixedSides(t) => said(()).said("law-notation-mixed", [("text", text_arg(t))]),
+            NotationError::SameSquare(t) => said(()).said("law-notation-same", [("text", text_arg(t))]),
+        }
     }
 }
 

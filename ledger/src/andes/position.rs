@@ -13,6 +13,7 @@ use super::board::{Colour, Side, Square};
 use super::notation::Move;
 use super::piece::{Piece, PieceKind};
 use super::rejection::AndesRejection;
+use crate::rejection::Arg;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -194,14 +195,16 @@ impl Position {
 
     fn check_placement(&self, side: Side, kind: PieceKind, square: Square) -> Result<(), AndesRejection> {
         if self.reserve(side) == 0 {
-            return Err(AndesRejection::precondition("2.2", format!("{side} has no piece off the board to place")));
+            return Err(AndesRejection::precondition("2.2", format!("{side} has no piece off the board to place"))
+                .said("law-reserve-empty", [("side", Arg::name("record-side", side))]));
         }
         if self.moves == 0 {
             if kind != PieceKind::Persona {
                 return Err(AndesRejection::precondition(
                     "3.4",
                     format!("sol's first move places a persona, not a {kind}"),
-                ));
+                )
+                .said("law-first-persona", [("kind", Arg::name("record-kind", kind))]));
             }
             if !square.is_continent() {
                 return Err(AndesRejection::precondition(
@@ -210,6 +213,10 @@ impl Position {
                         "sol's first move places a persona on the continent, and {square} is {}",
                         square.region().as_str()
                     ),
+                )
+                .said(
+                    "law-first-continent",
+                    [("square", Arg::text(square)), ("region", Arg::name("record-region", square.region().as_str()))],
                 ));
             }
             return Ok(());
@@ -218,20 +225,30 @@ impl Position {
             return Err(AndesRejection::precondition(
                 "3.5",
                 format!("a new piece is placed on a border square (marcas a and g, escalas 0 and 6), and {square} is not one"),
-            ));
+            )
+            .said("law-place-border", [("square", Arg::text(square))]));
         }
         if let Some(piece) = self.piece_at(square) {
             let article = if piece.side == side { "3.1" } else { "3.5" };
             return Err(AndesRejection::precondition(
                 article,
                 format!("a new piece is placed on a free square, and {square} holds {piece}"),
+            )
+            .said(
+                "law-place-free",
+                [
+                    ("square", Arg::text(square)),
+                    ("owner", Arg::name("record-side", piece.side)),
+                    ("kind", Arg::name("record-kind", piece.kind)),
+                ],
             ));
         }
         if square.colour() == Colour::Light && kind != PieceKind::Persona {
             return Err(AndesRejection::precondition(
                 "3.6",
                 format!("{square} is a light border square: only a persona is placed there, not a {kind}"),
-            ));
+            )
+            .said("law-place-light", [("square", Arg::text(square)), ("kind", Arg::name("record-kind", kind))]));
         }
         Ok(())
     }
@@ -244,11 +261,23 @@ impl Position {
         to: Square,
     ) -> Result<Option<(Square, Piece)>, AndesRejection> {
         let piece = match self.piece_at(from) {
-            None => return Err(AndesRejection::precondition("3.3", format!("there is no piece on {from} to move"))),
+            None => {
+                return Err(AndesRejection::precondition("3.3", format!("there is no piece on {from} to move"))
+                    .said("law-no-piece", [("square", Arg::text(from))]))
+            }
             Some(piece) if piece.side != side => {
                 return Err(AndesRejection::precondition(
                     "1.1",
                     format!("{from} holds {piece}: {side} moves only {side}'s pieces"),
+                )
+                .said(
+                    "law-not-yours",
+                    [
+                        ("square", Arg::text(from)),
+                        ("owner", Arg::name("record-side", piece.side)),
+                        ("kind", Arg::name("record-kind", piece.kind)),
+                        ("side", Arg::name("record-side", side)),
+                    ],
                 ))
             }
             Some(piece) => piece,
@@ -257,13 +286,22 @@ impl Position {
             return Err(AndesRejection::precondition(
                 "3.2",
                 format!("the piece on {from} is a {}, not a {kind}: a piece keeps its type", piece.kind),
+            )
+            .said(
+                "law-keeps-type",
+                [
+                    ("square", Arg::text(from)),
+                    ("kind", Arg::name("record-kind", piece.kind)),
+                    ("claimed", Arg::name("record-kind", kind)),
+                ],
             ));
         }
         let Some((unit, steps)) = kind.path(from, to) else {
             return Err(AndesRejection::precondition(
                 kind.article(),
                 format!("{}; {from} to {to} is not such a move", kind.describe_move()),
-            ));
+            )
+            .said("law-path", [("piece", Arg::text(kind)), ("from", Arg::text(from)), ("to", Arg::text(to))]));
         };
         for step in 1..steps {
             let Some(between) =
@@ -275,6 +313,16 @@ impl Position {
                 return Err(AndesRejection::precondition(
                     kind.article(),
                     format!("pieces move over free squares and do not jump: {between}, between {from} and {to}, holds {blocker}"),
+                )
+                .said(
+                    "law-jump",
+                    [
+                        ("between", Arg::text(between)),
+                        ("from", Arg::text(from)),
+                        ("to", Arg::text(to)),
+                        ("owner", Arg::name("record-side", blocker.side)),
+                        ("kind", Arg::name("record-kind", blocker.kind)),
+                    ],
                 ));
             }
         }
@@ -283,7 +331,8 @@ impl Position {
             Some(target) if target.side == side => Err(AndesRejection::precondition(
                 "3.1",
                 format!("{to} holds {target}: a piece never moves onto its own colour"),
-            )),
+            )
+            .said("law-own-colour", [("square", Arg::text(to)), ("kind", Arg::name("record-kind", target.kind))])),
             Some(target) => {
                 if self.centre_occupied_after(Move::Shift { kind, from, to }) {
                     // `from` is not the centre here: leaving it would empty it.
@@ -291,6 +340,16 @@ impl Position {
                     Err(AndesRejection::precondition(
                         "4.3",
                         format!("{to} holds {target}, and a piece is attacked only while the centre d3 is empty; it holds {holder}"),
+                    )
+                    .said(
+                        "law-attack-centre",
+                        [
+                            ("square", Arg::text(to)),
+                            ("owner", Arg::name("record-side", target.side)),
+                            ("kind", Arg::name("record-kind", target.kind)),
+                            ("holder_owner", Arg::name("record-side", holder.side)),
+                            ("holder_kind", Arg::name("record-kind", holder.kind)),
+                        ],
                     ))
                 } else {
                     Ok(Some((to, target)))

@@ -14,6 +14,7 @@ use super::position::{EndReason, Played, Position};
 use super::rejection::AndesRejection;
 use crate::event::PlayerId;
 use crate::rejection::quote;
+use crate::rejection::Arg;
 use serde::{Deserialize, Serialize};
 
 /// The match as `match_created` set it up.
@@ -152,7 +153,8 @@ impl AndesState {
             None => Err(AndesRejection::precondition(
                 "8.3",
                 format!("no game has started: game_started comes before {}", event.type_name()),
-            )),
+            )
+            .said("law-no-game", [])),
             Some(game) => match game.ended {
                 Some((reason, side)) => Err(AndesRejection::precondition(
                     "1.7",
@@ -163,6 +165,15 @@ impl AndesState {
                         event.type_name(),
                         game.number + 1
                     ),
+                )
+                .said(
+                    "law-game-over",
+                    [
+                        ("game", game.number.into()),
+                        ("reason", Arg::name("record-reason", reason.as_str())),
+                        ("side", Arg::name("record-side", side)),
+                        ("next", (game.number + 1).into()),
+                    ],
                 )),
                 None => Ok(game),
             },
@@ -212,13 +223,15 @@ pub fn decide(state: &AndesState, event: &AndesEvent) -> Result<(), AndesRejecti
             return Err(AndesRejection::precondition(
                 "8.3",
                 "the match was already created: one stream holds one match",
-            ))
+            )
+            .said("law-match-exists", []))
         }
         (None, _) => {
             return Err(AndesRejection::precondition(
                 "8.3",
                 format!("match_created comes first: {} needs a match", event.type_name()),
-            ))
+            )
+            .said("law-no-match", []))
         }
         (Some(_), _) => {}
     }
@@ -235,21 +248,24 @@ pub fn decide(state: &AndesState, event: &AndesEvent) -> Result<(), AndesRejecti
                     next.describe(),
                     event.type_name()
                 ),
-            ));
+            )
+            .said("law-pending", [("move", last.as_str().into())]));
         }
     }
     if state.is_over() {
         return Err(AndesRejection::precondition(
             "9.3",
             format!("the match is over: both games have ended, and {} has no place", event.type_name()),
-        ));
+        )
+        .said("law-match-over", []));
     }
     if let (Some(at), Some(last)) = (event.at_ms(), state.last_at_ms) {
         if at < last {
             return Err(AndesRejection::precondition(
                 "6.2",
                 format!("at_ms {at} goes back in time: the table clock already read {last}"),
-            ));
+            )
+            .said("law-time-back", [("at", at.into()), ("last", last.into())]));
         }
     }
     match event {
@@ -262,14 +278,16 @@ pub fn decide(state: &AndesState, event: &AndesEvent) -> Result<(), AndesRejecti
                     return Err(AndesRejection::precondition(
                         "8.3",
                         format!("game {} is still being played: game {game} cannot start", current.number),
-                    ))
+                    )
+                    .said("law-game-running", [("current", current.number.into()), ("game", (*game).into())]))
                 }
             };
             if *game != expected {
                 return Err(AndesRejection::precondition(
                     "8.3",
                     format!("game {game} cannot start: game {expected} comes next"),
-                ));
+                )
+                .said("law-game-next", [("game", (*game).into()), ("expected", expected.into())]));
             }
             Ok(())
         }
@@ -292,6 +310,10 @@ pub fn decide(state: &AndesState, event: &AndesEvent) -> Result<(), AndesRejecti
                     format!(
                         "only the clock of the side to move runs: it is {to_move}'s move, so {side}'s flag cannot fall"
                     ),
+                )
+                .said(
+                    "law-flag-not-running",
+                    [("to_move", Arg::name("record-side", to_move)), ("side", Arg::name("record-side", side))],
                 ));
             }
             game.clocks.check_fallen(*side, *at_ms)
@@ -303,6 +325,10 @@ pub fn decide(state: &AndesState, event: &AndesEvent) -> Result<(), AndesRejecti
                 return Err(AndesRejection::precondition(
                     "5.3",
                     format!("a player resigns during his own move: it is {to_move}'s move, not {side}'s"),
+                )
+                .said(
+                    "law-resign-own-move",
+                    [("to_move", Arg::name("record-side", to_move)), ("side", Arg::name("record-side", side))],
                 ));
             }
             game.clocks.check_in_time(*side, *at_ms, "the resignation")
@@ -319,6 +345,7 @@ fn not_waiting(article: &'static str, event: &AndesEvent) -> AndesRejection {
             event.type_name()
         ),
     )
+    .said("law-derived", [("type", Arg::name("record-event-name", event.type_name()))])
 }
 
 /// Applies an event [`decide`] accepted.

@@ -2,7 +2,7 @@
 
 use super::{DrawnGame, Event, Seats};
 use crate::names::Nation;
-use crate::rejection::Rejection;
+use crate::rejection::{Arg, Rejection};
 use std::borrow::Cow;
 
 /// Bohemia has 14 objectives (spec §3, docs/RULES.md).
@@ -30,30 +30,35 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
     if let Some(at) = event.at_ms().filter(|at| *at > MAX_AT_MS) {
         return Err(Rejection::malformed(format!(
             "at_ms {at} is past any table clock: at most {MAX_AT_MS} (2^53 - 1) milliseconds"
-        )));
+        ))
+        .said("refusal-at-ms-too-large", [("at_ms", at.into()), ("max", MAX_AT_MS.into())]));
     }
     if event.corrected_turn() == Some(0) {
-        return Err(Rejection::malformed("turns start at 1"));
+        return Err(Rejection::malformed("turns start at 1").said("refusal-turn-zero", []));
     }
     match event {
         Event::TournamentCreated { clock_ms_per_side: Some(0), .. } => {
-            Err(Rejection::malformed("clock_ms_per_side must be more than 0"))
+            Err(Rejection::malformed("clock_ms_per_side must be more than 0").said("refusal-clock-zero", []))
         }
         Event::TcDealt { count, .. } if *count < 0 => {
-            Err(Rejection::malformed(format!("tc_dealt count must not be negative, got {count}")))
+            Err(Rejection::malformed(format!("tc_dealt count must not be negative, got {count}"))
+                .said("refusal-tc-count-negative", [("count", (*count).into())]))
         }
         Event::TcDealt { count, .. } if *count > MAX_TC_PER_DEAL => Err(Rejection::malformed(format!(
             "tc_dealt count {count} is more than a nation is dealt in one turn: at most {MAX_TC_PER_DEAL}"
-        ))),
+        ))
+        .said("refusal-tc-count-above-deal", [("count", (*count).into()), ("max", MAX_TC_PER_DEAL.into())])),
         Event::NationDroppedOut { objectives_held, objectives_total, .. }
         | Event::ImperialArmySwitched { objectives_held, objectives_total, .. } => {
-            objectives("", *objectives_held, *objectives_total)
+            objectives(None, *objectives_held, *objectives_total)
         }
         Event::OffensiveLaunched { set_aside_tc, .. } if *set_aside_tc < 1 => Err(Rejection::malformed(format!(
             "set_aside_tc is the value of a tactical card, at least 1, got {set_aside_tc}"
-        ))),
+        ))
+        .said("refusal-set-aside-tc-below-one", [("value", (*set_aside_tc).into())])),
         Event::AustriaClaimedObjectives { count } if *count < 0 => {
-            Err(Rejection::malformed(format!("austria_claimed_objectives count must not be negative, got {count}")))
+            Err(Rejection::malformed(format!("austria_claimed_objectives count must not be negative, got {count}"))
+                .said("refusal-austria-count-negative", [("count", (*count).into())]))
         }
         Event::OffensiveCalledOff { bohemian_held_by_prussia, .. } => bohemian(*bohemian_held_by_prussia),
         Event::GameEnded { objectives: held, winners, bohemian_held_by_prussia, .. } => {
@@ -61,23 +66,29 @@ pub(super) fn check(event: &Event) -> Result<(), Rejection> {
                 if !nation.is_attacking() {
                     return Err(Rejection::malformed(format!(
                         "objectives are reported for attacking nations only, not {nation}"
-                    )));
+                    ))
+                    .said("refusal-objectives-not-attacking", [("nation", Arg::name("nation", nation))]));
                 }
-                objectives(&format!("{nation}: "), *h, *t)?;
+                objectives(Some(*nation), *h, *t)?;
             }
             let mut seen: Vec<Nation> = Vec::new();
             for winner in winners {
                 if seen.contains(winner) {
-                    return Err(Rejection::malformed(format!("{winner} is listed twice among the winners")));
+                    return Err(Rejection::malformed(format!("{winner} is listed twice among the winners"))
+                        .said("refusal-winner-twice", [("nation", Arg::name("nation", winner))]));
                 }
                 seen.push(*winner);
             }
             bohemian_held_by_prussia.map_or(Ok(()), bohemian)
         }
-        Event::FateHorizonRecorded { turn: 0 } => Err(Rejection::malformed("fate horizon turn must be 1 or later")),
-        Event::EventVoided { seq: 0, .. } => Err(Rejection::malformed("event_voided seq starts at 1")),
+        Event::FateHorizonRecorded { turn: 0 } => {
+            Err(Rejection::malformed("fate horizon turn must be 1 or later").said("refusal-turn-zero", []))
+        }
+        Event::EventVoided { seq: 0, .. } => {
+            Err(Rejection::malformed("event_voided seq starts at 1").said("refusal-seq-zero", []))
+        }
         Event::LotDrawn { order, .. } if order.is_empty() => {
-            Err(Rejection::malformed("lot_drawn order must name at least one player"))
+            Err(Rejection::malformed("lot_drawn order must name at least one player").said("refusal-lot-empty", []))
         }
         Event::Andes(andes) => andes.check_shape().map_err(Rejection::from),
         // Nothing to check beyond their strings (or their guarded arm above passed).
@@ -124,7 +135,15 @@ fn check_string(field: Field<'_>) -> Result<(), Rejection> {
             return Err(Rejection::malformed(format!(
                 "{name} must not contain control characters: found U+{:04X} at character {n_chars}",
                 u32::from(c)
-            )));
+            ))
+            .said(
+                "refusal-control-character",
+                [
+                    ("field", Arg::name("field", &name)),
+                    ("code", Arg::Text(format!("{:04X}", u32::from(c)))),
+                    ("position", n_chars.into()),
+                ],
+            ));
         }
         // Embeddings, overrides and isolates turn the text after them around wherever it is
         // shown (a reason that reads backwards on the jury's screen); the marks U+200E/F stay.
@@ -132,16 +151,29 @@ fn check_string(field: Field<'_>) -> Result<(), Rejection> {
             return Err(Rejection::malformed(format!(
                 "{name} must not contain characters that change the text's direction: found U+{:04X} at character {n_chars}",
                 u32::from(c)
-            )));
+            ))
+            .said(
+                "refusal-direction-character",
+                [
+                    ("field", Arg::name("field", &name)),
+                    ("code", Arg::Text(format!("{:04X}", u32::from(c)))),
+                    ("position", n_chars.into()),
+                ],
+            ));
         }
     }
     if n_chars > max_chars {
         return Err(Rejection::malformed(format!(
             "{name} is {n_chars} characters long; at most {max_chars} are allowed"
-        )));
+        ))
+        .said(
+            "refusal-too-long",
+            [("field", Arg::name("field", &name)), ("length", n_chars.into()), ("max", max_chars.into())],
+        ));
     }
     if required && value.trim().is_empty() {
-        return Err(Rejection::malformed(format!("{name} must not be blank")));
+        return Err(Rejection::malformed(format!("{name} must not be blank"))
+            .said("refusal-blank", [("field", Arg::name("field", &name))]));
     }
     Ok(())
 }
@@ -241,13 +273,32 @@ fn seats<'a>(
     Ok(())
 }
 
-fn objectives(prefix: &str, held: i32, total: i32) -> Result<(), Rejection> {
+fn objectives(nation: Option<Nation>, held: i32, total: i32) -> Result<(), Rejection> {
+    let prefix = nation.map(|n| format!("{n}: ")).unwrap_or_default();
+    let with_nation = |id_alone: &'static str, id_of_nation: &'static str, mut args: Vec<(&'static str, Arg)>| {
+        let mut reason = crate::rejection::Reason::new(nation.map_or(id_alone, |_| id_of_nation));
+        if let Some(n) = nation {
+            args.push(("nation", Arg::name("nation", n)));
+        }
+        reason.args = args;
+        reason
+    };
     if total <= 0 {
-        return Err(Rejection::malformed(format!("{prefix}objectives total must be more than 0, got {total}")));
+        return Err(Rejection::malformed(format!("{prefix}objectives total must be more than 0, got {total}"))
+            .because(with_nation(
+                "refusal-objectives-total",
+                "refusal-nation-objectives-total",
+                vec![("total", total.into())],
+            )));
     }
     if held < 0 || held > total {
         return Err(Rejection::malformed(format!(
             "{prefix}objectives held must be between 0 and the total {total}, got {held}"
+        ))
+        .because(with_nation(
+            "refusal-objectives-held",
+            "refusal-nation-objectives-held",
+            vec![("held", held.into()), ("total", total.into())],
         )));
     }
     Ok(())
@@ -257,7 +308,8 @@ fn bohemian(held: i32) -> Result<(), Rejection> {
     if !(0..=BOHEMIAN_OBJECTIVES).contains(&held) {
         return Err(Rejection::malformed(format!(
             "bohemian_held_by_prussia must be between 0 and {BOHEMIAN_OBJECTIVES}, got {held}"
-        )));
+        ))
+        .said("refusal-bohemian-range", [("held", held.into()), ("max", BOHEMIAN_OBJECTIVES.into())]));
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use crate::event::Event;
 use crate::names::{ClockSide, Nation, Outcome, Role, Ruleset};
-use crate::rejection::Rejection;
+use crate::rejection::{Arg, Rejection};
 
 /// The most a game's table clock may move on between two events: a day. A real game pauses
 /// for a night at most; a larger leap is a broken or hostile clock.
@@ -106,14 +106,19 @@ impl GameState {
                     "{} is recorded for turn {turn}, but the game is in turn {}",
                     event.type_name(),
                     self.turn
-                )));
+                ))
+                .said(
+                    "refusal-turn-ahead",
+                    [("type", event_name(event)), ("turn", turn.into()), ("current", self.turn.into())],
+                ));
             }
         }
         if let (Some(at), Some(last)) = (event.at_ms(), self.last_at_ms) {
             if at < last {
                 return Err(Rejection::precondition(format!(
                     "at_ms {at} goes back in time: the table clock already read {last}"
-                )));
+                ))
+                .said("refusal-time-goes-back", [("at_ms", at.into()), ("last_at_ms", last.into())]));
             }
             // A table clock that leaps a day would stick the game: every later tap would be "in
             // the past" until the jury voided it.
@@ -121,7 +126,11 @@ impl GameState {
                 return Err(Rejection::precondition(format!(
                     "at_ms {at} leaps {} hours past the table clock's last reading {last}: a game's table time moves on by at most 24 hours at once",
                     (at - last) / 3_600_000
-                )));
+                ))
+                .said(
+                    "refusal-time-leaps",
+                    [("at_ms", at.into()), ("last_at_ms", last.into()), ("hours", ((at - last) / 3_600_000).into())],
+                ));
             }
         }
         match event {
@@ -132,14 +141,20 @@ impl GameState {
                 if *turn > MAX_TURNS {
                     return Err(Rejection::precondition(format!(
                         "turn_started {turn} is past the last turn: a game has at most {MAX_TURNS} turns (Frederick's maximum of 23/2 = 11.5 points)"
-                    )));
+                    ))
+                    .said("refusal-turn-past-last", [("turn", (*turn).into()), ("max", MAX_TURNS.into())]));
                 }
                 let next = self.turn + 1;
                 if *turn != next {
-                    let what = if *turn <= self.turn { "repeats" } else { "skips" };
+                    let (what, id) = if *turn <= self.turn {
+                        ("repeats", "refusal-turn-repeats")
+                    } else {
+                        ("skips", "refusal-turn-skips")
+                    };
                     return Err(Rejection::precondition(format!(
                         "turn_started {turn} {what} a turn: turn {next} comes next"
-                    )));
+                    ))
+                    .said(id, [("turn", (*turn).into()), ("next", next.into())]));
                 }
                 Ok(())
             }
@@ -149,7 +164,8 @@ impl GameState {
                 self.within_a_deal(*nation, *count)
             }
             Event::ClockStarted { .. } => match self.clock_running {
-                Some(side) => Err(Rejection::precondition(format!("the clock already runs for {side}"))),
+                Some(side) => Err(Rejection::precondition(format!("the clock already runs for {side}"))
+                    .said("refusal-clock-already-runs", [("side", Arg::name("side", side))])),
                 None => Ok(()),
             },
             Event::ClockPressed { .. } => self.clock_runs("press"),
@@ -158,7 +174,8 @@ impl GameState {
                 self.in_turn()?;
                 self.in_game(*nation)?;
                 match self.action_stage {
-                    Some(open) => Err(Rejection::precondition(format!("the action stage of {open} has not ended"))),
+                    Some(open) => Err(Rejection::precondition(format!("the action stage of {open} has not ended"))
+                        .said("refusal-stage-open", [("nation", Arg::name("nation", open))])),
                     None => Ok(()),
                 }
             }
@@ -166,19 +183,27 @@ impl GameState {
                 Some(open) if open == *nation => Ok(()),
                 Some(open) => Err(Rejection::precondition(format!(
                     "the action stage of {nation} was not started: {open} is acting"
-                ))),
-                None => Err(Rejection::precondition(format!("the action stage of {nation} was not started"))),
+                ))
+                .said(
+                    "refusal-stage-other-acting",
+                    [("nation", Arg::name("nation", nation)), ("acting", Arg::name("nation", open))],
+                )),
+                None => Err(Rejection::precondition(format!("the action stage of {nation} was not started"))
+                    .said("refusal-stage-not-started", [("nation", Arg::name("nation", nation))])),
             },
             Event::RetreatStarted { .. } if self.retreat_open => {
-                Err(Rejection::precondition("a retreat is already under way"))
+                Err(Rejection::precondition("a retreat is already under way").said("refusal-retreat-open", []))
             }
-            Event::RetreatEnded { .. } if !self.retreat_open => Err(Rejection::precondition("no retreat was started")),
+            Event::RetreatEnded { .. } if !self.retreat_open => {
+                Err(Rejection::precondition("no retreat was started").said("refusal-no-retreat", []))
+            }
             Event::NationDroppedOut { nation, .. } => {
                 self.in_turn()?;
                 if !nation.can_drop_out() {
                     return Err(Rejection::precondition(format!(
                         "{nation} cannot drop out: only russia, sweden and france leave by a Card of Fate"
-                    )));
+                    ))
+                    .said("refusal-cannot-drop-out", [("nation", Arg::name("nation", nation))]));
                 }
                 self.in_game(*nation)
             }
@@ -187,10 +212,12 @@ impl GameState {
                 if !matches!(to, Role::Elisabeth | Role::Pompadour) {
                     return Err(Rejection::malformed(format!(
                         "the imperial army can pass only to elisabeth or pompadour, not {to}"
-                    )));
+                    ))
+                    .said("refusal-imperial-army-role", [("role", Arg::name("role", to))]));
                 }
                 if *to == self.imperial_army {
-                    return Err(Rejection::precondition(format!("the imperial army is already controlled by {to}")));
+                    return Err(Rejection::precondition(format!("the imperial army is already controlled by {to}"))
+                        .said("refusal-imperial-army-already", [("role", Arg::name("role", to))]));
                 }
                 Ok(())
             }
@@ -199,50 +226,77 @@ impl GameState {
                 if let Offensive::Active { launched_in } | Offensive::CalledOff { launched_in, .. } = self.offensive {
                     return Err(Rejection::precondition(format!(
                         "the prussian offensive was already launched in turn {launched_in}"
-                    )));
+                    ))
+                    .said("refusal-offensive-already-launched", [("turn", launched_in.into())]));
                 }
                 if self.ruleset == Some(Ruleset::Cafe2019) && *set_aside_tc < 10 {
                     return Err(Rejection::precondition(format!(
                         "cafe2019: the tactical card set aside for the offensive must be worth at least 10, got {set_aside_tc}"
-                    )));
+                    ))
+                    .said(
+                        "refusal-set-aside-tc-too-low",
+                        [
+                            ("ruleset", Arg::name("ruleset", Ruleset::Cafe2019)),
+                            ("min", 10.into()),
+                            ("value", (*set_aside_tc).into()),
+                        ],
+                    ));
                 }
                 Ok(())
             }
             Event::AustriaClaimedObjectives { count } => {
-                self.offensive_active("austria can claim objectives")?;
+                self.offensive_active("austria can claim objectives", "claim")?;
                 if self.austria_claimed {
-                    return Err(Rejection::precondition("austria already claimed her objectives"));
+                    return Err(Rejection::precondition("austria already claimed her objectives")
+                        .said("refusal-austria-already-claimed", []));
                 }
                 match self.ruleset {
                     Some(r) if r.is_cafe() && *count != 4 => {
-                        Err(Rejection::precondition(format!("{r}: austria claims exactly 4 objectives, got {count}")))
+                        Err(Rejection::precondition(format!("{r}: austria claims exactly 4 objectives, got {count}"))
+                            .said(
+                                "refusal-austria-claims-four",
+                                [
+                                    ("ruleset", Arg::name("ruleset", r)),
+                                    ("expected", 4.into()),
+                                    ("count", (*count).into()),
+                                ],
+                            ))
                     }
                     _ => Ok(()),
                 }
             }
             Event::SetAsideTcPickedUp {} => {
-                self.offensive_active("the set-aside tactical card can be picked up")?;
+                self.offensive_active("the set-aside tactical card can be picked up", "pick-up")?;
                 if self.set_aside_picked_up {
-                    return Err(Rejection::precondition("the set-aside tactical card was already picked up"));
+                    return Err(Rejection::precondition("the set-aside tactical card was already picked up")
+                        .said("refusal-set-aside-already-picked-up", []));
                 }
                 if self.turn < SET_ASIDE_EARLIEST_TURN {
                     return Err(Rejection::precondition(format!(
                         "the set-aside tactical card can be picked up from turn {SET_ASIDE_EARLIEST_TURN} on, and the game is in turn {}",
                         self.turn
-                    )));
+                    ))
+                    .said(
+                        "refusal-set-aside-too-early",
+                        [("earliest", SET_ASIDE_EARLIEST_TURN.into()), ("turn", self.turn.into())],
+                    ));
                 }
                 Ok(())
             }
             Event::OffensiveCalledOff { turn: Some(turn), .. } => {
-                self.offensive_active("the offensive can be called off")?;
+                self.offensive_active("the offensive can be called off", "call-off")?;
                 match self.offensive {
                     Offensive::Active { launched_in } if *turn < launched_in => Err(Rejection::precondition(format!(
                         "the offensive cannot be called off in turn {turn}: it was launched in turn {launched_in}"
-                    ))),
+                    ))
+                    .said(
+                        "refusal-call-off-before-launch",
+                        [("turn", (*turn).into()), ("launched_in", launched_in.into())],
+                    )),
                     _ => Ok(()),
                 }
             }
-            Event::OffensiveCalledOff { .. } => self.offensive_active("the offensive can be called off"),
+            Event::OffensiveCalledOff { .. } => self.offensive_active("the offensive can be called off", "call-off"),
             Event::GameEnded { outcome, winners, objectives, bohemian_held_by_prussia } => {
                 self.in_turn()?;
                 self.decide_end(*outcome, winners, objectives, *bohemian_held_by_prussia)
@@ -250,11 +304,13 @@ impl GameState {
             Event::FateHorizonRecorded { turn } if *turn < self.turn => Err(Rejection::precondition(format!(
                 "the fate horizon cannot come before the current turn {}, got {turn}",
                 self.turn
-            ))),
+            ))
+            .said("refusal-fate-horizon-past", [("current", self.turn.into()), ("turn", (*turn).into())])),
             Event::FateHorizonRecorded { .. } => match self.fate_horizon {
                 Some(recorded) => Err(Rejection::precondition(format!(
                     "the fate horizon was already recorded (turn {recorded}); void it to record another"
-                ))),
+                ))
+                .said("refusal-fate-horizon-twice", [("turn", recorded.into())])),
                 None => Ok(()),
             },
             // Always in order once the game runs (or the guarded arm above passed).
@@ -323,7 +379,8 @@ impl GameState {
             return Err(Rejection::precondition(format!(
                 "the game has not started: game_started comes before {}",
                 event.type_name()
-            )));
+            ))
+            .said("refusal-not-started", [("type", event_name(event))]));
         }
         Ok(())
     }
@@ -335,14 +392,18 @@ impl GameState {
             self.started_before(event)?;
         }
         if self.started && is_start {
-            return Err(Rejection::precondition("the game has already started"));
+            return Err(Rejection::precondition("the game has already started").said("refusal-already-started", []));
         }
         if let Some((outcome, turn)) = self.ended {
             if !matches!(event, Event::FateHorizonRecorded { .. }) {
                 return Err(Rejection::precondition(format!(
                     "the game ended in turn {turn} ({outcome}); only the jury may record events now, not {}",
                     event.type_name()
-                )));
+                ))
+                .said(
+                    "refusal-game-over",
+                    [("turn", turn.into()), ("outcome", Arg::name("outcome", outcome)), ("type", event_name(event))],
+                ));
             }
         }
         Ok(())
@@ -352,17 +413,23 @@ impl GameState {
         match (ruleset, self.scheduled) {
             (Some(given), Some(scheduled)) if given != scheduled => Err(Rejection::precondition(format!(
                 "game_started names ruleset {given}, but the tournament plays {scheduled}"
-            ))),
+            ))
+            .said(
+                "refusal-ruleset-differs",
+                [("given", Arg::name("ruleset", given)), ("scheduled", Arg::name("ruleset", scheduled))],
+            )),
             (None, None) => Err(Rejection::precondition(
                 "this game is not scheduled in any tournament: name its ruleset in game_started",
-            )),
+            )
+            .said("refusal-ruleset-missing", [])),
             _ => Ok(()),
         }
     }
 
     fn in_turn(&self) -> Result<(), Rejection> {
         if self.turn == 0 {
-            return Err(Rejection::precondition("no turn has started yet: turn_started 1 comes first"));
+            return Err(Rejection::precondition("no turn has started yet: turn_started 1 comes first")
+                .said("refusal-no-turn-yet", []));
         }
         Ok(())
     }
@@ -376,7 +443,17 @@ impl GameState {
                 "{nation} was dealt {before} tactical cards in turn {} already; {count} more is more than a deal: at most {} a turn",
                 self.turn,
                 crate::event::MAX_TC_PER_DEAL
-            )));
+            ))
+            .said(
+                "refusal-tc-turn-above-deal",
+                [
+                    ("nation", Arg::name("nation", nation)),
+                    ("before", before.into()),
+                    ("turn", self.turn.into()),
+                    ("count", count.into()),
+                    ("max", crate::event::MAX_TC_PER_DEAL.into()),
+                ],
+            ));
         }
         Ok(())
     }
@@ -384,7 +461,8 @@ impl GameState {
     /// The nation still plays: it has not dropped out.
     fn in_game(&self, nation: Nation) -> Result<(), Rejection> {
         match self.out.get(&nation) {
-            Some(turn) => Err(Rejection::precondition(format!("{nation} already dropped out in turn {turn}"))),
+            Some(turn) => Err(Rejection::precondition(format!("{nation} already dropped out in turn {turn}"))
+                .said("refusal-nation-out", [("nation", Arg::name("nation", nation)), ("turn", (*turn).into())])),
             None => Ok(()),
         }
     }
@@ -392,19 +470,28 @@ impl GameState {
     fn clock_runs(&self, verb: &str) -> Result<(), Rejection> {
         match self.clock_running {
             Some(_) => Ok(()),
-            None => Err(Rejection::precondition(format!("no clock is running to {verb}"))),
+            None => Err(Rejection::precondition(format!("no clock is running to {verb}"))
+                .said(if verb == "press" { "refusal-no-clock-to-press" } else { "refusal-no-clock-to-stop" }, [])),
         }
     }
 
-    fn offensive_active(&self, what: &str) -> Result<(), Rejection> {
+    /// `which`: the catalogue's name of the act (`claim`, `pick-up`, `call-off`).
+    fn offensive_active(&self, what: &str, which: &str) -> Result<(), Rejection> {
+        let (none, called_off) = match which {
+            "claim" => ("refusal-claim-no-offensive", "refusal-claim-offensive-called-off"),
+            "pick-up" => ("refusal-pick-up-no-offensive", "refusal-pick-up-offensive-called-off"),
+            _ => ("refusal-call-off-no-offensive", "refusal-call-off-offensive-called-off"),
+        };
         match self.offensive {
             Offensive::Active { .. } => Ok(()),
             Offensive::NotLaunched => {
-                Err(Rejection::precondition(format!("{what} only during a prussian offensive, and none was launched")))
+                Err(Rejection::precondition(format!("{what} only during a prussian offensive, and none was launched"))
+                    .said(none, []))
             }
             Offensive::CalledOff { called_off_in, .. } => Err(Rejection::precondition(format!(
                 "{what} only during a prussian offensive, and it was called off in turn {called_off_in}"
-            ))),
+            ))
+            .said(called_off, [("turn", called_off_in.into())])),
         }
     }
 
@@ -420,17 +507,30 @@ impl GameState {
                 return Err(Rejection::precondition(format!(
                     "a {outcome} has prussia as its only winner, not {}",
                     list(winners)
-                )));
+                ))
+                .said(
+                    "refusal-prussian-winners",
+                    [
+                        ("outcome", Arg::name("outcome", outcome)),
+                        ("winners", Arg::Names("nation", winners.iter().map(|n| n.as_str().to_owned()).collect())),
+                    ],
+                ));
             }
         } else {
             if winners.is_empty() {
-                return Err(Rejection::precondition("an allied_victory needs at least one attacking winner"));
+                return Err(Rejection::precondition("an allied_victory needs at least one attacking winner")
+                    .said("refusal-allied-no-winner", []));
             }
             for &winner in winners {
                 if !winner.is_attacking() {
-                    return Err(Rejection::precondition(format!("{winner} cannot win an allied_victory")));
+                    return Err(Rejection::precondition(format!("{winner} cannot win an allied_victory"))
+                        .said("refusal-winner-not-attacking", [("nation", Arg::name("nation", winner))]));
                 }
-                self.in_game(winner).map_err(|r| r.context("winner"))?;
+                self.in_game(winner).map_err(|r| {
+                    let turn = self.out.get(&winner).copied().unwrap_or(0);
+                    r.context("winner")
+                        .said("refusal-winner-out", [("nation", Arg::name("nation", winner)), ("turn", turn.into())])
+                })?;
             }
         }
         for nation in Nation::attacking() {
@@ -438,12 +538,17 @@ impl GameState {
                 (None, false) => {
                     return Err(Rejection::precondition(format!(
                         "game_ended must report the objectives of {nation}, still in the game"
-                    )))
+                    ))
+                    .said("refusal-objectives-missing", [("nation", Arg::name("nation", nation))]))
                 }
                 (Some(turn), true) => {
                     return Err(Rejection::precondition(format!(
                         "{nation} dropped out in turn {turn}: its objectives were fixed then"
-                    )))
+                    ))
+                    .said(
+                        "refusal-objectives-fixed",
+                        [("nation", Arg::name("nation", nation)), ("turn", (*turn).into())],
+                    ))
                 }
                 _ => {}
             }
@@ -452,21 +557,30 @@ impl GameState {
         match (active, bohemian) {
             (true, None) => Err(Rejection::precondition(
                 "the prussian offensive is still active: game_ended must give bohemian_held_by_prussia",
-            )),
+            )
+            .said("refusal-bohemian-missing", [])),
             (false, Some(_)) => Err(Rejection::precondition(
                 "bohemian_held_by_prussia is reported only while the prussian offensive is active",
-            )),
+            )
+            .said("refusal-bohemian-not-active", [])),
             _ if outcome == Outcome::PrussianOffensiveVictory && !active => {
-                Err(Rejection::precondition("a prussian_offensive_victory needs an active prussian offensive"))
+                Err(Rejection::precondition("a prussian_offensive_victory needs an active prussian offensive")
+                    .said("refusal-offensive-victory-not-active", []))
             }
             (true, Some(held)) if outcome == Outcome::PrussianOffensiveVictory && held != 14 => {
                 Err(Rejection::precondition(format!(
                     "a prussian_offensive_victory means prussia holds all 14 bohemian objectives, got {held}"
-                )))
+                ))
+                .said("refusal-offensive-victory-bohemian", [("max", 14.into()), ("held", held.into())]))
             }
             _ => Ok(()),
         }
     }
+}
+
+/// An event's type as an argument: the catalogue words it (`table-event-name-<type>`).
+fn event_name(event: &Event) -> Arg {
+    Arg::name("table-event-name", event.type_name())
 }
 
 fn list(nations: &[Nation]) -> String {

@@ -64,7 +64,8 @@ impl Rules {
                 None => Err(Rejection::precondition(format!(
                     "the match has not been created: match_created comes before {}",
                     event.type_name()
-                ))),
+                ))
+                .said("law-jury-no-match", [])),
             },
         }
     }
@@ -106,7 +107,13 @@ fn family_mismatch(event: &Event, kind: StreamKind) -> Rejection {
         (Event::GameEnded { .. }, StreamKind::Andes) => " (an Andes game_ended is derived by the ledger)",
         _ => "",
     };
-    Rejection::malformed(format!("{} belongs in {home}, not {}{hint}", event.type_name(), a_stream(kind)))
+    Rejection::malformed(format!("{} belongs in {home}, not {}{hint}", event.type_name(), a_stream(kind))).said(
+        "refusal-wrong-stream",
+        [
+            ("type", crate::rejection::Arg::name("table-event-name", event.type_name())),
+            ("kind", crate::rejection::Arg::name("stream-kind", kind.prefix())),
+        ],
+    )
 }
 
 /// What deciding a stream's next event needs, and nothing proportional to its length: the
@@ -213,15 +220,18 @@ impl Folded {
             return Err(Rejection::precondition(format!(
                 "there is no event {seq} to void: the stream has {} events",
                 self.version()
-            )));
+            ))
+            .said("refusal-void-none", [("seq", seq.into()), ("count", self.version().into())]));
         };
         if self.voided.contains(&seq) {
-            return Err(Rejection::precondition(format!("event {seq} ({}) is already voided", target.type_name())));
+            return Err(Rejection::precondition(format!("event {seq} ({}) is already voided", target.type_name()))
+                .said("refusal-void-twice", [("seq", seq.into())]));
         }
         if matches!(target, Event::EventVoided { .. }) {
             return Err(Rejection::precondition(format!(
                 "event {seq} is itself a void; record a new ruling instead of voiding a void"
-            )));
+            ))
+            .said("refusal-void-of-void", [("seq", seq.into())]));
         }
         self.replay_without(Some(seq), history).map(|_| ()).map_err(|(bad_seq, rejection)| {
             Rejection::precondition(format!(
@@ -229,6 +239,20 @@ impl Folded {
                 target.type_name(),
                 rejection.message
             ))
+            .said(
+                "refusal-void-breaks",
+                [
+                    ("seq", seq.into()),
+                    ("type", crate::rejection::Arg::name("table-event-name", target.type_name())),
+                    ("bad_seq", bad_seq.into()),
+                    (
+                        "why",
+                        rejection
+                            .reason
+                            .map_or_else(|| rejection.message.into(), |r| crate::rejection::Arg::Said(Box::new(r))),
+                    ),
+                ],
+            )
         })
     }
 

@@ -3,7 +3,7 @@
 
 use crate::event::{DrawnGame, Event, PlayerId, Seats};
 use crate::names::{Role, Ruleset, Stage};
-use crate::rejection::Rejection;
+use crate::rejection::{Arg, Rejection};
 use crate::stream::StreamId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -62,7 +62,8 @@ impl TournamentState {
             return Err(Rejection::precondition(format!(
                 "the tournament has not been created: tournament_created comes before {}",
                 event.type_name()
-            )));
+            ))
+            .said("refusal-tournament-not-created", [("type", Arg::name("table-event-name", event.type_name()))]));
         }
         Ok(())
     }
@@ -74,7 +75,8 @@ impl TournamentState {
         match event {
             Event::TournamentCreated { .. } => match self.ruleset {
                 Some(ruleset) => {
-                    Err(Rejection::precondition(format!("the tournament was already created with ruleset {ruleset}")))
+                    Err(Rejection::precondition(format!("the tournament was already created with ruleset {ruleset}"))
+                        .said("refusal-tournament-exists", [("ruleset", Arg::name("ruleset", ruleset))]))
                 }
                 None => Ok(()),
             },
@@ -86,7 +88,8 @@ impl TournamentState {
             Event::PlayerUnregistered { player } => self.check_unregister(player),
             Event::QualifyingDrawn { seed, games } => {
                 if self.drawn {
-                    return Err(Rejection::precondition("the qualifying draw was already recorded"));
+                    return Err(Rejection::precondition("the qualifying draw was already recorded")
+                        .said("refusal-draw-recorded", []));
                 }
                 games.iter().try_for_each(|g| self.check_new_game(g))?;
                 let stand_ins = self.stand_in_ids();
@@ -96,6 +99,10 @@ impl TournamentState {
                             "this is not the draw of seed {seed} for the {} registered players: {difference}",
                             self.registration_order.len()
                         ))
+                        .said(
+                            "refusal-draw-differs",
+                            [("seed", Arg::text(seed)), ("players", self.registration_order.len().into())],
+                        )
                     })
             }
             Event::GameScheduled { game, stage, round, table, seats } => {
@@ -112,10 +119,16 @@ impl TournamentState {
             Event::FinalRoleChosen { player, role } => {
                 self.check_finalist(player)?;
                 if let Some(taken_by) = self.final_roles.get(role) {
-                    return Err(Rejection::precondition(format!("{role} was already chosen by {taken_by}")));
+                    return Err(Rejection::precondition(format!("{role} was already chosen by {taken_by}")).said(
+                        "refusal-role-taken",
+                        [("role", Arg::name("role", role)), ("player", self.who(taken_by))],
+                    ));
                 }
                 if let Some((chosen, _)) = self.final_roles.iter().find(|(_, p)| *p == player) {
-                    return Err(Rejection::precondition(format!("{player} already chose {chosen}")));
+                    return Err(Rejection::precondition(format!("{player} already chose {chosen}")).said(
+                        "refusal-role-chosen",
+                        [("player", self.who(player)), ("role", Arg::name("role", chosen))],
+                    ));
                 }
                 Ok(())
             }
@@ -124,26 +137,32 @@ impl TournamentState {
                 if self.lots.contains(purpose) {
                     return Err(Rejection::precondition(format!(
                         "a lot for `{purpose}` was already drawn; the jury voids it before another is drawn"
-                    )));
+                    ))
+                    .said("refusal-lot-drawn", [("purpose", purpose.into())]));
                 }
                 let expected = crate::draw::lot_order(order, *seed);
                 if expected.len() != order.len() {
-                    return Err(Rejection::malformed("a lot names each player once"));
+                    return Err(Rejection::malformed("a lot names each player once").said("refusal-lot-twice", []));
                 }
                 if &expected != order {
                     return Err(Rejection::precondition(format!(
                         "this is not the lot of seed {seed}: for these players it gives {}",
                         expected.join(", ")
-                    )));
+                    ))
+                    .said(
+                        "refusal-lot-differs",
+                        [("seed", Arg::text(seed)), ("order", Arg::Text(self.names(&expected)))],
+                    ));
                 }
                 Ok(())
             }
             Event::PlayerWithdrew { player, from_round, stand_in } => {
                 self.check_withdrawal(player, *from_round, stand_in.as_deref())
             }
-            other @ (crate::game_events!() | crate::jury_events!() | Event::Andes(_)) => {
-                Err(Rejection::malformed(format!("{} does not belong in a tournament stream", other.type_name())))
-            }
+            other @ (crate::game_events!() | crate::jury_events!() | Event::Andes(_)) => Err(Rejection::malformed(
+                format!("{} does not belong in a tournament stream", other.type_name()),
+            )
+            .said("refusal-not-a-tournament-event", [("type", Arg::name("table-event-name", other.type_name()))])),
         }
     }
 
@@ -212,12 +231,17 @@ impl TournamentState {
                 Some(chosen) => {
                     return Err(Rejection::precondition(format!(
                         "the final seats {player} as {role}, but {chosen} chose {role}"
-                    )))
+                    ))
+                    .said(
+                        "refusal-final-seats-other",
+                        [("player", self.who(player)), ("role", Arg::name("role", role)), ("chosen", self.who(chosen))],
+                    ))
                 }
                 None => {
                     return Err(Rejection::precondition(format!(
                         "no finalist has chosen {role} yet: the final is scheduled after all four choices"
-                    )))
+                    ))
+                    .said("refusal-final-role-unchosen", [("role", Arg::name("role", role))]))
                 }
             }
         }
@@ -229,6 +253,21 @@ impl TournamentState {
         self.stand_ins.iter().map(|(id, _)| id.clone()).collect()
     }
 
+    /// A player or stand-in as a person names them: the registered name (the id if none).
+    fn who(&self, id: &str) -> Arg {
+        Arg::Text(self.display_name(id))
+    }
+
+    /// A player's or stand-in's registered name; the id of one not registered.
+    pub fn display_name(&self, id: &str) -> String {
+        self.players.get(id).or_else(|| self.stand_in_name(id)).cloned().unwrap_or_else(|| id.to_owned())
+    }
+
+    /// Players as people name them, joined by a comma.
+    fn names(&self, ids: &[PlayerId]) -> String {
+        ids.iter().map(|id| self.who(id).plain()).collect::<Vec<_>>().join(", ")
+    }
+
     fn stand_in_name(&self, id: &str) -> Option<&String> {
         self.stand_ins.iter().find(|(p, _)| p == id).map(|(_, name)| name)
     }
@@ -236,10 +275,12 @@ impl TournamentState {
     /// A registration's id is neither a player's nor a stand-in's yet.
     fn check_new_id(&self, id: &str) -> Result<(), Rejection> {
         if let Some(name) = self.players.get(id) {
-            return Err(Rejection::precondition(format!("player {id} is already registered as {name}")));
+            return Err(Rejection::precondition(format!("player {id} is already registered as {name}"))
+                .said("refusal-id-taken", [("id", id.into()), ("name", name.into())]));
         }
         match self.stand_in_name(id) {
-            Some(name) => Err(Rejection::precondition(format!("{id} is already registered as a stand-in ({name})"))),
+            Some(name) => Err(Rejection::precondition(format!("{id} is already registered as a stand-in ({name})"))
+                .said("refusal-id-taken-stand-in", [("id", id.into()), ("name", name.into())])),
             None => Ok(()),
         }
     }
@@ -251,7 +292,8 @@ impl TournamentState {
         match self.pseudonyms.iter().find(|(_, taken)| key(taken) == key(pseudonym)) {
             Some((holder, taken)) => Err(Rejection::precondition(format!(
                 "the pseudonym {taken} is already {holder}'s in this tournament: choose another"
-            ))),
+            ))
+            .said("refusal-pseudonym-taken", [("pseudonym", taken.into()), ("holder", self.who(holder))])),
             None => Ok(()),
         }
     }
@@ -259,17 +301,20 @@ impl TournamentState {
     /// A registration is taken back only while nobody is drawn: after that, a player withdraws.
     fn check_unregister(&self, player: &str) -> Result<(), Rejection> {
         if !self.players.contains_key(player) && self.stand_in_name(player).is_none() {
-            return Err(Rejection::precondition(format!("{player} is not registered")));
+            return Err(Rejection::precondition(format!("{player} is not registered"))
+                .said("refusal-not-registered", [("player", player.into())]));
         }
         if let Some((game, _)) = self.games.iter().find(|(_, g)| g.seats.seats(player)) {
             return Err(Rejection::precondition(format!(
                 "{player} already sits in game {game}: after the draw a registration stays; {player} withdraws instead"
-            )));
+            ))
+            .said("refusal-unregister-seated", [("player", self.who(player)), ("game", game.into())]));
         }
         if self.drawn {
             return Err(Rejection::precondition(format!(
                 "the qualifying draw was recorded: a registration stays after it; {player} withdraws instead"
-            )));
+            ))
+            .said("refusal-unregister-drawn", [("player", self.who(player))]));
         }
         Ok(())
     }
@@ -282,9 +327,11 @@ impl TournamentState {
         } else if self.stand_in_name(player).is_some() {
             Err(Rejection::precondition(format!(
                 "{player} is a stand-in: stand-ins are not ranked and never reach the final"
-            )))
+            ))
+            .said("refusal-stand-in-not-ranked", [("player", self.who(player))]))
         } else {
-            Err(Rejection::precondition(format!("player {player} is not registered")))
+            Err(Rejection::precondition(format!("player {player} is not registered"))
+                .said("refusal-not-registered", [("player", player.into())]))
         }
     }
 
@@ -312,11 +359,12 @@ impl TournamentState {
     /// games it re-seats.
     fn check_withdrawal(&self, player: &str, from_round: u32, stand_in: Option<&str>) -> Result<(), Rejection> {
         if from_round == 0 {
-            return Err(Rejection::malformed("player_withdrew.from_round starts at 1"));
+            return Err(Rejection::malformed("player_withdrew.from_round starts at 1").said("refusal-round-zero", []));
         }
         self.check_player(player)?;
         if let Some(round) = self.withdrawn.get(player) {
-            return Err(Rejection::precondition(format!("{player} already withdrew (from round {round})")));
+            return Err(Rejection::precondition(format!("{player} already withdrew (from round {round})"))
+                .said("refusal-withdrew-already", [("player", self.who(player)), ("round", (*round).into())]));
         }
         // The draw deals every registered player: one who leaves before any qualifying game is
         // on a table (drawn, or scheduled by hand) is not registered (docs/DECISIONS.md, "A
@@ -325,12 +373,14 @@ impl TournamentState {
             return Err(Rejection::precondition(format!(
                 "{player} cannot withdraw before the qualifying draw, which seats every registered player: \
                  the organiser unregisters {player} instead (player_unregistered)"
-            )));
+            ))
+            .said("refusal-withdraw-before-draw", [("player", self.who(player))]));
         }
         if let Some((game, _)) = self.games.iter().find(|(_, g)| g.stage == Stage::Final && g.seats.seats(player)) {
             return Err(Rejection::precondition(format!(
                 "the final {game} seats {player}: the jury voids its game_scheduled before {player} withdraws"
-            )));
+            ))
+            .said("refusal-withdraw-finalist", [("player", self.who(player)), ("game", game.into())]));
         }
         let games = self.reseated(player, from_round);
         let Some(stand_in) = stand_in else {
@@ -340,22 +390,32 @@ impl TournamentState {
             return Err(Rejection::precondition(format!(
                 "{player} still has qualifying games from round {from_round} on ({}): name the stand-in who takes the seat",
                 games.join(", ")
-            )));
+            ))
+            .said(
+                "refusal-withdraw-needs-stand-in",
+                [("player", self.who(player)), ("round", from_round.into()), ("games", games.len().into())],
+            ));
         };
         if self.stand_in_name(stand_in).is_none() {
-            return Err(Rejection::precondition(format!("{stand_in} is not a registered stand-in")));
+            return Err(Rejection::precondition(format!("{stand_in} is not a registered stand-in"))
+                .said("refusal-not-a-stand-in", [("player", self.who(stand_in))]));
         }
         if games.is_empty() {
             return Err(Rejection::precondition(format!(
                 "{player} has no qualifying game from round {from_round} on: no stand-in takes a seat"
-            )));
+            ))
+            .said("refusal-withdraw-no-games", [("player", self.who(player)), ("round", from_round.into())]));
         }
         for game in &games {
             let round = self.games[game].round;
             if let Some((busy, _)) = self.games.iter().find(|(_, g)| g.round == round && g.seats.seats(stand_in)) {
                 return Err(Rejection::precondition(format!(
                     "{stand_in} already plays in round {round} (game {busy}), where {player}'s game {game} needs a stand-in"
-                )));
+                ))
+                .said(
+                    "refusal-stand-in-busy",
+                    [("stand_in", self.who(stand_in)), ("round", round.into()), ("player", self.who(player))],
+                ));
             }
         }
         Ok(())
@@ -367,7 +427,8 @@ impl TournamentState {
         match self.withdrawn.get(player) {
             Some(round) => Err(Rejection::precondition(format!(
                 "{player} withdrew (from round {round}): the next in rank takes the place in the final"
-            ))),
+            ))
+            .said("refusal-finalist-withdrew", [("player", self.who(player)), ("round", (*round).into())])),
             None => Ok(()),
         }
     }
@@ -383,13 +444,15 @@ impl TournamentState {
     fn check_new_game(&self, game: &DrawnGame) -> Result<(), Rejection> {
         StreamId::game(&game.game).map_err(|r| r.context("game"))?;
         if self.games.contains_key(&game.game) {
-            return Err(Rejection::precondition(format!("game {} is already scheduled", game.game)));
+            return Err(Rejection::precondition(format!("game {} is already scheduled", game.game))
+                .said("refusal-game-scheduled", [("game", (&game.game).into())]));
         }
         let mut seen: Vec<&PlayerId> = Vec::new();
         for (role, player) in game.seats.iter() {
             self.check_seated(player).map_err(|r| r.context(format!("game {} {role}", game.game)))?;
             if seen.contains(&player) {
-                return Err(Rejection::precondition(format!("game {}: {player} sits in two roles", game.game)));
+                return Err(Rejection::precondition(format!("game {}: {player} sits in two roles", game.game))
+                    .said("refusal-two-roles", [("game", (&game.game).into()), ("player", self.who(player))]));
             }
             seen.push(player);
         }

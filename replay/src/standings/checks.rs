@@ -12,7 +12,7 @@
 use super::{Decider, TournamentFacts};
 use crate::sheet::started_with;
 use ledger::rules::{Rules, TournamentState};
-use ledger::{Event, Folded, Rejection, StreamId};
+use ledger::{Event, Folded, Reason, Rejection, StreamId};
 use std::collections::BTreeMap;
 
 /// The events of another stream as `(seq, event)`, empty if it has none.
@@ -82,7 +82,11 @@ fn free_for<E>(tournament: &StreamId, game: &str, lookup: &mut dyn Lookup<E>) ->
         return Ok(Err(Rejection::precondition(format!(
             "game {game} belongs to {owner}: each tournament schedules games of its own, named after it ({}-…)",
             tournament.id()
-        ))));
+        ))
+        .said(
+            "refusal-game-of-another",
+            [("game", game.into()), ("owner", owner.id().into()), ("tournament", tournament.id().into())],
+        )));
     }
     if owners.contains(tournament) {
         return Ok(Ok(()));
@@ -99,7 +103,8 @@ fn free_for<E>(tournament: &StreamId, game: &str, lookup: &mut dyn Lookup<E>) ->
         "game {game} already holds {} event{}{started}: a tournament schedules only a game not yet played",
         events.len(),
         if events.len() == 1 { "" } else { "s" }
-    ))))
+    ))
+    .said("refusal-game-played", [("game", game.into()), ("count", events.len().into())])))
 }
 
 /// A withdrawal re-seats only games not started: a game in progress is played out (or ruled
@@ -115,7 +120,11 @@ fn not_started<E>(
         if !events_of(&id)?.is_empty() {
             return Ok(Err(Rejection::precondition(format!(
                 "game {game} has already started: a withdrawal re-seats only games not started; withdraw {player} from a later round"
-            ))));
+            ))
+            .said(
+                "refusal-withdraw-started",
+                [("game", game.as_str().into()), ("player", tournament.display_name(player).into())],
+            )));
         }
     }
     Ok(Ok(()))
@@ -149,22 +158,37 @@ fn rank_order(
     events: &[(u64, Event)],
     games: &BTreeMap<String, Vec<(u64, Event)>>,
 ) -> Result<(), Rejection> {
-    let standings = super::standings(events, games)
-        .map_err(|e| Rejection::precondition(format!("the standings cannot be computed: {e}")))?;
+    let standings = super::standings(events, games).map_err(|e| {
+        Rejection::precondition(format!("the standings cannot be computed: {e}"))
+            .said("refusal-standings-unknown", [("why", e.to_string().into())])
+    })?;
     if !standings.finalists_settled {
-        let why = if standings.pending_games.is_empty() {
-            "fourth and fifth place are tied; record a lot".to_owned()
+        let (why, said) = if standings.pending_games.is_empty() {
+            ("fourth and fifth place are tied; record a lot".to_owned(), Reason::new("refusal-finalists-tied"))
         } else {
-            format!("qualifying games still open: {}", standings.pending_games.join(", "))
+            (
+                format!("qualifying games still open: {}", standings.pending_games.join(", ")),
+                Reason::new("refusal-finalists-open").arg("count", standings.pending_games.len()),
+            )
         };
-        return Err(Rejection::precondition(format!("the finalists are not settled yet: {why}")));
+        return Err(Rejection::precondition(format!("the finalists are not settled yet: {why}")).because(said));
     }
     let finalists = &standings.finalists;
     if !finalists.iter().any(|f| f == player) {
         return Err(Rejection::precondition(format!(
             "{player} is not a finalist: the final is played by {}",
             finalists.join(", ")
-        )));
+        ))
+        .said(
+            "refusal-not-finalist",
+            [
+                ("player", tournament.display_name(player).into()),
+                (
+                    "finalists",
+                    finalists.iter().map(|f| tournament.display_name(f)).collect::<Vec<_>>().join(", ").into(),
+                ),
+            ],
+        ));
     }
     let n_chosen = tournament.final_roles.len();
     if let Some(tied) =
@@ -173,14 +197,28 @@ fn rank_order(
         return Err(Rejection::precondition(format!(
             "{} shares rank {} with the player above: record a lot before the finalists choose",
             tied.player, tied.rank
-        )));
+        ))
+        .said(
+            "refusal-finalists-rank-tied",
+            [("player", tournament.display_name(&tied.player).into()), ("rank", tied.rank.into())],
+        ));
     }
     match finalists.get(n_chosen) {
         Some(next) if next == player => Ok(()),
         Some(next) => Err(Rejection::precondition(format!(
             "the finalists choose in rank order: {next} (rank {}) chooses next, not {player}",
             n_chosen + 1
-        ))),
-        None => Err(Rejection::precondition("all finalists have chosen their roles")),
+        ))
+        .said(
+            "refusal-finalists-order",
+            [
+                ("next", tournament.display_name(next).into()),
+                ("rank", (n_chosen + 1).into()),
+                ("player", tournament.display_name(player).into()),
+            ],
+        )),
+        None => {
+            Err(Rejection::precondition("all finalists have chosen their roles").said("refusal-finalists-chosen", []))
+        }
     }
 }

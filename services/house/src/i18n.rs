@@ -24,7 +24,9 @@ pub enum Lang {
 /// `pages.ftl`); `paper.ftl` what the organiser prints (`crate::paper`, the web's `paper`); `organise.ftl` the
 /// organiser's console (the web's `organise`); `jury.ftl` the jury's desk and rulings (`jury_desk`);
 /// `hall.ftl` the sheet that makes a tablet trust a hall without internet (the web's `trust`);
-/// `ratings.ftl` the analysts' ratings and the balance by year and ruleset (the web's `ratings`).
+/// `ratings.ftl` the analysts' ratings and the balance by year and ruleset (the web's `ratings`);
+/// `refusals.ftl` every other refusal of the rules (the tournament's, the store's, shapes of bad
+/// input: [`crate::words`]); `words.ftl` the jury's words for states, timelines and score sheets.
 pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "pages.ftl", include_str!("i18n/en/pages.ftl")),
     (Lang::En, "rules.ftl", include_str!("i18n/en/rules.ftl")),
@@ -37,6 +39,8 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::En, "jury.ftl", include_str!("i18n/en/jury.ftl")),
     (Lang::En, "hall.ftl", include_str!("i18n/en/hall.ftl")),
     (Lang::En, "ratings.ftl", include_str!("i18n/en/ratings.ftl")),
+    (Lang::En, "refusals.ftl", include_str!("i18n/en/refusals.ftl")),
+    (Lang::En, "words.ftl", include_str!("i18n/en/words.ftl")),
     (Lang::Es, "pages.ftl", include_str!("i18n/es/pages.ftl")),
     (Lang::Es, "rules.ftl", include_str!("i18n/es/rules.ftl")),
     (Lang::Es, "site.ftl", include_str!("i18n/es/site.ftl")),
@@ -48,6 +52,8 @@ pub const CATALOGUES: &[(Lang, &str, &str)] = &[
     (Lang::Es, "jury.ftl", include_str!("i18n/es/jury.ftl")),
     (Lang::Es, "hall.ftl", include_str!("i18n/es/hall.ftl")),
     (Lang::Es, "ratings.ftl", include_str!("i18n/es/ratings.ftl")),
+    (Lang::Es, "refusals.ftl", include_str!("i18n/es/refusals.ftl")),
+    (Lang::Es, "words.ftl", include_str!("i18n/es/words.ftl")),
 ];
 
 impl Lang {
@@ -63,6 +69,11 @@ impl Lang {
 
     pub fn from_code(code: &str) -> Option<Lang> {
         Lang::ALL.into_iter().find(|lang| lang.code() == code)
+    }
+
+    /// Whether the catalogue of this language holds the message `id`.
+    pub fn has(self, id: &str) -> bool {
+        BUNDLES[self as usize].get_message(id).is_some_and(|m| m.value().is_some())
     }
 
     /// The message `id` in this language, without arguments.
@@ -100,6 +111,27 @@ impl Lang {
                     })
                     .collect()
             }
+        }
+    }
+
+    /// [`Lang::t_args`], or what went wrong: the message is missing, or a variable it uses was
+    /// not given (for the tests that hold every refusal's words to its message).
+    ///
+    /// # Errors
+    /// The missing message or the formatting errors, as text.
+    pub fn t_args_strict(self, id: &str, args: &[(&str, FluentValue<'_>)]) -> Result<String, String> {
+        let mut fluent = FluentArgs::new();
+        for (name, value) in args {
+            fluent.set(*name, value.clone());
+        }
+        let bundle = &BUNDLES[self as usize];
+        let pattern = bundle.get_message(id).and_then(|m| m.value()).ok_or_else(|| format!("no message {id}"))?;
+        let mut errors = Vec::new();
+        let text = bundle.format_pattern(pattern, Some(&fluent), &mut errors);
+        if errors.is_empty() {
+            Ok(text.into_owned())
+        } else {
+            Err(format!("{id}: {errors:?}"))
         }
     }
 
@@ -187,9 +219,8 @@ mod tests {
 
     #[test]
     fn both_languages_parse_and_say_the_same_things() {
-        for file in
-            ["pages.ftl", "rules.ftl", "site.ftl", "andes.ftl", "andes-rules.ftl", "andes-table.ftl", "paper.ftl"]
-        {
+        let files: std::collections::BTreeSet<&str> = CATALOGUES.iter().map(|(_, file, _)| *file).collect();
+        for file in files {
             let mut en = ids(catalogue("en", file).unwrap());
             let mut es = ids(catalogue("es", file).unwrap());
             en.sort();

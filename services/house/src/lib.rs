@@ -1,9 +1,10 @@
 //! What ledgerd (`ledger-daemon`), its web pages (`ledger-web`) and `ledgerctl` (`ledger-cli`)
 //! share: the organiser's commands ([`commands`]), the typed projections facade ([`facade`], over [`projections`]), the one error type
 //! ([`error`]), who may do what ([`auth`]), the tournament's cross-stream checks
-//! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]), the organiser's
-//! paper ([`paper`]), the proofs' file formats ([`proofs`]) and the live streams' fair shares
-//! ([`shares`]).
+//! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]; the ledger's typed
+//! values — refusals, events, score sheets — said in them by [`words`]), the organiser's
+//! paper ([`paper`]), the proofs' file formats ([`proofs`]), the live streams' fair shares
+//! ([`shares`]), the season's read models ([`readmodels`]) and the players' ratings ([`ratings`]).
 //!
 //! Architecture Invariant: no transport here beyond `error.rs`'s conversion to a gRPC status
 //! and auth's metadata: no axum, no protobuf.
@@ -22,5 +23,6 @@ pub mod proofs;
 pub mod ratings;
 pub mod readmodels;
 pub mod shares;
+pub mod words;
 
 pub use auth::ACTOR_HEADER;

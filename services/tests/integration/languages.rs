@@ -256,7 +256,7 @@ async fn every_page_speaks_spanish_and_english() {
         None,
         200,
         &["<h1>Sign in</h1>", "The token your organiser gave you"],
-        &["<h1>Iniciar sesión</h1>", "El token que le dio la organización"],
+        &["<h1>Iniciar sesión</h1>", "El código de acceso que le dio la organización"],
     )
     .await;
     let (en, es) = says(
@@ -322,9 +322,9 @@ async fn refusals_are_sentences_in_the_readers_language() {
 
     // A wrong token at sign-in: the form again, with a sentence, never the status line.
     for (ask, said) in [
-        (Ask::Browser("es"), "Token desconocido: vuelva a iniciar sesión."),
+        (Ask::Browser("es"), "Código desconocido: vuelva a iniciar sesión."),
         (Ask::Browser("en"), "Unknown token: sign in again."),
-        (Ask::Cookie("es"), "Token desconocido: vuelva a iniciar sesión."),
+        (Ask::Cookie("es"), "Código desconocido: vuelva a iniciar sesión."),
     ] {
         let answer = http(&site, "POST", "/signin", &ask.headers(None), "next=%2Fjury%2Fq1-t1&token=not-a-token").await;
         assert_eq!(answer.status, 401, "{}", answer.body);
@@ -394,7 +394,7 @@ async fn refusals_are_sentences_in_the_readers_language() {
             Some("a-token-nobody-gave"),
             401,
             "Unknown token: sign in again.",
-            "Token desconocido: vuelva a iniciar sesión.",
+            "Código desconocido: vuelva a iniciar sesión.",
         ),
     ];
     for (path, token, status, en, es) in refusals {
@@ -422,15 +422,18 @@ async fn refusals_are_sentences_in_the_readers_language() {
     // Who may not see a page is offered to sign in, back to the same page.
     let answer = http(&site, "GET", "/jury/q1-t1", &Ask::Browser("es").headers(Some(TABLE_TOKEN)), "").await;
     assert!(
-        answer.body.contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un token"),
+        answer
+            .body
+            .contains("href=\"/signin?next=/jury/q1-t1\" id=\"error-signin\">Iniciar sesión con un código de acceso"),
         "{}",
         answer.body
     );
-    // The ledger's own words are quoted where they are the information (a malformed name).
+    // The rules' own words say what is wrong (a malformed name), in the reader's language too.
     let answer = http(&site, "GET", "/board/no%20such", &Ask::Browser("es").headers(None), "").await;
     assert_eq!(answer.status, 400, "{}", answer.body);
     assert!(answer.body.contains("El ledger no puede leer lo que pide esta dirección."), "{}", answer.body);
-    assert!(answer.body.contains("id=\"error-detail\"") && answer.body.contains("<q lang=\"en\">"), "{}", answer.body);
+    assert!(answer.body.contains("id=\"error-detail\">El identificador no such debe tener"), "{}", answer.body);
+    assert!(!answer.body.contains(" lang=\"en\""), "{}", answer.body);
     // A JSON route keeps its machine code whatever the language.
     for ask in [Ask::Browser("es"), Ask::Browser("en")] {
         let answer = http(&site, "GET", "/table/q1-t1/view", &ask.headers(Some("a-token-nobody-gave")), "").await;

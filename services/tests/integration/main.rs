@@ -33,6 +33,7 @@ mod season;
 mod season_list;
 mod security;
 mod spanish;
+mod spanish_refusals;
 mod support;
 mod table;
 mod table_queue;

@@ -277,7 +277,8 @@ async fn a_tablet_signs_in_through_the_printed_qr_code_and_the_day_s_paper_print
     .await;
     wait_for(&tablet, "#who").await;
     let who = js(&tablet, "return document.getElementById('who').textContent;").await;
-    assert!(who.as_str().unwrap_or_default().contains("open26-table-1"), "{who}");
+    let who = who.as_str().unwrap_or_default();
+    assert!(who.contains("table 1 of open26") || who.contains("mesa 1 de open26"), "{who}");
     let seen = js(&tablet, "return location.href + ' ' + document.cookie;").await;
     assert!(!seen.as_str().unwrap().contains(&table1), "the token shows: {seen}");
     tablet.close().await.unwrap();

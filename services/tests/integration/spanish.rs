@@ -10,10 +10,12 @@
 //!   enum name (`FewestQualifyingWins`);
 //! - a decimal point in a number (Spanish writes the comma).
 //!
-//! Text marked `lang="en"` is declared English (the jury's canonical event log, the Andes
-//! points' explanations as `replay::andes` writes them) and is left out, as are `<pre>`/`<code>`
-//! blocks (signed notes, commands) and RFC 3339 times (the jury's `17:16:53.519Z`). The crawl lists the pages it visited
-//! and must have reached at least the known ones, so pages added later are walked once linked.
+//! No text is left out for being declared English (issue 41: the jury's timeline, score sheets
+//! and the Andes explanations are worded in the reader's language now); `<pre>`/`<code>` blocks
+//! (signed notes, commands, the JSON paths of a diff) and RFC 3339 times (the jury's
+//! `17:16:53.519Z`) are. The crawl lists the pages it visited and must have reached at least the
+//! known ones, so pages added later are walked once linked. Then the refusals a hall meets and
+//! the jury's and the Andes tablet's screens in Chromium ([`crate::spanish_refusals`]).
 
 use crate::hall;
 use crate::languages::http_at;
@@ -97,30 +99,10 @@ fn without_elements(html: &str, open: &str, close: &str) -> String {
     out
 }
 
-/// `html` without the elements marked `lang="en"` (and their content; such an element holds
-/// no element of its own kind).
-fn without_declared_english(html: &str) -> String {
-    const MARK: &str = " lang=\"en\"";
-    let mut out = String::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(at) = rest.find(MARK) {
-        let Some(open) = rest[..at].rfind('<') else { break };
-        let tag: String = rest[open + 1..at].chars().take_while(char::is_ascii_alphanumeric).collect();
-        out.push_str(&rest[..open]);
-        let close = format!("</{tag}>");
-        match rest[at..].find(&close) {
-            Some(end) => rest = &rest[at + end + close.len()..],
-            None => return out,
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// What a reader sees of a page: its text (scripts, styles, `<pre>` and `<code>` left out) and
 /// the attributes shown as text (`title`, `alt`, `placeholder`, `aria-label`), entities decoded.
-fn visible_text(html: &str) -> String {
-    let mut html = without_declared_english(html);
+pub(crate) fn visible_text(html: &str) -> String {
+    let mut html = html.to_owned();
     for (open, close) in [("<script", "</script>"), ("<style", "</style>"), ("<pre", "</pre>"), ("<code", "</code>")] {
         html = without_elements(&html, open, close);
     }
@@ -149,7 +131,7 @@ fn visible_text(html: &str) -> String {
 }
 
 /// What is wrong with a Spanish page's text: English words, machine ids, decimal points.
-fn leaks(text: &str, english: &BTreeSet<String>) -> Vec<String> {
+pub(crate) fn leaks(text: &str, english: &BTreeSet<String>) -> Vec<String> {
     // A printed link (a player's personal link) is an address, not words: blanked out.
     let mut kept = String::with_capacity(text.len());
     for piece in text.split_inclusive(char::is_whitespace) {
@@ -200,8 +182,18 @@ fn leaks(text: &str, english: &BTreeSet<String>) -> Vec<String> {
             && bytes[i - 3] == b':'
             && text[i + 1..].trim_start_matches(|c: char| c.is_ascii_digit()).starts_with('Z')
     };
+    // An article of the Andes laws (`Artículo 6.6.1`) is a section's number, not a decimal.
+    let article = |i: usize| {
+        let start = text[..i].trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').len();
+        text[..start].ends_with("rtículo ")
+    };
     for i in 1..bytes.len().saturating_sub(1) {
-        if bytes[i] == b'.' && bytes[i - 1].is_ascii_digit() && bytes[i + 1].is_ascii_digit() && !timestamp(i) {
+        if bytes[i] == b'.'
+            && bytes[i - 1].is_ascii_digit()
+            && bytes[i + 1].is_ascii_digit()
+            && !timestamp(i)
+            && !article(i)
+        {
             found.push(format!("a decimal point in «{}»", context(i)));
         }
     }
@@ -290,10 +282,11 @@ fn the_leak_finder_finds_english_ids_and_decimal_points() {
                 <td>12,5 (Isabel 6,7)</td><span class=\"event\" lang=\"en\">turn_started</span>\
                 <p title=\"FewestQualifyingWins\">maria_theresa</p><pre>sha256 1.2</pre>";
     let found = leaks(&visible_text(page), &english);
-    assert_eq!(found.len(), 5, "{found:#?}");
+    assert_eq!(found.len(), 6, "{found:#?}");
     assert!(found[0].contains("\"stand\"") && found[1].contains("\"in\""), "{found:#?}");
-    assert!(found[2].contains("FewestQualifyingWins") && found[3].contains("\"maria_theresa\""), "{found:#?}");
-    assert!(found[4].contains("decimal point"), "{found:#?}");
+    assert!(found[2].contains("\"turn_started\""), "text marked English is no exception: {found:#?}");
+    assert!(found[3].contains("FewestQualifyingWins") && found[4].contains("\"maria_theresa\""), "{found:#?}");
+    assert!(found[5].contains("decimal point"), "{found:#?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -346,6 +339,8 @@ async fn every_page_and_printout_in_spanish_says_no_english_word_no_id_and_no_de
     for page in &known {
         assert!(visited.iter().any(|v| v.starts_with(page.as_str())), "the crawl never reached {page}");
     }
+    wrong.extend(crate::spanish_refusals::refusals(&ledger, &english).await);
+    wrong.extend(crate::spanish_refusals::in_a_browser(&ledger, &english).await);
     assert!(wrong.is_empty(), "{} leaks on Spanish pages:\n{}", wrong.len(), wrong.join("\n"));
     // The Andes board says its match in words: points, winner, levels (9.5: from games won).
     let cookie = format!("ledger_lang=es; ledger_token={}", hex::encode(ORGANISER_TOKEN));

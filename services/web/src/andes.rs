@@ -92,8 +92,8 @@ fn side_name(lang: Lang, side: &str) -> String {
     lang.t(&format!("andes-side-{side}"))
 }
 
-/// The board in `lang`. The points' explanations are `replay::andes`'s own lines, as
-/// `ledgerctl andes match` prints them (English, marked `lang="en"`).
+/// The board in `lang`: the position, the moves, the points, the match and the levels from the
+/// sheet's typed values.
 fn board_html(lang: Lang, id: &StreamId, board: &BoardView, sheet: &MatchJson, side: Side) -> String {
     let t = |id: &str| esc(&lang.t(id));
     let number = u64::from(board.game);
@@ -217,18 +217,10 @@ fn board_html(lang: Lang, id: &StreamId, board: &BoardView, sheet: &MatchJson, s
         ));
     }
     out.push_str("</ol>");
-    // The points, the match and the levels in the reader's words; then each line as
-    // `replay::andes` explains it, for who checks the sums.
+    // The points, the match and the levels in the reader's words (each sum's explanation,
+    // `replay::andes`'s own lines, is `ledgerctl andes match`'s).
     out.push_str(&format!("<h2>{}</h2>", t("andes-points")));
     out.push_str(&summary(lang, sheet));
-    out.push_str(&format!(
-        "<details><summary>{}</summary><ul class=\"explain\" id=\"andes-explain\">",
-        t("andes-explain-lines")
-    ));
-    for line in &sheet.explain {
-        out.push_str(&format!("<li lang=\"en\">{}</li>", esc(line)));
-    }
-    out.push_str("</ul></details>");
     out
 }
 

@@ -93,7 +93,7 @@ pub(crate) async fn events(
     headers: HeaderMap,
     viewer: Viewer,
     Path(name): Path<String>,
-    Json(queue): Json<Queue>,
+    super::body::JsonBody(queue): super::body::JsonBody<Queue>,
 ) -> Result<Json<Sent>, JsonError> {
     let stream = match_id(&name)?;
     queue::append(&state, &headers, &viewer, stream, queue).await

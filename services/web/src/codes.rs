@@ -98,7 +98,7 @@ async fn kept_change<T: Send + 'static>(
     blocking(move || {
         change(&auth).map_err(|error| {
             let say = match error.code() {
-                ledger_house::error::Code::FailedPrecondition => Say::new("codes-cannot").with_detail(),
+                ledger_house::error::Code::FailedPrecondition => Say::new("codes-cannot"),
                 ledger_house::error::Code::ResourceExhausted => Say::new("codes-full"),
                 _ => Say::of_error(&error),
             };

@@ -21,6 +21,7 @@ use ledger_house::auth::{Access, Role};
 use ledger_house::error::Error;
 use ledger_house::projections;
 use ledger_house::proofs::LatestCheckpoint;
+use ledger_house::words;
 use replay::audit::{self, table_time_text, AuditError, Auditor};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -87,10 +88,10 @@ pub(crate) async fn page(
     Ok(Html(shell(lang, &title, Some(&viewer), &body, &["jury.js"])).into_response())
 }
 
-/// The viewer in `lang`. What the ledger itself writes of the game (the state at a point, the
-/// differences, each event's line) is `replay::audit`'s text, the very text `ledgerctl audit`
-/// prints and the Markdown report holds, so it stays as written (English, marked `lang="en"`):
-/// the jury compares it word for word.
+/// The viewer in `lang`: the game at a point (its state, nations, clock and score sheet), each
+/// event and each void worded from the ledger's typed values (`ledger_house::words`), in the
+/// reader's language; the differences name their JSON paths, machine codes the jury finds in
+/// `ledgerctl audit --json`. The Markdown report and `ledgerctl audit` keep the ledger's text.
 fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result<String, PageError> {
     let t = |id: &str| esc(&lang.t(id));
     let mut auditor = Auditor::from_records(game.ruleset, &game.records, game.ms_per_side).map_err(audit_error)?;
@@ -106,9 +107,9 @@ fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result
     let verified = match verify_chain(&game.records) {
         Ok(_) => format!("<span class=\"ok\" id=\"chain\">{}</span>", t("jury-chain-ok")),
         Err(broken) => format!(
-            "<span class=\"refusal\" id=\"chain\">{} <q lang=\"en\">{}</q></span>",
+            "<span class=\"refusal\" id=\"chain\" data-ledger=\"{}\">{}</span>",
+            esc(&broken.reason),
             esc(&lang.t_args("jury-chain-broken", &[("seq", broken.seq.into())])),
-            esc(&broken.reason)
         ),
     };
     if let Some(head) = head {
@@ -140,9 +141,9 @@ fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result
     out.push_str(&format!("<p class=\"hint\" id=\"ledger-text\">{}</p>", t("jury-ledger-text")));
     out.push_str("<div class=\"jury-columns\"><div class=\"jury-point\">");
     out.push_str(&format!(
-        "<h2>{}</h2><pre class=\"point\" id=\"point\" lang=\"en\">{}</pre>",
+        "<h2>{}</h2><div class=\"point\" id=\"point\">{}</div>",
         esc(&lang.t_args("jury-point", &[("at", at.into())])),
-        esc(point.to_string().trim_end())
+        words::sheet::point_html(lang, &point)
     ));
     // Differences between two points.
     out.push_str(&format!(
@@ -163,7 +164,7 @@ fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result
             out.push_str(&format!("<li>{}</li>", t("jury-no-difference")));
         }
         for change in changes {
-            out.push_str(&format!("<li><code lang=\"en\">{}</code></li>", esc(&change.to_string())));
+            out.push_str(&format!("<li><code>{}</code></li>", esc(&change.to_string())));
         }
         out.push_str("</ul>");
     }
@@ -179,21 +180,31 @@ fn render(lang: Lang, game: &Game, at: Option<u64>, diff: Option<u64>) -> Result
             (false, true) => "current",
             (false, false) => "",
         };
-        let note = entry
-            .void_mark()
-            .map(|m| format!("<span class=\"void-note\" lang=\"en\">{}</span>", esc(&m)))
-            .unwrap_or_default();
+        let note = entry.voided_by.as_ref().map(|void| void_note(lang, void)).unwrap_or_default();
         out.push_str(&format!(
-            "<li value=\"{seq}\" class=\"{class}\" id=\"event-{seq}\"><a href=\"/jury/{id}?at={seq}\"><span class=\"event\" lang=\"en\">{text}</span></a> \
+            "<li value=\"{seq}\" class=\"{class}\" id=\"event-{seq}\"><a href=\"/jury/{id}?at={seq}\"><span class=\"event\">{text}</span></a> \
              <span class=\"muted\">{recorded} UTC · {actor} · {time}</span>{note}</li>",
             seq = entry.seq,
-            text = esc(&replay::audit::event_text(&entry.event)),
+            text = esc(&words::events::sentence(lang, &entry.event)),
             recorded = audit::iso_utc(entry.recorded_at_ms),
             actor = esc(&entry.actor),
         ));
     }
     out.push_str("</ol></div></div></section>");
     Ok(out)
+}
+
+/// Why an event is struck through: the void that took it out, and the ruling before it.
+fn void_note(lang: Lang, void: &audit::VoidNote) -> String {
+    let mut text =
+        lang.t_args("timeline-voided", &[("seq", void.void_seq.into()), ("reason", void.reason.clone().into())]);
+    if let Some(ruling) = &void.ruling {
+        text.push_str(" · ");
+        text.push_str(
+            &lang.t_args("timeline-ruling", &[("seq", ruling.seq.into()), ("text", ruling.text.clone().into())]),
+        );
+    }
+    format!("<span class=\"void-note\">{}</span>", esc(&text))
 }
 
 /// The game's last event proved in the ledger's signed log, as `ledgerctl audit --report` hands

@@ -203,9 +203,9 @@ pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &R
         let seq = r.envelope.seq;
         let selected = if values.void.as_deref() == Some(&seq.to_string()) { " selected" } else { "" };
         options.push_str(&format!(
-            "<option value=\"{seq}\" data-json=\"{json}\" lang=\"en\"{selected}>{seq} · {line}</option>",
+            "<option value=\"{seq}\" data-json=\"{json}\"{selected}>{seq} · {line}</option>",
             json = esc(&ledger::event::canonical_json_text(&r.event)),
-            line = esc(&replay::audit::event_text(&r.event)),
+            line = esc(&ledger_house::words::events::sentence(lang, &r.event)),
         ));
     }
     format!(
@@ -213,7 +213,7 @@ pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &R
          <form method=\"post\" action=\"/jury/{id}/rule\" class=\"console-form\" id=\"form-rule\">\
          <label>{ruling_label} * <textarea name=\"ruling\" rows=\"3\" required maxlength=\"2000\">{ruling}</textarea></label>\
          <label>{void_label} <select name=\"void\" id=\"rule-void\">{options}</select></label>\
-         <label>{corrected_label} <textarea name=\"corrected\" id=\"rule-corrected\" rows=\"3\" lang=\"en\" class=\"mono\">{corrected}</textarea></label>\
+         <label>{corrected_label} <textarea name=\"corrected\" id=\"rule-corrected\" rows=\"3\" class=\"mono\" spellcheck=\"false\">{corrected}</textarea></label>\
          <p class=\"hint\">{hint}</p><button type=\"submit\">{preview}</button></form></section>",
         title = esc(&lang.t("desk-rule-title")),
         id = esc(game.id()),
@@ -319,15 +319,15 @@ pub(crate) async fn rule(
     Ok(Html(preview(lang, &viewer, &loaded, &game, &events, &form, None)).into_response())
 }
 
-/// The game's score sheet after `extra` events are added to its records (as the ledger's text;
-/// a game still running says what it lacks).
-fn sheet_after(loaded: &super::game::Game, extra: &[Event]) -> String {
+/// The game's score sheet after `extra` events are added to its records, in `lang` (a game
+/// that cannot be scored says why); `html_id` names its table.
+fn sheet_after(lang: Lang, loaded: &super::game::Game, extra: &[Event], html_id: &str) -> String {
     let mut events: Vec<(u64, Event)> = loaded.records.iter().map(|r| (r.envelope.seq, r.event.clone())).collect();
     let next = events.len() as u64;
     events.extend(extra.iter().cloned().enumerate().map(|(i, e)| (next + 1 + i as u64, e)));
     match replay::score_game(loaded.ruleset, &events) {
-        Ok(sheet) => sheet.to_string(),
-        Err(why) => why.to_string(),
+        Ok(sheet) => ledger_house::words::sheet::sheet_html(lang, &sheet, html_id),
+        Err(why) => format!("<p id=\"{html_id}\">{}</p>", esc(&ledger_house::words::sheet::score_error(lang, &why))),
     }
 }
 
@@ -343,15 +343,13 @@ fn preview(
     let id = esc(game.id.id());
     let notice =
         notice.map(|s| format!("<p class=\"notice\" id=\"changed\">{}</p>", esc(&s.text(lang)))).unwrap_or_default();
-    let lines: String = events
-        .iter()
-        .map(|e| format!("<li><code lang=\"en\">{}</code></li>", esc(&replay::audit::event_text(e))))
-        .collect();
+    let lines: String =
+        events.iter().map(|e| format!("<li>{}</li>", esc(&ledger_house::words::events::sentence(lang, e)))).collect();
     let hidden = |name: &str, value: &str| format!("<input type=\"hidden\" name=\"{name}\" value=\"{}\">", esc(value));
     let body = format!(
         "<h1>{title}</h1>{notice}<p>{lead}</p><ol id=\"rule-events\">{lines}</ol>\
-         <div class=\"jury-columns\"><div><h2>{before}</h2><pre class=\"sheet\" id=\"sheet-before\" lang=\"en\">{sheet_before}</pre></div>\
-         <div><h2>{after}</h2><pre class=\"sheet\" id=\"sheet-after\" lang=\"en\">{sheet_after}</pre></div></div>\
+         <div class=\"jury-columns\"><div><h2>{before}</h2>{sheet_before}</div>\
+         <div><h2>{after}</h2>{sheet_after}</div></div>\
          <form method=\"post\" action=\"/jury/{id}/rule\" id=\"confirm\">{h_ruling}{h_void}{h_corrected}{h_version}{h_confirm}\
          <button type=\"submit\" class=\"primary\" id=\"record\">{record}</button></form>\
          <p><a href=\"/jury/{id}#rule\" id=\"back\">{back}</a></p>",
@@ -359,8 +357,8 @@ fn preview(
         lead = esc(&lang.t_args("desk-preview-lead", &[("game", game.id.id().into())])),
         before = esc(&lang.t("desk-sheet-before")),
         after = esc(&lang.t("desk-sheet-after")),
-        sheet_before = esc(sheet_after(loaded, &[]).trim_end()),
-        sheet_after = esc(sheet_after(loaded, events).trim_end()),
+        sheet_before = sheet_after(lang, loaded, &[], "sheet-before"),
+        sheet_after = sheet_after(lang, loaded, events, "sheet-after"),
         h_ruling = hidden("ruling", form.ruling.as_deref().unwrap_or_default()),
         h_void = hidden("void", form.void.as_deref().unwrap_or_default()),
         h_corrected = hidden("corrected", form.corrected.as_deref().unwrap_or_default()),

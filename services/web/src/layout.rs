@@ -85,11 +85,17 @@ pub(crate) fn shell_in(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &
         // language without reloading its page, words the header again.
         let word = |id: &str| format!("<span data-t=\"{id}\">{}</span>", esc(&lang.t(id)));
         let mode = if v.open { format!(" · {}", word("who-open")) } else { String::new() };
-        let who = match (&v.identity, v.role()) {
-            (_, Some(Role::Public)) => word("who-public"),
-            (None, _) => word("who-unknown"),
-            (Some(who), _) => format!("{} ({})", esc(&who.actor), word(&format!("clearance-{}", who.role.as_str()))),
-        };
+        let who =
+            match (&v.identity, v.role()) {
+                (_, Some(Role::Public)) => word("who-public"),
+                (None, _) => word("who-unknown"),
+                (Some(who), _) => match table_actor(&who.actor) {
+                    // A table's code: the table, named as people name it.
+                    Some((tournament, table)) if who.role == Role::Table => esc(&lang
+                        .t_args("who-table", &[("table", table.into()), ("tournament", tournament.to_owned().into())])),
+                    _ => format!("{} ({})", esc(&who.actor), word(&format!("clearance-{}", who.role.as_str()))),
+                },
+            };
         format!(
             "<span class=\"who\" id=\"who\">{who}{mode}</span> <a href=\"/signin\" data-t=\"nav-signin\">{}</a>",
             esc(&lang.t("nav-signin"))
@@ -123,6 +129,13 @@ pub(crate) fn shell_in(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &
 /// `<id>` as given, or the id part of `<kind>/<id>`.
 pub(crate) fn short_id(name: &str) -> &str {
     name.split_once('/').map_or(name, |(_, id)| id)
+}
+
+/// A table's actor as `ledgerctl tournament tables` names it (`omad26-table-1`): its
+/// tournament and table number.
+fn table_actor(actor: &str) -> Option<(&str, u32)> {
+    let (tournament, n) = actor.rsplit_once("-table-")?;
+    Some((tournament, n.parse().ok()?))
 }
 
 /// A clearance's name in `lang` (`jury`, `jurado`).

@@ -23,6 +23,7 @@ mod andes_record;
 mod auth;
 mod board;
 mod board_sections;
+mod body;
 mod codes;
 mod days;
 mod game;
@@ -281,6 +282,9 @@ pub(crate) struct PageError {
     /// `CODE: the ledger's sentence`, as `ledgerctl` prints it.
     message: String,
     say: refusal::Say,
+    /// The refusal of the rules behind it, with its own words (`ledger::Reason`): the page
+    /// says them under the sentence, in the reader's language.
+    refused: Option<ledger::Rejection>,
 }
 
 impl PageError {
@@ -320,7 +324,11 @@ fn http_status(code: Code) -> StatusCode {
 impl From<Error> for PageError {
     /// A failure of the house on a page: its HTTP status, its machine text and its sentence.
     fn from(error: Error) -> Self {
-        PageError { code: error.code(), message: error.text(), say: refusal::Say::of_error(&error) }
+        let refused = match &error {
+            Error::Refused(rejection) if rejection.reason.is_some() => Some(rejection.clone()),
+            _ => None,
+        };
+        PageError { code: error.code(), message: error.text(), say: refusal::Say::of_error(&error), refused }
     }
 }
 

@@ -12,12 +12,13 @@
 //! [`Folded::pending_derived`]: ledger::Folded::pending_derived
 
 use super::auth::same_origin;
+use super::i18n::Lang;
 use super::sse::{follow, html_event, Live};
 use super::table::JsonError;
 use super::{blocking, PageError, WebState};
 use axum::http::HeaderMap;
 use axum::Json;
-use ledger::{Folded, Recorded, RejectionKind, StreamId, StreamState};
+use ledger::{Folded, Recorded, Rejection, StreamId, StreamState};
 use ledger_house::error::Error;
 use ledger_store::{AppendError, AppendRequest, ProposedEvent};
 use serde::{Deserialize, Serialize};
@@ -55,9 +56,18 @@ pub(crate) struct Outcome {
     /// The rule's kind (`RejectionKind::as_str`), for refusals.
     #[serde(skip_serializing_if = "Option::is_none")]
     refusal: Option<&'static str>,
-    /// The ledger's sentence, for refusals (the tablet words it in its language).
+    /// The ledger's sentence, for refusals (machines and logs read it).
     #[serde(skip_serializing_if = "Option::is_none")]
     message: Option<String>,
+    /// The rules' message id and arguments, for refusals that have them: the tablet words them
+    /// with its own catalogue, as it words its own refusals.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The refusal in the language of the request, for a tablet whose catalogues lack its id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -68,16 +78,31 @@ pub(crate) struct Sent {
 impl Outcome {
     fn stored(event_id: &str, seq: u64, duplicate: bool) -> Outcome {
         let status = if duplicate { "duplicate" } else { "stored" };
-        Outcome { event_id: event_id.to_owned(), status, seq: Some(seq), refusal: None, message: None }
+        Outcome {
+            event_id: event_id.to_owned(),
+            status,
+            seq: Some(seq),
+            refusal: None,
+            message: None,
+            id: None,
+            args: None,
+            text: None,
+        }
     }
 
-    fn refused(event_id: &str, kind: RejectionKind, message: String) -> Outcome {
+    /// `rejection` of the event `event_id`, its machine message `message` (without the batch's
+    /// `event N of M:`), worded in `lang` for the tablet.
+    fn refused(event_id: &str, rejection: &Rejection, message: String, lang: Lang) -> Outcome {
+        let about_one = Rejection { event: None, ..rejection.clone() };
         Outcome {
             event_id: event_id.to_owned(),
             status: "refused",
             seq: None,
-            refusal: Some(kind.as_str()),
+            refusal: Some(rejection.kind.as_str()),
             message: Some(message),
+            id: rejection.reason.as_ref().map(|r| r.id),
+            args: rejection.reason.as_ref().map(ledger_house::words::plain_args),
+            text: Some(ledger_house::words::refusal(lang, &about_one)),
         }
     }
 }
@@ -106,15 +131,19 @@ pub(crate) async fn append(
     recorder.may_write(&stream, &*state.log)?;
     let (actor, clearance) = (recorder.actor.clone(), recorder.clearance);
     if queue.events.len() > MAX_EVENTS_PER_SEND {
-        return Err(PageError::from(Error::InvalidArgument(format!(
-            "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
-            queue.events.len()
-        )))
+        return Err(PageError::from(Error::Refused(
+            Rejection::malformed(format!(
+                "at most {MAX_EVENTS_PER_SEND} events are sent at once, got {}",
+                queue.events.len()
+            ))
+            .said("refusal-send-too-many", [("count", queue.events.len().into()), ("max", MAX_EVENTS_PER_SEND.into())]),
+        ))
         .into());
     }
     let bytes = queue.events.iter().map(|queued| queued.event.to_string().len()).sum();
     recorder.take(queue.events.len(), bytes)?;
     let (stored, mut head) = read_what_the_queue_needs(state, &stream, &queue).await?;
+    let lang = super::i18n::of_request(headers);
     let mut results = Vec::new();
     let mut batch: Vec<Batched> = Vec::new();
     let mut expected = None;
@@ -123,7 +152,9 @@ pub(crate) async fn append(
         let event = match ledger::event::from_canonical_json(&queued.event) {
             Ok(event) => event,
             Err(error) => {
-                results.push(Outcome::refused(&queued.event_id, RejectionKind::Malformed, error.to_string()));
+                let said = ledger_house::words::input::of_event(&error.0);
+                let rejection = Rejection::malformed(error.to_string()).because(said);
+                results.push(Outcome::refused(&queued.event_id, &rejection, error.to_string(), lang));
                 break;
             }
         };
@@ -186,7 +217,7 @@ pub(crate) async fn append(
                 acknowledged(&mut results, before, appended.first_seq, appended.duplicate);
             }
             let message = strip_event_prefix(&rejection.message, rejection.event);
-            results.push(Outcome::refused(&batch[refused].proposed.event_id, rejection.kind, message));
+            results.push(Outcome::refused(&batch[refused].proposed.event_id, &rejection, message, lang));
         }
         Err(AppendError::Storage(error)) => return Err(PageError::from(error).into()),
     }

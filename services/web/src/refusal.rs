@@ -1,9 +1,10 @@
 //! Refusals as a person reads them. A [`PageError`] keeps the machine text (`CODE: the ledger's
-//! sentence`, what `ledgerctl` prints; JSON routes and logs keep it, and scripts read the code)
-//! and a [`Say`]: a message of `site.ftl` with its arguments. A handler does not know the
-//! language its error will be read in, so the error page is written by [`localize`], a layer
-//! around every route that reads the request's language; a page never shows a bare
-//! `UNAUTHENTICATED: unknown token`.
+//! sentence`, what `ledgerctl` prints; JSON routes and logs keep it, and scripts read the code),
+//! a [`Say`] (a message of `site.ftl` with its arguments) and, for a refusal of the rules, the
+//! rules' own words (`ledger::Reason`, said by `ledger_house::words`). A handler does not know
+//! the language its error will be read in, so the error page (and a JSON route's answer) is
+//! written by [`localize`], a layer around every route that reads the request's language; a
+//! page never shows a bare `UNAUTHENTICATED: unknown token`, nor the ledger's English.
 
 use super::i18n::Lang;
 use super::layout::{esc, shell_in, Head};
@@ -19,23 +20,15 @@ use ledger_house::error::{Code, Error};
 pub(crate) struct Say {
     id: &'static str,
     args: Vec<(&'static str, String)>,
-    /// The ledger's own sentence is the information (a precondition, a malformed name): the page
-    /// shows it too, quoted, under the sentence.
-    detail: bool,
 }
 
 impl Say {
     pub(crate) fn new(id: &'static str) -> Say {
-        Say { id, args: Vec::new(), detail: false }
+        Say { id, args: Vec::new() }
     }
 
     pub(crate) fn arg(mut self, name: &'static str, value: impl Into<String>) -> Say {
         self.args.push((name, value.into()));
-        self
-    }
-
-    pub(crate) fn with_detail(mut self) -> Say {
-        self.detail = true;
         self
     }
 
@@ -67,12 +60,10 @@ impl Say {
             Code::Unauthenticated => Say::new("error-needs-signin"),
             Code::PermissionDenied => Say::new("error-not-cleared"),
             Code::NotFound => Say::new("error-not-found"),
-            Code::InvalidArgument => Say::new("error-invalid").with_detail(),
-            Code::FailedPrecondition | Code::Aborted | Code::AlreadyExists => {
-                Say::new("error-precondition").with_detail()
-            }
+            Code::InvalidArgument => Say::new("error-invalid"),
+            Code::FailedPrecondition | Code::Aborted | Code::AlreadyExists => Say::new("error-precondition"),
             Code::Unavailable | Code::ResourceExhausted => Say::new("error-unavailable"),
-            _ => Say::new("error-internal").with_detail(),
+            _ => Say::new("error-internal"),
         }
     }
 }
@@ -83,22 +74,32 @@ fn is_unknown_token(message: &str) -> bool {
     message == "unknown token" || message.starts_with("the authorization header")
 }
 
-/// The error page: the sentence in `lang`, the machine code in `data-code`, the ledger's own
-/// words when they are the information, and a way to sign in when a token would help.
+/// What the rules said, in `lang`, under a page's sentence: the refusal's own words when the
+/// rules gave them (`None` else; the machine text stays in the `data-ledger` attribute).
+pub(crate) fn detail(lang: Lang, error: &PageError) -> Option<String> {
+    error.refused.as_ref().map(|rejection| ledger_house::words::refusal(lang, rejection))
+}
+
+/// The machine text of `error` without its code, for a `data-ledger` attribute (scripts and
+/// people reporting a bug read it; the page does not show it).
+pub(crate) fn machine(error: &PageError) -> &str {
+    let code = error.code.name();
+    error.message.strip_prefix(code).and_then(|rest| rest.strip_prefix(": ")).unwrap_or(&error.message)
+}
+
+/// The error page: the sentence in `lang`, the machine code in `data-code` (and the ledger's
+/// text in `data-ledger`), the rules' own words in `lang` when they gave some, and a way to
+/// sign in when a token would help.
 pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
     let code = error.code.name();
     let mut body = format!(
-        "<h1>{}</h1><p class=\"refusal\" id=\"error\" data-code=\"{code}\">{}</p>",
+        "<h1>{}</h1><p class=\"refusal\" id=\"error\" data-code=\"{code}\" data-ledger=\"{}\">{}</p>",
         esc(&lang.t("error-title")),
+        esc(machine(error)),
         esc(&error.say.text(lang))
     );
-    if error.say.detail {
-        let detail = error.message.strip_prefix(&format!("{code}: ")).unwrap_or(&error.message);
-        body.push_str(&format!(
-            "<p class=\"muted\" id=\"error-detail\">{} <q lang=\"en\">{}</q></p>",
-            esc(&lang.t("error-ledger-says")),
-            esc(detail)
-        ));
+    if let Some(words) = detail(lang, error) {
+        body.push_str(&format!("<p class=\"muted\" id=\"error-detail\">{}</p>", esc(&words)));
     }
     if matches!(error.code, Code::Unauthenticated | Code::PermissionDenied) {
         let next = super::auth::local_path(Some(path));
@@ -113,11 +114,38 @@ pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
     (error.status(), Html(html)).into_response()
 }
 
-/// Every route's layer: a [`PageError`] a handler returned is written in the request's language.
+/// A JSON route's failure, to be answered in the reader's language by [`localize`].
+#[derive(Debug, Clone)]
+pub(crate) struct JsonRefusal(pub(crate) PageError);
+
+/// A JSON route's answer to a failure: the machine text and code as before (`error`,
+/// `status`), and for people the sentence in `lang` (`text`), with the rules' message id and
+/// arguments when they gave them (`id`, `args`: a tablet words them with its own catalogue).
+pub(crate) fn json(lang: Lang, error: &PageError) -> Response {
+    let status = error.status();
+    let text = detail(lang, error).unwrap_or_else(|| error.say.text(lang));
+    let mut body = serde_json::json!({
+        "error": error.message,
+        "code": error.code.name(),
+        "status": status.as_u16(),
+        "text": text,
+    });
+    if let Some(reason) = error.refused.as_ref().and_then(|r| r.reason.as_ref()) {
+        body["id"] = serde_json::Value::from(reason.id);
+        body["args"] = serde_json::Value::Object(ledger_house::words::plain_args(reason));
+    }
+    (status, axum::Json(body)).into_response()
+}
+
+/// Every route's layer: a [`PageError`] a handler returned is written in the request's language,
+/// as a page or, for a JSON route, as JSON.
 pub(crate) async fn localize(request: Request, next: Next) -> Response {
     let lang = super::i18n::of_request(request.headers());
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
+    if let Some(JsonRefusal(error)) = response.extensions_mut().remove::<JsonRefusal>() {
+        return json(lang, &error);
+    }
     match response.extensions_mut().remove::<PageError>() {
         Some(error) => page(lang, &path, &error),
         None => response,
@@ -145,7 +173,7 @@ mod tests {
         metadata.insert("authorization", "Bearer unknown".parse().unwrap());
         let refused = auth.identify(&metadata).unwrap_err();
         let say = Say::of_error(&refused);
-        assert_eq!(say.text(Lang::Es), "Token desconocido: vuelva a iniciar sesión.");
+        assert_eq!(say.text(Lang::Es), "Código desconocido: vuelva a iniciar sesión.");
         assert_eq!(say.text(Lang::En), "Unknown token: sign in again.");
         let error = PageError::from(refused);
         assert_eq!(

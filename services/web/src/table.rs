@@ -117,7 +117,7 @@ pub(crate) async fn events(
     headers: HeaderMap,
     viewer: Viewer,
     Path(game): Path<String>,
-    Json(queue): Json<Queue>,
+    super::body::JsonBody(queue): super::body::JsonBody<Queue>,
 ) -> Result<Json<Sent>, JsonError> {
     let stream = game_id(&game)?;
     queue::append(&state, &headers, &viewer, stream, queue).await
@@ -140,11 +140,13 @@ impl From<Error> for JsonError {
 }
 
 impl IntoResponse for JsonError {
+    /// In English here; [`super::refusal::localize`] writes its `text` again in the reader's
+    /// language.
     fn into_response(self) -> Response {
         self.0.log_failure();
-        let status = self.0.status();
-        let body = serde_json::json!({"error": self.0.message, "status": status.as_u16()});
-        (status, Json(body)).into_response()
+        let mut response = super::refusal::json(super::i18n::Lang::En, &self.0);
+        response.extensions_mut().insert(super::refusal::JsonRefusal(self.0));
+        response
     }
 }
 

@@ -43,9 +43,9 @@ impl<S: Storage> Sequencer<S> {
             return Err(Rejection::malformed("an append needs at least one event").into());
         }
         if n_events > MAX_BATCH {
-            return Err(
-                Rejection::malformed(format!("an append holds at most {MAX_BATCH} events, got {n_events}")).into()
-            );
+            return Err(Rejection::malformed(format!("an append holds at most {MAX_BATCH} events, got {n_events}"))
+                .said("refusal-append-too-many", [("count", n_events.into()), ("max", MAX_BATCH.into())])
+                .into());
         }
         check_ids(request)?;
         if let Some(retry) = self.find_retry(request, group)? {
@@ -158,7 +158,8 @@ impl<S: Storage> Sequencer<S> {
                 return Err(context(Rejection::malformed(format!(
                     "with the events the ledger derives, this append would store {} events; an append stores at most {MAX_BATCH}: send fewer at once",
                     records.len()
-                )))
+                ))
+                .said("refusal-append-too-many", [("count", records.len().into()), ("max", MAX_BATCH.into())]))
                 .into());
             }
         }
@@ -196,7 +197,15 @@ impl<S: Storage> Sequencer<S> {
                 "{} is {} bytes stored; the ledger stores at most {MAX_EVENT_BYTES}",
                 record.event.type_name(),
                 bytes.len()
-            )));
+            ))
+            .said(
+                "refusal-event-too-large",
+                [
+                    ("type", ledger::Arg::name("table-event-name", record.event.type_name())),
+                    ("bytes", bytes.len().into()),
+                    ("max", MAX_EVENT_BYTES.into()),
+                ],
+            ));
         }
         Ok(Sealed { record: Arc::new(record), bytes })
     }

@@ -16,7 +16,7 @@ use crate::projections::NoTournament;
 use ledger::draw::{draw_with_stand_ins, QualifyingDraw};
 use ledger::event::Seats;
 use ledger::rules::{Rules, TournamentState};
-use ledger::{Event, Recorded, Rejection, Role, Ruleset, Stage, StreamId, StreamState};
+use ledger::{Arg, Event, Recorded, Rejection, Role, Ruleset, Stage, StreamId, StreamState};
 pub use roster::Registration;
 
 /// A tournament's rules state, as read at `version` (voided events left out).
@@ -190,7 +190,7 @@ fn plan_unchecked(tournament: &Tournament, command: Command) -> Result<Plan, Err
         Command::Draw { seed } => {
             let state = tournament.state()?;
             let draw = draw_with_stand_ins(&state.registration_order, &state.stand_in_ids(), seed)
-                .map_err(|e| Error::FailedPrecondition(e.to_string()))?
+                .map_err(|e| Error::Refused(Rejection::precondition(e.to_string()).because(e.reason())))?
                 .for_tournament(tournament.id.id());
             Ok(Plan { events: vec![draw.to_event()], shows: Shows::Draw(draw) })
         }
@@ -207,7 +207,10 @@ fn plan_unchecked(tournament: &Tournament, command: Command) -> Result<Plan, Err
             let state = tournament.state()?;
             let chosen = |role: Role| {
                 state.final_roles.get(&role).cloned().ok_or_else(|| {
-                    Error::FailedPrecondition(format!("no finalist has chosen {role} yet: the four choose first"))
+                    Error::Refused(
+                        Rejection::precondition(format!("no finalist has chosen {role} yet: the four choose first"))
+                            .said("refusal-final-role-unchosen", [("role", Arg::name("role", role))]),
+                    )
                 })
             };
             let seats = Seats {
@@ -227,11 +230,21 @@ fn plan_unchecked(tournament: &Tournament, command: Command) -> Result<Plan, Err
                 (Some(named), _) => Some(named),
                 (None, true) => None,
                 (None, false) => Some(state.free_stand_in(&player, from_round).ok_or_else(|| {
-                    Error::FailedPrecondition(format!(
-                        "{player} still has qualifying games from round {from_round} on ({}), and no registered \
-                         stand-in is free in those rounds: register a stand-in first",
-                        games.join(", ")
-                    ))
+                    Error::Refused(
+                        Rejection::precondition(format!(
+                            "{player} still has qualifying games from round {from_round} on ({}), and no registered \
+                             stand-in is free in those rounds: register a stand-in first",
+                            games.join(", ")
+                        ))
+                        .said(
+                            "refusal-withdraw-no-free-stand-in",
+                            [
+                                ("player", state.display_name(&player).into()),
+                                ("round", from_round.into()),
+                                ("games", games.len().into()),
+                            ],
+                        ),
+                    )
                 })?),
             };
             let event = Event::PlayerWithdrew { player, from_round, stand_in: stand_in.clone() };

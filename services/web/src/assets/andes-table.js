@@ -47,7 +47,47 @@
     }
     if (refusal.kind === "stale_version") { return t("refusal-stale"); }
     if (refusal.kind === "exhausted") { return t("refusal-exhausted"); }
+    if (refusal.text) { return refusal.text; }
     return t("refusal-by-ledger", { message: refusal.message });
+  }
+
+  // An event of the match as a sentence in the page's language (record-event-* of
+  // andes-table.ftl, as the jury's timeline words it): squares from the tablet's side.
+  function hms(at) {
+    const s = Math.floor(Math.max(0, at) / 1000);
+    const m = Math.floor(s / 60) % 60, h = Math.floor(s / 3600);
+    return h + ":" + (m < 10 ? "0" : "") + m + ":" + (s % 60 < 10 ? "0" : "") + (s % 60);
+  }
+  function describe(event) {
+    const sq = function (square) { return AndesRules.nameFor(square, app.side); };
+    const time = typeof event.at_ms === "number" ? hms(event.at_ms) : "";
+    switch (event.type) {
+      case "match_created":
+        return t("record-event-match_created", { sol: event.first_sol, luna: event.first_luna,
+          minutes: Math.floor(event.clock_ms / 60000) });
+      case "game_started": return t("record-event-game_started", { game: event.game, time: time });
+      case "move_played": {
+        const parsed = AndesRules.parseMove(event.notation);
+        if (parsed.move && parsed.move.square) {
+          return t("record-event-placed", { kind: kindName(parsed.move.kind), square: sq(parsed.move.square), time: time });
+        }
+        if (parsed.move) {
+          return t("record-event-moved", { kind: kindName(parsed.move.kind), from: sq(parsed.move.from),
+            to: sq(parsed.move.to), time: time });
+        }
+        return t("record-event-move_played", { notation: event.notation, time: time });
+      }
+      case "piece_attacked":
+      case "piece_captured":
+        return t("record-event-" + event.type, { owner: sideName(event.owner), kind: kindName(event.kind),
+          square: sq(event.square) });
+      case "game_ended":
+        return t("record-event-game_ended", { side: sideName(event.side), reason: t("record-reason-" + event.reason) });
+      case "flag_fell":
+      case "resigned":
+        return t("record-event-" + event.type, { side: sideName(event.side), time: time });
+      default: return t("table-event-unknown");
+    }
   }
 
   function ms(msLeft) {
@@ -379,9 +419,9 @@
       render: render, renderSync: renderSync, showNotice: showNotice, refusalText: refusalText, t: t
     });
     renderRefused = TablePage.refusedBox(app, sync, {
-      t: t, refusalText: refusalText, stream: app.key
+      t: t, refusalText: refusalText, stream: app.key, describe: describe
     });
-    renderLists = TablePage.eventLists(app, sync, t);
+    renderLists = TablePage.eventLists(app, sync, t, { describe: describe });
     await sync.start();
     setInterval(tick, 200);
   }

@@ -238,10 +238,15 @@
             await refresh();
           } else {
             refusal.row.status = "refused";
-            refusal.row.refusal = { kind: refusal.result.refusal, message: refusal.result.message };
-            // Worded in the page's language when the mirrored rules give the same sentence.
-            const mirrored = rules.decide(stateBefore(refusal.row), refusal.row.event);
-            if (mirrored && mirrored.message === refusal.result.message) { refusal.row.refusal = mirrored; }
+            // The ledger's message id and arguments, worded by the page's catalogue; its sentence
+            // in the page's language (`text`) when the catalogue lacks the id.
+            const result = refusal.result;
+            refusal.row.refusal = { kind: result.refusal, message: result.message, id: result.id || null,
+              args: result.args || {}, text: result.text || null };
+            if (!result.id) {
+              const mirrored = rules.decide(stateBefore(refusal.row), refusal.row.event);
+              if (mirrored && mirrored.message === result.message) { refusal.row.refusal = mirrored; }
+            }
             await TableQueue.put([refusal.row]);
             await redecide();
           }

@@ -49,6 +49,13 @@
     nation: "nation", acting: "nation", role: "role", side: "side", outcome: "outcome",
     ruleset: "ruleset", given: "ruleset", scheduled: "ruleset", type: "table-event-name"
   };
+  // A player the tournament knows by no pseudonym, numbered by the ledger (`player 3`,
+  // `stand-in 2`, `stand-in 2 #2`), in the page's language; a pseudonym as it is.
+  function alias(text) {
+    const m = /^(player|stand-in) (\d+)( #\d+)?$/.exec(text || "");
+    if (!m) { return text || ""; }
+    return t(m[1] === "player" ? "alias-player" : "alias-stand-in", { n: Number(m[2]) }) + (m[3] || "");
+  }
   function wordedArgs(args) {
     const out = {};
     Object.keys(args || {}).forEach(function (key) {
@@ -71,6 +78,7 @@
     }
     if (refusal.kind === "stale_version") { return t("refusal-stale"); }
     if (refusal.kind === "exhausted") { return t("refusal-exhausted"); }
+    if (refusal.text) { return refusal.text; }
     return t("refusal-by-ledger", { message: refusal.message });
   }
   // An event as a sentence in the page's language.
@@ -156,7 +164,7 @@
     line.hidden = false;
     line.replaceChildren.apply(line, TableRules.ROLES.map(function (role) {
       return el("span", { "class": "seat", dataset: { role: role } }, [
-        el("b", { text: named("role", role) }), document.createTextNode(" " + (seating.players[role] || ""))]);
+        el("b", { text: named("role", role) }), document.createTextNode(" " + alias(seating.players[role]))]);
     }).concat([el("span", { "class": "muted", text: t("table-title", { game: app.game }) })]));
   }
 
@@ -632,7 +640,7 @@
     const seating = app.view.seating;
     const pending = t("table-score-pending");
     const roles = el("table", { "class": "sheet-roles" }, scores.roles.map(function (line) {
-      const player = seating && seating.players[line.role];
+      const player = seating && alias(seating.players[line.role]);
       return el("tr", { dataset: { role: line.role } }, [
         el("th", { text: named("role", line.role) + (player ? " (" + player + ")" : "") }),
         el("td", { "class": "num", text: line.score === null ? pending : decimal(line.score) })]);

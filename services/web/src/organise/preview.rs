@@ -15,10 +15,10 @@ use ledger::rules::TournamentState;
 use ledger::{Event, Role};
 use ledger_house::commands::{self, roster, Command, Plan, Registration, Shows, Tournament};
 
-/// A registration of a list the rules refuse, and their sentence.
+/// A registration of a list the rules refuse, and why.
 pub(super) struct RefusedLine {
     registration: Registration,
-    reason: String,
+    refused: ledger::Rejection,
 }
 
 /// Every registration of `command` the rules refuse (a list's), each after the ones before it.
@@ -30,21 +30,22 @@ pub(super) fn refused_lines(tournament: &Tournament, command: &Command) -> Vec<R
         Ok(()) => Vec::new(),
         Err(refused) => refused
             .into_iter()
-            .map(|r| RefusedLine { registration: registrations[r.index].clone(), reason: r.rejection.message })
+            .map(|r| RefusedLine { registration: registrations[r.index].clone(), refused: r.rejection })
             .collect(),
     }
 }
 
-/// The refusal in the reader's language, and the ledger's own sentence under it.
+/// The refusal in the reader's language: the page's sentence, and under it the rules' own
+/// words for it, also in the reader's language (the ledger's text stays in `data-ledger`).
 pub(crate) fn refusal_box(lang: Lang, error: &PageError) -> String {
     let code = error.code.name();
-    let detail = error.message.strip_prefix(&format!("{code}: ")).unwrap_or(&error.message);
+    let detail = super::super::refusal::detail(lang, error)
+        .map(|words| format!("<p id=\"refusal-detail\">{}</p>", esc(&words)))
+        .unwrap_or_default();
     format!(
-        "<div class=\"refusal\" id=\"refusal\" data-code=\"{code}\" role=\"alert\"><p>{}</p>\
-         <p class=\"muted\" id=\"refusal-detail\">{} <q lang=\"en\">{}</q></p></div>",
+        "<div class=\"refusal\" id=\"refusal\" data-code=\"{code}\" data-ledger=\"{}\" role=\"alert\"><p>{}</p>{detail}</div>",
+        esc(super::super::refusal::machine(error)),
         esc(&error.say.text(lang)),
-        esc(&lang.t("error-ledger-says")),
-        esc(detail)
     )
 }
 
@@ -66,11 +67,11 @@ pub(super) fn refused(
             .iter()
             .map(|l| {
                 format!(
-                    "<tr><td>{}</td><td>{}</td><td class=\"mono\">{}</td><td><q lang=\"en\">{}</q></td></tr>",
+                    "<tr><td>{}</td><td>{}</td><td class=\"mono\">{}</td><td>{}</td></tr>",
                     esc(&l.registration.name),
                     esc(l.registration.pseudonym.as_deref().unwrap_or_default()),
                     esc(l.registration.player.as_deref().unwrap_or_default()),
-                    esc(&l.reason)
+                    esc(&ledger_house::words::refusal(lang, &l.refused))
                 )
             })
             .collect();

@@ -33,7 +33,6 @@ andes-as-after = as after event { NUMBER($seq, useGrouping: 0) }
 andes-error-side = A side is sol or luna, not “{ $side }”.
 
 ## The points, the match and the levels in words (the Andes board)
-andes-explain-lines = How each number was reached (the ledger's lines)
 # $number (Number)
 andes-summary-game = Game { NUMBER($number, useGrouping: 0) }:
 # $player, $side (String); $points, $on_board, $attacked, $reserve (Number)

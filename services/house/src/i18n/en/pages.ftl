@@ -8,6 +8,8 @@ lang-other = Español
 who-public = public
 who-unknown = unknown token: sign in again
 who-open = open ledgerd
+# $table (Number); $tournament (String) - a table's code signed in
+who-table = table { $table } of { $tournament }
 
 ## The table page
 table-title = Game { $game }
@@ -174,3 +176,9 @@ clearance-analyst = analyst
 clearance-table = table
 clearance-organiser = organiser
 clearance-jury = jury
+
+# A player the tournament knows by no pseudonym, numbered by the ledger (ledger_house::words::alias, table.js).
+# $n (Number)
+alias-player = player { $n }
+# $n (Number)
+alias-stand-in = stand-in { $n }

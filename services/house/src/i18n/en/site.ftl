@@ -79,7 +79,6 @@ error-invalid = The ledger cannot read what this address asks for.
 error-precondition = The ledger cannot show this as the recorded events stand.
 error-unavailable = The ledger is busy: try again in a moment.
 error-internal = Something went wrong inside ledgerd.
-error-ledger-says = The ledger's own words:
 error-signin = Sign in with a token that may see this page
 error-home = Back to the start
 error-cross-site = A form sent from another site is refused.
@@ -171,7 +170,7 @@ jury-back = ◀ back
 jury-next = next ▶
 jury-last = last »
 jury-slider = event
-jury-ledger-text = The game's state, the differences and each event's line are the ledger's own text, word for word as ledgerctl audit prints them and the report holds them.
+jury-ledger-text = The game's state, each event and each void are worded from what the ledger recorded; the differences name the paths of ledgerctl audit --json. The report keeps the ledger's own text, as ledgerctl audit prints it.
 # $at (Number)
 jury-point = The game after event { NUMBER($at, useGrouping: 0) }
 jury-compare = Compare with event

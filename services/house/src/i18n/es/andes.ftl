@@ -33,7 +33,6 @@ andes-as-after = tal como tras el evento { NUMBER($seq, useGrouping: 0) }
 andes-error-side = Un bando es sol o luna, no «{ $side }».
 
 ## Los puntos, el encuentro y los niveles en palabras (el tablero de Andes)
-andes-explain-lines = Cómo se llegó a cada número (las líneas del registro)
 # $number (Number)
 andes-summary-game = Partida { NUMBER($number, useGrouping: 0) }:
 # $player, $side (String); $points, $on_board, $attacked, $reserve (Number)

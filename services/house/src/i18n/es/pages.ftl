@@ -6,8 +6,9 @@ site-name = Tournament Ledger
 nav-signin = Iniciar sesión
 lang-other = English
 who-public = público
-who-unknown = token desconocido: vuelva a iniciar sesión
+who-unknown = código desconocido: vuelva a iniciar sesión
 who-open = ledgerd abierto
+who-table = mesa { $table } de { $tournament }
 
 ## La página de la mesa
 table-title = Partida { $game }
@@ -15,7 +16,7 @@ table-no-ruleset = aún sin reglamento
 table-phase-not-started = sin empezar
 table-phase-turn = turno { $turn }
 table-phase-ended = terminada en el turno { $turn }: { $outcome }
-table-watch-only = Puedes seguir esta partida; para registrar, entra con el token de la mesa.
+table-watch-only = Puedes seguir esta partida; para registrar, entra con el código de la mesa.
 table-noscript = La página de la mesa necesita JavaScript: guarda cada toque en esta tableta hasta que el ledger lo tiene.
 table-loading = Cargando la partida…
 table-never-seen = Esta tableta aún no ha abierto esta partida y el ledger no responde. Ábrela una vez con conexión.
@@ -174,3 +175,7 @@ clearance-analyst = analista
 clearance-table = mesa
 clearance-organiser = organizador
 clearance-jury = jurado
+
+# Un jugador sin seudónimo, numerado por el ledger.
+alias-player = jugador { $n }
+alias-stand-in = suplente { $n }

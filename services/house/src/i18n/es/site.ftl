@@ -53,9 +53,9 @@ season-andes-tied = terminado: empate
 
 ## Inicio de sesión
 signin-title = Iniciar sesión
-signin-token = Token
+signin-token = Código de acceso
 signin-button = Entrar
-signin-token-hint = El token que le dio la organización (creado con ledgerctl new-token). Se guarda en una cookie que solo recibe este sitio y que los scripts de la página no pueden leer.
+signin-token-hint = El código de acceso que le dio la organización (creado con ledgerctl new-token). Se guarda en una cookie que solo recibe este sitio y que los scripts de la página no pueden leer.
 signin-open-hint = Este ledgerd funciona abierto (sin fichero de autenticación): elija quién es y su autorización, como harían ledgerctl --actor … --clearance ….
 signin-actor = Actor
 signin-clearance = Autorización
@@ -65,9 +65,9 @@ signout = Cerrar sesión
 
 ## Rechazos, tal como los muestra una página (el código de máquina queda en data-code y en las rutas JSON).
 error-title = No se puede mostrar esta página
-error-unknown-token = Token desconocido: vuelva a iniciar sesión.
+error-unknown-token = Código desconocido: vuelva a iniciar sesión.
 signin-code-spent = Con el código de esta mesa ya entró su tableta. Pida a la organización que deje entrar a un dispositivo más o que dé otro código a la mesa.
-error-needs-signin = Esta página necesita un token: inicie sesión.
+error-needs-signin = Esta página necesita un código de acceso: inicie sesión.
 error-not-cleared = Su autorización no abre esta página.
 error-not-found = No hay nada registrado con este nombre: revise la dirección.
 # $id (String)
@@ -82,11 +82,10 @@ error-invalid = El ledger no puede leer lo que pide esta dirección.
 error-precondition = El ledger no puede mostrar esto con los eventos registrados.
 error-unavailable = El ledger está ocupado: inténtelo de nuevo en un momento.
 error-internal = Algo ha fallado dentro de ledgerd.
-error-ledger-says = Las palabras del propio ledger (en inglés):
-error-signin = Iniciar sesión con un token que pueda ver esta página
+error-signin = Iniciar sesión con un código de acceso que pueda ver esta página
 error-home = Volver al inicio
 error-cross-site = Se rechaza un formulario enviado desde otro sitio.
-error-jury-signin = El visor de repetición necesita el token del jurado: inicie sesión.
+error-jury-signin = El visor de repetición necesita el código del jurado: inicie sesión.
 # $actor (String); $clearance (String)
 error-jury-only = El visor de repetición es para el jurado; { $actor } tiene autorización de { $clearance ->
     [public] público
@@ -180,7 +179,7 @@ jury-back = ◀ atrás
 jury-next = siguiente ▶
 jury-last = último »
 jury-slider = evento
-jury-ledger-text = El estado de la partida, las diferencias y la línea de cada evento son el texto del propio ledger (en inglés), palabra por palabra como los imprime ledgerctl audit y los guarda el informe.
+jury-ledger-text = El estado de la partida, cada evento y cada anulación se dicen a partir de lo que registró el ledger; las diferencias nombran las rutas de ledgerctl audit --json. El informe guarda el texto del propio ledger, tal como lo imprime ledgerctl audit.
 # $at (Number)
 jury-point = La partida tras el evento { NUMBER($at, useGrouping: 0) }
 jury-compare = Comparar con el evento
