@@ -196,14 +196,6 @@ pub(crate) async fn pairings(
     Ok(page(lang, &viewer, &title, &content))
 }
 
-/// The site as the browser reached it, for links printed on paper: `http://<Host>`, or
-/// `https://` behind a proxy that says it terminated TLS.
-pub(crate) fn origin(headers: &HeaderMap) -> String {
-    let host = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
-    let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()) == Some("https");
-    format!("{}://{host}", if https { "https" } else { "http" })
-}
-
 /// The nations a role starts with, in action-stage order.
 fn nations_of(role: Role) -> Vec<Nation> {
     Nation::ALL.iter().copied().filter(|n| n.starting_role() == role).collect()
@@ -220,7 +212,8 @@ pub(crate) async fn sheets(
     let (_, facts) = load(&state, &viewer, &tournament).await?;
     let games = round_games(&facts, round)?;
     let title = format!("{} · {}", lang.t("paper-sheets"), round_label(lang, round, &games));
-    let site = origin(&headers);
+    // The QR code opens the table's recording page: HTTPS wherever the pages have it.
+    let site = state.site(&headers, super::links::Leads::ToRecording)?;
     let mut content = String::new();
     for game in games {
         content.push_str(&sheet(lang, &facts, game, &site)?);
@@ -448,15 +441,6 @@ mod tests {
         assert_eq!(all.len(), Nation::ALL.len());
         assert_eq!(nations_of(Role::Frederick), [Nation::Prussia, Nation::Hanover]);
         assert_eq!(nations_of(Role::Pompadour), [Nation::France]);
-    }
-
-    #[test]
-    fn links_on_paper_name_the_site_the_browser_reached() {
-        let mut headers = HeaderMap::new();
-        headers.insert(axum::http::header::HOST, "hall.example:8080".parse().unwrap());
-        assert_eq!(origin(&headers), "http://hall.example:8080");
-        headers.insert("x-forwarded-proto", "https".parse().unwrap());
-        assert_eq!(origin(&headers), "https://hall.example:8080");
     }
 
     #[test]
