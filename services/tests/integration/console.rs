@@ -330,6 +330,11 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     // The tablets' codes: the sheet printed, two tablets signed in by it, table 1's re-issued.
     let tablets = tablets_signed_in(&driver, &laptop, &day, t).await;
     click(&laptop, "tr[data-table=\"1\"] .reissue").await;
+    // It asks first, naming what it cancels (Spanish or English, as the laptop reads).
+    at(&laptop, &format!("/organise/{t}/codes/table/1/reissue"), "#reissue-cancels").await;
+    let cancels = text_of(&laptop, "#reissue-cancels").await.unwrap_or_default();
+    assert!(cancels.contains(&format!("{t}-table-1")), "{cancels}");
+    click(&laptop, "#reissue-confirm").await;
     crate::web::eventually("table 1's new sheet", Duration::from_secs(10), || async {
         let n = js(&laptop, "return document.querySelectorAll('.table-card[data-table=\"1\"]').length;").await;
         (n == json!(1)).then_some(())

@@ -89,21 +89,62 @@ fn name_of(facts: &TournamentFacts, id: &str) -> String {
     facts.players.iter().find(|(p, _)| p == id).map_or_else(|| id.to_owned(), |(_, name)| name.clone())
 }
 
-/// A player as the paper names them: full name, then the id in small print; a stand-in
-/// (never ranked) also says so, numbered in registration order: `Richard s1 (stand-in 1)`.
+/// A player as the paper names them: by full name, never the id (made from the name as first
+/// typed, it would print a corrected typo again); a stand-in (never ranked) also says so,
+/// numbered in registration order: `Richard (stand-in 1)`.
 fn player(lang: Lang, facts: &TournamentFacts, id: &str) -> String {
     if let Some(n) = facts.stand_ins.iter().position(|(p, _)| p == id) {
         let label = lang.t_args("paper-stand-in", &[("n", (n + 1).into())]);
         let name = esc(&facts.stand_ins[n].1);
-        return format!(
-            "{name} <span class=\"note\">{}</span> <span class=\"stand-in\">({})</span>",
-            esc(id),
-            esc(&label)
-        );
+        return format!("{name} <span class=\"stand-in\">({})</span>", esc(&label));
     }
-    match facts.players.iter().find(|(p, _)| p == id) {
-        Some((_, name)) => format!("{} <span class=\"note\">{}</span>", esc(name), esc(id)),
-        None => esc(id),
+    esc(&name_of(facts, id))
+}
+
+/// A full name, a stand-in's too (the id only for someone the tournament did not register).
+fn anyone_named(facts: &TournamentFacts, id: &str) -> String {
+    match facts.stand_ins.iter().find(|(p, _)| p == id) {
+        Some((_, name)) => name.clone(),
+        None => name_of(facts, id),
+    }
+}
+
+/// The opponents' quality as the paper shows it: `12.5 (id, id, id)` with the opponents' names.
+fn opponents_named(facts: &TournamentFacts, shown: &str) -> String {
+    let Some((value, list)) = shown.split_once(" (") else { return shown.to_owned() };
+    let Some(list) = list.strip_suffix(')') else { return shown.to_owned() };
+    let names: Vec<String> = list.split(", ").map(|id| anyone_named(facts, id)).collect();
+    format!("{value} ({})", names.join(", "))
+}
+
+/// The reasons the printed standings give once, in a note under the table, each numbered in
+/// the order it first appears; a cell says only the note's number.
+#[derive(Default)]
+struct Notes(Vec<String>);
+
+impl Notes {
+    /// The number of the note saying `reason` (1-based), added if new.
+    fn of(&mut self, reason: String) -> usize {
+        match self.0.iter().position(|r| *r == reason) {
+            Some(at) => at + 1,
+            None => {
+                self.0.push(reason);
+                self.0.len()
+            }
+        }
+    }
+
+    fn html(&self) -> String {
+        if self.0.is_empty() {
+            return String::new();
+        }
+        let items: String = self
+            .0
+            .iter()
+            .enumerate()
+            .map(|(n, reason)| format!("<li id=\"note-{}\">{}</li>", n + 1, esc(reason)))
+            .collect();
+        format!("<ol class=\"notes\" id=\"standings-notes\">{items}</ol>")
     }
 }
 
@@ -347,16 +388,29 @@ pub(crate) async fn standings(
     let tbs_head: String =
         tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))).collect();
     let champion = standings.final_result.as_ref().and_then(|f| f.winner.clone());
-    let row_html = |row: &StandingRow| {
+    let mut notes = Notes::default();
+    let mut row_html = |row: &StandingRow| {
         let score = |r: &Role| row.scores.get(r).map(|v| lang.decimal(&shown_number(ruleset, *v))).unwrap_or_default();
         let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
         let tbs: String = row
             .tie_breakers
             .iter()
-            .map(|tb| {
-                let shown = super::unavailable::reason(lang, &tb.display)
-                    .unwrap_or_else(|| super::board::tie_breaker_value(lang, &tb.display));
-                format!("<td class=\"num tb\">{}</td>", esc(&shown))
+            .map(|tb| match super::unavailable::reason(lang, &tb.display) {
+                // Said once under the table; the cell gives the note's number.
+                Some(reason) => {
+                    let n = notes.of(format!("{}: {reason}", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str()))));
+                    format!(
+                        "<td class=\"num tb unavailable\" data-note=\"{n}\">–<sup><a href=\"#note-{n}\">{n}</a></sup></td>"
+                    )
+                }
+                None => {
+                    let shown = super::board::tie_breaker_value(lang, &tb.display);
+                    let shown = match tb.tie_breaker {
+                        replay::standings::TieBreaker::OpponentsQuality => opponents_named(&facts, &shown),
+                        _ => shown,
+                    };
+                    format!("<td class=\"num tb\">{}</td>", esc(&shown))
+                }
             })
             .collect();
         // A withdrawn player keeps its place, marked; the finalists are counted without it.
@@ -382,8 +436,9 @@ pub(crate) async fn standings(
             )
     };
     let (four, rest) = printed_order(&standings);
-    let four: String = four.into_iter().map(row_html).collect();
-    let rest: String = rest.into_iter().map(row_html).collect();
+    let four: String = four.into_iter().map(&mut row_html).collect();
+    let rest: String = rest.into_iter().map(&mut row_html).collect();
+    let notes = notes.html();
     let title = lang.t_args("paper-standings-title", &[("tournament", facts.name.clone().into())]);
     let provisional = if standings.pending_games.is_empty() {
         String::new()
@@ -417,7 +472,7 @@ pub(crate) async fn standings(
     let content = format!(
         "<h1>{title_h}</h1><p class=\"lead\">{ruleset}</p>{provisional}\
          <table class=\"print standings\" id=\"standings\"><thead><tr>{rank}{player_h}{roles_head}{games}{total}{tbs_head}{decided_h}</tr></thead>\
-         <tbody class=\"final-four\">{four}</tbody><tbody>{rest}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
+         <tbody class=\"final-four\">{four}</tbody><tbody>{rest}</tbody></table>{notes}<p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
         title_h = esc(&title),
         ruleset = esc(&lang.t(&format!("ruleset-{}", ruleset.as_str()))),
         rank = th("num rank", lang.t("paper-col-rank")),
