@@ -127,15 +127,32 @@ pub fn reading_router(state: WebState) -> axum::Router {
         .route("/board/{tournament}/live", get(super::board::live))
         .layer(axum::middleware::from_fn(super::refusal::localize))
         .layer(axum::middleware::map_response_with_state(state.clone(), super::security_headers))
-        .layer(axum::middleware::map_request(no_cookies))
+        .layer(axum::middleware::map_request(only_the_language))
         .with_state(state)
 }
 
-/// A request on the plain port is the public's: whatever cookie it carries is not read (the
-/// sign-in's are `Secure` and never sent there; anything else was not set by these pages).
-async fn no_cookies(mut request: axum::extract::Request) -> axum::extract::Request {
-    request.headers_mut().remove(header::COOKIE);
+/// A request on the plain port is the public's: of its cookies only the language is read (the
+/// sign-in's are `Secure` and never sent there; any other was not set by these pages).
+async fn only_the_language(mut request: axum::extract::Request) -> axum::extract::Request {
+    let kept = language_cookie(request.headers());
+    let headers = request.headers_mut();
+    headers.remove(header::COOKIE);
+    if let Some(kept) = kept.and_then(|c| axum::http::HeaderValue::from_str(&c).ok()) {
+        headers.insert(header::COOKIE, kept);
+    }
     request
+}
+
+/// `ledger_lang=<code>` of the request's cookies, if it holds one.
+fn language_cookie(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .map(str::trim)
+        .find(|pair| pair.split_once('=').is_some_and(|(name, _)| name == super::i18n::COOKIE_LANG))
+        .map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -172,6 +189,15 @@ mod tests {
         assert_eq!(hall.site(&host("hall.example:8443"), Leads::ToRecording).unwrap(), "https://hall.example:8443");
         let port_80 = Origins { plain_reading: Some(80), ..hall };
         assert_eq!(port_80.site(&host("10.0.0.2"), Leads::ToReading).unwrap(), "http://10.0.0.2");
+    }
+
+    #[test]
+    fn the_plain_port_reads_the_language_and_no_sign_in() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::COOKIE, "ledger_token=ab; ledger_lang=es; x=1".parse().unwrap());
+        assert_eq!(language_cookie(&headers).as_deref(), Some("ledger_lang=es"));
+        headers.insert(header::COOKIE, "ledger_token=ab".parse().unwrap());
+        assert_eq!(language_cookie(&headers), None);
     }
 
     #[test]

@@ -118,23 +118,28 @@ fn opponents_named(facts: &TournamentFacts, shown: &str) -> String {
 }
 
 /// The reasons the printed standings give once, in a note under the table, each numbered in
-/// the order it first appears; a cell says only the note's number.
+/// the order it first appears, with every game it holds for; a cell says only the number.
 #[derive(Default)]
-struct Notes(Vec<String>);
+struct Notes(Vec<(String, Vec<String>)>);
 
 impl Notes {
-    /// The number of the note saying `reason` (1-based), added if new.
-    fn of(&mut self, reason: String) -> usize {
-        match self.0.iter().position(|r| *r == reason) {
-            Some(at) => at + 1,
+    /// The number of the note saying `reason` (1-based), added if new, `game` added to it.
+    fn of(&mut self, reason: String, game: Option<String>) -> usize {
+        let at = match self.0.iter().position(|(r, _)| *r == reason) {
+            Some(at) => at,
             None => {
-                self.0.push(reason);
-                self.0.len()
+                self.0.push((reason, Vec::new()));
+                self.0.len() - 1
             }
+        };
+        let games = &mut self.0[at].1;
+        if let Some(game) = game.filter(|g| !games.contains(g)) {
+            games.push(game);
         }
+        at + 1
     }
 
-    fn html(&self) -> String {
+    fn html(&self, lang: Lang) -> String {
         if self.0.is_empty() {
             return String::new();
         }
@@ -142,7 +147,15 @@ impl Notes {
             .0
             .iter()
             .enumerate()
-            .map(|(n, reason)| format!("<li id=\"note-{}\">{}</li>", n + 1, esc(reason)))
+            .map(|(n, (reason, games))| {
+                let said = if games.is_empty() {
+                    reason.clone()
+                } else {
+                    let args = [("reason", reason.clone().into()), ("count", games.len().into()), ("games", games.join(", ").into())];
+                    lang.t_args("paper-note-games", &args)
+                };
+                format!("<li id=\"note-{}\">{}</li>", n + 1, esc(&said))
+            })
             .collect();
         format!("<ol class=\"notes\" id=\"standings-notes\">{items}</ol>")
     }
@@ -395,10 +408,11 @@ pub(crate) async fn standings(
         let tbs: String = row
             .tie_breakers
             .iter()
-            .map(|tb| match super::unavailable::reason(lang, &tb.display) {
+            .map(|tb| match super::unavailable::reason_and_game(lang, &tb.display) {
                 // Said once under the table; the cell gives the note's number.
-                Some(reason) => {
-                    let n = notes.of(format!("{}: {reason}", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str()))));
+                Some((reason, game)) => {
+                    let named = lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str()));
+                    let n = notes.of(format!("{named}: {reason}"), game);
                     format!(
                         "<td class=\"num tb unavailable\" data-note=\"{n}\">–<sup><a href=\"#note-{n}\">{n}</a></sup></td>"
                     )
@@ -438,7 +452,7 @@ pub(crate) async fn standings(
     let (four, rest) = printed_order(&standings);
     let four: String = four.into_iter().map(&mut row_html).collect();
     let rest: String = rest.into_iter().map(&mut row_html).collect();
-    let notes = notes.html();
+    let notes = notes.html(lang);
     let title = lang.t_args("paper-standings-title", &[("tournament", facts.name.clone().into())]);
     let provisional = if standings.pending_games.is_empty() {
         String::new()

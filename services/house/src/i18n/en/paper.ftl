@@ -106,3 +106,8 @@ paper-tables-reissued = This sheet holds table { $table }'s new sign-in token: k
     [one] the table's earlier code, now revoked
    *[other] the table's { $count } earlier codes, now revoked
 }: a tablet signed in with one of them must scan this one.
+# $reason (String), $count (Number), $games (String) - the games' ids
+paper-note-games = { $reason } — { $count ->
+    [one] game
+   *[other] games
+} { $games }

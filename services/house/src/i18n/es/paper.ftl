@@ -106,3 +106,8 @@ paper-tables-reissued = Esta hoja contiene el código nuevo de la mesa { $table 
     [one] al código anterior de la mesa, ya anulado
    *[other] a los { $count } códigos anteriores de la mesa, ya anulados
 }: una tableta que entró con uno de ellos debe escanear este.
+# $reason (String), $count (Number), $games (String) - the games' ids
+paper-note-games = { $reason } — { $count ->
+    [one] partida
+   *[other] partidas
+} { $games }
