@@ -161,6 +161,7 @@ async fn paper_standings(client: &Client, web: &str, lang: &str, order: &[String
     if lang == "en" {
         screenshot(client, "paper-final-standings").await;
     }
+    crate::web::peek(client, &format!("paper-standings-18-{lang}")).await;
     // A4 less the page's margins (print.css: 12 mm each side).
     let fits = js(
         client,
@@ -259,9 +260,7 @@ async fn the_board_fits_a_projector_and_a_phone_and_the_final_standings_print_on
         assert_eq!(rows, json!(24), "{lang}");
         let pages = print_pages(&organiser).await;
         assert!(pages <= 3, "{lang}: 24 players on {pages} A4 pages");
-        if lang == "es" {
-            screenshot(&organiser, "paper-standings-24-es").await;
-        }
+        crate::web::peek(&organiser, &format!("paper-standings-24-{lang}")).await;
     }
     for client in [screen, handset, organiser] {
         client.close().await.unwrap();

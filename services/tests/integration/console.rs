@@ -14,7 +14,7 @@ use crate::daemon::Daemon;
 use crate::season::game_lines;
 use crate::support::run_ledgerctl;
 use crate::tokens::{first_organiser, token_of};
-use crate::web::{browser_binaries, click, js, screenshot, text_of, Driver};
+use crate::web::{browser_binaries, click, js, peek, screenshot, text_of, Driver};
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -330,6 +330,7 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     )
     .await;
     assert_eq!(waiting, json!([true, false, false, true, false, false]), "right after the draw");
+    peek(&laptop, "console-after-draw-es").await;
     assert!(text_of(&laptop, "#lot-wait").await.unwrap().contains("20 partidas"));
     // Signed in, the header says who and offers the way out, not the way in.
     let header = js(
@@ -353,6 +354,7 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     at(&laptop, &format!("/organise/{t}/codes/table/1/reissue"), "#reissue-cancels").await;
     let cancels = text_of(&laptop, "#reissue-cancels").await.unwrap_or_default();
     assert!(cancels.contains(&format!("{t}-table-1")), "{cancels}");
+    peek(&laptop, "console-reissue-question-es").await;
     click(&laptop, "#reissue-confirm").await;
     crate::web::eventually("table 1's new sheet", Duration::from_secs(10), || async {
         let n = js(&laptop, "return document.querySelectorAll('.table-card[data-table=\"1\"]').length;").await;
@@ -483,6 +485,7 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     assert!(page.contains("La final ha terminado") && page.contains("Jugaste la final como Federico"), "{page}");
     assert!(!page.contains("Juegas la final") && !page.contains("No te queda ninguna partida"), "{page}");
     assert!(page.contains("El torneo ha terminado"), "{page}");
+    peek(&laptop, "me-after-final-es").await;
 
     // Last year's tournament is as it was, and none of this day's games is one of its.
     assert_eq!(day.events("tournament/open26"), open26_before);

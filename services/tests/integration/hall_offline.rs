@@ -13,7 +13,7 @@
 use crate::daemon::Daemon;
 use crate::paper::{enlarge_codes, print_pages, read_qr};
 use crate::table::{kept, network, play, ready, skip_without_browser, sync, GAME};
-use crate::web::{click, events_of, eventually, js, screenshot, Driver, JURY_TOKEN, TABLE_TOKEN};
+use crate::web::{click, events_of, eventually, js, peek, screenshot, Driver, JURY_TOKEN, TABLE_TOKEN};
 use fantoccini::Locator;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -277,14 +277,6 @@ async fn https_get(connector: &tokio_rustls::TlsConnector, addr: &str, host: &st
 /// The path of a link printed for `origin` (`http://hall.example:8080`), or a failure naming it.
 fn path_of<'a>(link: &'a str, origin: &str) -> &'a str {
     link.strip_prefix(origin).unwrap_or_else(|| panic!("{link} is not on {origin}"))
-}
-
-/// A page as a phone sees it, kept for a look (`$TMPDIR/ledger-shots/<name>.png`).
-async fn peek(client: &fantoccini::Client, name: &str) {
-    let dir = std::env::temp_dir().join("ledger-shots");
-    std::fs::create_dir_all(&dir).unwrap();
-    js(client, "window.scrollTo(0, 0); return null;").await;
-    std::fs::write(dir.join(format!("{name}.png")), client.screenshot().await.unwrap()).unwrap();
 }
 
 /// Issue 41, items 1 and 2: in a hall with ledgerd's own root, at ports that are not 443 or 80,
