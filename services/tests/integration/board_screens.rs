@@ -190,7 +190,7 @@ async fn paper_standings(client: &Client, web: &str, lang: &str, order: &[String
         client,
         "return [document.querySelectorAll('#standings-notes li').length, \
                  [...document.querySelectorAll('#standings td.tb')].filter(c => c.textContent.length > 90).length, \
-                 document.querySelectorAll('#standings td.unavailable').length];",
+                 document.querySelectorAll('#standings td.missing').length];",
     )
     .await;
     assert!(notes[0].as_u64().unwrap() >= 1 && notes[2].as_u64().unwrap() >= notes[0].as_u64().unwrap(), "{lang}: {notes}");

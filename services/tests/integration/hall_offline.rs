@@ -58,6 +58,24 @@ async fn plain_get(addr: &str, host: &str, path: &str, lang: &str) -> (String, V
     (head, answer[split + 4..].to_vec())
 }
 
+/// ledgerd in a hall without internet: the pages on HTTPS with its own root for `HALL` and
+/// 127.0.0.1, the plain-HTTP port beside them, tokens from `auth_file`.
+fn hall_daemon(data: &Path, auth_file: &Path) -> Daemon {
+    Daemon::spawn_with(
+        data,
+        &[
+            "--auth-file",
+            auth_file.to_str().unwrap(),
+            "--http-listen",
+            "127.0.0.1:0",
+            "--http-redirect-listen",
+            "127.0.0.1:0",
+            "--tls-local-ca",
+            &format!("{HALL},127.0.0.1"),
+        ],
+    )
+}
+
 /// The game's events in the log.
 async fn logged(daemon: &Daemon) -> Vec<Value> {
     events_of(&mut daemon.connect().await, &format!("game/{GAME}")).await
@@ -86,19 +104,7 @@ async fn a_tablet_that_trusts_the_halls_own_root_keeps_the_table_offline_over_ht
     let auth_file = dir.path().join("auth.json");
     std::fs::write(&auth_file, auth.to_string()).unwrap();
     let data = dir.path().join("data");
-    let daemon = Daemon::spawn_with(
-        &data,
-        &[
-            "--auth-file",
-            auth_file.to_str().unwrap(),
-            "--http-listen",
-            "127.0.0.1:0",
-            "--http-redirect-listen",
-            "127.0.0.1:0",
-            "--tls-local-ca",
-            &format!("{HALL},127.0.0.1"),
-        ],
-    );
+    let daemon = hall_daemon(&data, &auth_file);
     let https_port = daemon.announced("http").rsplit_once(':').unwrap().1.to_owned();
     let plain = daemon.announced("http-redirect").to_owned();
     let plain_port = plain.rsplit_once(':').unwrap().1.to_owned();
@@ -274,6 +280,20 @@ async fn https_get(connector: &tokio_rustls::TlsConnector, addr: &str, host: &st
     (head.to_ascii_lowercase(), body.to_owned())
 }
 
+/// The QR code `css` names, read from a screenshot of a copy of it alone on white (on a card the
+/// enlarged code would run under the card's text).
+async fn read_alone(client: &fantoccini::Client, css: &str) -> String {
+    let script = format!(
+        "document.getElementById('qr-alone')?.remove(); const box = document.createElement('div'); box.id = 'qr-alone'; \
+         box.style.cssText = 'position:fixed;left:0;top:0;padding:32px;background:#fff;z-index:99999'; \
+         box.appendChild(document.querySelector({}).cloneNode(true)); document.body.appendChild(box); return null;",
+        json!(css)
+    );
+    js(client, &script).await;
+    let code = client.find(Locator::Css("#qr-alone")).await.unwrap();
+    read_qr(&code.screenshot().await.unwrap())
+}
+
 /// The path of a link printed for `origin` (`http://hall.example:8080`), or a failure naming it.
 fn path_of<'a>(link: &'a str, origin: &str) -> &'a str {
     link.strip_prefix(origin).unwrap_or_else(|| panic!("{link} is not on {origin}"))
@@ -294,32 +314,20 @@ async fn a_phone_that_installed_nothing_opens_the_printed_links_and_records_noth
     let auth_file = dir.path().join("auth.json");
     std::fs::write(&auth_file, json!({"tokens": [organiser]}).to_string()).unwrap();
     let data = dir.path().join("data");
-    let daemon = Daemon::spawn_with(
-        &data,
-        &[
-            "--auth-file",
-            auth_file.to_str().unwrap(),
-            "--http-listen",
-            "127.0.0.1:0",
-            "--http-redirect-listen",
-            "127.0.0.1:0",
-            "--tls-local-ca",
-            &format!("{HALL},127.0.0.1"),
-        ],
-    );
+    let daemon = hall_daemon(&data, &auth_file);
     let https = daemon.announced("http").to_owned();
     let plain = daemon.announced("http-redirect").to_owned();
     let (https_port, plain_port) = (https.rsplit_once(':').unwrap().1, plain.rsplit_once(':').unwrap().1);
     assert!(https_port != "443" && plain_port != "80");
     let pages = format!("https://{HALL}:{https_port}");
     let reading = format!("http://{HALL}:{plain_port}");
-    // open26's players and draw, as its organiser records them.
+    // open26's players and its four rounds' tables, as its organiser records them.
     let open26 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl"))
         .unwrap();
     let drawn: String = open26
         .lines()
         .filter(|l| l.contains("\"stream\":\"tournament/open26\""))
-        .filter(|l| ["tournament_created", "player_registered", "qualifying_drawn"].iter().any(|t| l.contains(t)))
+        .filter(|l| ["tournament_created", "player_registered", "game_scheduled"].iter().any(|t| l.contains(t)))
         .map(|l| format!("{l}\n"))
         .collect();
     let file = dir.path().join("open26.jsonl");
@@ -350,8 +358,7 @@ async fn a_phone_that_installed_nothing_opens_the_printed_links_and_records_noth
     let mut card_links = Vec::new();
     for card in &cards {
         let (player, printed) = (card[0].as_str().unwrap(), card[1].as_str().unwrap());
-        let code = laptop.find(Locator::Css(&format!(".link-card[data-player=\"{player}\"] svg.qr"))).await.unwrap();
-        let read = read_qr(&code.screenshot().await.unwrap());
+        let read = read_alone(&laptop, &format!(".link-card[data-player=\"{player}\"] svg.qr")).await;
         assert_eq!(read, printed, "{player}'s QR code and printed link");
         assert!(read.starts_with(&format!("{reading}/me/open26/")), "a card's link is not on the plain port: {read}");
         card_links.push(read);
@@ -364,15 +371,17 @@ async fn a_phone_that_installed_nothing_opens_the_printed_links_and_records_noth
     laptop.goto(&format!("{pages}/paper/open26/sheets/1")).await.unwrap();
     let games = eventually("the report sheets", Duration::from_secs(10), || async {
         let games = js(&laptop, "return [...document.querySelectorAll('section.sheet')].map(s => s.dataset.game);").await;
-        games.as_array().filter(|g| !g.is_empty()).cloned()
+        match games.as_array().filter(|g| !g.is_empty()) {
+            Some(games) => Ok(games.clone()),
+            None => Err(crate::web::text_of(&laptop, "body").await.unwrap_or_default()),
+        }
     })
     .await;
     enlarge_codes(&laptop).await;
     let mut sheet_links = Vec::new();
     for game in &games {
         let game = game.as_str().unwrap();
-        let code = laptop.find(Locator::Css(&format!("section.sheet[data-game=\"{game}\"] svg.qr"))).await.unwrap();
-        let read = read_qr(&code.screenshot().await.unwrap());
+        let read = read_alone(&laptop, &format!("section.sheet[data-game=\"{game}\"] svg.qr")).await;
         assert_eq!(read, format!("{pages}/table/{game}"), "{game}'s sheet");
         sheet_links.push(read);
     }

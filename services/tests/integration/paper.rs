@@ -230,6 +230,12 @@ pub(crate) async fn print_pages(client: &Client) -> usize {
     text.matches("/Type /Page").count() - text.matches("/Type /Pages").count()
 }
 
+/// The notes under the printed standings.
+async fn text_of_notes(client: &Client) -> Vec<String> {
+    let notes = js(client, "return [...document.querySelectorAll('#standings-notes li')].map(l => l.textContent);").await;
+    serde_json::from_value(notes).unwrap()
+}
+
 async fn wait_for(client: &Client, css: &'static str) {
     let script = format!("return document.querySelector({}) !== null;", json!(css));
     eventually(css, Duration::from_secs(10), || async { (js(client, &script).await == json!(true)).then_some(()) })
@@ -339,8 +345,13 @@ async fn a_tablet_signs_in_through_the_printed_qr_code_and_the_day_s_paper_print
     assert_eq!(js(&organiser, &column("Total")).await, json!(totals));
     for cell in js(&organiser, &column("sTCC")).await.as_array().unwrap() {
         let cell = cell.as_str().unwrap();
-        assert!(cell.contains('→') || cell.starts_with("unavailable"), "{cell}");
+        // Unavailable: a dash and the number of the note that says why, once, under the table.
+        assert!(cell.contains('→') || cell.starts_with('–'), "{cell}");
     }
+    let dashes = js(&organiser, "return document.querySelectorAll('#standings td.missing').length;").await;
+    let notes = text_of_notes(&organiser).await;
+    assert_eq!(dashes.as_u64().unwrap() > 0, !notes.is_empty(), "{notes:?}");
+    assert!(notes.iter().all(|n| n.contains(": unavailable: ")), "{notes:?}");
     assert!(print_pages(&organiser).await >= 1);
     screenshot(&organiser, "paper-standings").await;
     // In Spanish.
@@ -374,7 +385,8 @@ async fn links_behind_a_proxy_name_its_public_origin_and_no_csv_cell_runs() {
     let pseudonyms = ["=HYPERLINK(\"http://evil.example\",\"x\")", "-1+2", "@SUM(A1)", "Zorro"];
     for (n, pseudonym) in pseudonyms.iter().enumerate() {
         let (player, name) = (format!("p{n}"), format!("Player {n}"));
-        ctl(&["register", "--tournament", "px", "--player", &player, "--name", &name, "--pseudonym", pseudonym]);
+        let pseudonym = format!("--pseudonym={pseudonym}");
+        ctl(&["register", "--tournament", "px", "--player", &player, "--name", &name, &pseudonym]);
     }
     let web = daemon.announced("http").to_owned();
     let mut stream = tokio::net::TcpStream::connect(&web).await.unwrap();

@@ -398,8 +398,17 @@ pub(crate) async fn standings(
     let tie_breakers = standings.rows.first().map(|row| row.tie_breakers.as_slice()).unwrap_or_default();
     // The columns in the board's order: role scores, games, total, every tie-breaker, the decider.
     let roles_head: String = Role::ALL.iter().map(|r| th("num role", lang.t(&format!("role-{r}")))).collect();
-    let tbs_head: String =
-        tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))).collect();
+    // A tie-breaker no row has a value for (each row's cell a dash and a note) takes a narrow
+    // column, leaving the room to the ones with values.
+    let empty = |i: usize| standings.rows.iter().all(|r| r.tie_breakers.get(i).is_none_or(|tb| tb.value.is_none()));
+    let tbs_head: String = tie_breakers
+        .iter()
+        .enumerate()
+        .map(|(i, tb)| {
+            let class = if empty(i) { "num tb tb-empty" } else { "num tb" };
+            th(class, lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))
+        })
+        .collect();
     let champion = standings.final_result.as_ref().and_then(|f| f.winner.clone());
     let mut notes = Notes::default();
     let mut row_html = |row: &StandingRow| {
@@ -414,7 +423,7 @@ pub(crate) async fn standings(
                     let named = lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str()));
                     let n = notes.of(format!("{named}: {reason}"), game);
                     format!(
-                        "<td class=\"num tb unavailable\" data-note=\"{n}\">–<sup><a href=\"#note-{n}\">{n}</a></sup></td>"
+                        "<td class=\"num tb missing\" data-note=\"{n}\">–<sup><a href=\"#note-{n}\">{n}</a></sup></td>"
                     )
                 }
                 None => {
