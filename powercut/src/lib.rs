@@ -23,7 +23,7 @@ use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 /// Why this machine cannot mount the file system (`None`: it can): FUSE needs `/dev/fuse`,
 /// and `fusermount3` (Debian's `fuse3`) when the mount is not made as root.
@@ -107,9 +107,17 @@ impl PowerCut {
     /// Unmounts (lazily, like `umount -l`: a process that still holds a file gets `EIO`
     /// after a cut). The backing directory is not touched.
     pub fn unmount(&mut self) -> io::Result<()> {
-        match self.session.take() {
-            Some(session) => session.umount_and_join(),
-            None => Ok(()),
+        let Some(session) = self.session.take() else { return Ok(()) };
+        match let_go(&self.mountpoint)? {
+            // The kernel let the mount go: the session's thread ends on its own.
+            LetGo::Unmounted => session.join(),
+            // Whoever still holds a file keeps the old mount alive; its thread ends with that
+            // holder, and is not waited for.
+            LetGo::Detached => {
+                drop(session);
+                Ok(())
+            }
+            LetGo::NotRoot => session.umount_and_join(),
         }
     }
 
@@ -131,6 +139,43 @@ impl PowerCut {
         config.mount_options = vec![MountOption::FSName("ledger-powercut".into()), MountOption::RW];
         self.session = Some(fuser::spawn_mount(fs, &self.mountpoint, &config)?);
         Ok(())
+    }
+}
+
+/// How long an unmount waits for a busy mount to be let go before it detaches it.
+const BUSY_WAIT: Duration = Duration::from_secs(20);
+
+/// How [`let_go`] ended.
+enum LetGo {
+    Unmounted,
+    Detached,
+    /// Not root (`EPERM`): fuser's `fusermount3 -u -z` unmounts, detaching.
+    NotRoot,
+}
+
+/// Unmounts `mountpoint` as root, waiting out `EBUSY` (bounded by [`BUSY_WAIT`], then a lazy
+/// detach): on a loaded machine the kernel can still hold a file of the mount for a moment
+/// after the test closed it (a release the FUSE thread has not answered yet), and a plain
+/// `umount` then fails with `EBUSY` although nothing is wrong.
+fn let_go(mountpoint: &Path) -> io::Result<LetGo> {
+    use rustix::io::Errno;
+    use rustix::mount::{unmount, UnmountFlags};
+    let started = Instant::now();
+    let mut pause = Duration::from_millis(5);
+    loop {
+        match unmount(mountpoint, UnmountFlags::empty()) {
+            Ok(()) => return Ok(LetGo::Unmounted),
+            Err(Errno::PERM) => return Ok(LetGo::NotRoot),
+            Err(Errno::BUSY) if started.elapsed() < BUSY_WAIT => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(200));
+            }
+            Err(Errno::BUSY) => {
+                unmount(mountpoint, UnmountFlags::DETACH)?;
+                return Ok(LetGo::Detached);
+            }
+            Err(other) => return Err(io::Error::from(other)),
+        }
     }
 }
 
