@@ -193,7 +193,10 @@ async fn paper_standings(client: &Client, web: &str, lang: &str, order: &[String
                  document.querySelectorAll('#standings td.missing').length];",
     )
     .await;
-    assert!(notes[0].as_u64().unwrap() >= 1 && notes[2].as_u64().unwrap() >= notes[0].as_u64().unwrap(), "{lang}: {notes}");
+    assert!(
+        notes[0].as_u64().unwrap() >= 1 && notes[2].as_u64().unwrap() >= notes[0].as_u64().unwrap(),
+        "{lang}: {notes}"
+    );
     assert_eq!(notes[1], json!(0), "{lang}: a long sentence in a row: {notes}");
     // Opponents by name: no player id (`p7`) in any cell.
     let ids = js(

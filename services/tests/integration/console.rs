@@ -339,7 +339,10 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
                  !!document.getElementById('header-signin')];",
     )
     .await;
-    assert!(header[0].as_str().unwrap().contains("olga") && header[1] == json!(true) && header[2] == json!(false), "{header}");
+    assert!(
+        header[0].as_str().unwrap().contains("olga") && header[1] == json!(true) && header[2] == json!(false),
+        "{header}"
+    );
 
     // Printed: the pairings of round 1 name every table.
     laptop.goto(&format!("{}/paper/{t}/pairings/1", day.web)).await.unwrap();

@@ -267,11 +267,19 @@ fn a_local_ca_without_its_plain_port_or_with_a_bad_name_is_refused() {
 
 /// A GET over HTTPS (trusting only `connector`'s root) of `path` at `addr` with this `Host`:
 /// the head (as lower-case text) and the body.
-async fn https_get(connector: &tokio_rustls::TlsConnector, addr: &str, host: &str, path: &str) -> (String, String) {
+async fn https_get(
+    connector: &tokio_rustls::TlsConnector,
+    addr: &str,
+    host: &str,
+    path: &str,
+    token: &str,
+) -> (String, String) {
     let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
     let name = rustls::pki_types::ServerName::try_from(HALL).unwrap();
     let mut stream = connector.connect(name, tcp).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    // Signed in as over HTTPS: the `__Host-` cookie.
+    let cookie = format!("__Host-{}={}", ledger_web::COOKIE_TOKEN, hex::encode(token));
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n");
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut answer = Vec::new();
     let _ = stream.read_to_end(&mut answer).await;
@@ -322,8 +330,8 @@ async fn a_phone_that_installed_nothing_opens_the_printed_links_and_records_noth
     let pages = format!("https://{HALL}:{https_port}");
     let reading = format!("http://{HALL}:{plain_port}");
     // open26's players and its four rounds' tables, as its organiser records them.
-    let open26 = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl"))
-        .unwrap();
+    let open26 =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/tournament-open26.jsonl")).unwrap();
     let drawn: String = open26
         .lines()
         .filter(|l| l.contains("\"stream\":\"tournament/open26\""))
@@ -370,7 +378,8 @@ async fn a_phone_that_installed_nothing_opens_the_printed_links_and_records_noth
     // Round 1's report sheets: each QR code opens its table's page, on HTTPS.
     laptop.goto(&format!("{pages}/paper/open26/sheets/1")).await.unwrap();
     let games = eventually("the report sheets", Duration::from_secs(10), || async {
-        let games = js(&laptop, "return [...document.querySelectorAll('section.sheet')].map(s => s.dataset.game);").await;
+        let games =
+            js(&laptop, "return [...document.querySelectorAll('section.sheet')].map(s => s.dataset.game);").await;
         match games.as_array().filter(|g| !g.is_empty()) {
             Some(games) => Ok(games.clone()),
             None => Err(crate::web::text_of(&laptop, "body").await.unwrap_or_default()),
@@ -395,7 +404,9 @@ async fn a_phone_that_installed_nothing_opens_the_printed_links_and_records_noth
         assert!(String::from_utf8_lossy(&body).contains("id=\"me-who\""), "{link}");
     }
     for link in &sheet_links {
-        let (head, body) = https_get(&connector, &https, &format!("{HALL}:{https_port}"), path_of(link, &pages)).await;
+        // A table's page, opened by a device signed in (here the organiser's code).
+        let host = format!("{HALL}:{https_port}");
+        let (head, body) = https_get(&connector, &https, &host, path_of(link, &pages), ORGANISER).await;
         assert!(head.starts_with("http/1.1 200"), "{link}: {head}");
         assert!(body.contains("id=\"table\""), "{link}");
         // In such a hall the HTTPS pages send no HSTS: it would turn the printed plain links
@@ -419,26 +430,25 @@ async fn a_phone_that_installed_nothing_opens_the_printed_links_and_records_noth
         assert!(phone.current_url().await.unwrap().as_str().starts_with(&reading), "the card left the plain port");
         peek(&phone, &format!("phone-me-{lang}")).await;
         click(&phone, ".me-links a[href^=\"/pairings/\"]").await;
-        eventually("the rounds", Duration::from_secs(10), || async {
-            crate::web::text_of(&phone, "#rounds").await
-        })
-        .await;
+        eventually("the rounds", Duration::from_secs(10), || async { crate::web::text_of(&phone, "#rounds").await })
+            .await;
         phone.goto(&format!("{reading}/pairings/open26/1")).await.unwrap();
         let next = eventually("round 1's pairings", Duration::from_secs(10), || async {
             let rows = js(&phone, "return document.querySelectorAll('#pairings tbody tr').length;").await;
             if rows != json!(8) {
                 return None;
             }
-            Some(js(&phone, "const n = document.getElementById('next'); return n ? n.getAttribute('href') : null;").await)
+            Some(
+                js(&phone, "const n = document.getElementById('next'); return n ? n.getAttribute('href') : null;")
+                    .await,
+            )
         })
         .await;
         assert_eq!(next, json!("/pairings/open26/2"), "round 1 links to round 2");
         peek(&phone, &format!("phone-pairings-{lang}")).await;
         phone.goto(&format!("{reading}/board/open26")).await.unwrap();
-        eventually("the board", Duration::from_secs(10), || async {
-            crate::web::text_of(&phone, "#board-main").await
-        })
-        .await;
+        eventually("the board", Duration::from_secs(10), || async { crate::web::text_of(&phone, "#board-main").await })
+            .await;
         peek(&phone, &format!("phone-board-{lang}")).await;
         let source = phone.source().await.unwrap();
         assert!(!source.contains("ERR_CERT"), "a certificate warning on the board");

@@ -583,10 +583,7 @@ async fn stand_ins_and_a_withdrawal_are_marked_on_the_board_and_the_paper_in_eit
         http(&site, "GET", "/paper/relief/sheets/1", &Ask::Cookie("es").headers(Some(ORGANISER_TOKEN)), "").await;
     let sheet =
         sheets.body.split(&format!("data-game=\"{with_s1}\"")).nth(1).unwrap().split("</section>").next().unwrap();
-    assert!(
-        sheet.contains("Richard <span class=\"stand-in\">(suplente 1)</span>"),
-        "{sheet}"
-    );
+    assert!(sheet.contains("Richard <span class=\"stand-in\">(suplente 1)</span>"), "{sheet}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

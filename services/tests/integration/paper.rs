@@ -232,7 +232,8 @@ pub(crate) async fn print_pages(client: &Client) -> usize {
 
 /// The notes under the printed standings.
 async fn text_of_notes(client: &Client) -> Vec<String> {
-    let notes = js(client, "return [...document.querySelectorAll('#standings-notes li')].map(l => l.textContent);").await;
+    let notes =
+        js(client, "return [...document.querySelectorAll('#standings-notes li')].map(l => l.textContent);").await;
     serde_json::from_value(notes).unwrap()
 }
 
@@ -373,7 +374,10 @@ async fn links_behind_a_proxy_name_its_public_origin_and_no_csv_cell_runs() {
     let organiser = ledger_house::auth::file::entry(ORGANISER, "olga", ledger_house::auth::Role::Organiser);
     std::fs::write(&auth_file, json!({"tokens": [organiser]}).to_string()).unwrap();
     let args = ["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"];
-    let daemon = Daemon::spawn_with(&dir.path().join("data"), &[&args[..], &["--public-origin", "https://Hall.Example:8443/"]].concat());
+    let daemon = Daemon::spawn_with(
+        &dir.path().join("data"),
+        &[&args[..], &["--public-origin", "https://Hall.Example:8443/"]].concat(),
+    );
     daemon.connect().await;
     let server = format!("http://{}", daemon.addr());
     let ctl = |args: &[&str]| {

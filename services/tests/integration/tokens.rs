@@ -125,7 +125,10 @@ async fn kept_codes_are_issued_revoked_at_once_and_survive_a_restart() {
     // Re-issuing table 1's code asks first, naming what it cancels, and cancels nothing yet.
     let (status, asked) = post(&web, "/organise/wm26/codes/table/1/reissue", &olga).await;
     assert_eq!(status, 200, "{asked}");
-    assert!(asked.contains("id=\"reissue-confirm\"") && asked.contains("cancels the 2 codes it holds as wm26-table-1"), "{asked}");
+    assert!(
+        asked.contains("id=\"reissue-confirm\"") && asked.contains("cancels the 2 codes it holds as wm26-table-1"),
+        "{asked}"
+    );
     assert!(sheet_tokens(&asked).is_empty(), "a code was issued before the confirmation");
     assert_eq!(admitted(&mut client, &first[0].1).await, Ok(()), "the question revoked a code");
     // Confirmed: its two codes are refused at once, table 2's still work; the sheet says so.

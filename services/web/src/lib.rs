@@ -133,11 +133,8 @@ impl WebState {
 
     /// `scheme://host[:port]` for a printed or shown link that `leads` somewhere.
     pub(crate) fn site(&self, headers: &axum::http::HeaderMap, leads: links::Leads) -> Result<String, PageError> {
-        let origins = links::Origins {
-            public: self.public_origin.clone(),
-            https: self.https,
-            plain_reading: self.plain_reading,
-        };
+        let origins =
+            links::Origins { public: self.public_origin.clone(), https: self.https, plain_reading: self.plain_reading };
         Ok(origins.site(headers, leads)?)
     }
 

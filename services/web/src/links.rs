@@ -108,8 +108,8 @@ pub fn public_origin(text: &str) -> Result<String, String> {
         .split_once("://")
         .filter(|(scheme, _)| matches!(*scheme, "http" | "https"))
         .ok_or_else(|| format!("--public-origin {text:?} must start with https:// or http://"))?;
-    let (host, port) =
-        authority(rest).ok_or_else(|| format!("--public-origin {text:?} must be an origin only, like https://hall.example:8443"))?;
+    let (host, port) = authority(rest)
+        .ok_or_else(|| format!("--public-origin {text:?} must be an origin only, like https://hall.example:8443"))?;
     Ok(with_port(scheme, &host, port, if scheme == "https" { 443 } else { 80 }))
 }
 

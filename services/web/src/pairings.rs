@@ -7,7 +7,6 @@
 use super::auth::Viewer;
 use super::days;
 use super::i18n::PageLang;
-use ledger_house::i18n::collate;
 use super::layout::{esc, shell, short_id};
 use super::player::{role_name, shown};
 use super::refusal::Say;
@@ -18,6 +17,7 @@ use ledger::{Stage, StreamId};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
 use ledger_house::facade::At;
+use ledger_house::i18n::collate;
 use ledger_house::projections::player::{PublicDay, Shown};
 use std::sync::Arc;
 

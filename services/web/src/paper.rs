@@ -151,7 +151,11 @@ impl Notes {
                 let said = if games.is_empty() {
                     reason.clone()
                 } else {
-                    let args = [("reason", reason.clone().into()), ("count", games.len().into()), ("games", games.join(", ").into())];
+                    let args = [
+                        ("reason", reason.clone().into()),
+                        ("count", games.len().into()),
+                        ("games", games.join(", ").into()),
+                    ];
                     lang.t_args("paper-note-games", &args)
                 };
                 format!("<li id=\"note-{}\">{}</li>", n + 1, esc(&said))

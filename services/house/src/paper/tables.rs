@@ -74,10 +74,7 @@ pub fn reissued_sheet(
     table: &TableSignin,
     cancelled: usize,
 ) -> Result<String, QrError> {
-    let said = lang.t_args(
-        "paper-tables-reissued",
-        &[("table", table.table.into()), ("count", cancelled.into())],
-    );
+    let said = lang.t_args("paper-tables-reissued", &[("table", table.table.into()), ("count", cancelled.into())]);
     sheet_saying(lang, tournament, name, std::slice::from_ref(table), &said)
 }
 
