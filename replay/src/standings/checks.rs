@@ -162,6 +162,16 @@ fn rank_order(
         Rejection::precondition(format!("the standings cannot be computed: {e}"))
             .said("refusal-standings-unknown", [("why", e.to_string().into())])
     })?;
+    final_choice(tournament, player, &standings)
+}
+
+/// Whether `player` may choose a role of the final now, on `standings` (the tournament's, as
+/// folded from its games): the rule the writer applies, for a preview to refuse what the writer
+/// would (the console's role choice).
+///
+/// # Errors
+/// The finalists are not settled, `player` is none of them or not the next in rank order.
+pub fn final_choice(tournament: &TournamentState, player: &str, standings: &super::Standings) -> Result<(), Rejection> {
     if !standings.finalists_settled {
         let (why, said) = if standings.pending_games.is_empty() {
             ("fourth and fifth place are tied; record a lot".to_owned(), Reason::new("refusal-finalists-tied"))

@@ -4,6 +4,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 pub use ledger_store::jetstream::JetStreamConfig;
+/// `--public-origin` checked: `http(s)://host[:port]`, nothing after it.
+pub use ledger_web::links::public_origin;
 
 /// Which log ledgerd writes to.
 #[derive(Debug, Clone)]
@@ -72,6 +74,10 @@ pub struct Config {
     /// Plain HTTP answered with a redirect to the pages' HTTPS port (and ACME's HTTP-01
     /// challenges); needs a certificate for the pages.
     pub http_redirect_listen: Option<SocketAddr>,
+    /// The origin people reach the pages by behind a proxy (`--public-origin`,
+    /// `https://hall.example:8443`): every printed link starts with it. `None`: links name the
+    /// scheme, host and port ledgerd serves the request on.
+    pub public_origin: Option<String>,
     /// The key checkpoints are signed with (`ledgerctl new-signing-key`); `None`: no checkpoints
     /// and no proofs.
     pub signing_key: Option<PathBuf>,

@@ -4,6 +4,7 @@
 //! (`ledger_web`'s `i18n`: the cookie, else the best match of `Accept-Language` by [`negotiate`],
 //! else English); `ledgerctl`'s paper names it.
 
+pub mod collate;
 use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::sync::LazyLock;

@@ -212,6 +212,11 @@ struct AcmeArgs {
     /// ACME's HTTP-01 challenges (with --tls-local-ca, the hall's root and its trust page).
     #[arg(long, env = "LEDGER_HTTP_REDIRECT_LISTEN")]
     http_redirect_listen: Option<SocketAddr>,
+    /// Behind a proxy: the origin people reach the pages by (https://hall.example:8443), which
+    /// every printed link and QR code starts with. Without it, links name the scheme, host and
+    /// port ledgerd serves the pages on (a proxy's X-Forwarded-Proto is never read).
+    #[arg(long, env = "LEDGER_PUBLIC_ORIGIN", value_parser = ledger_daemon::config::public_origin)]
+    public_origin: Option<String>,
 }
 
 impl AcmeArgs {
@@ -335,6 +340,7 @@ async fn main() -> anyhow::Result<()> {
         acme: args.acme.config()?,
         local_ca: args.acme.local_ca()?,
         http_redirect_listen: args.acme.http_redirect_listen,
+        public_origin: args.acme.public_origin,
         signing_key: args.signing_key,
         checkpoint_interval: Duration::from_secs(args.checkpoint_interval),
         rebuild_read_models: args.rebuild_read_models,

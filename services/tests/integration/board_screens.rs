@@ -161,6 +161,7 @@ async fn paper_standings(client: &Client, web: &str, lang: &str, order: &[String
     if lang == "en" {
         screenshot(client, "paper-final-standings").await;
     }
+    crate::web::peek(client, &format!("paper-standings-18-{lang}")).await;
     // A4 less the page's margins (print.css: 12 mm each side).
     let fits = js(
         client,
@@ -174,6 +175,36 @@ async fn paper_standings(client: &Client, web: &str, lang: &str, order: &[String
         fits["table"].as_f64().unwrap() <= fits["paper"].as_f64().unwrap() + 0.5,
         "{lang}: cut at the edge: {fits}"
     );
+    // No heading runs over its neighbour's column (a word wider than its column is wrapped).
+    let over = js(
+        client,
+        "const p = document.querySelector('.paper'); p.style.width = '186mm'; \
+         const over = [...document.querySelectorAll('#standings th')] \
+           .filter(h => h.scrollWidth > h.clientWidth + 1).map(h => h.textContent); \
+         p.style.width = ''; return over;",
+    )
+    .await;
+    assert_eq!(over, json!([]), "{lang}: headings wider than their column");
+    // An unavailable tie-breaker is said once, in a note under the table, never in a row.
+    let notes = js(
+        client,
+        "return [document.querySelectorAll('#standings-notes li').length, \
+                 [...document.querySelectorAll('#standings td.tb')].filter(c => c.textContent.length > 90).length, \
+                 document.querySelectorAll('#standings td.missing').length];",
+    )
+    .await;
+    assert!(
+        notes[0].as_u64().unwrap() >= 1 && notes[2].as_u64().unwrap() >= notes[0].as_u64().unwrap(),
+        "{lang}: {notes}"
+    );
+    assert_eq!(notes[1], json!(0), "{lang}: a long sentence in a row: {notes}");
+    // Opponents by name: no player id (`p7`) in any cell.
+    let ids = js(
+        client,
+        "return [...document.querySelectorAll('#standings td')].map(c => c.textContent).filter(t => /\\bp\\d+\\b/.test(t));",
+    )
+    .await;
+    assert_eq!(ids, json!([]), "{lang}: ids on the paper");
     let pages = print_pages(client).await;
     assert!(pages <= 2, "{lang}: 18 players on {pages} A4 pages");
     if lang == "es" {
@@ -194,7 +225,7 @@ async fn the_board_fits_a_projector_and_a_phone_and_the_final_standings_print_on
     let Some((chromium, chromedriver)) = skip_without_browser() else { return };
     let ledger = Ledger::signed().await;
     let ledger = tokio::task::spawn_blocking(move || {
-        hall::build(&ledger);
+        hall::build_with_large(&ledger);
         ledger
     })
     .await
@@ -226,6 +257,13 @@ async fn the_board_fits_a_projector_and_a_phone_and_the_final_standings_print_on
         phone(&handset, &web, lang).await;
         lineup(&handset, &web, lang).await;
         paper_standings(&organiser, &web, lang, &order).await;
+        // 24 players, every qualifying game played: at most three pages.
+        open(&organiser, &web, lang, &format!("/paper/{}/standings", hall::LARGE), "#standings").await;
+        let rows = js(&organiser, "return document.querySelectorAll('#standings tbody tr').length;").await;
+        assert_eq!(rows, json!(24), "{lang}");
+        let pages = print_pages(&organiser).await;
+        assert!(pages <= 3, "{lang}: 24 players on {pages} A4 pages");
+        crate::web::peek(&organiser, &format!("paper-standings-24-{lang}")).await;
     }
     for client in [screen, handset, organiser] {
         client.close().await.unwrap();

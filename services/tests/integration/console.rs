@@ -14,7 +14,7 @@ use crate::daemon::Daemon;
 use crate::season::game_lines;
 use crate::support::run_ledgerctl;
 use crate::tokens::{first_organiser, token_of};
-use crate::web::{browser_binaries, click, js, screenshot, text_of, Driver};
+use crate::web::{browser_binaries, click, js, peek, screenshot, text_of, Driver};
 use fantoccini::Client;
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -320,6 +320,29 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
         .map(|g| (g["round"].as_u64().unwrap(), g["game"].as_str().unwrap().to_owned()))
         .collect();
     assert_eq!(games.len(), 20, "5 tables, 4 rounds");
+    // Before any game, nothing separates anyone yet and nobody is a finalist: the console says
+    // the lot and the final wait for the qualifying games, and offers neither.
+    let waiting = js(
+        &laptop,
+        "return [!!document.getElementById('lot-wait'), !!document.getElementById('lot-tied'), \
+                 !!document.getElementById('form-lot'), !!document.getElementById('final-wait'), \
+                 !!document.getElementById('finalists'), !!document.getElementById('form-choose')];",
+    )
+    .await;
+    assert_eq!(waiting, json!([true, false, false, true, false, false]), "right after the draw");
+    peek(&laptop, "console-after-draw-es").await;
+    assert!(text_of(&laptop, "#lot-wait").await.unwrap().contains("20 partidas"));
+    // Signed in, the header says who and offers the way out, not the way in.
+    let header = js(
+        &laptop,
+        "return [document.getElementById('who').textContent, !!document.getElementById('header-signout'), \
+                 !!document.getElementById('header-signin')];",
+    )
+    .await;
+    assert!(
+        header[0].as_str().unwrap().contains("olga") && header[1] == json!(true) && header[2] == json!(false),
+        "{header}"
+    );
 
     // Printed: the pairings of round 1 name every table.
     laptop.goto(&format!("{}/paper/{t}/pairings/1", day.web)).await.unwrap();
@@ -330,6 +353,12 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     // The tablets' codes: the sheet printed, two tablets signed in by it, table 1's re-issued.
     let tablets = tablets_signed_in(&driver, &laptop, &day, t).await;
     click(&laptop, "tr[data-table=\"1\"] .reissue").await;
+    // It asks first, naming what it cancels (Spanish or English, as the laptop reads).
+    at(&laptop, &format!("/organise/{t}/codes/table/1/reissue"), "#reissue-cancels").await;
+    let cancels = text_of(&laptop, "#reissue-cancels").await.unwrap_or_default();
+    assert!(cancels.contains(&format!("{t}-table-1")), "{cancels}");
+    peek(&laptop, "console-reissue-question-es").await;
+    click(&laptop, "#reissue-confirm").await;
     crate::web::eventually("table 1's new sheet", Duration::from_secs(10), || async {
         let n = js(&laptop, "return document.querySelectorAll('.table-card[data-table=\"1\"]').length;").await;
         (n == json!(1)).then_some(())
@@ -401,13 +430,12 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     fill(&laptop, "#form-choose select[name=player]", &finalists[1]).await;
     fill(&laptop, "#form-choose select[name=role]", "frederick").await;
     click(&laptop, "#form-choose button[type=submit]").await;
-    // The preview is planned on the tournament's own rules; the rank order is a rule across
-    // streams, decided when it is recorded.
-    at(&laptop, &format!("/organise/{t}/choose"), "#record").await;
-    click(&laptop, "#record").await;
+    // The rank order is a rule across streams: the preview applies it too, and refuses, rather
+    // than offer to record what the writer would refuse.
     at(&laptop, &format!("/organise/{t}/choose"), "#refusal").await;
     let refusal = text_of(&laptop, "#refusal").await.unwrap();
     assert!(refusal.contains("rank order") || refusal.contains("orden"), "{refusal}");
+    assert_eq!(js(&laptop, "return !!document.getElementById('record');").await, json!(false), "offered to record it");
     assert!(day.of_type(&stream, "final_role_chosen").is_empty(), "an out-of-order choice stores nothing");
     for (player, role) in finalists.iter().zip(["frederick", "elisabeth", "maria_theresa", "pompadour"]) {
         laptop.goto(&format!("{}/organise/{t}#final", day.web)).await.unwrap();
@@ -443,6 +471,24 @@ async fn an_organiser_runs_an_18_player_day_from_the_browser() {
     let status = laptop.execute_async(again, vec![]).await.unwrap();
     assert!(status == json!(0) || status == json!(409), "a resent confirmation: {status}");
     assert_eq!(day.events(&stream).len(), before, "a confirmation sent twice records once");
+
+    // The final played: a finalist's page says how it went and who won, not "no game left" with
+    // "you play the final as ...".
+    day.append(&format!("game/{t}-final"), &game_lines(played + 1));
+    laptop.goto(&format!("{}/paper/{t}/players", day.web)).await.unwrap();
+    at(&laptop, &format!("/paper/{t}/players"), "#links").await;
+    let script = format!(
+        "return document.querySelector('.link-card[data-player=\"{}\"] .link a').getAttribute('href');",
+        finalists[0]
+    );
+    let link = js(&laptop, &script).await;
+    laptop.goto(link.as_str().unwrap()).await.unwrap();
+    at(&laptop, &format!("/me/{t}/"), "#me-champion").await;
+    let page = text_of(&laptop, "main").await.unwrap();
+    assert!(page.contains("La final ha terminado") && page.contains("Jugaste la final como Federico"), "{page}");
+    assert!(!page.contains("Juegas la final") && !page.contains("No te queda ninguna partida"), "{page}");
+    assert!(page.contains("El torneo ha terminado"), "{page}");
+    peek(&laptop, "me-after-final-es").await;
 
     // Last year's tournament is as it was, and none of this day's games is one of its.
     assert_eq!(day.events("tournament/open26"), open26_before);

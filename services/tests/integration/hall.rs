@@ -13,6 +13,8 @@ pub(crate) const ENDED: &str = "gran";
 pub(crate) const MID_ROUND: &str = "liga";
 /// The tournament drawn, nothing played yet.
 pub(crate) const DRAWN: &str = "nueva";
+/// A tournament of 24 players, its qualifying rounds played (the printed standings' size).
+pub(crate) const LARGE: &str = "grande";
 /// The Andes match, played to its end.
 pub(crate) const ANDES: &str = "copa";
 /// The player of [`ENDED`] who withdraws, and from which round.
@@ -71,6 +73,15 @@ pub(crate) fn build(ledger: &Ledger) {
 
     register_and_draw(ledger, DRAWN, "cafe2023", 8, 0);
     run_andes(ledger, ANDES, 0);
+}
+
+/// [`build`], and [`LARGE`]: 24 players, every qualifying game played.
+pub(crate) fn build_with_large(ledger: &Ledger) {
+    build(ledger);
+    register_and_draw(ledger, LARGE, "cafe2023", 24, 0);
+    for (n, game) in drawn_games(ledger, LARGE).into_values().flatten().enumerate() {
+        ledger.append(&format!("game/{game}"), &game_lines(100 + n));
+    }
 }
 
 /// The game of [`MID_ROUND`] that runs (the first of its second round).

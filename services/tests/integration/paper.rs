@@ -230,6 +230,13 @@ pub(crate) async fn print_pages(client: &Client) -> usize {
     text.matches("/Type /Page").count() - text.matches("/Type /Pages").count()
 }
 
+/// The notes under the printed standings.
+async fn text_of_notes(client: &Client) -> Vec<String> {
+    let notes =
+        js(client, "return [...document.querySelectorAll('#standings-notes li')].map(l => l.textContent);").await;
+    serde_json::from_value(notes).unwrap()
+}
+
 async fn wait_for(client: &Client, css: &'static str) {
     let script = format!("return document.querySelector({}) !== null;", json!(css));
     eventually(css, Duration::from_secs(10), || async { (js(client, &script).await == json!(true)).then_some(()) })
@@ -340,8 +347,13 @@ async fn a_tablet_signs_in_through_the_printed_qr_code_and_the_day_s_paper_print
     assert_eq!(js(&organiser, &column("Total")).await, json!(totals));
     for cell in js(&organiser, &column("sTCC")).await.as_array().unwrap() {
         let cell = cell.as_str().unwrap();
-        assert!(cell.contains('→') || cell.starts_with("unavailable"), "{cell}");
+        // Unavailable: a dash and the number of the note that says why, once, under the table.
+        assert!(cell.contains('→') || cell.starts_with('–'), "{cell}");
     }
+    let dashes = js(&organiser, "return document.querySelectorAll('#standings td.missing').length;").await;
+    let notes = text_of_notes(&organiser).await;
+    assert_eq!(dashes.as_u64().unwrap() > 0, !notes.is_empty(), "{notes:?}");
+    assert!(notes.iter().all(|n| n.contains(": unavailable: ")), "{notes:?}");
     assert!(print_pages(&organiser).await >= 1);
     screenshot(&organiser, "paper-standings").await;
     // In Spanish.
@@ -351,4 +363,66 @@ async fn a_tablet_signs_in_through_the_printed_qr_code_and_the_day_s_paper_print
     let head = js(&organiser, "return document.querySelector('#pairings thead').textContent;").await;
     assert!(head.as_str().unwrap().contains("Mesa") && head.as_str().unwrap().contains("Federico"), "{head}");
     organiser.close().await.unwrap();
+}
+
+/// Behind a proxy (`--public-origin`), every printed link starts with the public origin, whatever
+/// `X-Forwarded-Proto` a client sends; `players.csv` writes a pseudonym a spreadsheet would run
+/// (`=HYPERLINK(...)`, `-1+2`) as text (issue 41, items 1 and 5).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn links_behind_a_proxy_name_its_public_origin_and_no_csv_cell_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let auth_file = dir.path().join("auth.json");
+    let organiser = ledger_house::auth::file::entry(ORGANISER, "olga", ledger_house::auth::Role::Organiser);
+    std::fs::write(&auth_file, json!({"tokens": [organiser]}).to_string()).unwrap();
+    let args = ["--auth-file", auth_file.to_str().unwrap(), "--http-listen", "127.0.0.1:0"];
+    let daemon = Daemon::spawn_with(
+        &dir.path().join("data"),
+        &[&args[..], &["--public-origin", "https://Hall.Example:8443/"]].concat(),
+    );
+    daemon.connect().await;
+    let server = format!("http://{}", daemon.addr());
+    let ctl = |args: &[&str]| {
+        let all = [&["--server", server.as_str(), "--token", ORGANISER, "tournament"][..], args].concat();
+        let out = run_ledgerctl(&all, "");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    ctl(&["create", "--id", "px", "--name", "Proxy Open", "--ruleset", "cafe2023"]);
+    let pseudonyms = ["=HYPERLINK(\"http://evil.example\",\"x\")", "-1+2", "@SUM(A1)", "Zorro"];
+    for (n, pseudonym) in pseudonyms.iter().enumerate() {
+        let (player, name) = (format!("p{n}"), format!("Player {n}"));
+        let pseudonym = format!("--pseudonym={pseudonym}");
+        ctl(&["register", "--tournament", "px", "--player", &player, "--name", &name, &pseudonym]);
+    }
+    let web = daemon.announced("http").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&web).await.unwrap();
+    let request = format!(
+        "GET /paper/px/players.csv HTTP/1.1\r\nHost: {web}\r\nX-Forwarded-Proto: http\r\nCookie: {}={}\r\n\
+         Connection: close\r\n\r\n",
+        ledger_web::COOKIE_TOKEN,
+        hex::encode(ORGANISER)
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).await.unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    let csv = answer.split_once("\r\n\r\n").unwrap().1;
+    let lines: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    for line in &lines {
+        let link = line.rsplit(',').next().unwrap();
+        assert!(link.starts_with("https://hall.example:8443/me/px/"), "{line}");
+    }
+    assert!(lines[0].contains(",\"'=HYPERLINK(\"\"http://evil.example\"\",\"\"x\"\")\","), "{}", lines[0]);
+    assert!(lines[1].contains(",'-1+2,") && lines[2].contains(",'@SUM(A1),") && lines[3].contains(",Zorro,"), "{csv}");
+    // The printable cards too.
+    let mut stream = tokio::net::TcpStream::connect(&web).await.unwrap();
+    let request = format!(
+        "GET /paper/px/players HTTP/1.1\r\nHost: {web}\r\nCookie: {}={}\r\nConnection: close\r\n\r\n",
+        ledger_web::COOKIE_TOKEN,
+        hex::encode(ORGANISER)
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut page = String::new();
+    stream.read_to_string(&mut page).await.unwrap();
+    assert!(page.contains("https://hall.example:8443/me/px/") && !page.contains(&format!("http://{web}")), "{page}");
 }

@@ -122,9 +122,19 @@ async fn kept_codes_are_issued_revoked_at_once_and_survive_a_restart() {
     for (_, token) in first.iter().chain(&second) {
         assert_eq!(admitted(&mut client, token).await, Ok(()), "a re-print revoked a code");
     }
-    // Re-issuing table 1's code: its two codes are refused at once, table 2's still work.
-    let (status, again) = post(&web, "/organise/wm26/codes/table/1/reissue", &olga).await;
+    // Re-issuing table 1's code asks first, naming what it cancels, and cancels nothing yet.
+    let (status, asked) = post(&web, "/organise/wm26/codes/table/1/reissue", &olga).await;
+    assert_eq!(status, 200, "{asked}");
+    assert!(
+        asked.contains("id=\"reissue-confirm\"") && asked.contains("cancels the 2 codes it holds as wm26-table-1"),
+        "{asked}"
+    );
+    assert!(sheet_tokens(&asked).is_empty(), "a code was issued before the confirmation");
+    assert_eq!(admitted(&mut client, &first[0].1).await, Ok(()), "the question revoked a code");
+    // Confirmed: its two codes are refused at once, table 2's still work; the sheet says so.
+    let (status, again) = post_form(&web, "/organise/wm26/codes/table/1/reissue", &olga, "confirm=yes").await;
     assert_eq!(status, 200, "{again}");
+    assert!(again.contains("2 earlier codes, now revoked") && !again.contains("revokes none"), "{again}");
     let again = sheet_tokens(&again);
     assert_eq!(again.len(), 1);
     assert_eq!(again[0].0, 1);
@@ -280,6 +290,7 @@ async fn the_codes_page_in_a_browser() {
     // Table 1's code re-issued from the codes page.
     organiser.goto(&format!("{web}/organise/wm26/codes")).await.unwrap();
     click(&organiser, "tr[data-table=\"1\"] .reissue").await;
+    click(&organiser, "#reissue-confirm").await;
     eventually("the one-table sheet", Duration::from_secs(10), || async {
         let n = js(&organiser, "return document.querySelectorAll('.table-card[data-table=\"1\"]').length;").await;
         (n == json!(1)).then_some(())

@@ -156,6 +156,15 @@ pub(crate) async fn screenshot(client: &Client, name: &str) {
     std::fs::write(&path, client.screenshot().await.unwrap()).unwrap();
 }
 
+/// A page as the browser shows it, kept for a person to look at, never committed
+/// (`$TMPDIR/ledger-shots/<name>.png`).
+pub(crate) async fn peek(client: &Client, name: &str) {
+    let dir = std::env::temp_dir().join("ledger-shots");
+    std::fs::create_dir_all(&dir).unwrap();
+    js(client, "window.scrollTo(0, 0); return null;").await;
+    std::fs::write(dir.join(format!("{name}.png")), client.screenshot().await.unwrap()).unwrap();
+}
+
 /// The stream as the ledger has it, as canonical JSON events.
 pub(crate) async fn events_of(grpc: &mut LedgerClient<Channel>, stream: &str) -> Vec<Value> {
     use tokio_stream::StreamExt;

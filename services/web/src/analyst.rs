@@ -327,12 +327,20 @@ fn covered(lang: Lang, tournaments: &[Covered]) -> String {
     format!("<div id=\"covered\"><p>{}</p><ul class=\"covered\">{}</ul></div>", esc(&lead), names.concat())
 }
 
-/// A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180).
+/// A CSV text field: quoted when it holds a comma, a quote or a line break (RFC 4180); one that
+/// a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or a carriage
+/// return: a pseudonym `=HYPERLINK(...)`) is written after a `'`, as OWASP's "CSV injection"
+/// advises, so the spreadsheet shows it as text. Numbers are not written through it.
 pub(crate) fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        std::borrow::Cow::Owned(format!("'{text}"))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_owned()
+        text.into_owned()
     }
 }
 
@@ -393,6 +401,16 @@ mod tests {
         assert_eq!(ten_thousandths(Some(&number("0.1368"))), Some(1368));
         assert_eq!(ten_thousandths(Some(&number("1"))), Some(10_000));
         assert_eq!(ten_thousandths(None), None);
+    }
+
+    #[test]
+    fn a_csv_field_a_spreadsheet_would_run_is_written_as_text() {
+        assert_eq!(csv_field("=HYPERLINK(\"http://evil\",\"x\")"), "\"'=HYPERLINK(\"\"http://evil\"\",\"\"x\"\")\"");
+        for (cell, written) in [("+1", "'+1"), ("-2+3", "'-2+3"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx")] {
+            assert_eq!(csv_field(cell), written, "{cell:?}");
+        }
+        assert_eq!(csv_field("Zorro 1"), "Zorro 1");
+        assert_eq!(csv_field("a=b"), "a=b", "only a leading sign is a formula");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! A page that shows a code is never cached.
 
 use super::auth::{same_origin, Viewer};
-use super::i18n::PageLang;
+use super::i18n::{Lang, PageLang};
 use super::layout::{clearance_name, esc, shell, short_id};
 use super::refusal::Say;
 use super::tables::tournament_facts;
@@ -26,7 +26,7 @@ use ledger::StreamId;
 use ledger_house::auth::{check_actor, Access, Identity, KeptToken, Role, Scope};
 use ledger_house::error::Error;
 use ledger_house::paper::qr;
-use ledger_house::paper::tables::{person_signin_link, sheet, signin_link, site_url, table_actor, TableSignin};
+use ledger_house::paper::tables::{person_signin_link, reissued_sheet, sheet, signin_link, table_actor, TableSignin};
 use serde::Deserialize;
 use std::collections::BTreeSet;
 
@@ -77,11 +77,10 @@ fn listed_here(token: &KeptToken, tournament: &str, organiser: &Identity) -> boo
     person && (scope_here || (organiser.scope.tournament.is_none() && token.scope.is_everywhere()))
 }
 
-/// `http(s)://<host>`: the address the organiser's browser used.
+/// `http(s)://<host>`: where the sign-in links lead (a sign-in is HTTPS wherever the pages
+/// have it), as [`super::links`] makes every printed link.
 fn site(state: &WebState, headers: &HeaderMap) -> Result<String, PageError> {
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
-    let scheme = if state.https { "https" } else { "http" };
-    site_url(&format!("{scheme}://{host}")).map_err(|reason| PageError::from(Error::InvalidArgument(reason)))
+    state.site(headers, super::links::Leads::ToRecording)
 }
 
 /// An answer holding a code in clear: never kept by a cache or the browser's history store.
@@ -238,29 +237,72 @@ pub(crate) async fn print_sheet(
     Ok(secret(html))
 }
 
-/// One table's code again: that table's codes revoked, one new, on a sheet of its own.
+#[derive(Deserialize)]
+pub(crate) struct ReissueForm {
+    confirm: Option<String>,
+}
+
+/// One table's code again. Asked first (a form without `confirm`): a page that names what it
+/// cancels — the codes the table holds now, whose tablets are signed out at once — and a button
+/// that confirms; then that table's codes revoked, one new, on a sheet of its own that says so.
 pub(crate) async fn reissue(
     State(state): State<WebState>,
     headers: HeaderMap,
     viewer: Viewer,
     PageLang(lang): PageLang,
     Path((tournament, table)): Path<(String, u32)>,
+    Form(form): Form<ReissueForm>,
 ) -> Result<Response, PageError> {
     same_origin(&headers)?;
     let Managed { id, .. } = managed(&state, &viewer, &tournament)?;
     let (name, tables) = tables_of(&state, &id).await?;
     let table = scheduled(&tables, table)?;
+    if form.confirm.as_deref() != Some("yes") {
+        return Ok(Html(reissue_question(&state, lang, &viewer, id.id(), table)).into_response());
+    }
     let base = site(&state, &headers)?;
     let tournament = id.id().to_owned();
-    let signin = kept_change(&state, move |auth| {
+    let (signin, cancelled) = kept_change(&state, move |auth| {
         let actor = table_actor(&tournament, table);
+        let cancelled = auth.kept().iter().filter(|k| k.actor == actor && !k.is_session()).count();
         auth.revoke(&actor)?;
         let token = auth.issue(&actor, Role::Table, table_scope(&tournament, table), LABEL_REISSUED)?;
-        Ok(TableSignin { table, link: signin_link(&base, &tournament, table, &token), actor })
+        Ok((TableSignin { table, link: signin_link(&base, &tournament, table, &token), actor }, cancelled))
     })
     .await?;
-    let html = sheet(lang, id.id(), &name, &[signin]).map_err(|e| Error::Internal(e.to_string()))?;
+    let html = reissued_sheet(lang, id.id(), &name, &signin, cancelled).map_err(|e| Error::Internal(e.to_string()))?;
     Ok(secret(html))
+}
+
+/// The question before a re-issue: what it cancels (the table's codes and the browsers signed in
+/// with them, counted now) and the button that does it.
+fn reissue_question(state: &WebState, lang: Lang, viewer: &Viewer, t: &str, table: u32) -> String {
+    let actor = table_actor(t, table);
+    let kept = state.auth.kept();
+    let codes = kept.iter().filter(|k| k.actor == actor && !k.is_session()).count();
+    let signed_in = kept.iter().filter(|k| k.actor == actor && k.is_session()).count();
+    let title = lang.t_args("codes-reissue-title", &[("table", table.into())]);
+    let body = format!(
+        "<h1>{title}</h1><p class=\"notice\" id=\"reissue-cancels\">{cancels}</p>\
+         <form method=\"post\" action=\"/organise/{t}/codes/table/{table}/reissue\">\
+         <input type=\"hidden\" name=\"confirm\" value=\"yes\">\
+         <button type=\"submit\" id=\"reissue-confirm\">{confirm}</button></form>\
+         <p><a href=\"/organise/{t}/codes\" id=\"reissue-back\">{back}</a></p>",
+        title = esc(&title),
+        cancels = esc(&lang.t_args(
+            "codes-reissue-cancels",
+            &[
+                ("table", table.into()),
+                ("actor", actor.into()),
+                ("codes", codes.into()),
+                ("signed_in", signed_in.into())
+            ]
+        )),
+        confirm = esc(&lang.t("codes-reissue-confirm")),
+        t = esc(t),
+        back = esc(&lang.t("codes-back")),
+    );
+    shell(lang, &title, Some(viewer), &body, &[])
 }
 
 /// One table's codes revoked: its tablets are signed out at once.

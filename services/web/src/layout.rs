@@ -96,10 +96,18 @@ pub(crate) fn shell_in(lang: Lang, title: &str, viewer: Option<&Viewer>, body: &
                     _ => format!("{} ({})", esc(&who.actor), word(&format!("clearance-{}", who.role.as_str()))),
                 },
             };
-        format!(
-            "<span class=\"who\" id=\"who\">{who}{mode}</span> <a href=\"/signin\" data-t=\"nav-signin\">{}</a>",
-            esc(&lang.t("nav-signin"))
-        )
+        // Signed in: who, and the way out (a plain form: signing out posts); else the way in.
+        let signed_in = v.identity.is_some() && !matches!(v.role(), Some(Role::Public)) && !v.open;
+        let action = if signed_in {
+            format!(
+                "<form method=\"post\" action=\"/signout\" class=\"signout\"><button type=\"submit\" \
+                 id=\"header-signout\" data-t=\"nav-signout\">{}</button></form>",
+                esc(&lang.t("nav-signout"))
+            )
+        } else {
+            format!("<a href=\"/signin\" id=\"header-signin\" data-t=\"nav-signin\">{}</a>", esc(&lang.t("nav-signin")))
+        };
+        format!("<span class=\"who\" id=\"who\">{who}{mode}</span> {action}")
     });
     let other = Lang::ALL.into_iter().find(|l| *l != lang).unwrap_or(Lang::En);
     let switch = format!(

@@ -32,6 +32,7 @@ pub mod i18n;
 mod jury;
 mod jury_desk;
 mod layout;
+pub mod links;
 #[cfg(test)]
 mod mirrors;
 mod organise;
@@ -87,6 +88,11 @@ pub struct WebState {
     days: Arc<days::Days>,
     /// ledgerd's own root for a hall without internet (`--tls-local-ca`): its trust sheet.
     trust: Option<Arc<trust::HallTrust>>,
+    /// `--public-origin`: the origin every printed link starts with, behind a proxy.
+    public_origin: Option<String>,
+    /// A hall with its own root: the plain-HTTP port that serves the reading pages too
+    /// ([`links::reading_router`]); their printed links name it.
+    plain_reading: Option<u16>,
 }
 
 impl WebState {
@@ -108,7 +114,30 @@ impl WebState {
             player_links: Arc::new(player_links),
             days: Arc::default(),
             trust: None,
+            public_origin: None,
+            plain_reading: None,
         }
+    }
+
+    /// The pages behind a proxy that serves them at `origin` (`--public-origin`, checked by
+    /// [`links::public_origin`]): every printed link starts with it.
+    pub fn with_public_origin(mut self, origin: Option<String>) -> Self {
+        self.public_origin = origin;
+        self
+    }
+
+    /// A hall with its own root whose plain-HTTP port `port` also serves the reading pages
+    /// ([`links::reading_router`]): their links are printed there, and no HSTS is sent.
+    pub fn with_plain_reading(mut self, port: Option<u16>) -> Self {
+        self.plain_reading = port;
+        self
+    }
+
+    /// `scheme://host[:port]` for a printed or shown link that `leads` somewhere.
+    pub(crate) fn site(&self, headers: &axum::http::HeaderMap, leads: links::Leads) -> Result<String, PageError> {
+        let origins =
+            links::Origins { public: self.public_origin.clone(), https: self.https, plain_reading: self.plain_reading };
+        Ok(origins.site(headers, leads)?)
     }
 
     /// The pages with the hall's own root (ledgerd `--tls-local-ca`): `/hall/trust` prints it
@@ -240,14 +269,16 @@ pub fn router(state: WebState) -> axum::Router {
 }
 
 /// Scripts and styles only from this site, no framing, no sniffing; over HTTPS, HTTPS only
-/// from now on (a year).
+/// from now on (a year), except in a hall whose plain port serves the reading pages too (HSTS
+/// would turn their printed plain links into HTTPS on the plain port for a browser that trusts
+/// the hall's root).
 async fn security_headers(
     axum::extract::State(state): axum::extract::State<WebState>,
     mut response: Response,
 ) -> Response {
     use axum::http::header::{self, HeaderValue};
     let headers = response.headers_mut();
-    if state.https {
+    if state.https && state.plain_reading.is_none() {
         headers.insert(header::STRICT_TRANSPORT_SECURITY, HeaderValue::from_static("max-age=31536000"));
     }
     page_policy(

@@ -17,6 +17,7 @@ use ledger::{Stage, StreamId};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
 use ledger_house::facade::At;
+use ledger_house::i18n::collate;
 use ledger_house::projections::player::{PublicDay, Shown};
 use std::sync::Arc;
 
@@ -67,11 +68,31 @@ pub(crate) async fn round(
 ) -> Result<Html<String>, PageError> {
     let day = load(&state, &viewer, &tournament).await?;
     let day = &day.value;
-    let Some(lines) = day.pairings(round) else {
+    let Some(mut lines) = day.pairings(round) else {
         let missing = Error::NotFound(format!("round {round} has no games in this tournament"));
         return Err(PageError::from(missing).saying(Say::new("paper-no-round").arg("round", round.to_string())));
     };
+    // By pseudonym in the reader's alphabetical order ("Águila" before "Zorro"), stand-ins after.
+    lines.sort_by_cached_key(|line| match &line.who {
+        Shown::Player(alias) => (0, collate::key(lang, alias), 0),
+        Shown::StandIn(n) => (1, collate::key(lang, ""), *n),
+    });
     let is_final = day.games.iter().filter(|g| g.round == round).all(|g| g.stage == Stage::Final);
+    // The rounds before and after this one, to walk the day from the wall or a phone.
+    let rounds = day.rounds();
+    let at = rounds.iter().position(|(r, _)| *r == round);
+    let step = |to: Option<&(u32, bool)>, id: &str, key: &str| {
+        to.map(|(r, fin)| {
+            format!(
+                "<a href=\"/pairings/{t}/{r}\" id=\"{id}\" rel=\"{id}\">{label}</a> · ",
+                t = esc(&day.tournament),
+                label = esc(&lang.t_args(key, &[("round", super::paper::round_name(lang, *r, *fin).into())])),
+            )
+        })
+        .unwrap_or_default()
+    };
+    let previous = step(at.and_then(|i| i.checked_sub(1)).and_then(|i| rounds.get(i)), "prev", "pairings-previous");
+    let next = step(at.and_then(|i| rounds.get(i + 1)), "next", "pairings-next");
     let rows: String = lines
         .iter()
         .map(|line| {
@@ -91,7 +112,7 @@ pub(crate) async fn round(
     let body = format!(
         "<section class=\"pairings-wall\"><h1>{title}</h1><table class=\"pairings-public\" id=\"pairings\"><thead><tr>\
          <th>{player}</th><th class=\"num\">{table}</th><th>{role}</th></tr></thead><tbody>{rows}</tbody></table>\
-         <p class=\"noprint\"><a href=\"/pairings/{t}\">{all}</a></p></section>",
+         <p class=\"noprint\" id=\"round-links\">{previous}{next}<a href=\"/pairings/{t}\">{all}</a></p></section>",
         title = esc(&title),
         player = esc(&lang.t("pairings-col-player")),
         table = esc(&lang.t("paper-col-table")),

@@ -89,21 +89,79 @@ fn name_of(facts: &TournamentFacts, id: &str) -> String {
     facts.players.iter().find(|(p, _)| p == id).map_or_else(|| id.to_owned(), |(_, name)| name.clone())
 }
 
-/// A player as the paper names them: full name, then the id in small print; a stand-in
-/// (never ranked) also says so, numbered in registration order: `Richard s1 (stand-in 1)`.
+/// A player as the paper names them: by full name, never the id (made from the name as first
+/// typed, it would print a corrected typo again); a stand-in (never ranked) also says so,
+/// numbered in registration order: `Richard (stand-in 1)`.
 fn player(lang: Lang, facts: &TournamentFacts, id: &str) -> String {
     if let Some(n) = facts.stand_ins.iter().position(|(p, _)| p == id) {
         let label = lang.t_args("paper-stand-in", &[("n", (n + 1).into())]);
         let name = esc(&facts.stand_ins[n].1);
-        return format!(
-            "{name} <span class=\"note\">{}</span> <span class=\"stand-in\">({})</span>",
-            esc(id),
-            esc(&label)
-        );
+        return format!("{name} <span class=\"stand-in\">({})</span>", esc(&label));
     }
-    match facts.players.iter().find(|(p, _)| p == id) {
-        Some((_, name)) => format!("{} <span class=\"note\">{}</span>", esc(name), esc(id)),
-        None => esc(id),
+    esc(&name_of(facts, id))
+}
+
+/// A full name, a stand-in's too (the id only for someone the tournament did not register).
+fn anyone_named(facts: &TournamentFacts, id: &str) -> String {
+    match facts.stand_ins.iter().find(|(p, _)| p == id) {
+        Some((_, name)) => name.clone(),
+        None => name_of(facts, id),
+    }
+}
+
+/// The opponents' quality as the paper shows it: `12.5 (id, id, id)` with the opponents' names.
+fn opponents_named(facts: &TournamentFacts, shown: &str) -> String {
+    let Some((value, list)) = shown.split_once(" (") else { return shown.to_owned() };
+    let Some(list) = list.strip_suffix(')') else { return shown.to_owned() };
+    let names: Vec<String> = list.split(", ").map(|id| anyone_named(facts, id)).collect();
+    format!("{value} ({})", names.join(", "))
+}
+
+/// The reasons the printed standings give once, in a note under the table, each numbered in
+/// the order it first appears, with every game it holds for; a cell says only the number.
+#[derive(Default)]
+struct Notes(Vec<(String, Vec<String>)>);
+
+impl Notes {
+    /// The number of the note saying `reason` (1-based), added if new, `game` added to it.
+    fn of(&mut self, reason: String, game: Option<String>) -> usize {
+        let at = match self.0.iter().position(|(r, _)| *r == reason) {
+            Some(at) => at,
+            None => {
+                self.0.push((reason, Vec::new()));
+                self.0.len() - 1
+            }
+        };
+        let games = &mut self.0[at].1;
+        if let Some(game) = game.filter(|g| !games.contains(g)) {
+            games.push(game);
+        }
+        at + 1
+    }
+
+    fn html(&self, lang: Lang) -> String {
+        if self.0.is_empty() {
+            return String::new();
+        }
+        let items: String = self
+            .0
+            .iter()
+            .enumerate()
+            .map(|(n, (reason, games))| {
+                let said = if games.is_empty() {
+                    reason.clone()
+                } else {
+                    let args = [
+                        ("reason", reason.clone().into()),
+                        ("count", games.len().into()),
+                        ("games", games.join(", ").into()),
+                    ];
+                    lang.t_args("paper-note-games", &args)
+                };
+                format!("<li id=\"note-{}\">{}</li>", n + 1, esc(&said))
+            })
+            .collect();
+        format!("<ol class=\"notes\" id=\"standings-notes\">{items}</ol>")
     }
 }
 
@@ -196,14 +254,6 @@ pub(crate) async fn pairings(
     Ok(page(lang, &viewer, &title, &content))
 }
 
-/// The site as the browser reached it, for links printed on paper: `http://<Host>`, or
-/// `https://` behind a proxy that says it terminated TLS.
-pub(crate) fn origin(headers: &HeaderMap) -> String {
-    let host = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("localhost");
-    let https = headers.get("x-forwarded-proto").and_then(|h| h.to_str().ok()) == Some("https");
-    format!("{}://{host}", if https { "https" } else { "http" })
-}
-
 /// The nations a role starts with, in action-stage order.
 fn nations_of(role: Role) -> Vec<Nation> {
     Nation::ALL.iter().copied().filter(|n| n.starting_role() == role).collect()
@@ -220,7 +270,8 @@ pub(crate) async fn sheets(
     let (_, facts) = load(&state, &viewer, &tournament).await?;
     let games = round_games(&facts, round)?;
     let title = format!("{} · {}", lang.t("paper-sheets"), round_label(lang, round, &games));
-    let site = origin(&headers);
+    // The QR code opens the table's recording page: HTTPS wherever the pages have it.
+    let site = state.site(&headers, super::links::Leads::ToRecording)?;
     let mut content = String::new();
     for game in games {
         content.push_str(&sheet(lang, &facts, game, &site)?);
@@ -351,19 +402,42 @@ pub(crate) async fn standings(
     let tie_breakers = standings.rows.first().map(|row| row.tie_breakers.as_slice()).unwrap_or_default();
     // The columns in the board's order: role scores, games, total, every tie-breaker, the decider.
     let roles_head: String = Role::ALL.iter().map(|r| th("num role", lang.t(&format!("role-{r}")))).collect();
-    let tbs_head: String =
-        tie_breakers.iter().map(|tb| th("num tb", lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))).collect();
+    // A tie-breaker no row has a value for (each row's cell a dash and a note) takes a narrow
+    // column, leaving the room to the ones with values.
+    let empty = |i: usize| standings.rows.iter().all(|r| r.tie_breakers.get(i).is_none_or(|tb| tb.value.is_none()));
+    let tbs_head: String = tie_breakers
+        .iter()
+        .enumerate()
+        .map(|(i, tb)| {
+            let class = if empty(i) { "num tb tb-empty" } else { "num tb" };
+            th(class, lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str())))
+        })
+        .collect();
     let champion = standings.final_result.as_ref().and_then(|f| f.winner.clone());
-    let row_html = |row: &StandingRow| {
+    let mut notes = Notes::default();
+    let mut row_html = |row: &StandingRow| {
         let score = |r: &Role| row.scores.get(r).map(|v| lang.decimal(&shown_number(ruleset, *v))).unwrap_or_default();
         let scores: String = Role::ALL.iter().map(|r| format!("<td class=\"num\">{}</td>", score(r))).collect();
         let tbs: String = row
             .tie_breakers
             .iter()
-            .map(|tb| {
-                let shown = super::unavailable::reason(lang, &tb.display)
-                    .unwrap_or_else(|| super::board::tie_breaker_value(lang, &tb.display));
-                format!("<td class=\"num tb\">{}</td>", esc(&shown))
+            .map(|tb| match super::unavailable::reason_and_game(lang, &tb.display) {
+                // Said once under the table; the cell gives the note's number.
+                Some((reason, game)) => {
+                    let named = lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str()));
+                    let n = notes.of(format!("{named}: {reason}"), game);
+                    format!(
+                        "<td class=\"num tb missing\" data-note=\"{n}\">–<sup><a href=\"#note-{n}\">{n}</a></sup></td>"
+                    )
+                }
+                None => {
+                    let shown = super::board::tie_breaker_value(lang, &tb.display);
+                    let shown = match tb.tie_breaker {
+                        replay::standings::TieBreaker::OpponentsQuality => opponents_named(&facts, &shown),
+                        _ => shown,
+                    };
+                    format!("<td class=\"num tb\">{}</td>", esc(&shown))
+                }
             })
             .collect();
         // A withdrawn player keeps its place, marked; the finalists are counted without it.
@@ -389,8 +463,9 @@ pub(crate) async fn standings(
             )
     };
     let (four, rest) = printed_order(&standings);
-    let four: String = four.into_iter().map(row_html).collect();
-    let rest: String = rest.into_iter().map(row_html).collect();
+    let four: String = four.into_iter().map(&mut row_html).collect();
+    let rest: String = rest.into_iter().map(&mut row_html).collect();
+    let notes = notes.html(lang);
     let title = lang.t_args("paper-standings-title", &[("tournament", facts.name.clone().into())]);
     let provisional = if standings.pending_games.is_empty() {
         String::new()
@@ -424,7 +499,7 @@ pub(crate) async fn standings(
     let content = format!(
         "<h1>{title_h}</h1><p class=\"lead\">{ruleset}</p>{provisional}\
          <table class=\"print standings\" id=\"standings\"><thead><tr>{rank}{player_h}{roles_head}{games}{total}{tbs_head}{decided_h}</tr></thead>\
-         <tbody class=\"final-four\">{four}</tbody><tbody>{rest}</tbody></table><p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
+         <tbody class=\"final-four\">{four}</tbody><tbody>{rest}</tbody></table>{notes}<p><strong>{finalists_h}</strong>: {finalists}</p>{stand_ins}{final_part}",
         title_h = esc(&title),
         ruleset = esc(&lang.t(&format!("ruleset-{}", ruleset.as_str()))),
         rank = th("num rank", lang.t("paper-col-rank")),
@@ -448,15 +523,6 @@ mod tests {
         assert_eq!(all.len(), Nation::ALL.len());
         assert_eq!(nations_of(Role::Frederick), [Nation::Prussia, Nation::Hanover]);
         assert_eq!(nations_of(Role::Pompadour), [Nation::France]);
-    }
-
-    #[test]
-    fn links_on_paper_name_the_site_the_browser_reached() {
-        let mut headers = HeaderMap::new();
-        headers.insert(axum::http::header::HOST, "hall.example:8080".parse().unwrap());
-        assert_eq!(origin(&headers), "http://hall.example:8080");
-        headers.insert("x-forwarded-proto", "https".parse().unwrap());
-        assert_eq!(origin(&headers), "https://hall.example:8080");
     }
 
     #[test]

@@ -143,7 +143,16 @@ fn content(lang: Lang, view: &PlayerView) -> String {
     match &view.now {
         Some(seat) => out.push_str(&seat_html(lang, view, seat, "me-now")),
         None => {
-            let none = if view.seated == 0 { t("me-not-drawn") } else { t("me-nothing-left") };
+            let none = if view.seated == 0 {
+                t("me-not-drawn")
+            } else if view.final_ended {
+                t("me-tournament-over")
+            } else if view.finalist {
+                // Chosen for the final, not yet seated at it: the final is the game left.
+                t("me-final-next")
+            } else {
+                t("me-nothing-left")
+            };
             out.push_str(&format!("<p class=\"muted\" id=\"me-now\">{none}</p>"));
         }
     }
@@ -155,13 +164,7 @@ fn content(lang: Lang, view: &PlayerView) -> String {
         out.push_str("</div>");
     }
     out.push_str(&scores_html(lang, view));
-    if view.finalist {
-        let line = match view.final_role {
-            Some(role) => lang.t_args("me-final-role", &[("role", role_name(lang, role).into())]),
-            None => lang.t("me-finalist"),
-        };
-        out.push_str(&format!("<h2>{}</h2><p class=\"finalist\" id=\"me-final\">{}</p>", t("paper-final"), esc(&line)));
-    }
+    out.push_str(&final_html(lang, view));
     out.push_str(&format!(
         "<p class=\"me-links\"><a href=\"/board/{id}\">{board}</a> · <a href=\"/pairings/{id}\">{pairings}</a></p>",
         id = esc(&view.tournament),
@@ -169,6 +172,32 @@ fn content(lang: Lang, view: &PlayerView) -> String {
         pairings = t("pairings-all"),
     ));
     out
+}
+
+/// The final: the player's part in it (to play, or played), and once it has ended, its
+/// champion — for everyone, the final's four or not.
+fn final_html(lang: Lang, view: &PlayerView) -> String {
+    let mut lines = Vec::new();
+    if view.finalist {
+        let line = match (view.final_role, view.final_ended) {
+            (Some(role), false) => lang.t_args("me-final-role", &[("role", role_name(lang, role).into())]),
+            (Some(role), true) => lang.t_args("me-final-played", &[("role", role_name(lang, role).into())]),
+            (None, _) => lang.t("me-finalist"),
+        };
+        lines.push(format!("<p class=\"finalist\" id=\"me-final\">{}</p>", esc(&line)));
+    }
+    if view.final_ended {
+        let line = match &view.champion {
+            Some(champion) if *champion == view.who => lang.t("me-champion-you"),
+            Some(champion) => lang.t_args("me-champion", &[("champion", shown(lang, champion).into())]),
+            None => lang.t("me-champion-undecided"),
+        };
+        lines.push(format!("<p class=\"champion\" id=\"me-champion\">{}</p>", esc(&line)));
+    }
+    if lines.is_empty() {
+        return String::new();
+    }
+    format!("<h2>{}</h2>{}", esc(&lang.t("paper-final")), lines.concat())
 }
 
 /// One game of the player's: where, as which role, against whom, and whether it is on.

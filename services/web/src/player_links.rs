@@ -9,7 +9,7 @@ use super::auth::Viewer;
 use super::days;
 use super::i18n::{Lang, PageLang};
 use super::layout::{esc, short_id};
-use super::paper::origin;
+use super::links::Leads;
 use super::refusal::Say;
 use super::tables::tournament_facts;
 use super::{blocking, PageError, WebState};
@@ -76,7 +76,7 @@ pub(crate) async fn page(
     headers: HeaderMap,
     Path(tournament): Path<String>,
 ) -> Result<Html<String>, PageError> {
-    let (name, lines) = lines(&state, &viewer, &tournament, &origin(&headers)).await?;
+    let (name, lines) = lines(&state, &viewer, &tournament, &state.site(&headers, Leads::ToReading)?).await?;
     let caption = lang.t("links-qr");
     let mut cards = String::new();
     for line in &lines {
@@ -111,7 +111,7 @@ pub(crate) async fn csv(
     headers: HeaderMap,
     Path(tournament): Path<String>,
 ) -> Result<Response, PageError> {
-    let (_, lines) = lines(&state, &viewer, &tournament, &origin(&headers)).await?;
+    let (_, lines) = lines(&state, &viewer, &tournament, &state.site(&headers, Leads::ToReading)?).await?;
     let mut out = String::from("player,name,pseudonym,link\n");
     for line in &lines {
         let fields = [line.player.as_str(), &line.name, &public_name(lang, line), &line.link];

@@ -11,6 +11,7 @@ use replay::standings::{NotScorable, Unavailable};
 
 /// The display of a tie-breaker (`replay`'s `TieBreakValue::display`) worded in `lang` when it
 /// says why the value is unavailable; `None` for a value.
+#[cfg(test)]
 pub(crate) fn reason(lang: Lang, display: &str) -> Option<String> {
     Unavailable::parse(display).map(|why| said(lang, &why))
 }
@@ -31,19 +32,35 @@ fn said(lang: Lang, why: &Unavailable) -> String {
         }
         Unavailable::NoLotDrawn => lang.t(&id("no-lot")),
         Unavailable::GameNotScorable { game, why } => {
-            let why = match why {
-                NotScorable::NoTacticalCard => lang.t(&id("no-tactical-card")),
-                NotScorable::Stcc(NoStcc::NoTcc) => lang.t(&id("no-tcc")),
-                NotScorable::Stcc(NoStcc::NotEnded) => lang.t(&id("not-ended")),
-                NotScorable::Stcc(NoStcc::NoFateHorizon) => lang.t(&id("no-fate-horizon")),
-                NotScorable::Stcc(NoStcc::NotInRuleset(ruleset)) => {
-                    lang.t_args(&id("no-stcc-in-ruleset"), &[("ruleset", ruleset.as_str().into())])
-                }
-            };
-            lang.t_args(&id("game"), &[("game", game.clone().into()), ("why", why.into())])
+            lang.t_args(&id("game"), &[("game", game.clone().into()), ("why", not_scorable(lang, why).into())])
         }
     };
     lang.t_args("paper-tb-unavailable", &[("why", text.into())])
+}
+
+/// Why a game gives no value, in `lang`.
+fn not_scorable(lang: Lang, why: &NotScorable) -> String {
+    let id = |name: &str| format!("paper-tb-why-{name}");
+    match why {
+        NotScorable::NoTacticalCard => lang.t(&id("no-tactical-card")),
+        NotScorable::Stcc(NoStcc::NoTcc) => lang.t(&id("no-tcc")),
+        NotScorable::Stcc(NoStcc::NotEnded) => lang.t(&id("not-ended")),
+        NotScorable::Stcc(NoStcc::NoFateHorizon) => lang.t(&id("no-fate-horizon")),
+        NotScorable::Stcc(NoStcc::NotInRuleset(ruleset)) => {
+            lang.t_args(&id("no-stcc-in-ruleset"), &[("ruleset", ruleset.as_str().into())])
+        }
+    }
+}
+
+/// The same reason without the game it names, and that game: the printed standings say each
+/// reason once, in a note with every game it holds for, rather than in every row.
+pub(crate) fn reason_and_game(lang: Lang, display: &str) -> Option<(String, Option<String>)> {
+    Some(match Unavailable::parse(display)? {
+        Unavailable::GameNotScorable { game, why } => {
+            (lang.t_args("paper-tb-unavailable", &[("why", not_scorable(lang, &why).into())]), Some(game))
+        }
+        other => (said(lang, &other), None),
+    })
 }
 
 #[cfg(test)]
@@ -77,5 +94,11 @@ mod tests {
         }
         // A value is no reason.
         assert_eq!(reason(Lang::Es, "0.654 (game q3-t1)"), None);
+        assert_eq!(reason_and_game(Lang::Es, "0.654 (game q3-t1)"), None);
+        // The paper's note: the reason once, the game apart.
+        let (why, game) = reason_and_game(Lang::Es, tcc).unwrap();
+        assert_eq!(why, "no disponible: no se repartió ninguna carta táctica a una nación atacante");
+        assert_eq!(game.as_deref(), Some("q3-t1"));
+        assert_eq!(reason_and_game(Lang::En, attacking).unwrap().1, None);
     }
 }

@@ -295,7 +295,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
     let tls = grpc_certificate.map(|certificate| grpc_tls::server_config(certificate, client_ca)).transpose()?;
     reload_on_hangup(Arc::clone(&auth), web_certificate.clone(), stop_rx.clone())?;
     let mut hall_trust = None;
-    let web = match config.http_listen {
+    let mut web = match config.http_listen {
         Some(addr) => {
             // The pages speak HTTPS with the same certificate (no client certificates there).
             let listener = TcpListener::bind(addr).await.map_err(|source| ServeError::Bind { addr, source })?;
@@ -313,9 +313,14 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
                     limited_to: root.limited_to.clone(),
                 },
             );
+            // In a hall with its own root, the plain port serves the reading pages too, so that
+            // a phone that installed nothing opens a player's card, the pairings and the board.
+            let plain_reading = hall_trust.as_ref().map(|trust| trust.plain_port);
             let state = ledger_web::WebState::new(Arc::clone(&log), Arc::clone(&auth), stop_rx.clone())
                 .over_https(web_certificate.is_some())
                 .with_hall_trust(hall_trust.clone())
+                .with_public_origin(config.public_origin.clone())
+                .with_plain_reading(plain_reading)
                 .with_proofs(proofs.clone().map(|p| p as Arc<dyn crate::proofs::LatestCheckpoint>))
                 .with_read_models(Arc::clone(&read_models))
                 .with_player_links(
@@ -327,14 +332,15 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let gate = Gate::new(Port::Http, limits.max_connections, limits.idle_timeout, Arc::clone(&stats));
             let incoming = connections::incoming(listener, gate);
             let tls = web_certificate.as_ref().map(crate::tls::WebCertificate::server_config);
+            let reading = plain_reading.map(|_| ledger_web::links::reading_router(state.clone()));
             let web =
                 tokio::spawn(http::serve(ledger_web::router(state), incoming, limits, tls, Arc::clone(&stats), stop));
-            Some((web, local.port()))
+            Some((web, local.port(), reading))
         }
         None => None,
     };
-    let redirect = match (redirect_listener, &web) {
-        (Some((listener, local)), Some((_, https_port))) => {
+    let redirect = match (redirect_listener, &mut web) {
+        (Some((listener, local)), Some((_, https_port, reading))) => {
             tracing::info!(addr = %local, "plain HTTP at http://{local}/ redirected to HTTPS");
             announce("http-redirect", local);
             let challenges = crate::acme::Challenges::default();
@@ -351,6 +357,11 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             // A tablet downloads the hall's root here, before it can trust HTTPS.
             if let Some(trust) = hall_trust {
                 router = router.merge(ledger_web::trust::plain_router(trust));
+            }
+            // And, in such a hall, a player's page, the pairings and the board (read-only,
+            // public, no cookie read): what a phone opens from a printed link.
+            if let Some(reading) = reading.take() {
+                router = router.merge(reading);
             }
             // A redirect is one short answer: a few connections at a time are plenty, and the
             // descriptors counted for the pages' port are not spent twice.
@@ -385,7 +396,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
         ))),
         _ => None,
     };
-    let web = web.map(|(web, _)| web);
+    let web = web.map(|(web, _, _)| web);
     let redirect = redirect.map(|(served, _)| served);
     let options = ServeOptions {
         fanout: fanout_status,

@@ -55,28 +55,11 @@ async fn to_https(State(redirect): State<Arc<Redirect>>, headers: HeaderMap, uri
 }
 
 /// The host of a `Host` header, lower-cased and without its port: a DNS name, an IPv4 address
-/// or a bracketed IPv6 address; anything else is refused.
+/// or a bracketed IPv6 address ([`ledger_web::links::authority`]); anything else is refused.
 fn host_of(header: &str) -> Option<String> {
-    let host = if let Some(rest) = header.strip_prefix('[') {
-        let (inside, after) = rest.split_once(']')?;
-        inside.parse::<std::net::Ipv6Addr>().ok()?;
-        if !(after.is_empty() || is_port(after.strip_prefix(':')?)) {
-            return None;
-        }
-        return Some(format!("[{}]", inside.to_ascii_lowercase()));
-    } else {
-        match header.split_once(':') {
-            Some((host, port)) if is_port(port) => host,
-            Some(_) => return None,
-            None => header,
-        }
-    };
-    let host = host.to_ascii_lowercase();
-    (crate::acme::is_dns_name(&host) || host.parse::<std::net::Ipv4Addr>().is_ok()).then_some(host)
-}
-
-fn is_port(text: &str) -> bool {
-    !text.is_empty() && text.len() <= 5 && text.bytes().all(|b| b.is_ascii_digit())
+    let (host, _) = ledger_web::links::authority(header)?;
+    let ours = host.starts_with('[') || crate::acme::is_dns_name(&host) || host.parse::<std::net::Ipv4Addr>().is_ok();
+    ours.then_some(host)
 }
 
 #[cfg(test)]

@@ -59,6 +59,32 @@ pub fn table_actor(tournament: &str, table: u32) -> String {
 /// # Errors
 /// A link too long for a QR code.
 pub fn sheet(lang: Lang, tournament: &str, name: &str, tables: &[TableSignin]) -> Result<String, QrError> {
+    sheet_saying(lang, tournament, name, tables, &lang.t("paper-tables-secret"))
+}
+
+/// The sheet of one table whose earlier codes were just revoked (`cancelled` of them): it says
+/// so, instead of the whole sheet's "revokes none".
+///
+/// # Errors
+/// A link too long for a QR code.
+pub fn reissued_sheet(
+    lang: Lang,
+    tournament: &str,
+    name: &str,
+    table: &TableSignin,
+    cancelled: usize,
+) -> Result<String, QrError> {
+    let said = lang.t_args("paper-tables-reissued", &[("table", table.table.into()), ("count", cancelled.into())]);
+    sheet_saying(lang, tournament, name, std::slice::from_ref(table), &said)
+}
+
+fn sheet_saying(
+    lang: Lang,
+    tournament: &str,
+    name: &str,
+    tables: &[TableSignin],
+    secret: &str,
+) -> Result<String, QrError> {
     let mut cards = String::new();
     for table in tables {
         let title = lang.t_args("paper-table", &[("table", table.table.into())]);
@@ -81,7 +107,7 @@ pub fn sheet(lang: Lang, tournament: &str, name: &str, tables: &[TableSignin]) -
         title_text = esc(&title),
         t = esc(tournament),
         intro = esc(&lang.t("paper-tables-intro")),
-        secret = esc(&lang.t("paper-tables-secret")),
+        secret = esc(secret),
     ))
 }
 

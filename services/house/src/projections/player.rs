@@ -69,6 +69,10 @@ pub struct PlayerView {
     pub final_role: Option<Role>,
     /// The round from which a stand-in took the player's seats.
     pub withdrawn: Option<u32>,
+    /// The final has been played to its end.
+    pub final_ended: bool,
+    /// Its winner, the tournament's champion, once the final has ended and the rules name one.
+    pub champion: Option<Shown>,
 }
 
 /// One line of a round's public pairings.
@@ -240,6 +244,13 @@ impl PublicDay {
                 || (self.standings.finalists_settled && self.standings.finalists.iter().any(|p| p == alias)),
             final_role,
             withdrawn: self.withdrawn.iter().find(|(p, _)| p == alias).map(|(_, round)| *round),
+            final_ended: self.games.iter().any(|g| g.stage == Stage::Final && g.progress.ended),
+            champion: self
+                .standings
+                .final_result
+                .as_ref()
+                .and_then(|result| result.winner.as_deref())
+                .map(|winner| self.shown(winner)),
         }
     }
 }

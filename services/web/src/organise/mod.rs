@@ -198,6 +198,13 @@ async fn act_on(
             return refused(by_the_rules(error), &fields, lines);
         }
     };
+    // A finalist's role: the writer checks the rank order across the games; the preview refuses
+    // what it would refuse, rather than offer to record it.
+    if let commands::Command::ChooseRole { player, .. } = &command {
+        if let Err(rejection) = final_order(state, &tournament, player).await? {
+            return refused(by_the_rules(Error::Refused(rejection)), &fields, Vec::new());
+        }
+    }
     let confirmed_at = fields.get("confirm").and(fields.get("version")).and_then(|v| v.parse::<u64>().ok());
     let Some(version) = confirmed_at else {
         return Ok(Html(preview::page(lang, viewer, &tournament, action, &fields, &plan, None)).into_response());
@@ -214,6 +221,22 @@ async fn act_on(
         Err(AppendError::Rejected(rejection)) => refused(by_the_rules(Error::Refused(rejection)), &fields, Vec::new()),
         Err(AppendError::Storage(error)) => Err(PageError::from(error)),
     }
+}
+
+/// The writer's rule of the final's role choices (`replay::standings::checks::final_choice`) on
+/// the tournament's standings as they stand.
+async fn final_order(
+    state: &WebState,
+    tournament: &Tournament,
+    player: &str,
+) -> Result<Result<(), ledger::Rejection>, PageError> {
+    let rules = tournament.state()?.clone();
+    let (facade, id, player) = (state.facade.clone(), tournament.id.clone(), player.to_owned());
+    blocking(move || {
+        let standings = facade.standings(&id, None, false)?.value;
+        Ok(replay::standings::checks::final_choice(&rules, &player, &standings))
+    })
+    .await
 }
 
 /// A refusal of the rules (a precondition, a malformed value), said to the organiser or the

@@ -77,9 +77,29 @@ impl Console {
         shell(lang, &title, Some(viewer), &body, &[])
     }
 
-    /// The lot's section when standings show players nothing separates.
+    /// The qualifying games not ended yet (their streams missing or open).
+    fn qualifying_to_play(&self, state: &TournamentState) -> usize {
+        let Some(standings) = &self.standings else { return 0 };
+        let qualifying = |game: &String| state.games.get(game).is_some_and(|g| g.stage == Stage::Qualifying);
+        standings.pending_games.iter().filter(|g| qualifying(g)).count()
+    }
+
+    /// While qualifying games are still to play, what waits for them (the lot, the finalists):
+    /// any of those games can still separate tied players or change the top four.
+    fn waiting(&self, lang: Lang, state: &TournamentState, id: &str, message: &str) -> Option<String> {
+        let count = self.qualifying_to_play(state);
+        (count > 0).then(|| {
+            format!("<p class=\"muted\" id=\"{id}\">{}</p>", esc(&lang.t_args(message, &[("count", count.into())])))
+        })
+    }
+
+    /// The lot's section when standings show players nothing separates, once the qualifying
+    /// games are played.
     fn lots(&self, lang: Lang, t: &str, state: &TournamentState) -> String {
         let Some(standings) = &self.standings else { return String::new() };
+        if let Some(wait) = self.waiting(lang, state, "lot-wait", "organise-lot-wait") {
+            return section(lang, "lots", &wait);
+        }
         let tied = unresolved(standings);
         let note = if tied.is_empty() {
             format!("<p class=\"muted\">{}</p>", esc(&lang.t("organise-lot-none")))
@@ -114,6 +134,9 @@ impl Console {
                 esc(&lang.t_args("organise-final-scheduled", &[("game", game.clone().into())]))
             );
             return section(lang, "final", &body);
+        }
+        if let Some(wait) = self.waiting(lang, state, "final-wait", "organise-final-wait") {
+            return section(lang, "final", &wait);
         }
         let chosen = |p: &str| state.final_roles.iter().find(|(_, who)| *who == p).map(|(r, _)| *r);
         let rows: String = standings

@@ -125,3 +125,13 @@ organise-field-finalist = Finalist
 index-organise = The organiser's console: run a tournament, or create one
 index-organise-one = run it
 organise-refused-rules = The rules do not allow this; the ledger says why:
+# $count (Number)
+organise-lot-wait = { $count ->
+    [one] One qualifying game is still to play: it can still separate tied players, so a lot waits for it.
+   *[other] { $count } qualifying games are still to play: they can still separate tied players, so a lot waits for them.
+}
+# $count (Number)
+organise-final-wait = The finalists are known once the qualifying rounds end: { $count ->
+    [one] one game is still to play.
+   *[other] { $count } games are still to play.
+}

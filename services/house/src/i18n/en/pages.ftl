@@ -4,6 +4,7 @@
 
 site-name = Tournament Ledger
 nav-signin = Sign in
+nav-signout = Sign out
 lang-other = Español
 who-public = public
 who-unknown = unknown token: sign in again

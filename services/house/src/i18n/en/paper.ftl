@@ -100,3 +100,14 @@ links-qr = my tournament
 links-csv = The list as CSV, to mail
 paper-player-links = Every player's personal link and QR code
 paper-public-pairings = This round's public pairings (by pseudonym, for the wall)
+# $table (Number), $count (Number)
+paper-tables-reissued = This sheet holds table { $table }'s new sign-in token: keep it with the organisers. It replaced { $count ->
+    [0] no earlier code
+    [one] the table's earlier code, now revoked
+   *[other] the table's { $count } earlier codes, now revoked
+}: a tablet signed in with one of them must scan this one.
+# $reason (String), $count (Number), $games (String) - the games' ids
+paper-note-games = { $reason } — { $count ->
+    [one] game
+   *[other] games
+} { $games }

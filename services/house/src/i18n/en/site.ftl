@@ -261,8 +261,20 @@ me-stand-in-unranked = Stand-ins are not ranked.
 me-finalist = You are among the finalists.
 # $role (String) - the role's name
 me-final-role = You play the final as { $role }.
+me-tournament-over = The tournament is over: no game is left to play.
+me-final-next = Your next game is the final, once the organiser schedules it.
+# $role (String) - the role's name
+me-final-played = You played the final as { $role }.
+# $champion (String) - the champion's public name
+me-champion = The final is over: { $champion } is the champion.
+me-champion-you = The final is over: you are the champion!
+me-champion-undecided = The final is over; a lot still decides its champion.
 me-board = The standings board
 pairings-all = All the pairings
+# $round (String) - the round's name
+pairings-previous = ← { $round }
+# $round (String) - the round's name
+pairings-next = { $round } →
 # $tournament (String) - the tournament's name
 pairings-title = Pairings · { $tournament }
 pairings-col-player = Player
@@ -309,3 +321,17 @@ codes-name-invalid = A name is 1 to 64 printable characters, and not a table's n
 # $table (String)
 codes-no-such-table = No game of this tournament is on table { $table }.
 codes-no-such-person = No code of that name is managed on this page.
+
+# $table (Number)
+codes-reissue-title = Table { $table }: a new code
+# $table (Number), $actor (String), $codes (Number), $signed_in (Number)
+codes-reissue-cancels = A new code for table { $table } cancels the { $codes ->
+    [0] codes it holds (none now)
+    [one] one code it holds
+   *[other] { $codes } codes it holds
+} as { $actor }, and signs out at once { $signed_in ->
+    [0] every tablet signed in with them (none now)
+    [one] the one tablet signed in with them
+   *[other] the { $signed_in } tablets signed in with them
+}. Its tablets then sign in again with the new sheet.
+codes-reissue-confirm = Cancel them and print the new code

@@ -125,3 +125,13 @@ organise-field-finalist = Finalista
 index-organise = La consola del organizador: organizar un torneo, o crear uno
 index-organise-one = organizarlo
 organise-refused-rules = Las reglas no lo permiten; el registro dice por qué:
+# $count (Number)
+organise-lot-wait = { $count ->
+    [one] Queda una partida de clasificación por jugar: aún puede desempatar, así que el sorteo la espera.
+   *[other] Quedan { $count } partidas de clasificación por jugar: aún pueden desempatar, así que el sorteo las espera.
+}
+# $count (Number)
+organise-final-wait = Los finalistas se conocen al acabar las rondas de clasificación: { $count ->
+    [one] queda una partida por jugar.
+   *[other] quedan { $count } partidas por jugar.
+}

@@ -4,6 +4,7 @@
 
 site-name = Tournament Ledger
 nav-signin = Iniciar sesión
+nav-signout = Cerrar sesión
 lang-other = English
 who-public = público
 who-unknown = código desconocido: vuelva a iniciar sesión

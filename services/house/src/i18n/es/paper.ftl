@@ -100,3 +100,14 @@ links-qr = mi torneo
 links-csv = La lista en CSV, para enviarla
 paper-player-links = El enlace personal y el código QR de cada jugador
 paper-public-pairings = Los emparejamientos públicos de esta ronda (por seudónimo, para la pared)
+# $table (Number), $count (Number)
+paper-tables-reissued = Esta hoja contiene el código nuevo de la mesa { $table }: guárdala la organización. Sustituye { $count ->
+    [0] a ningún código anterior
+    [one] al código anterior de la mesa, ya anulado
+   *[other] a los { $count } códigos anteriores de la mesa, ya anulados
+}: una tableta que entró con uno de ellos debe escanear este.
+# $reason (String), $count (Number), $games (String) - the games' ids
+paper-note-games = { $reason } — { $count ->
+    [one] partida
+   *[other] partidas
+} { $games }

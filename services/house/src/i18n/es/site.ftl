@@ -270,8 +270,20 @@ me-stand-in-unranked = Los suplentes no se clasifican.
 me-finalist = Estás entre los finalistas.
 # $role (String) - el nombre del rol
 me-final-role = Juegas la final como { $role }.
+me-tournament-over = El torneo ha terminado: no queda ninguna partida por jugar.
+me-final-next = Tu próxima partida es la final, cuando la organización la programe.
+# $role (String) - the role's name
+me-final-played = Jugaste la final como { $role }.
+# $champion (String) - the champion's public name
+me-champion = La final ha terminado: { $champion } es quien gana el torneo.
+me-champion-you = La final ha terminado: ¡has ganado el torneo!
+me-champion-undecided = La final ha terminado; falta el sorteo que decide quién gana.
 me-board = La clasificación en directo
 pairings-all = Todos los emparejamientos
+# $round (String) - the round's name
+pairings-previous = ← { $round }
+# $round (String) - the round's name
+pairings-next = { $round } →
 # $tournament (String) - el nombre del torneo
 pairings-title = Emparejamientos · { $tournament }
 pairings-col-player = Jugador
@@ -318,3 +330,17 @@ codes-name-invalid = Un nombre tiene de 1 a 64 caracteres imprimibles y no es el
 # $table (String)
 codes-no-such-table = Ninguna partida de este torneo está en la mesa { $table }.
 codes-no-such-person = En esta página no se gestiona ningún código con ese nombre.
+
+# $table (Number)
+codes-reissue-title = Mesa { $table }: un código nuevo
+# $table (Number), $actor (String), $codes (Number), $signed_in (Number)
+codes-reissue-cancels = Un código nuevo para la mesa { $table } anula { $codes ->
+    [0] los códigos que tiene (ahora ninguno)
+    [one] el código que tiene
+   *[other] los { $codes } códigos que tiene
+} como { $actor } y saca al momento { $signed_in ->
+    [0] a las tabletas que entraron con ellos (ahora ninguna)
+    [one] a la tableta que entró con ellos
+   *[other] a las { $signed_in } tabletas que entraron con ellos
+}. Sus tabletas vuelven a entrar con la hoja nueva.
+codes-reissue-confirm = Anularlos e imprimir el código nuevo
