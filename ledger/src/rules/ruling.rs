@@ -111,8 +111,9 @@ mod tests {
         from_canonical_json(&value).unwrap()
     }
 
-    /// A 12-turn CAFE 2023 game whose Russian drop-out was recorded in turn 6 (event 13), ended
-    /// by a Prussian defensive victory (event 26) that, rightly for that record, leaves Russia out.
+    /// A 12-turn CAFE 2023 game whose Russian drop-out was recorded in turn 6, ended by a
+    /// Prussian defensive victory that, rightly for that record, leaves Russia out: the state,
+    /// the drop-out's seq and the end's.
     fn dispute() -> (StreamState, u64, u64) {
         let mut state = StreamState::new(&StreamId::game("g").unwrap(), Some(Ruleset::Cafe2023));
         state.apply(&event(json!({"type": "game_started", "at_ms": 0}))).unwrap();
@@ -215,7 +216,8 @@ mod tests {
         // The drop-out alone voided: the end, which left Russia out, is left invalid.
         let (index, message) = refused(ruling(&[drop_out], vec![dropped_out(Some(7))]));
         assert_eq!(index, 1);
-        assert!(message.contains("would leave event 26 invalid: game_ended must report the objectives of russia"), "{message}");
+        let left = format!("would leave event {end} invalid: game_ended must report the objectives of russia");
+        assert!(message.contains(&left), "{message}");
         // The drop-out re-recorded while the game stands ended: only the jury's events now.
         let (index, message) = refused(ruling(&[drop_out], vec![]).into_iter().take(1).chain([dropped_out(Some(7))]).collect());
         assert_eq!(index, 1);

@@ -9,7 +9,8 @@
 
 use super::check_on;
 use crate::error::Error;
-use ledger::{Event, Recorded, Rules, Ruleset, StreamId, StreamState};
+use ledger::rules::Rules;
+use ledger::{Event, Recorded, Ruleset, StreamId, StreamState};
 
 /// A game as the jury reads it: its stream folded, at its version.
 #[derive(Debug, Clone)]
@@ -185,5 +186,79 @@ mod tests {
         assert!(refused.to_string().contains("event 2 of 2"), "{refused}");
         let empty = plan(&g, Ruling { text: " ".into(), ..Ruling::default() }).unwrap_err();
         assert_eq!(empty.code(), crate::error::Code::InvalidArgument);
+    }
+
+    /// The stream's records, sealed one after the other.
+    fn sealed(events: &[Event]) -> Vec<Recorded> {
+        let mut prev = ledger::envelope::GENESIS;
+        (1u64..)
+            .zip(events)
+            .map(|(seq, event)| {
+                let draft = ledger::envelope::Draft {
+                    stream: StreamId::game("g").unwrap(),
+                    seq,
+                    position: seq,
+                    event_id: format!("e{seq}"),
+                    recorded_at_ms: 0,
+                    actor: "t".into(),
+                };
+                let record = Recorded::seal(draft, prev, event.clone());
+                prev = record.envelope.hash;
+                record
+            })
+            .collect()
+    }
+
+    /// Issue 43: correcting a drop-out recorded a turn early, after the game's end, is one
+    /// ruling. The desk proposes the drop-out and the end voided and both recorded again, the
+    /// drop-out's turn written out; the jury's edit (turn 7) is accepted as a whole.
+    #[test]
+    fn the_correction_proposed_carries_every_field_and_the_end_and_is_one_ruling() {
+        let mut events = vec![Event::GameStarted { at_ms: 0, ruleset: None, tournament: None }];
+        for turn in 1..=12 {
+            events.push(Event::TurnStarted { turn, at_ms: None });
+            if turn == 6 {
+                events.push(Event::NationDroppedOut {
+                    nation: Nation::Russia,
+                    objectives_held: 6,
+                    objectives_total: 8,
+                    turn: None,
+                });
+            }
+        }
+        let objectives = [(Nation::Sweden, (2, 5)), (Nation::Austria, (5, 12)), (Nation::ImperialArmy, (1, 5)), (Nation::France, (4, 10))];
+        events.push(Event::GameEnded {
+            outcome: ledger::Outcome::PrussianDefensiveVictory,
+            winners: vec![Nation::Prussia],
+            objectives: objectives.into_iter().collect(),
+            bohemian_held_by_prussia: None,
+        });
+        let records = sealed(&events);
+        let (drop_out, end) = (8, events.len() as u64);
+        let g = Game::read(&StreamId::game("g").unwrap(), &records, Some(ledger::Ruleset::Cafe2023));
+        let proposed = correction(&records, drop_out).unwrap();
+        assert_eq!(proposed.voids, [drop_out, end]);
+        let turned = |turn| Event::NationDroppedOut {
+            nation: Nation::Russia,
+            objectives_held: 6,
+            objectives_total: 8,
+            turn: Some(turn),
+        };
+        assert_eq!(proposed.records, [turned(6), events.last().unwrap().clone()]);
+        // The drop-out alone, voided: refused, the rule named.
+        let alone = Ruling { text: "x".into(), voids: vec![drop_out], records: vec![turned(7)] };
+        let refused = plan(&g, alone).unwrap_err().to_string();
+        assert!(refused.contains("event 2 of 3") && refused.contains("game_ended must report the objectives of russia"), "{refused}");
+        // The whole correction, the turn edited: accepted, the drop-out in turn 7.
+        let mut ruling = Ruling { text: "Russia left in turn 7".into(), ..proposed };
+        ruling.records[0] = turned(7);
+        let planned = plan(&g, ruling).unwrap();
+        assert_eq!(planned.len(), 5);
+        let mut after = g.stream.clone();
+        after.apply_all(&planned).unwrap();
+        let Rules::Game(state) = after.rules() else { panic!() };
+        assert_eq!(state.out.get(&Nation::Russia), Some(&7));
+        // A jury event or a voided one cannot be corrected.
+        assert!(correction(&records, 99).is_err());
     }
 }
