@@ -289,6 +289,14 @@ impl StreamState {
         Ok(())
     }
 
+    /// Would the stream accept `voids`, a run of voids, together ([`Folded::decide_voids`])?
+    ///
+    /// # Errors
+    /// The rule the run breaks.
+    pub fn decide_voids(&self, voids: &[Event]) -> Result<(), Rejection> {
+        self.fold.decide_voids(voids, &self.history)
+    }
+
     /// Decides and applies the events of one append as the writer does: each after the ones
     /// before it, a run of consecutive voids together ([`void_run`]). All or nothing.
     ///

@@ -249,20 +249,20 @@ async fn jury_recording(
 /// as proposed.
 pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &RuleForm) -> String {
     let voided = jury::voided_seqs(records);
-    let mut options = format!("<option value="">{}</option>", esc(&lang.t("desk-void-none")));
+    let mut options = format!("<option value=\"\">{}</option>", esc(&lang.t("desk-void-none")));
     for r in records.iter().filter(|r| !is_jury(&r.event) && !voided.contains(&r.envelope.seq)) {
         let seq = r.envelope.seq;
         let Ok(proposed) = jury::correction(records, seq) else { continue };
         let selected = if values.correct.as_deref() == Some(&seq.to_string()) { " selected" } else { "" };
         options.push_str(&format!(
-            "<option value="{seq}" data-voids="{voids}" data-json="{json}" lang="en"{selected}>{seq} · {line}</option>",
+            "<option value=\"{seq}\" data-voids=\"{voids}\" data-json=\"{json}\" lang=\"en\"{selected}>{seq} · {line}</option>",
             voids = esc(&voids_text(&proposed.voids)),
             json = esc(&records_text(&proposed.records)),
             line = esc(&replay::audit::event_text(&r.event)),
         ));
     }
     format!(
-        "<section class="console" id="rule"><h2>{title}</h2>\
+        "<section class=\"console\" id=\"rule\"><h2>{title}</h2>\
          <form method=\"post\" action=\"/jury/{id}/rule\" class=\"console-form\" id=\"form-rule\">\
          <label>{ruling_label} * <textarea name=\"ruling\" rows=\"3\" required maxlength=\"2000\">{ruling}</textarea></label>\
          <label>{void_label} <select name=\"correct\" id=\"rule-void\">{options}</select></label>\

@@ -9,7 +9,7 @@ use ledger::envelope::{decode_head, stored_records, StoredHead};
 use ledger_proof::{Hash, Heads, StreamHead};
 use ledger_store::{Log, StoreError};
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// How many checkpoints' heads maps stay in memory (the latest ones signed).
 const RECENT: usize = 16;
@@ -49,7 +49,7 @@ pub fn heads_from_log(log: &Log, size: u64) -> Result<HeadMap, StoreError> {
             break;
         }
         for bytes in stored_records(&page.run) {
-            let head = bytes.and_then(decode_head).map_err(|why| StoreError::Corrupt(why))?;
+            let head = bytes.and_then(decode_head).map_err(StoreError::Corrupt)?;
             if head.position > size {
                 return Ok(map);
             }
@@ -76,5 +76,25 @@ impl Recent {
 
     pub fn get(&self, size: u64) -> Option<Arc<Heads>> {
         self.by_size.get(&size).cloned()
+    }
+}
+
+/// The log the keeper follows, set when it starts: what an older heads map is read again from.
+#[derive(Default)]
+pub struct Followed(OnceLock<Arc<Log>>);
+
+impl Followed {
+    pub fn set(&self, log: Arc<Log>) {
+        let _ = self.0.set(log);
+    }
+
+    pub fn get(&self) -> Option<&Log> {
+        self.0.get().map(|log| &**log)
+    }
+}
+
+impl std::fmt::Debug for Followed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() { "Followed(the log)" } else { "Followed(not yet)" })
     }
 }

@@ -70,7 +70,7 @@ fn now_ms() -> u64 {
 /// this returns then). A failure of the log or of the tree's files stops the keeper (logged, and
 /// the alarm raised: checkpoints stop) without stopping ledgerd.
 pub async fn run(proofs: Arc<Proofs>, log: Arc<Log>, interval: Duration, stop: watch::Receiver<bool>) {
-    let _ = proofs.log.set(Arc::clone(&log));
+    proofs.log.set(Arc::clone(&log));
     let (done, finished) = tokio::sync::oneshot::channel();
     let keeping = Arc::clone(&proofs);
     let thread = std::thread::Builder::new().name("proof-keeper".into()).spawn(move || {

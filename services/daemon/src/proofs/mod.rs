@@ -25,10 +25,9 @@ use heads::HeadMap;
 use ledger::Recorded;
 pub use ledger_house::proofs::{bundle, read_signing_key, GameProof, LatestCheckpoint};
 use ledger_proof::{leaf_hash, Checkpoint, Hash, HeadProof, Heads, HeadsRoot, ProveError, SigningKey, VerifierKey};
-use ledger_store::Log;
 use std::io;
 use std::path::Path;
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::watch;
 use tree::DiskTree;
 
@@ -70,7 +69,7 @@ pub struct Proofs {
     /// The heads maps of the latest checkpoints signed; older ones are read again from the log.
     recent_heads: Mutex<heads::Recent>,
     /// The log the keeper follows (set when it starts), to read an older heads map again.
-    log: OnceLock<Arc<Log>>,
+    log: heads::Followed,
 }
 
 /// The notes witnesses handed back, one JSON line each (`{"note": …}`), in the proofs folder.
@@ -95,7 +94,7 @@ impl Proofs {
             cosigned: Mutex::new(std::collections::BTreeMap::new()),
             dir: dir.to_owned(),
             recent_heads: Mutex::new(heads::Recent::default()),
-            log: OnceLock::new(),
+            log: heads::Followed::default(),
         })
     }
 
