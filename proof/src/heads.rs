@@ -76,7 +76,9 @@ impl HeadsRoot {
             let (Some(count), Some(root), None) = (words.next(), words.next(), words.next()) else {
                 return Err(format!("the {HEADS_LINE} line is not `{HEADS_LINE} <count> <root>`"));
             };
-            let canonical = !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) && (count == "0" || !count.starts_with('0'));
+            let canonical = !count.is_empty()
+                && count.bytes().all(|b| b.is_ascii_digit())
+                && (count == "0" || !count.starts_with('0'));
             let count: u64 = count
                 .parse()
                 .ok()

@@ -20,8 +20,8 @@ pub mod verify;
 
 pub use checkpoint::{Checkpoint, CheckpointError, Opened};
 pub use frontier::{Frontier, FrontierShape, Subtree};
-pub use heads::{HeadProof, Heads, HeadsRoot, StreamHead, HEADS_LINE};
 pub use hash::{empty_root, leaf_hash, node_hash, root_of, Hash};
+pub use heads::{HeadProof, Heads, HeadsRoot, StreamHead, HEADS_LINE};
 pub use note::{key_id, Note, NoteError, Signature, SigningKey, VerifierKey, MAX_SIGNATURES};
 pub use source::{consistency_proof, inclusion_proof, tree_root, LeafHashes, MemoryTree, ProveError};
 pub use verify::{root_from_inclusion, verify_consistency, verify_inclusion, VerifyError};

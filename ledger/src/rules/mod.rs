@@ -14,8 +14,8 @@ mod game;
 mod ruling;
 mod tournament;
 
-pub use ruling::void_run;
 pub use game::{GameState, Offensive, MAX_TURNS, SET_ASIDE_EARLIEST_TURN};
+pub use ruling::void_run;
 pub use tournament::{ScheduledGame, TournamentState};
 
 use crate::andes::{self, AndesState};

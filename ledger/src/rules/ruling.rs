@@ -47,10 +47,7 @@ impl Folded {
                 )));
             };
             if self.voided.contains(&seq) {
-                return Err(Rejection::precondition(format!(
-                    "event {seq} ({}) is already voided",
-                    target.type_name()
-                )));
+                return Err(Rejection::precondition(format!("event {seq} ({}) is already voided", target.type_name())));
             }
             if taken.iter().any(|(s, _)| *s == seq) {
                 return Err(Rejection::precondition(format!(
@@ -180,8 +177,7 @@ mod tests {
             let Rules::Game(game) = ruled.rules() else { panic!() };
             assert_eq!(game.ended.map(|(_, turn)| turn), Some(12), "the game never stands as running after it");
             // The stored stream, read back from a file, checks the same way.
-            let lines: Vec<String> =
-                ruled.events().map(|(_, e)| crate::event::canonical_json_text(e)).collect();
+            let lines: Vec<String> = ruled.events().map(|(_, e)| crate::event::canonical_json_text(e)).collect();
             let lines = crate::check::parse_lines(&lines.join("\n")).unwrap();
             let again = crate::check::check_stream(&StreamId::game("g").unwrap(), Some(Ruleset::Cafe2023), &lines);
             assert_eq!(again.unwrap().rules(), ruled.rules());
@@ -219,7 +215,8 @@ mod tests {
         let left = format!("would leave event {end} invalid: game_ended must report the objectives of russia");
         assert!(message.contains(&left), "{message}");
         // The drop-out re-recorded while the game stands ended: only the jury's events now.
-        let (index, message) = refused(ruling(&[drop_out], vec![]).into_iter().take(1).chain([dropped_out(Some(7))]).collect());
+        let (index, message) =
+            refused(ruling(&[drop_out], vec![]).into_iter().take(1).chain([dropped_out(Some(7))]).collect());
         assert_eq!(index, 1);
         assert!(message.starts_with("the game ended in turn 12"), "{message}");
         // The end recorded again with Russia's objectives, though Russia is out again.

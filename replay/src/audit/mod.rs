@@ -142,8 +142,11 @@ fn audit_stream() -> StreamId {
 /// recorded there, the run having been judged whole (`ledger::rules::void_run`).
 pub(crate) fn apply_at(state: &mut StreamState, events: &[(u64, Event)], index: usize) -> Result<(), AuditError> {
     let (seq, event) = &events[index];
-    let refused =
-        |rejection: ledger::Rejection| AuditError::Refused { seq: *seq, event: event.type_name(), message: rejection.message };
+    let refused = |rejection: ledger::Rejection| AuditError::Refused {
+        seq: *seq,
+        event: event.type_name(),
+        message: rejection.message,
+    };
     let is_void = |e: &Event| matches!(e, Event::EventVoided { .. });
     if !is_void(event) {
         return state.apply(event).map_err(refused);

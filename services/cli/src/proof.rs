@@ -146,7 +146,8 @@ pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
 fn head_from_proto(proved: pb::HeadProof) -> Result<ledger_proof::HeadProof, CliError> {
     let short = || CliError::Failed("the server sent a head proof hash that is not 32 bytes".into());
     let hash = Hash::try_from(proved.hash).map_err(|_| short())?;
-    let hashes = proved.hashes.into_iter().map(Hash::try_from).collect::<Result<Vec<Hash>, _>>().map_err(|_| short())?;
+    let hashes =
+        proved.hashes.into_iter().map(Hash::try_from).collect::<Result<Vec<Hash>, _>>().map_err(|_| short())?;
     Ok(ledger_proof::HeadProof {
         head: ledger_proof::StreamHead { stream: proved.stream, seq: proved.seq, hash },
         index: proved.index,
@@ -251,7 +252,11 @@ pub fn verify_proof(cli: &Cli, args: &VerifyProofArgs) -> Result<(), CliError> {
                 "the file does not prove how many events {} had as of its checkpoint, so events before or after \
                  those shown may be left out{}",
                 unproved.join(", "),
-                if verified.heads.is_none() { " (its checkpoint was signed before checkpoints committed to the streams' heads)" } else { "" }
+                if verified.heads.is_none() {
+                    " (its checkpoint was signed before checkpoints committed to the streams' heads)"
+                } else {
+                    ""
+                }
             );
         }
     }

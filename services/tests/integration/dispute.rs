@@ -82,7 +82,11 @@ async fn hall() -> Hall {
     daemon.connect().await;
     let (server, web) = (format!("http://{}", daemon.addr()), format!("http://{}", daemon.announced("http")));
     let hall = Hall { daemon, server, web, public_key, dir };
-    hall.ok("organiser", &["tournament", "create", "--id", "dispute", "--name", "Disputa", "--ruleset", "cafe2023"], "");
+    hall.ok(
+        "organiser",
+        &["tournament", "create", "--id", "dispute", "--name", "Disputa", "--ruleset", "cafe2023"],
+        "",
+    );
     for p in ["p1", "p2", "p3", "p4"] {
         hall.ok("organiser", &["tournament", "register", "--tournament", "dispute", "--player", p, "--name", p], "");
     }
@@ -311,7 +315,11 @@ async fn a_whole_proof_of_a_130_event_game_refuses_any_event_removed_swapped_or_
             args.push("--whole");
         }
         let out = run_ledgerctl(&args, "");
-        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     let untouched: Value = serde_json::from_str(&proved).unwrap();
     assert_eq!(untouched["events"].as_array().unwrap().len(), 130);

@@ -80,10 +80,8 @@ pub(crate) async fn page(
         } else {
             String::new()
         };
-        let values = query
-            .correct
-            .map(|seq| super::jury_desk::RuleForm::correcting(&game.records, seq))
-            .unwrap_or_default();
+        let values =
+            query.correct.map(|seq| super::jury_desk::RuleForm::correcting(&game.records, seq)).unwrap_or_default();
         let rule = super::jury_desk::form(lang, &game.id, &game.records, &values);
         let proof = proof_section(lang, &game, proofs.as_deref());
         Ok(format!("{ruled}{}{rule}{proof}", render(lang, &game, query.at, query.diff)?))

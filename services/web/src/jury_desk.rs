@@ -343,7 +343,9 @@ impl RuleForm {
             Some(list) => list
                 .split(|c: char| c == ',' || c.is_whitespace())
                 .filter(|v| !v.is_empty())
-                .map(|v| v.parse::<u64>().map_err(|_| invalid(format!("void {v} is not an event number"), "desk-error-void")))
+                .map(|v| {
+                    v.parse::<u64>().map_err(|_| invalid(format!("void {v} is not an event number"), "desk-error-void"))
+                })
                 .collect::<Result<Vec<u64>, PageError>>()?,
             None => proposed.voids,
         };
@@ -353,9 +355,8 @@ impl RuleForm {
             Some(text) => serde_json::Deserializer::from_str(&text)
                 .into_iter::<serde_json::Value>()
                 .map(|json| {
-                    let json = json.map_err(|e| {
-                        invalid(format!("a corrected event is not JSON: {e}"), "desk-error-corrected")
-                    })?;
+                    let json = json
+                        .map_err(|e| invalid(format!("a corrected event is not JSON: {e}"), "desk-error-corrected"))?;
                     ledger::event::from_canonical_json(&json)
                         .map_err(|e| invalid(format!("a corrected event: {e}"), "desk-error-corrected"))
                 })

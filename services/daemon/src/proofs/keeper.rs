@@ -351,8 +351,13 @@ mod tests {
         let leaves: Vec<_> = (1..=5u8).map(|p| ledger_proof::leaf_hash(&[p; 32])).collect();
         assert_eq!(signed.checkpoint.root, ledger_proof::root_of(&leaves));
         // Its heads are the streams' as of position 5, not 7: game/loose had no event yet.
-        let head = |stream: &str, seq: u64| ledger_proof::StreamHead { stream: stream.into(), seq, hash: [u8::try_from(seq).unwrap(); 32] };
-        let expected = ledger_proof::Heads::new([head("tournament/open", 1), head("game/q1-t1", 4), head("game/q1-t2", 5)]);
+        let head = |stream: &str, seq: u64| ledger_proof::StreamHead {
+            stream: stream.into(),
+            seq,
+            hash: [u8::try_from(seq).unwrap(); 32],
+        };
+        let expected =
+            ledger_proof::Heads::new([head("tournament/open", 1), head("game/q1-t1", 4), head("game/q1-t2", 5)]);
         assert_eq!(ledger_proof::HeadsRoot::of(&signed.checkpoint), Ok(Some(expected.root())));
         assert_eq!(proofs.head_proof("game/q1-t1", 5).unwrap().unwrap().head, head("game/q1-t1", 4));
         assert_eq!(proofs.head_proof("game/loose", 5).unwrap(), None);

@@ -148,10 +148,7 @@ impl pb::proofs_server::Proofs for ProofsService {
         }))
     }
 
-    async fn get_head_proof(
-        &self,
-        request: Request<pb::HeadProofRequest>,
-    ) -> Result<Response<pb::HeadProof>, Status> {
+    async fn get_head_proof(&self, request: Request<pb::HeadProofRequest>) -> Result<Response<pb::HeadProof>, Status> {
         let (metadata, _, asked) = request.into_parts();
         let stream = StreamId::parse(&asked.stream).map_err(Error::from)?;
         self.auth.authorize(&metadata, Access::ReadStream(stream.kind()))?;

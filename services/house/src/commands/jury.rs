@@ -175,8 +175,7 @@ mod tests {
         ];
         let g = game(&started);
         let corrected = Event::TcDealt { nation: Nation::Prussia, count: 7 };
-        let ruling =
-            Ruling { text: "Prussia was dealt 7".into(), voids: vec![3], records: vec![corrected.clone()] };
+        let ruling = Ruling { text: "Prussia was dealt 7".into(), voids: vec![3], records: vec![corrected.clone()] };
         let events = plan(&g, ruling).unwrap();
         assert_eq!(events.len(), 3);
         assert_eq!(events[1], Event::EventVoided { seq: 3, reason: "Prussia was dealt 7".into() });
@@ -226,7 +225,12 @@ mod tests {
                 });
             }
         }
-        let objectives = [(Nation::Sweden, (2, 5)), (Nation::Austria, (5, 12)), (Nation::ImperialArmy, (1, 5)), (Nation::France, (4, 10))];
+        let objectives = [
+            (Nation::Sweden, (2, 5)),
+            (Nation::Austria, (5, 12)),
+            (Nation::ImperialArmy, (1, 5)),
+            (Nation::France, (4, 10)),
+        ];
         events.push(Event::GameEnded {
             outcome: ledger::Outcome::PrussianDefensiveVictory,
             winners: vec![Nation::Prussia],
@@ -248,7 +252,10 @@ mod tests {
         // The drop-out alone, voided: refused, the rule named.
         let alone = Ruling { text: "x".into(), voids: vec![drop_out], records: vec![turned(7)] };
         let refused = plan(&g, alone).unwrap_err().to_string();
-        assert!(refused.contains("event 2 of 3") && refused.contains("game_ended must report the objectives of russia"), "{refused}");
+        assert!(
+            refused.contains("event 2 of 3") && refused.contains("game_ended must report the objectives of russia"),
+            "{refused}"
+        );
         // The whole correction, the turn edited: accepted, the drop-out in turn 7.
         let mut ruling = Ruling { text: "Russia left in turn 7".into(), ..proposed };
         ruling.records[0] = turned(7);

@@ -19,7 +19,9 @@
 
 use ledger::envelope::GENESIS;
 use ledger::{Recorded, StreamId};
-use ledger_proof::{leaf_hash, verify_inclusion, Checkpoint, Hash, HeadProof, HeadsRoot, Opened, StreamHead, VerifierKey};
+use ledger_proof::{
+    leaf_hash, verify_inclusion, Checkpoint, Hash, HeadProof, HeadsRoot, Opened, StreamHead, VerifierKey,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -238,7 +240,10 @@ impl Bundle {
     fn check_heads(&self, committed: Option<&HeadsRoot>, spans: &mut [Span]) -> Result<(), String> {
         for proved in &self.heads {
             let Some(committed) = committed else {
-                return Err(format!("the file proves {}'s head, but its checkpoint commits to no heads", proved.stream));
+                return Err(format!(
+                    "the file proves {}'s head, but its checkpoint commits to no heads",
+                    proved.stream
+                ));
             };
             let named = format!("{}'s head (event {})", proved.stream, proved.seq);
             let hash = hex::decode(&proved.hash)

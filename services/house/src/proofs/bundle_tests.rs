@@ -127,7 +127,10 @@ fn a_whole_file_is_refused_with_an_event_cut_at_either_end_or_inside() {
     let verified = |shown: Vec<Recorded>| whole_bundle_of(&all, &shown, &key, true).verify(&verifier);
     let whole = verified(all.clone()).unwrap();
     whole.whole().unwrap();
-    assert_eq!(whole.spans[0].to_string(), "events 1–130 of game/g, from its first event: all 130 it had as of the checkpoint");
+    assert_eq!(
+        whole.spans[0].to_string(),
+        "events 1–130 of game/g, from its first event: all 130 it had as of the checkpoint"
+    );
 
     let first_cut = verified(all[1..].to_vec()).unwrap();
     assert_eq!(first_cut.spans[0].to_string(), "events 2–130 of game/g, of the 130 it had as of the checkpoint");
