@@ -74,19 +74,33 @@ fn parse_value(number: usize, mut value: Value) -> Result<Line, String> {
     Ok(Line { number, stream, event_id, recorded_at_ms: None, event })
 }
 
-/// Validates lines as one stream, the way the server would, and returns the final state.
+/// Validates lines as one stream, the way the server would (a run of voids together, as one
+/// ruling's), and returns the final state.
 /// `ruleset` plays the part of the scheduling tournament for a game stream.
 ///
 /// # Errors
 /// The first refused line, with the rule it broke.
 pub fn check_stream(stream: &StreamId, ruleset: Option<Ruleset>, lines: &[Line]) -> Result<StreamState, LineError> {
     let mut state = StreamState::new(stream, ruleset);
-    for line in lines {
-        state.apply(&line.event).map_err(|Rejection { kind, message, .. }| LineError {
-            line: line.number,
-            kind,
-            message,
-        })?;
+    let mut index = 0;
+    while index < lines.len() {
+        let refused = |line: &Line| {
+            let number = line.number;
+            move |Rejection { kind, message, .. }| LineError { line: number, kind, message }
+        };
+        // A run of voids is one ruling's, judged together as the writer judges it.
+        let events: Vec<Event> = lines[index..]
+            .iter()
+            .take_while(|l| matches!(l.event, Event::EventVoided { .. }))
+            .map(|l| l.event.clone())
+            .collect();
+        if events.len() > 1 {
+            state.apply_voids(&events).map_err(refused(&lines[index]))?;
+            index += events.len();
+        } else {
+            state.apply(&lines[index].event).map_err(refused(&lines[index]))?;
+            index += 1;
+        }
     }
     Ok(state)
 }

@@ -11,9 +11,11 @@
 //! projection, and is refused when the stream without that event would not replay cleanly.
 
 mod game;
+mod ruling;
 mod tournament;
 
 pub use game::{GameState, Offensive, MAX_TURNS, SET_ASIDE_EARLIEST_TURN};
+pub use ruling::void_run;
 pub use tournament::{ScheduledGame, TournamentState};
 
 use crate::andes::{self, AndesState};
@@ -180,7 +182,7 @@ impl Folded {
             }
         }
         match event {
-            Event::EventVoided { seq, .. } => self.decide_void(*seq, history),
+            Event::EventVoided { .. } => self.decide_voids(std::slice::from_ref(event), history),
             Event::JuryCalled { .. } | Event::JuryRuling { .. } => self.rules.decide_jury(event),
             crate::tournament_events!() | crate::game_events!() | Event::Andes(_) => self.rules.decide(event),
         }
@@ -214,48 +216,6 @@ impl Folded {
         }
     }
 
-    fn decide_void(&self, seq: u64, history: &[Event]) -> Result<(), Rejection> {
-        debug_assert_eq!(history.len() as u64, self.version, "a void is decided over the whole stream");
-        let Some(target) = usize::try_from(seq).ok().and_then(|s| history.get(s.wrapping_sub(1))) else {
-            return Err(Rejection::precondition(format!(
-                "there is no event {seq} to void: the stream has {} events",
-                self.version()
-            ))
-            .said("refusal-void-none", [("seq", seq.into()), ("count", self.version().into())]));
-        };
-        if self.voided.contains(&seq) {
-            return Err(Rejection::precondition(format!("event {seq} ({}) is already voided", target.type_name()))
-                .said("refusal-void-twice", [("seq", seq.into())]));
-        }
-        if matches!(target, Event::EventVoided { .. }) {
-            return Err(Rejection::precondition(format!(
-                "event {seq} is itself a void; record a new ruling instead of voiding a void"
-            ))
-            .said("refusal-void-of-void", [("seq", seq.into())]));
-        }
-        self.replay_without(Some(seq), history).map(|_| ()).map_err(|(bad_seq, rejection)| {
-            Rejection::precondition(format!(
-                "voiding event {seq} ({}) would leave event {bad_seq} invalid: {}",
-                target.type_name(),
-                rejection.message
-            ))
-            .said(
-                "refusal-void-breaks",
-                [
-                    ("seq", seq.into()),
-                    ("type", crate::rejection::Arg::name("table-event-name", target.type_name())),
-                    ("bad_seq", bad_seq.into()),
-                    (
-                        "why",
-                        rejection
-                            .reason
-                            .map_or_else(|| rejection.message.into(), |r| crate::rejection::Arg::Said(Box::new(r))),
-                    ),
-                ],
-            )
-        })
-    }
-
     /// The rules' state from every event not voided, applied without deciding: total, so that a
     /// stream stored under older rules still loads (the void itself was decided before).
     fn rebuild(&self, history: &[Event]) -> Rules {
@@ -266,19 +226,6 @@ impl Folded {
             }
         }
         rules
-    }
-
-    /// Replays every event that is not voided (nor `extra_void`) through fresh rules.
-    fn replay_without(&self, extra_void: Option<u64>, history: &[Event]) -> Result<Rules, (u64, Rejection)> {
-        let mut rules = self.rules.fresh();
-        for (seq, event) in (1u64..).zip(history) {
-            if self.voided.contains(&seq) || extra_void == Some(seq) || event.family() == Family::Jury {
-                continue;
-            }
-            rules.decide(event).map_err(|r| (seq, r))?;
-            rules.evolve(event);
-        }
-        Ok(rules)
     }
 }
 
@@ -335,6 +282,48 @@ impl StreamState {
     pub fn apply(&mut self, event: &Event) -> Result<(), Rejection> {
         self.decide(event)?;
         self.evolve(event);
+        Ok(())
+    }
+
+    /// Decides and applies a run of `event_voided`s together, as one ruling's voids: the
+    /// stream without all of them must replay ([`Folded::decide_voids`]).
+    ///
+    /// # Errors
+    /// The rule the run breaks; the state is unchanged then.
+    pub fn apply_voids(&mut self, voids: &[Event]) -> Result<(), Rejection> {
+        self.fold.decide_voids(voids, &self.history)?;
+        voids.iter().for_each(|void| self.evolve(void));
+        Ok(())
+    }
+
+    /// Would the stream accept `voids`, a run of voids, together ([`Folded::decide_voids`])?
+    ///
+    /// # Errors
+    /// The rule the run breaks.
+    pub fn decide_voids(&self, voids: &[Event]) -> Result<(), Rejection> {
+        self.fold.decide_voids(voids, &self.history)
+    }
+
+    /// Decides and applies the events of one append as the writer does: each after the ones
+    /// before it, a run of consecutive voids together ([`void_run`]). All or nothing.
+    ///
+    /// # Errors
+    /// The index of the first event refused (of a run of voids, its first) and why; the state
+    /// is unchanged then.
+    pub fn apply_all(&mut self, events: &[Event]) -> Result<(), (usize, Rejection)> {
+        let mut next = self.clone();
+        let mut index = 0;
+        while index < events.len() {
+            let run = void_run(&events[index..]);
+            if run > 1 {
+                next.apply_voids(&events[index..index + run]).map_err(|r| (index, r))?;
+                index += run;
+            } else {
+                next.apply(&events[index]).map_err(|r| (index, r))?;
+                index += 1;
+            }
+        }
+        *self = next;
         Ok(())
     }
 

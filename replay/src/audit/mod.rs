@@ -78,7 +78,7 @@ pub fn audit_at(
         return Err(AuditError::NoSuchEvent { seq, last });
     }
     let end = usize::try_from(seq).map_err(|_| AuditError::NoSuchEvent { seq, last })?;
-    replay_prefix(scheduled, &events[..end], ms_per_side, None)
+    replay_prefix(scheduled, events, end, ms_per_side, None)
 }
 
 /// The game at table time `at_ms`: the point of the last event whose table time (the latest
@@ -96,8 +96,8 @@ pub fn audit_at_time(
     ms_per_side: u64,
 ) -> Result<AuditPoint, AuditError> {
     seq_at_time(scheduled, events, at_ms).and_then(|seq| {
-        let end = usize::try_from(seq).unwrap_or(usize::MAX);
-        replay_prefix(scheduled, &events[..end], ms_per_side, Some(at_ms))
+        let end = usize::try_from(seq).unwrap_or(usize::MAX).min(events.len());
+        replay_prefix(scheduled, events, end, ms_per_side, Some(at_ms))
     })
 }
 
@@ -109,8 +109,8 @@ pub fn seq_at_time(scheduled: Option<Ruleset>, events: &[(u64, Event)], at_ms: u
     check_numbering(events)?;
     let mut state = StreamState::new(&audit_stream(), scheduled);
     let mut found = None;
-    for (seq, event) in events {
-        apply(&mut state, *seq, event)?;
+    for (index, (seq, _)) in events.iter().enumerate() {
+        apply_at(&mut state, events, index)?;
         if game_state(&state).last_at_ms.is_none_or(|time| time <= at_ms) {
             found = Some(*seq);
         }
@@ -137,12 +137,29 @@ fn audit_stream() -> StreamId {
     StreamId::game("audit").expect("a valid stream id")
 }
 
-fn apply(state: &mut StreamState, seq: u64, event: &Event) -> Result<(), AuditError> {
-    state.apply(event).map_err(|rejection| AuditError::Refused {
-        seq,
+/// Applies the event at `index` of the whole stream `events` as the writer judged it: a run of
+/// voids (one ruling's) together, at its first — so a point inside a ruling shows the stream as
+/// recorded there, the run having been judged whole (`ledger::rules::void_run`).
+pub(crate) fn apply_at(state: &mut StreamState, events: &[(u64, Event)], index: usize) -> Result<(), AuditError> {
+    let (seq, event) = &events[index];
+    let refused = |rejection: ledger::Rejection| AuditError::Refused {
+        seq: *seq,
         event: event.type_name(),
         message: rejection.message,
-    })
+    };
+    let is_void = |e: &Event| matches!(e, Event::EventVoided { .. });
+    if !is_void(event) {
+        return state.apply(event).map_err(refused);
+    }
+    if index > 0 && is_void(&events[index - 1].1) {
+        // Judged with the run's first.
+        state.evolve(event);
+        return Ok(());
+    }
+    let run: Vec<Event> = events[index..].iter().map(|(_, e)| e).take_while(|e| is_void(e)).cloned().collect();
+    state.decide_voids(&run).map_err(refused)?;
+    state.evolve(event);
+    Ok(())
 }
 
 fn game_state(state: &StreamState) -> &GameState {
@@ -152,17 +169,19 @@ fn game_state(state: &StreamState) -> &GameState {
     }
 }
 
-/// Everything at the end of `prefix`, with the voids recorded in `prefix`.
+/// Everything after the first `end` of the stream's `events`, with the voids recorded by then.
 fn replay_prefix(
     scheduled: Option<Ruleset>,
-    prefix: &[(u64, Event)],
+    events: &[(u64, Event)],
+    end: usize,
     ms_per_side: u64,
     asked_at_ms: Option<u64>,
 ) -> Result<AuditPoint, AuditError> {
     let mut state = StreamState::new(&audit_stream(), scheduled);
-    for (seq, event) in prefix {
-        apply(&mut state, *seq, event)?;
+    for index in 0..end {
+        apply_at(&mut state, events, index)?;
     }
+    let prefix = &events[..end];
     let game = game_state(&state).clone();
     let voided = voided_seqs(prefix);
     let live = || prefix.iter().filter(|(seq, _)| !voided.contains(seq));

@@ -185,8 +185,10 @@ fn write_chain(w: &mut String, own: &[Recorded], events: &[(u64, Event)], schedu
     }
     let stream = StreamId::game("audit").expect("a valid stream id");
     let mut state = StreamState::new(&stream, scheduled);
-    let refused =
-        events.iter().find_map(|(seq, event)| state.apply(event).err().map(|r| (*seq, event.type_name(), r.message)));
+    let refused = (0..events.len()).find_map(|index| match super::apply_at(&mut state, events, index) {
+        Err(super::AuditError::Refused { seq, event, message }) => Some((seq, event, message)),
+        Err(_) | Ok(()) => None,
+    });
     match refused {
         None => line(w, "- Rules: every event, voids included, replays through the ledger's rules".to_owned()),
         Some((seq, kind, message)) => {

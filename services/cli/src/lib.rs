@@ -115,8 +115,8 @@ pub enum Command {
     /// The jury's audit of one game: any point (by event or table time), stepping, differences,
     /// the timeline with voids struck through, the report to hand over.
     Audit(audit::AuditArgs),
-    /// The jury rules on a game: a ruling, and with it an event voided and the one that should
-    /// have been recorded instead, in one append.
+    /// The jury rules on a game: a ruling, and with it the events it voids and those it records
+    /// instead, in one append judged as a whole (`--correct N`: as the jury's desk proposes).
     Rule(rule::RuleArgs),
     /// Make a bearer token for ledgerd's auth file.
     NewToken(token::NewTokenArgs),

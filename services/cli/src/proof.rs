@@ -1,6 +1,7 @@
 //! `ledgerctl new-signing-key`, `checkpoint`, `prove` and `verify-proof`: the ledger's checkpoint
-//! key, a signed checkpoint, a proof file of a stream's events against it, and its check offline
-//! (`ledger_house::proofs::bundle`).
+//! key, a signed checkpoint, a proof file of a stream's events against it (with the stream's head
+//! in the checkpoint's heads map, when the checkpoint commits to one), and its check offline
+//! (`ledger_house::proofs::bundle`); `--whole` asks that the file hold every event of its stream.
 
 use super::common::{from_status, read_input, CliError};
 use super::connection::{connect, connect_proofs, read_stream};
@@ -50,6 +51,10 @@ pub struct VerifyProofArgs {
     /// holding it.
     #[arg(long)]
     key: String,
+    /// Exit 1 unless the file holds every event of its stream, from seq 1 to the head its
+    /// checkpoint commits to.
+    #[arg(long)]
+    whole: bool,
 }
 
 /// Writes a fresh key and prints its public half.
@@ -125,10 +130,35 @@ pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
         )));
     }
     let mut proofs = connect_proofs(cli, None).await?;
-    let bundle = bundle_of(&mut proofs, note, checkpoint.size, &held).await?;
-    let text = serde_json::to_string_pretty(&bundle).map_err(|e| CliError::Failed(e.to_string()))?;
-    say!("{text}");
+    let mut bundle = bundle_of(&mut proofs, note, checkpoint.size, &held).await?;
+    // The stream's head as of the checkpoint, when the checkpoint commits to the heads.
+    if matches!(ledger_proof::HeadsRoot::of(&checkpoint), Ok(Some(_))) {
+        let asked = pb::HeadProofRequest { stream: args.stream.to_string(), tree_size: checkpoint.size };
+        // A ledgerd that cannot prove the head against this checkpoint (it did not sign it, or
+        // its log no longer gives the heads it committed to) still gets its events proved: the
+        // file then says it does not show how many events the stream had.
+        match proofs.get_head_proof(asked).await {
+            Ok(proved) => bundle.push_head(&head_from_proto(proved.into_inner())?),
+            Err(status) => eprintln!("the stream's head is not proved: {}", from_status(&status)),
+        }
+    }
+    let text = bundle.to_file().map_err(|e| CliError::Failed(e.to_string()))?;
+    say!("{}", text.trim_end_matches('\n'));
     Ok(())
+}
+
+/// A head proof as the server sent it, its hashes checked to be 32 bytes.
+fn head_from_proto(proved: pb::HeadProof) -> Result<ledger_proof::HeadProof, CliError> {
+    let short = || CliError::Failed("the server sent a head proof hash that is not 32 bytes".into());
+    let hash = Hash::try_from(proved.hash).map_err(|_| short())?;
+    let hashes =
+        proved.hashes.into_iter().map(Hash::try_from).collect::<Result<Vec<Hash>, _>>().map_err(|_| short())?;
+    Ok(ledger_proof::HeadProof {
+        head: ledger_proof::StreamHead { stream: proved.stream, seq: proved.seq, hash },
+        index: proved.index,
+        count: proved.count,
+        hashes,
+    })
 }
 
 /// A proof file of `records` (all of one stream) against the signed checkpoint `note` of `size`.
@@ -191,6 +221,9 @@ pub fn verify_proof(cli: &Cli, args: &VerifyProofArgs) -> Result<(), CliError> {
     let bundle: Bundle = serde_json::from_str(&text)
         .map_err(|e| CliError::Refused(format!("{} is not a proof file: {e}", args.file.display())))?;
     let verified = bundle.verify(&key).map_err(CliError::Refused)?;
+    if args.whole {
+        verified.whole().map_err(|why| CliError::Refused(format!("not the whole stream: {why}")))?;
+    }
     let checkpoint = &verified.opened.checkpoint;
     let streams: Vec<String> = verified.spans.iter().map(|s| s.stream.to_string()).collect();
     if cli.json {
@@ -199,7 +232,7 @@ pub fn verify_proof(cli: &Cli, args: &VerifyProofArgs) -> Result<(), CliError> {
             .iter()
             .map(|s| {
                 serde_json::json!({"stream": s.stream.to_string(), "first_seq": s.first_seq, "last_seq": s.last_seq,
-                    "from_the_start": s.from_the_start()})
+                    "from_the_start": s.from_the_start(), "head_seq": s.head, "whole": s.is_whole()})
             })
             .collect();
         say!(
@@ -217,6 +250,20 @@ pub fn verify_proof(cli: &Cli, args: &VerifyProofArgs) -> Result<(), CliError> {
             checkpoint.size,
             key
         );
+        let unproved: Vec<String> =
+            verified.spans.iter().filter(|s| s.head.is_none()).map(|s| s.stream.to_string()).collect();
+        if !unproved.is_empty() {
+            say!(
+                "the file does not prove how many events {} had as of its checkpoint, so events before or after \
+                 those shown may be left out{}",
+                unproved.join(", "),
+                if verified.heads.is_none() {
+                    " (its checkpoint was signed before checkpoints committed to the streams' heads)"
+                } else {
+                    ""
+                }
+            );
+        }
     }
     Ok(())
 }

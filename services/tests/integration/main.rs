@@ -14,6 +14,7 @@ mod cli;
 mod console;
 mod daemon;
 mod descriptors;
+mod dispute;
 mod fanout;
 mod grpc;
 mod hall;

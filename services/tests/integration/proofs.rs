@@ -97,7 +97,9 @@ async fn a_proof_file_is_checked_offline_and_an_edited_record_fails_it() {
     let out = verify(&proof);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
-        text(&out.stdout).starts_with("verified: events 1–4 of game/q1-t1, from its first event; each is in the log"),
+        text(&out.stdout).starts_with(
+            "verified: events 1–4 of game/q1-t1, from its first event: all 4 it had as of the checkpoint; each is in the log"
+        ),
         "{}",
         text(&out.stdout)
     );
@@ -372,15 +374,21 @@ async fn a_round_is_signed_at_its_last_game_end() {
     assert!(page.starts_with("HTTP/1.1 200"), "{page}");
     let lead = page.split("id=\"proof-lead\">").nth(1).and_then(|rest| rest.split('<').next()).expect("the proof");
     assert!(lead.contains(&format!("punto de control firmado del ledger de {round_end} eventos")), "{lead}");
+    // The download is the whole game (issue 43): the file `ledgerctl prove` writes against the
+    // round's checkpoint, every event and the game's head.
     let file = page_at(&daemon, &format!("/jury/{}/proof.json", first[0]), "es").await;
     let body = file.split_once("\r\n\r\n").unwrap().1;
-    assert_eq!(
-        serde_json::from_str::<serde_json::Value>(body).unwrap(),
-        serde_json::from_str::<serde_json::Value>(json).unwrap()
-    );
+    let bundle: serde_json::Value = serde_json::from_str(body).unwrap();
+    assert_eq!(bundle["checkpoint"], serde_json::from_str::<serde_json::Value>(json).unwrap()["checkpoint"]);
+    let note = dir.path().join("round.txt");
+    std::fs::write(&note, bundle["checkpoint"].as_str().unwrap()).unwrap();
+    let stream = format!("game/{}", first[0]);
+    let out = ledgerctl_at(&daemon, &["prove", "--stream", &stream, "--checkpoint", note.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), body, "the page's download is the file ledgerctl prove writes");
     let from_page = dir.path().join("page-proof.json");
     std::fs::write(&from_page, body).unwrap();
-    let out = run_ledgerctl(&["verify-proof", from_page.to_str().unwrap(), "--key", &public], "");
+    let out = run_ledgerctl(&["verify-proof", "--whole", from_page.to_str().unwrap(), "--key", &public], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let markdown = page_at(&daemon, &format!("/jury/{}/report.md", first[0]), "en").await;
     let from_web = markdown.split("## In the ledger's signed log").nth(1).expect("the web report's proof section");

@@ -55,6 +55,8 @@ pub(crate) struct JuryQuery {
     diff: Option<u64>,
     /// Back from recording a ruling.
     ruled: Option<u8>,
+    /// The ruling form filled in to correct this event (`jury_desk::RuleForm::correcting`).
+    correct: Option<u64>,
 }
 
 pub(crate) async fn page(
@@ -79,7 +81,9 @@ pub(crate) async fn page(
         } else {
             String::new()
         };
-        let rule = super::jury_desk::form(lang, &game.id, &game.records, &Default::default());
+        let values =
+            query.correct.map(|seq| super::jury_desk::RuleForm::correcting(&game.records, seq)).unwrap_or_default();
+        let rule = super::jury_desk::form(lang, &game.id, &game.records, &values);
         let proof = proof_section(lang, &game, proofs.as_deref());
         Ok(format!("{ruled}{}{rule}{proof}", render(lang, &game, query.at, query.diff)?))
     })
@@ -207,9 +211,10 @@ fn void_note(lang: Lang, void: &audit::VoidNote) -> String {
     format!("<span class=\"void-note\">{}</span>", esc(&text))
 }
 
-/// The game's last event proved in the ledger's signed log, as `ledgerctl audit --report` hands
-/// it over: a sentence, and the proof file to download and check offline with
-/// `ledgerctl verify-proof`; or why there is none yet.
+/// The whole game proved in the ledger's signed log: a sentence, and the proof file to download
+/// — every event of the game with its inclusion proof and the game's head in the checkpoint's
+/// heads map, the file `ledgerctl prove` writes — to check offline with
+/// `ledgerctl verify-proof --whole`; or why there is none yet.
 fn proof_section(lang: Lang, game: &Game, proofs: Option<&dyn LatestCheckpoint>) -> String {
     let title = esc(&lang.t("jury-proof-title"));
     let Some(head) = game.records.last() else { return String::new() };
@@ -219,19 +224,17 @@ fn proof_section(lang: Lang, game: &Game, proofs: Option<&dyn LatestCheckpoint>)
             esc(&lang.t("jury-proof-unsigned"))
         );
     };
-    let Some(proof) = proofs.proof_of(head) else {
+    let Some(proof) = proofs.whole_proof(&game.records) else {
         return format!(
             "<section class=\"proof\" id=\"proof\"><h2>{title}</h2><p class=\"muted\" id=\"proof-none\">{}</p></section>",
             esc(&lang.t("jury-proof-pending"))
         );
     };
-    let json = serde_json::to_string_pretty(&proof.bundle).unwrap_or_default();
     let id = esc(game.id.id());
     format!(
         "<section class=\"proof\" id=\"proof\"><h2>{title}</h2><p id=\"proof-lead\">{lead}</p>\
          <p><a href=\"/jury/{id}/proof.json\" id=\"proof-download\" download>{download}</a> · \
-         <code>ledgerctl verify-proof {id}.proof.json --key …</code></p>\
-         <details><summary>{show}</summary><pre class=\"mono\" id=\"proof-json\">{json}</pre></details></section>",
+         <code>ledgerctl verify-proof --whole {id}.proof.json --key …</code></p></section>",
         lead = esc(&lang.t_args(
             "jury-proof-lead",
             &[
@@ -241,23 +244,22 @@ fn proof_section(lang: Lang, game: &Game, proofs: Option<&dyn LatestCheckpoint>)
             ]
         )),
         download = esc(&lang.t("jury-proof-download")),
-        show = esc(&lang.t("jury-proof-show")),
-        json = esc(&json),
     )
 }
 
-/// The game's proof file (`proof_section`'s download).
+/// The game's proof file (`proof_section`'s download): the whole game, as `ledgerctl prove`
+/// writes it against the same checkpoint.
 pub(crate) async fn proof(
     State(state): State<WebState>,
     viewer: Viewer,
     Path(game): Path<String>,
 ) -> Result<Response, PageError> {
     download(state, viewer, game, "application/json", ".proof.json", |game, proofs| {
-        let Some(proof) = game.records.last().and_then(|head| proofs?.proof_of(head)) else {
+        let Some(proof) = proofs.and_then(|proofs| proofs.whole_proof(&game.records)) else {
             let missing = Error::NotFound(format!("no signed checkpoint holds the last event of {} yet", game.id));
             return Err(PageError::from(missing).saying(Say::new("jury-proof-pending")));
         };
-        Ok(serde_json::to_string_pretty(&proof.bundle).map_err(|e| Error::Internal(e.to_string()))?)
+        Ok(proof.bundle.to_file().map_err(|e| Error::Internal(e.to_string()))?)
     })
     .await
 }

@@ -194,17 +194,22 @@ async fn jury_recording(
     Ok((id, recorder, loaded))
 }
 
-/// The ruling form of a game's viewer: the ruling, the event to void (each event the jury may
-/// void, its canonical JSON ready to correct), the corrected event as JSON.
+/// The ruling form of a game's viewer: the ruling; the event to correct (choosing it fills in
+/// what [`jury::correction`] proposes: the events to void — it, and the game's end after it —
+/// and what to record instead, every field of each, one JSON line an event, to edit); the voids
+/// and the records as the jury leaves them. Without script, the event chosen alone is corrected
+/// as proposed.
 pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &RuleForm) -> String {
     let voided = jury::voided_seqs(records);
     let mut options = format!("<option value=\"\">{}</option>", esc(&lang.t("desk-void-none")));
     for r in records.iter().filter(|r| !is_jury(&r.event) && !voided.contains(&r.envelope.seq)) {
         let seq = r.envelope.seq;
-        let selected = if values.void.as_deref() == Some(&seq.to_string()) { " selected" } else { "" };
+        let Ok(proposed) = jury::correction(records, seq) else { continue };
+        let selected = if values.correct.as_deref() == Some(&seq.to_string()) { " selected" } else { "" };
         options.push_str(&format!(
-            "<option value=\"{seq}\" data-json=\"{json}\"{selected}>{seq} · {line}</option>",
-            json = esc(&ledger::event::canonical_json_text(&r.event)),
+            "<option value=\"{seq}\" data-voids=\"{voids}\" data-json=\"{json}\"{selected}>{seq} · {line}</option>",
+            voids = esc(&voids_text(&proposed.voids)),
+            json = esc(&records_text(&proposed.records)),
             line = esc(&ledger_house::words::events::sentence(lang, &r.event)),
         ));
     }
@@ -212,19 +217,32 @@ pub(crate) fn form(lang: Lang, game: &StreamId, records: &[Recorded], values: &R
         "<section class=\"console\" id=\"rule\"><h2>{title}</h2>\
          <form method=\"post\" action=\"/jury/{id}/rule\" class=\"console-form\" id=\"form-rule\">\
          <label>{ruling_label} * <textarea name=\"ruling\" rows=\"3\" required maxlength=\"2000\">{ruling}</textarea></label>\
-         <label>{void_label} <select name=\"void\" id=\"rule-void\">{options}</select></label>\
-         <label>{corrected_label} <textarea name=\"corrected\" id=\"rule-corrected\" rows=\"3\" class=\"mono\" spellcheck=\"false\">{corrected}</textarea></label>\
+         <label>{void_label} <select name=\"correct\" id=\"rule-void\">{options}</select></label>\
+         <label>{voids_label} <input name=\"void\" id=\"rule-voids\" inputmode=\"numeric\" pattern=\"[0-9 ,]*\" value=\"{voids}\"></label>\
+         <label>{corrected_label} <textarea name=\"corrected\" id=\"rule-corrected\" rows=\"4\" class=\"mono\" spellcheck=\"false\">{corrected}</textarea></label>\
          <p class=\"hint\">{hint}</p><button type=\"submit\">{preview}</button></form></section>",
         title = esc(&lang.t("desk-rule-title")),
         id = esc(game.id()),
         ruling_label = esc(&lang.t("desk-field-ruling")),
         ruling = esc(values.ruling.as_deref().unwrap_or_default()),
         void_label = esc(&lang.t("desk-field-void")),
+        voids_label = esc(&lang.t("desk-field-voids")),
+        voids = esc(values.void.as_deref().unwrap_or_default()),
         corrected_label = esc(&lang.t("desk-field-corrected")),
         corrected = esc(values.corrected.as_deref().unwrap_or_default()),
         hint = esc(&lang.t("desk-rule-hint")),
         preview = esc(&lang.t("organise-preview")),
     )
+}
+
+/// Seqs as the form writes them: `76 122`.
+fn voids_text(voids: &[u64]) -> String {
+    voids.iter().map(u64::to_string).collect::<Vec<_>>().join(" ")
+}
+
+/// Events as the form writes them: one canonical JSON line each.
+fn records_text(records: &[Event]) -> String {
+    records.iter().map(ledger::event::canonical_json_text).collect::<Vec<_>>().join("\n")
 }
 
 /// The jury's own events: not themselves voided or corrected from the form.
@@ -236,34 +254,68 @@ fn is_jury(event: &Event) -> bool {
 #[derive(serde::Deserialize, Default)]
 pub(crate) struct RuleForm {
     ruling: Option<String>,
+    /// The event chosen to correct: what the form proposes for it fills the voids and records
+    /// the jury left empty.
+    correct: Option<String>,
+    /// The seqs to void, separated by spaces or commas.
     void: Option<String>,
+    /// The events to record, one JSON line each.
     corrected: Option<String>,
     version: Option<u64>,
     confirm: Option<String>,
 }
 
 impl RuleForm {
-    fn ruling(&self, lang_say: fn(&'static str) -> Say) -> Result<Ruling, PageError> {
+    /// The form with what the jury's desk proposes to correct event `seq` (the viewer's
+    /// `?correct=N`).
+    pub(crate) fn correcting(records: &[Recorded], seq: u64) -> RuleForm {
+        let proposed = jury::correction(records, seq).unwrap_or_default();
+        RuleForm {
+            correct: Some(seq.to_string()),
+            void: Some(voids_text(&proposed.voids)),
+            corrected: Some(records_text(&proposed.records)),
+            ..RuleForm::default()
+        }
+    }
+
+    fn ruling(&self, records: &[Recorded], lang_say: fn(&'static str) -> Say) -> Result<Ruling, PageError> {
         let invalid =
             |message: String, say: &'static str| PageError::from(Error::InvalidArgument(message)).saying(lang_say(say));
-        let void = match self.void.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
-            Some(v) => Some(
-                v.parse::<u64>().map_err(|_| invalid(format!("void {v} is not an event number"), "desk-error-void"))?,
-            ),
-            None => None,
-        };
-        let corrected = match self.corrected.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
-            Some(text) => {
-                let json: serde_json::Value = serde_json::from_str(text)
-                    .map_err(|e| invalid(format!("the corrected event is not JSON: {e}"), "desk-error-corrected"))?;
-                Some(
-                    ledger::event::from_canonical_json(&json)
-                        .map_err(|e| invalid(format!("the corrected event: {e}"), "desk-error-corrected"))?,
-                )
+        let given = |text: &Option<String>| text.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned);
+        let proposed = match given(&self.correct) {
+            Some(seq) => {
+                let seq = seq
+                    .parse::<u64>()
+                    .map_err(|_| invalid(format!("event {seq} is not an event number"), "desk-error-void"))?;
+                jury::correction(records, seq).map_err(|e| PageError::from(e).saying(lang_say("desk-error-void")))?
             }
-            None => None,
+            None => Ruling::default(),
         };
-        Ok(Ruling { text: self.ruling.clone().unwrap_or_default(), void, corrected })
+        let voids = match given(&self.void) {
+            Some(list) => list
+                .split(|c: char| c == ',' || c.is_whitespace())
+                .filter(|v| !v.is_empty())
+                .map(|v| {
+                    v.parse::<u64>().map_err(|_| invalid(format!("void {v} is not an event number"), "desk-error-void"))
+                })
+                .collect::<Result<Vec<u64>, PageError>>()?,
+            None => proposed.voids,
+        };
+        let corrected = match given(&self.corrected) {
+            // One JSON value after another: a line each as the form writes them (whitespace
+            // between values is all JSON asks, so a browser's folding of lines loses nothing).
+            Some(text) => serde_json::Deserializer::from_str(&text)
+                .into_iter::<serde_json::Value>()
+                .map(|json| {
+                    let json = json
+                        .map_err(|e| invalid(format!("a corrected event is not JSON: {e}"), "desk-error-corrected"))?;
+                    ledger::event::from_canonical_json(&json)
+                        .map_err(|e| invalid(format!("a corrected event: {e}"), "desk-error-corrected"))
+                })
+                .collect::<Result<Vec<Event>, PageError>>()?,
+            None => proposed.records,
+        };
+        Ok(Ruling { text: self.ruling.clone().unwrap_or_default(), voids, records: corrected })
     }
 }
 
@@ -279,10 +331,11 @@ pub(crate) async fn rule(
 ) -> Result<Response, PageError> {
     let (id, recorder, loaded) = jury_recording(&state, &headers, &viewer, &game).await?;
     let game = Game::read(&id, &loaded.records, loaded.ruleset);
-    let planned =
-        form.ruling(Say::new).and_then(|ruling| jury::plan(&game, ruling).map_err(super::organise::by_the_rules));
-    let events = match planned {
-        Ok(events) => events,
+    let planned = form
+        .ruling(&loaded.records, Say::new)
+        .and_then(|ruling| Ok((jury::plan(&game, ruling.clone()).map_err(super::organise::by_the_rules)?, ruling)));
+    let (events, ruling) = match planned {
+        Ok(planned) => planned,
         Err(error) => {
             let body = format!(
                 "<h1>{}</h1>{}<p class=\"muted\">{}</p>{}",
@@ -309,14 +362,15 @@ pub(crate) async fn rule(
         return match state.log.append(request).await {
             Ok(_) => Ok(Redirect::to(&format!("/jury/{}?ruled=1", id.id())).into_response()),
             Err(AppendError::Rejected(r)) if r.kind == RejectionKind::StaleVersion => {
-                let html = preview(lang, &viewer, &loaded, &game, &events, &form, Some(Say::new("organise-changed")));
+                let html =
+                    preview(lang, &viewer, &loaded, &game, &events, &form, &ruling, Some(Say::new("organise-changed")));
                 Ok((StatusCode::CONFLICT, Html(html)).into_response())
             }
             Err(AppendError::Rejected(r)) => Err(super::organise::by_the_rules(Error::Refused(r))),
             Err(AppendError::Storage(e)) => Err(PageError::from(e)),
         };
     }
-    Ok(Html(preview(lang, &viewer, &loaded, &game, &events, &form, None)).into_response())
+    Ok(Html(preview(lang, &viewer, &loaded, &game, &events, &form, &ruling, None)).into_response())
 }
 
 /// The game's score sheet after `extra` events are added to its records, in `lang` (a game
@@ -331,6 +385,9 @@ fn sheet_after(lang: Lang, loaded: &super::game::Game, extra: &[Event], html_id:
     }
 }
 
+/// The whole ruling as it would be recorded, the score sheet before and after it, and the
+/// confirmation carrying the ruling as planned (its voids and records written out).
+#[allow(clippy::too_many_arguments)]
 fn preview(
     lang: Lang,
     viewer: &Viewer,
@@ -338,6 +395,7 @@ fn preview(
     game: &Game,
     events: &[Event],
     form: &RuleForm,
+    ruling: &Ruling,
     notice: Option<Say>,
 ) -> String {
     let id = esc(game.id.id());
@@ -360,8 +418,8 @@ fn preview(
         sheet_before = sheet_after(lang, loaded, &[], "sheet-before"),
         sheet_after = sheet_after(lang, loaded, events, "sheet-after"),
         h_ruling = hidden("ruling", form.ruling.as_deref().unwrap_or_default()),
-        h_void = hidden("void", form.void.as_deref().unwrap_or_default()),
-        h_corrected = hidden("corrected", form.corrected.as_deref().unwrap_or_default()),
+        h_void = hidden("void", &voids_text(&ruling.voids)),
+        h_corrected = hidden("corrected", &records_text(&ruling.records)),
         h_version = hidden("version", &game.version.to_string()),
         h_confirm = hidden("confirm", "1"),
         record = esc(&lang.t("organise-record")),

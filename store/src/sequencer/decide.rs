@@ -1,7 +1,8 @@
 //! Deciding one append against its stream: its shape and ids checked, a retry recognised, the
 //! stream taken from the cache (or loaded), each event checked for clearance, the expected
-//! version and the rules (the stream's own and those across streams), then sealed into the
-//! stream's hash chain with the events the rules derive from it.
+//! version and the rules (the stream's own and those across streams; a run of voids, one
+//! ruling's, together), then sealed into the stream's hash chain with the events the rules
+//! derive from it.
 
 use super::cache::Cached;
 use super::group::Group;
@@ -128,13 +129,22 @@ impl<S: Storage> Sequencer<S> {
             } else {
                 Vec::new()
             };
-            fold.decide(&proposed.event, &history).map_err(context)?;
-            self.cross_check.check(&request.stream, fold, &proposed.event, request.clearance, &lookup).map_err(
-                |e| match e {
-                    AppendError::Rejected(r) => AppendError::Rejected(context(r)),
-                    other => other,
-                },
-            )?;
+            // A run of voids is decided together, at its first (one ruling's voids: the stream
+            // after all of them must replay, not after each); the later ones were decided then.
+            let in_run = idx > 0 && voids(&request.events[idx - 1..idx]) == 1 && voids(&request.events[idx..]) > 0;
+            if !in_run {
+                match voids(&request.events[idx..]) {
+                    run @ 2.. => {
+                        let run: Vec<Event> = request.events[idx..idx + run].iter().map(|p| p.event.clone()).collect();
+                        fold.decide_voids(&run, &history).map_err(context)?;
+                    }
+                    _ => fold.decide(&proposed.event, &history).map_err(context)?,
+                }
+            }
+            self.cross_check.check(&request.stream, fold, &proposed.event, request.clearance, &lookup).map_err(|e| match e {
+                AppendError::Rejected(r) => AppendError::Rejected(context(r)),
+                other => other,
+            })?;
             let seq = version + 1 + records.len() as u64;
             let event_id =
                 if proposed.event_id.is_empty() { auto_id(&request.stream, seq) } else { proposed.event_id.clone() };
@@ -209,6 +219,11 @@ impl<S: Storage> Sequencer<S> {
         }
         Ok(Sealed { record: Arc::new(record), bytes })
     }
+}
+
+/// How many of `events`, from the first, are voids ([`ledger::rules::void_run`]).
+fn voids(events: &[crate::append::ProposedEvent]) -> usize {
+    events.iter().take_while(|p| matches!(p.event, Event::EventVoided { .. })).count()
 }
 
 /// Other streams as the writer sees them: everything written, plus the records of the group

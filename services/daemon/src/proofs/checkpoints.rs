@@ -100,6 +100,13 @@ impl Checkpoints {
         let first = self.list.partition_point(|c| c.checkpoint.size < size);
         self.list.get(first).cloned()
     }
+
+    /// The first checkpoint whose tree holds at least `size` records and that commits to the
+    /// streams' heads (every one signed since issue 43).
+    pub fn at_least_with_heads(&self, size: u64) -> Option<Arc<SignedCheckpoint>> {
+        let first = self.list.partition_point(|c| c.checkpoint.size < size);
+        self.list[first..].iter().find(|c| matches!(ledger_proof::HeadsRoot::of(&c.checkpoint), Ok(Some(_)))).cloned()
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! latest checkpoint signed before: a log that no longer gives that root, even rebuilt, is a log
 //! changed behind the ledger's back, and the keeper raises the alarm and signs nothing more.
 
+use super::heads::{heads_from_log, HeadMap};
 use super::rounds::{RoundEnded, Rounds};
 use super::{leaf_of, Proofs};
 use crate::proofs::checkpoints::SignedCheckpoint;
@@ -69,6 +70,7 @@ fn now_ms() -> u64 {
 /// this returns then). A failure of the log or of the tree's files stops the keeper (logged, and
 /// the alarm raised: checkpoints stop) without stopping ledgerd.
 pub async fn run(proofs: Arc<Proofs>, log: Arc<Log>, interval: Duration, stop: watch::Receiver<bool>) {
+    proofs.log.set(Arc::clone(&log));
     let (done, finished) = tokio::sync::oneshot::channel();
     let keeping = Arc::clone(&proofs);
     let thread = std::thread::Builder::new().name("proof-keeper".into()).spawn(move || {
@@ -115,12 +117,15 @@ fn keep(proofs: &Proofs, log: &Log, interval: Duration, stop: &watch::Receiver<b
             check = None;
         }
         let (mut rounds, ended) = rounds_so_far(log, proofs.tree_size())?;
+        // Every stream's head as of the tree's size: read once from the log at start, then
+        // followed record by record.
+        let mut heads = heads_from_log(log, proofs.tree_size())?;
         let uncovered = |e: &RoundEnded| proofs.latest().is_none_or(|c| c.checkpoint.size < e.position);
         if let Some(ended) = ended.filter(uncovered) {
-            proofs.sign(&reason_of(&ended, " (before this start)"), now_ms())?;
+            proofs.sign(&reason_of(&ended, " (before this start)"), now_ms(), &heads)?;
         }
         if proofs.latest().is_none() {
-            proofs.sign("start", now_ms())?;
+            proofs.sign("start", now_ms(), &heads)?;
         }
         let poll = if log.backend() == "jetstream" { POLL_JETSTREAM } else { POLL };
         let mut sign_at = Instant::now() + interval;
@@ -135,7 +140,8 @@ fn keep(proofs: &Proofs, log: &Log, interval: Duration, stop: &watch::Receiver<b
                 ledger_store::StoredPage::default()
             };
             if page.count > 0 {
-                if let Step::Rebuild(why) = step(proofs, &page.run, &mut rounds, check.as_deref(), rebuilt)? {
+                let stepped = step(proofs, &page.run, &mut rounds, &mut heads, check.as_deref(), rebuilt)?;
+                if let Step::Rebuild(why) = stepped {
                     rebuild = Some(why);
                     continue 'start;
                 }
@@ -145,7 +151,7 @@ fn keep(proofs: &Proofs, log: &Log, interval: Duration, stop: &watch::Receiver<b
             }
             let now = Instant::now();
             if now >= sign_at {
-                proofs.sign("interval", now_ms())?;
+                proofs.sign("interval", now_ms(), &heads)?;
                 sign_at = now + interval;
             }
             if page.count < PAGE {
@@ -183,6 +189,7 @@ fn step(
     proofs: &Proofs,
     run: &[u8],
     rounds: &mut Rounds,
+    heads: &mut HeadMap,
     check: Option<&SignedCheckpoint>,
     rebuilt: bool,
 ) -> Result<Step, KeeperError> {
@@ -198,6 +205,7 @@ fn step(
             return Err(KeeperError::Gap { after: position - 1, next: head.position });
         }
         leaves.push(ledger_proof::leaf_hash(&head.hash));
+        heads.advance(&head);
         if let Some(signed) = check.filter(|c| c.checkpoint.size == position) {
             flush(&mut leaves)?;
             if let Some(why) = checked(proofs, signed, rebuilt)? {
@@ -207,7 +215,7 @@ fn step(
         if rounds_look_at(&head) {
             if let Some(ended) = rounds.observe(&decode_record(bytes).map_err(damaged)?) {
                 flush(&mut leaves)?;
-                proofs.sign(&reason_of(&ended, ""), now_ms())?;
+                proofs.sign(&reason_of(&ended, ""), now_ms(), heads)?;
             }
         }
     }
@@ -335,12 +343,24 @@ mod tests {
         let mut run = Vec::new();
         records.iter().for_each(|bytes| push_stored(&mut run, bytes));
         let mut rounds = Rounds::default();
-        assert!(matches!(step(&proofs, &run, &mut rounds, None, false).unwrap(), Step::Kept));
+        let mut heads = HeadMap::default();
+        assert!(matches!(step(&proofs, &run, &mut rounds, &mut heads, None, false).unwrap(), Step::Kept));
         assert_eq!(proofs.tree_size(), 7);
         let signed = proofs.latest().expect("the round's checkpoint");
         assert_eq!((signed.checkpoint.size, signed.reason.as_str()), (5, "end of round 1 of tournament/open"));
         let leaves: Vec<_> = (1..=5u8).map(|p| ledger_proof::leaf_hash(&[p; 32])).collect();
         assert_eq!(signed.checkpoint.root, ledger_proof::root_of(&leaves));
+        // Its heads are the streams' as of position 5, not 7: game/loose had no event yet.
+        let head = |stream: &str, seq: u64| ledger_proof::StreamHead {
+            stream: stream.into(),
+            seq,
+            hash: [u8::try_from(seq).unwrap(); 32],
+        };
+        let expected =
+            ledger_proof::Heads::new([head("tournament/open", 1), head("game/q1-t1", 4), head("game/q1-t2", 5)]);
+        assert_eq!(ledger_proof::HeadsRoot::of(&signed.checkpoint), Ok(Some(expected.root())));
+        assert_eq!(proofs.head_proof("game/q1-t1", 5).unwrap().unwrap().head, head("game/q1-t1", 4));
+        assert_eq!(proofs.head_proof("game/loose", 5).unwrap(), None);
 
         // The next step must start where the tree ends: a record out of place is a gap.
         let mut run = Vec::new();
@@ -348,6 +368,7 @@ mod tests {
             &mut run,
             &record("game/loose", 9, json!({"type": "game_started", "at_ms": 0, "ruleset": "wm2015"})),
         );
-        assert!(matches!(step(&proofs, &run, &mut rounds, None, false), Err(KeeperError::Gap { after: 7, next: 9 })));
+        let stepped = step(&proofs, &run, &mut rounds, &mut heads, None, false);
+        assert!(matches!(stepped, Err(KeeperError::Gap { after: 7, next: 9 })));
     }
 }

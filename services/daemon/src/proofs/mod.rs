@@ -8,8 +8,12 @@
 //! lives in the data directory ([`tree`]), the checkpoints beside it ([`checkpoints`]).
 //! Architecture Invariant: a record's leaf is its chain hash ([`leaf_of`]); positions are the
 //! leaves' indexes plus one, without gaps.
+//!
+//! Each checkpoint also commits to every stream's head as of its size ([`heads`]), so that a
+//! proof file can show a stream whole ([`Proofs::head_proof`]).
 
 pub mod checkpoints;
+pub mod heads;
 pub mod keeper;
 pub mod publish;
 pub mod rounds;
@@ -17,9 +21,10 @@ pub mod tree;
 
 use bundle::Bundle;
 use checkpoints::{Checkpoints, SignedCheckpoint};
+use heads::HeadMap;
 use ledger::Recorded;
 pub use ledger_house::proofs::{bundle, read_signing_key, GameProof, LatestCheckpoint};
-use ledger_proof::{leaf_hash, Checkpoint, Hash, ProveError, SigningKey, VerifierKey};
+use ledger_proof::{leaf_hash, Checkpoint, Hash, HeadProof, Heads, HeadsRoot, ProveError, SigningKey, VerifierKey};
 use std::io;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
@@ -61,6 +66,10 @@ pub struct Proofs {
     /// also appended to [`COSIGNATURES_FILE`], so a restart shows them again.
     cosigned: Mutex<std::collections::BTreeMap<u64, (String, Vec<String>)>>,
     dir: std::path::PathBuf,
+    /// The heads maps of the latest checkpoints signed; older ones are read again from the log.
+    recent_heads: Mutex<heads::Recent>,
+    /// The log the keeper follows (set when it starts), to read an older heads map again.
+    log: heads::Followed,
 }
 
 /// The notes witnesses handed back, one JSON line each (`{"note": …}`), in the proofs folder.
@@ -84,6 +93,8 @@ impl Proofs {
             witnesses: Vec::new(),
             cosigned: Mutex::new(std::collections::BTreeMap::new()),
             dir: dir.to_owned(),
+            recent_heads: Mutex::new(heads::Recent::default()),
+            log: heads::Followed::default(),
         })
     }
 
@@ -204,6 +215,43 @@ impl Proofs {
         ledger_proof::consistency_proof(&*self.tree.read().expect("not poisoned"), old, new)
     }
 
+    /// `stream`'s head with its proof in the heads map of the checkpoint of `size` records;
+    /// `None` when the stream had no event as of it.
+    ///
+    /// # Errors
+    /// No checkpoint of `size` records commits to the heads (one signed before issue 43, or
+    /// none signed), or the log could not be read again.
+    pub fn head_proof(&self, stream: &str, size: u64) -> io::Result<Option<HeadProof>> {
+        let signed = self.at_least(size).filter(|s| s.checkpoint.size == size).ok_or_else(|| {
+            io::Error::new(io::ErrorKind::NotFound, format!("this ledgerd signed no checkpoint of {size} records"))
+        })?;
+        let Some(committed) = HeadsRoot::of(&signed.checkpoint).map_err(io::Error::other)? else {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!("the checkpoint of {size} records was signed before checkpoints committed to stream heads"),
+            ));
+        };
+        let heads = self.heads_at(size)?;
+        if heads.root() != committed {
+            return Err(io::Error::other(format!(
+                "the heads read again from the log are not those the checkpoint of {size} records commits to"
+            )));
+        }
+        Ok(heads.prove(stream))
+    }
+
+    /// The heads map as of `size`: kept since it was signed, or read again from the log.
+    fn heads_at(&self, size: u64) -> io::Result<Arc<Heads>> {
+        if let Some(heads) = self.recent_heads.lock().expect("not poisoned").get(size) {
+            return Ok(heads);
+        }
+        let log = self.log.get().ok_or_else(|| io::Error::other("the proof keeper has not started"))?;
+        let map = heads::heads_from_log(log, size).map_err(|e| io::Error::other(e.to_string()))?;
+        let heads = Arc::new(map.heads());
+        self.recent_heads.lock().expect("not poisoned").keep(size, Arc::clone(&heads));
+        Ok(heads)
+    }
+
     /// Why checkpoints are no longer signed, if they are not.
     pub fn alarm(&self) -> Option<String> {
         self.alarm.lock().expect("not poisoned").clone()
@@ -214,9 +262,10 @@ impl Proofs {
         *self.alarm.lock().expect("not poisoned") = Some(why);
     }
 
-    /// Signs the tree as it is, unless a checkpoint already covers it. Syncs the tree first, and
-    /// the checkpoint before it is served.
-    fn sign(&self, reason: &str, now_ms: u64) -> io::Result<Option<Arc<SignedCheckpoint>>> {
+    /// Signs the tree as it is, with `heads` (every stream's head as of the tree's size) as its
+    /// heads line, unless a checkpoint already covers it. Syncs the tree first, and the
+    /// checkpoint before it is served.
+    fn sign(&self, reason: &str, now_ms: u64, heads: &HeadMap) -> io::Result<Option<Arc<SignedCheckpoint>>> {
         if self.alarm().is_some() {
             return Ok(None);
         }
@@ -227,7 +276,10 @@ impl Proofs {
             return Ok(None);
         }
         tree.sync()?;
-        let checkpoint = Checkpoint::new(self.key.name(), size, tree.frontier().root());
+        let heads = Arc::new(heads.heads());
+        let mut checkpoint = Checkpoint::new(self.key.name(), size, tree.frontier().root());
+        checkpoint.extensions.push(heads.root().line());
+        self.recent_heads.lock().expect("not poisoned").keep(size, heads);
         let note = checkpoint.sign(&self.key).map_err(io::Error::other)?.to_string();
         let signed =
             checkpoints.push(SignedCheckpoint { checkpoint, note, signed_at_ms: now_ms, reason: reason.to_owned() })?;
@@ -256,5 +308,29 @@ impl LatestCheckpoint for Proofs {
         let mut bundle = Bundle::new(signed.note.clone());
         bundle.push(record, &hashes);
         Some(GameProof { bundle, tree_size: signed.checkpoint.size, reason: signed.reason.clone() })
+    }
+
+    fn whole_proof(&self, records: &[Recorded]) -> Option<GameProof> {
+        let head = records.last()?;
+        let signed = self.checkpoints.read().expect("not poisoned").at_least_with_heads(head.envelope.position)?;
+        let size = signed.checkpoint.size;
+        let proved = || -> io::Result<Bundle> {
+            let mut bundle = Bundle::new(signed.note.clone());
+            for record in records {
+                let hashes = self.inclusion(record.envelope.position - 1, size).map_err(io::Error::other)?;
+                bundle.push(record, &hashes);
+            }
+            let stream = head.envelope.stream.to_string();
+            let proof = self.head_proof(&stream, size)?.ok_or_else(|| io::Error::other("the stream has no head"))?;
+            bundle.push_head(&proof);
+            Ok(bundle)
+        };
+        match proved() {
+            Ok(bundle) => Some(GameProof { bundle, tree_size: size, reason: signed.reason.clone() }),
+            Err(error) => {
+                tracing::error!(%error, stream = %head.envelope.stream, "a whole stream's proof could not be made");
+                None
+            }
+        }
     }
 }

@@ -1,5 +1,5 @@
-//! The Proofs gRPC service: signed checkpoints, and inclusion and consistency proofs against
-//! them, read from the tree the keeper keeps (`crate::proofs`). Without a signing key every call
+//! The Proofs gRPC service: signed checkpoints, and inclusion, consistency and stream-head
+//! proofs against them, read from the tree the keeper keeps (`crate::proofs`). Without a signing key every call
 //! answers FAILED_PRECONDITION.
 
 use crate::proofs::checkpoints::SignedCheckpoint;
@@ -145,6 +145,36 @@ impl pb::proofs_server::Proofs for ProofsService {
             tree_size: size,
             hashes: hashes(proof),
             envelope: record_into_proto(record).envelope,
+        }))
+    }
+
+    async fn get_head_proof(&self, request: Request<pb::HeadProofRequest>) -> Result<Response<pb::HeadProof>, Status> {
+        let (metadata, _, asked) = request.into_parts();
+        let stream = StreamId::parse(&asked.stream).map_err(Error::from)?;
+        self.auth.authorize(&metadata, Access::ReadStream(stream.kind()))?;
+        let size = self.size_or_latest(asked.tree_size)?;
+        let proofs = self.proofs.clone().ok_or_else(no_checkpoints)?;
+        let name = stream.to_string();
+        let proved = tokio::task::spawn_blocking(move || proofs.head_proof(&name, size))
+            .await
+            .map_err(|e| panicked("a proof", &e))?
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => Error::NotFound(e.to_string()),
+                std::io::ErrorKind::Unsupported => Error::FailedPrecondition(e.to_string()),
+                _ => {
+                    tracing::error!(error = %e, "a head proof could not be made");
+                    Error::Internal("a head proof could not be made; the log says why".into())
+                }
+            })?
+            .ok_or_else(|| Error::NotFound(format!("{stream} had no event as of the checkpoint of {size} records")))?;
+        Ok(Response::new(pb::HeadProof {
+            stream: proved.head.stream,
+            seq: proved.head.seq,
+            hash: proved.head.hash.to_vec(),
+            index: proved.index,
+            count: proved.count,
+            hashes: hashes(proved.hashes),
+            tree_size: size,
         }))
     }
 

@@ -30,11 +30,18 @@ pub trait LatestCheckpoint: Send + Sync {
     /// `record` with its inclusion proof against the first checkpoint that holds it; `None`
     /// before one does (or when the proof cannot be read, which ledgerd logs).
     fn proof_of(&self, record: &Recorded) -> Option<GameProof>;
+
+    /// A stream's `records` (all of them, in order) each with its inclusion proof, and the
+    /// stream's head proved in the heads map, against the first checkpoint that holds the last
+    /// of them and commits to the heads: the file `ledgerctl prove` writes against that
+    /// checkpoint, which `verify-proof --whole` accepts. `None` before such a checkpoint (or
+    /// when a proof cannot be read, which ledgerd logs).
+    fn whole_proof(&self, records: &[Recorded]) -> Option<GameProof>;
 }
 
-/// A stream's last event proved in a signed checkpoint: what `ledgerctl audit --report` and the
-/// jury's page hand over. The last event's chain hash covers every event before it, so its proof
-/// vouches for the whole stream as shown.
+/// A stream's events proved in a signed checkpoint: its last (what `ledgerctl audit --report`
+/// hands over: the last event's chain hash covers every event before it) or all of them with its
+/// head (the jury page's download, the file of `ledgerctl prove`).
 pub struct GameProof {
     pub bundle: Bundle,
     /// The events the checkpoint's tree holds.

@@ -21,17 +21,23 @@ document.addEventListener("DOMContentLoaded", function () {
   if (current) { current.scrollIntoView({ block: "center" }); }
 });
 
-// The ruling form: choosing an event to void fills the corrected event with it, to edit.
+// The ruling form: choosing an event to correct fills in what the desk proposes (the events to
+// void, what to record instead, one JSON line each), to edit; what the jury typed is kept.
 document.addEventListener("DOMContentLoaded", function () {
   var pick = document.getElementById("rule-void");
+  var voids = document.getElementById("rule-voids");
   var corrected = document.getElementById("rule-corrected");
-  if (!pick || !corrected) { return; }
-  var filled = corrected.value;
+  if (!pick || !voids || !corrected) { return; }
+  var filled = { voids: voids.value, corrected: corrected.value };
   pick.addEventListener("change", function () {
     var option = pick.options[pick.selectedIndex];
-    if (corrected.value === filled) {
+    if (voids.value === filled.voids) {
+      voids.value = option.dataset.voids || "";
+      filled.voids = voids.value;
+    }
+    if (corrected.value === filled.corrected) {
       corrected.value = option.dataset.json || "";
-      filled = corrected.value;
+      filled.corrected = corrected.value;
     }
   });
 });
