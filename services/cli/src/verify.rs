@@ -144,10 +144,15 @@ fn verify_data_dir(dir: &Path) -> Result<(Vec<Verdict>, ModelsChecked), CliError
     let storage = SledStorage::open_existing(copy.path()).map_err(|e| CliError::Failed(e.to_string()))?;
     let found = storage.verify().map_err(|e| CliError::Failed(e.to_string()))?;
     drop(storage); // sled lets go of the copy before the copy is removed
-    let verdicts = found
+    let verdicts: Vec<Verdict> = found
         .into_iter()
         .map(|v| Verdict { stream: v.stream.to_string(), verified: v.verified, head: v.head, broken: v.broken })
         .collect();
+    // A log that does not verify cannot be replayed whole: the damage is the answer (exit 1),
+    // and the read models are checked once it is repaired.
+    if verdicts.iter().any(|v| v.broken.is_some()) {
+        return Ok((verdicts, None));
+    }
     Ok((verdicts, check_read_models(copy.path())?))
 }
 

@@ -381,7 +381,7 @@ async fn table_turn_in_spanish(table: &Client) {
     // The header the server wrote follows the switch too.
     let header = js(table, "return document.querySelector('header').innerText;").await;
     let header = header.as_str().unwrap_or_default();
-    assert!(header.contains("table-4 (mesa)") && header.contains("Iniciar sesión"), "{header}");
+    assert!(header.contains("table-4 (mesa)") && header.contains("Cerrar sesión"), "{header}");
     screenshot(table, "table-turn-es").await;
     js(table, "document.getElementById('lang-switch').click(); return null;").await;
     eventually("the turn in English", Duration::from_secs(10), || async {

@@ -140,12 +140,12 @@ async fn kept_codes_are_issued_revoked_at_once_and_survive_a_restart() {
     assert_eq!(again[0].0, 1);
     for (_, old) in [&first[0], &second[0]] {
         assert_eq!(admitted(&mut client, old).await, Err(tonic::Code::Unauthenticated));
-        assert!(!who_on_the_pages(&web, old).await.contains("wm26-table-1"), "a revoked code on the pages");
+        assert!(!who_on_the_pages(&web, old).await.contains("table 1 of wm26"), "a revoked code on the pages");
     }
     assert_eq!(admitted(&mut client, &again[0].1).await, Ok(()));
-    assert!(who_on_the_pages(&web, &again[0].1).await.starts_with("wm26-table-1"));
+    assert!(who_on_the_pages(&web, &again[0].1).await.starts_with("table 1 of wm26"));
     assert_eq!(admitted(&mut client, &first[1].1).await, Ok(()), "table 2 was logged out");
-    assert!(who_on_the_pages(&web, &first[1].1).await.starts_with("wm26-table-2"));
+    assert!(who_on_the_pages(&web, &first[1].1).await.starts_with("table 2 of wm26"));
     // A table's code is no organiser: it cannot issue codes.
     let (status, _) = post(&web, "/organise/wm26/codes/sheet", &first[1].1).await;
     assert_eq!(status, 403);
@@ -170,7 +170,7 @@ async fn kept_codes_are_issued_revoked_at_once_and_survive_a_restart() {
     let (status, _) = post(&web, "/signout", &session).await;
     assert_eq!(status, 303);
     assert_eq!(admitted(&mut client, &session).await, Err(tonic::Code::Unauthenticated), "signed out, still in");
-    assert!(!who_on_the_pages(&web, &session).await.contains("wm26-table-2"));
+    assert!(!who_on_the_pages(&web, &session).await.contains("table 2 of wm26"));
     // The printed code was spent by its sign-in (issue 42): it admits nothing by itself now, and
     // signs no other browser in; table 2's reprint still works.
     assert_eq!(admitted(&mut client, &first[1].1).await, Err(tonic::Code::Unauthenticated), "a spent code admitted");

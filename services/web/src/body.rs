@@ -7,6 +7,8 @@
 use super::table::JsonError;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use ledger::{Arg, Reason, Rejection};
 use ledger_house::error::Error;
@@ -20,13 +22,32 @@ where
     Json<T>: FromRequest<S, Rejection = JsonRejection>,
     S: Send + Sync,
 {
-    type Rejection = JsonError;
+    type Rejection = BodyRefused;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         match Json::<T>::from_request(request, state).await {
             Ok(Json(value)) => Ok(JsonBody(value)),
-            Err(rejection) => Err(JsonError::from(Error::Refused(refusal_of(&rejection)))),
+            Err(rejection) => Err(BodyRefused {
+                status: rejection.status(),
+                error: JsonError::from(Error::Refused(refusal_of(&rejection))),
+            }),
         }
+    }
+}
+
+/// A body refused, answered with the status axum gives it (413 too large, 415 not sent as JSON,
+/// 422 of the wrong shape, 400 not JSON), so clients and proxies see what HTTP says, and with
+/// the ledger's refusal and its words as the body.
+pub(crate) struct BodyRefused {
+    status: StatusCode,
+    error: JsonError,
+}
+
+impl IntoResponse for BodyRefused {
+    fn into_response(self) -> Response {
+        let mut response = self.error.into_response();
+        *response.status_mut() = self.status;
+        response
     }
 }
 

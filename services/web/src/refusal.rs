@@ -144,7 +144,12 @@ pub(crate) async fn localize(request: Request, next: Next) -> Response {
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     if let Some(JsonRefusal(error)) = response.extensions_mut().remove::<JsonRefusal>() {
-        return json(lang, &error);
+        // Worded again in the reader's language, under the status the handler chose (a body
+        // refused keeps HTTP's own: 413, 415, 422).
+        let status = response.status();
+        let mut worded = json(lang, &error);
+        *worded.status_mut() = status;
+        return worded;
     }
     match response.extensions_mut().remove::<PageError>() {
         Some(error) => page(lang, &path, &error),

@@ -141,10 +141,12 @@ impl<S: Storage> Sequencer<S> {
                     _ => fold.decide(&proposed.event, &history).map_err(context)?,
                 }
             }
-            self.cross_check.check(&request.stream, fold, &proposed.event, request.clearance, &lookup).map_err(|e| match e {
-                AppendError::Rejected(r) => AppendError::Rejected(context(r)),
-                other => other,
-            })?;
+            self.cross_check.check(&request.stream, fold, &proposed.event, request.clearance, &lookup).map_err(
+                |e| match e {
+                    AppendError::Rejected(r) => AppendError::Rejected(context(r)),
+                    other => other,
+                },
+            )?;
             let seq = version + 1 + records.len() as u64;
             let event_id =
                 if proposed.event_id.is_empty() { auto_id(&request.stream, seq) } else { proposed.event_id.clone() };
