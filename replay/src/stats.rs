@@ -127,6 +127,12 @@ impl Line {
         self.wins += u64::from(won);
         self.score_sum = self.score_sum + score;
     }
+
+    fn merge(&mut self, other: &Line) {
+        self.games += other.games;
+        self.wins += other.wins;
+        self.score_sum = self.score_sum + other.score_sum;
+    }
 }
 
 /// Figures over the admitted, ended games. Averages mix scales when rulesets are mixed:
@@ -186,6 +192,24 @@ impl Stats {
         }
         for (nation, won, score) in nations {
             self.nations.entry(nation).or_default().add(won, score);
+        }
+    }
+
+    /// Adds another count's figures, its tournaments after these: counting games in two parts
+    /// and merging them gives what counting them in one does (the season's read models keep
+    /// their counts in parts, a tournament's games by what a filter can ask).
+    pub fn merge(&mut self, other: &Stats) {
+        self.games += other.games;
+        for covered in &other.tournaments {
+            if !self.tournaments.iter().any(|t| t.id == covered.id) {
+                self.tournaments.push(covered.clone());
+            }
+        }
+        for (role, line) in &other.roles {
+            self.roles.entry(*role).or_default().merge(line);
+        }
+        for (nation, line) in &other.nations {
+            self.nations.entry(*nation).or_default().merge(line);
         }
     }
 }

@@ -130,10 +130,25 @@ pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
         )));
     }
     let mut proofs = connect_proofs(cli, None).await?;
-    let mut bundle = bundle_of(&mut proofs, note, checkpoint.size, &held).await?;
-    // The stream's head as of the checkpoint, when the checkpoint commits to the heads.
-    if matches!(ledger_proof::HeadsRoot::of(&checkpoint), Ok(Some(_))) {
-        let asked = pb::HeadProofRequest { stream: args.stream.to_string(), tree_size: checkpoint.size };
+    let bundle = stream_bundle(&mut proofs, note, &checkpoint, &args.stream, &held).await?;
+    let text = bundle.to_file().map_err(|e| CliError::Failed(e.to_string()))?;
+    say!("{}", text.trim_end_matches('\n'));
+    Ok(())
+}
+
+/// A proof file of `records` (all of `stream`) against the signed checkpoint `note`, with the
+/// stream's head proved in the heads map when the checkpoint commits to one: with every event
+/// from seq 1, the file `verify-proof --whole` accepts.
+async fn stream_bundle(
+    proofs: &mut super::connection::Proofs,
+    note: String,
+    checkpoint: &Checkpoint,
+    stream: &StreamId,
+    records: &[ledger::Recorded],
+) -> Result<Bundle, CliError> {
+    let mut bundle = bundle_of(proofs, note, checkpoint.size, records).await?;
+    if matches!(ledger_proof::HeadsRoot::of(checkpoint), Ok(Some(_))) {
+        let asked = pb::HeadProofRequest { stream: stream.to_string(), tree_size: checkpoint.size };
         // A ledgerd that cannot prove the head against this checkpoint (it did not sign it, or
         // its log no longer gives the heads it committed to) still gets its events proved: the
         // file then says it does not show how many events the stream had.
@@ -142,9 +157,7 @@ pub async fn prove(cli: &Cli, args: &ProveArgs) -> Result<(), CliError> {
             Err(status) => eprintln!("the stream's head is not proved: {}", from_status(&status)),
         }
     }
-    let text = bundle.to_file().map_err(|e| CliError::Failed(e.to_string()))?;
-    say!("{}", text.trim_end_matches('\n'));
-    Ok(())
+    Ok(bundle)
 }
 
 /// A head proof as the server sent it, its hashes checked to be 32 bytes.
@@ -188,11 +201,11 @@ pub(super) async fn bundle_of(
     Ok(bundle)
 }
 
-/// The jury report's proof: the game's last event with its inclusion proof against the first
-/// checkpoint that holds it (the round's, once the round has ended), as a proof file to save and
-/// check with `verify-proof`. The last event's chain hash covers every event before it, so its
-/// proof vouches for the whole game as the report shows it. `None` from a ledgerd that signs no
-/// checkpoints, or none holding the game's last event yet.
+/// The jury report's proof: every event of the game, and its head, against the first checkpoint
+/// that holds the game's last event (the round's, once the round has ended), as the proof file
+/// `ledgerctl prove` writes against it: `verify-proof --whole` shows the game had exactly these
+/// events as of that checkpoint. `None` from a ledgerd that signs no checkpoints, or none holding
+/// the game's last event yet.
 pub(super) async fn report_section(
     cli: &Cli,
     game: &StreamId,
@@ -208,7 +221,10 @@ pub(super) async fn report_section(
         }
         Err(status) => return Err(from_status(&status)),
     };
-    let bundle = bundle_of(&mut proofs, signed.note, signed.tree_size, std::slice::from_ref(head)).await?;
+    let parsed = Note::parse(&signed.note).map_err(|e| CliError::Failed(format!("the checkpoint is no signed note: {e}")))?;
+    let checkpoint =
+        Checkpoint::parse_text(parsed.text()).map_err(|e| CliError::Failed(format!("the checkpoint does not parse: {e}")))?;
+    let bundle = stream_bundle(&mut proofs, signed.note.clone(), &checkpoint, game, records).await?;
     let proof = GameProof { bundle, tree_size: signed.tree_size, reason: signed.reason };
     let section = proof.report_section(game, head).map_err(|e| CliError::Failed(e.to_string()))?;
     Ok(Some(section))

@@ -41,6 +41,9 @@ struct RatingsArgs {
     /// The roles alone (the baseline a player rating must beat).
     #[arg(long)]
     role_only: bool,
+    /// One year's players, each as after their last game of that year, with that year's games.
+    #[arg(long)]
+    year: Option<i32>,
 }
 
 async fn ratings(cli: &Cli, args: &RatingsArgs) -> Result<(), CliError> {
@@ -51,14 +54,14 @@ async fn ratings(cli: &Cli, args: &RatingsArgs) -> Result<(), CliError> {
     };
     let Some(file) = &args.file else {
         let mut client = connect_projections(cli).await?;
-        let request = pb::RatingsRequest { model: model.as_str().to_owned() };
+        let request = pb::RatingsRequest { model: model.as_str().to_owned(), year: args.year.unwrap_or(0) };
         let answer = client.get_ratings(request).await.map_err(|s| from_status(&s))?.into_inner();
         print_projection(cli.json, &answer.json, &answer.text);
         return Ok(());
     };
     let facade = offline(load_records(&read_input(Some(file.as_path()))?)?);
     // A file is its holder's: names as it records them.
-    let view = facade.ratings(model, false).map_err(|e| CliError::Refused(e.to_string()))?.value;
+    let view = facade.ratings(model, false, args.year).map_err(|e| CliError::Refused(e.to_string()))?.value;
     print_projection(cli.json, &view.to_json_string(), &view.text());
     Ok(())
 }

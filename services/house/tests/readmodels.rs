@@ -217,3 +217,44 @@ fn a_saved_form_of_another_version_or_damaged_is_refused() {
     assert!(Kept::decode(b"LRM0whatever").is_err());
     assert!(Kept::decode(&bytes[..bytes.len() - 1]).is_err());
 }
+
+/// The ratings of one year (the analysts' filter): last year's tournament and this year's on one
+/// log; each year shows that year's players as after their last game of it, with that year's
+/// games and results by role.
+#[test]
+fn a_years_ratings_are_each_player_as_after_their_last_game_of_that_year() {
+    use ledger_house::facade::Projections;
+    // 2025-06-01 and 2026-06-01, UTC.
+    let (last_year, this_year) = (1_748_736_000_000u64, 1_780_272_000_000u64);
+    let mut both = Records::new();
+    let mut first_only = Records::new();
+    for (position, (id, event)) in copy_of(1).into_iter().enumerate() {
+        let position = position as u64 + 1;
+        both.push(id.clone(), position, Some(last_year + position), event.clone());
+        first_only.push(id, position, Some(last_year + position), event);
+    }
+    let offset = both.streams().unwrap().iter().map(|s| both.read_stream(s).unwrap().len() as u64).sum::<u64>();
+    for (position, (id, event)) in copy_of(2).into_iter().enumerate() {
+        let position = offset + position as u64 + 1;
+        both.push(id, position, Some(this_year + position), event);
+    }
+    let season = Projections::new(both);
+    let whole = season.ratings(Model::Plain, false, None).unwrap().value;
+    assert_eq!(whole.games, 16);
+    let of_2025 = season.ratings(Model::Plain, false, Some(2025)).unwrap().value;
+    let of_2026 = season.ratings(Model::Plain, false, Some(2026)).unwrap().value;
+    assert_eq!((of_2025.year, of_2025.games, of_2026.games), (Some(2025), 8, 8));
+    // 2025 as the log stood at its end: the ratings of last year's tournament alone.
+    let alone = Projections::new(first_only).ratings(Model::Plain, false, None).unwrap().value;
+    let line = |p: &ledger_house::facade::ratings::PlayerLine| (p.player.clone(), p.rating, p.games, p.roles.clone());
+    assert_eq!(of_2025.players.iter().map(line).collect::<Vec<_>>(), alone.players.iter().map(line).collect::<Vec<_>>());
+    // 2026: everyone's rating now, with this year's four games each, not eight.
+    for player in &of_2026.players {
+        let now = whole.players.iter().find(|p| p.player == player.player).unwrap();
+        assert_eq!(player.rating, now.rating, "{}", player.player);
+        assert_eq!((player.games, now.games), (4, 8), "{}", player.player);
+        assert_eq!(player.roles.values().map(|r| r.games).sum::<u64>(), 4);
+        assert_eq!(player.history.len(), 8, "the history up to that year's last game");
+    }
+    assert!(season.ratings(Model::Plain, false, Some(2024)).unwrap().value.players.is_empty());
+}

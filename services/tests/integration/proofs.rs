@@ -365,7 +365,9 @@ async fn a_round_is_signed_at_its_last_game_end() {
     let json = section.split("```json\n").nth(1).and_then(|rest| rest.split("\n```").next()).unwrap();
     let proof = dir.path().join("report-proof.json");
     std::fs::write(&proof, json).unwrap();
-    let out = run_ledgerctl(&["verify-proof", proof.to_str().unwrap(), "--key", &public], "");
+    // The report's proof is the whole game (issue 43): every event and the game's head.
+    assert!(section.contains(&format!("Every event of game/{}, 1 to {}", first[0], game.len())), "{section}");
+    let out = run_ledgerctl(&["verify-proof", "--whole", proof.to_str().unwrap(), "--key", &public], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
 
     // The jury's page shows the same proof, in the reader's language, and hands over the file;

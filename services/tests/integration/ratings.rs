@@ -111,6 +111,14 @@ async fn ratings_and_statistics_come_from_the_kept_read_models_and_survive_a_res
     let daemon = start(dir.path());
     assert_eq!(online(&daemon, ANALYST_TOKEN, &["stats", "ratings"]).await, public);
     assert_eq!(online(&daemon, ANALYST_TOKEN, &["stats", "roles"]).await, stats);
+    // A year's ratings over gRPC: the one year everything was recorded in is the whole season.
+    let now_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis();
+    let year = replay::stats::year_of_unix_ms(u64::try_from(now_ms).unwrap()).to_string();
+    let of_year = online(&daemon, ANALYST_TOKEN, &["stats", "ratings", "--year", &year]).await;
+    assert_eq!((of_year["year"].to_string(), &of_year["games"]), (year, &json!(8)), "{of_year}");
+    assert_eq!(players(&of_year), players(&public));
+    let none = online(&daemon, ANALYST_TOKEN, &["stats", "ratings", "--year", "1999"]).await;
+    assert_eq!((&none["games"], none["players"].as_array().map(Vec::len)), (&json!(0), Some(0)), "{none}");
     in_chromium(&daemon, players(&public).len()).await;
 }
 
@@ -149,6 +157,24 @@ async fn in_chromium(daemon: &Daemon, rated: usize) {
         std::fs::write(format!("/tmp/ratings-{lang}-roles.png"), browser.screenshot().await.unwrap()).unwrap();
         click(&browser, "#model-plain").await;
         until(&browser, "return document.querySelectorAll('#role-terms').length;", json!(0), lang).await;
+        // The filters: this season's one year (its players as after their last game of it, the
+        // CSV of the same), then a ruleset none of its games was played under.
+        js(&browser, "const y = document.getElementById('filter-year'); y.value = y.options[1].value; \
+                      document.getElementById('filter-go').click(); return null;")
+            .await;
+        let filtered = "return [!!document.getElementById('ratings-year'), document.querySelectorAll('#ratings tbody tr').length, \
+                        document.querySelectorAll('#trends tbody tr').length, \
+                        document.getElementById('ratings-csv').getAttribute('href').includes('year=')];";
+        until(&browser, filtered, json!([true, rated, 1, true]), lang).await;
+        std::fs::write(format!("/tmp/ratings-{lang}-year.png"), browser.screenshot().await.unwrap()).unwrap();
+        js(&browser, "document.getElementById('filter-ruleset').value = 'cafe2019'; \
+                      document.getElementById('filter-go').click(); return null;")
+            .await;
+        until(&browser, "return [location.search.includes('ruleset=cafe2019'), document.querySelectorAll('#trends').length];", json!([true, 0]), lang).await;
+        js(&browser, "document.getElementById('filter-year').value = ''; document.getElementById('filter-ruleset').value = ''; \
+                      document.getElementById('filter-go').click(); return null;")
+            .await;
+        until(&browser, "return [!!document.getElementById('ratings-year'), document.querySelectorAll('#trends tbody tr').length];", json!([false, 1]), lang).await;
     }
     browser.close().await.unwrap();
 }

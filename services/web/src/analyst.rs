@@ -34,20 +34,22 @@ fn given(value: &Option<String>) -> Option<String> {
     value.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned)
 }
 
+/// A filter's year: none when empty, refused in the reader's language when not a year.
+pub(crate) fn year(value: &Option<String>) -> Result<Option<i32>, PageError> {
+    given(value)
+        .map(|y| {
+            y.parse::<i32>().map_err(|_| {
+                PageError::from(Error::InvalidArgument(format!("year `{}` is not a year", ledger::rejection::quote(&y))))
+                    .saying(Say::new("error-bad-year").arg("year", ledger::rejection::quote(&y)))
+            })
+        })
+        .transpose()
+}
+
 impl Filters {
     /// The filter asked for, if this viewer may see statistics.
     fn filter(&self, state: &WebState, viewer: &Viewer) -> Result<Filter, PageError> {
-        let year = given(&self.year)
-            .map(|y| {
-                y.parse::<i32>().map_err(|_| {
-                    PageError::from(Error::InvalidArgument(format!(
-                        "year `{}` is not a year",
-                        ledger::rejection::quote(&y)
-                    )))
-                    .saying(Say::new("error-bad-year").arg("year", ledger::rejection::quote(&y)))
-                })
-            })
-            .transpose()?;
+        let year = year(&self.year)?;
         state.auth.authorize(&viewer.metadata, Access::RoleStats)?;
         let tournament = given(&self.tournament).map(|t| t.strip_prefix("tournament/").unwrap_or(&t).to_owned());
         Ok(facade::stats_filter(tournament, given(&self.ruleset).as_deref(), given(&self.stage).as_deref(), year)?)
@@ -241,7 +243,7 @@ fn table(lang: Lang, kind: &str, lines: &Lines) -> String {
 
 /// A filter: its query name stays the machine's (`ruleset=cafe2023`), its label and choices are
 /// said in `lang` (`label`: the choice's catalogue message, if it has one).
-fn select(lang: Lang, name: &str, current: Option<&str>, choices: &[&str], label: Option<&str>) -> String {
+pub(crate) fn select(lang: Lang, name: &str, current: Option<&str>, choices: &[&str], label: Option<&str>) -> String {
     let options: String = std::iter::once("")
         .chain(choices.iter().copied())
         .map(|c| {

@@ -264,8 +264,8 @@ pub(crate) async fn proof(
     .await
 }
 
-/// The Markdown report, as `ledgerctl audit --report` writes it, ending with the game in the
-/// ledger's signed log when a checkpoint holds it.
+/// The Markdown report, as `ledgerctl audit --report` writes it, ending with the whole game's
+/// proof (the download's file) when a checkpoint holds it.
 pub(crate) async fn report(
     State(state): State<WebState>,
     viewer: Viewer,
@@ -276,7 +276,7 @@ pub(crate) async fn report(
         let mut text = audit::report(&game.id, &game.records, seats.as_ref(), game.ruleset, game.ms_per_side)
             .map_err(audit_error)?;
         if let Some(head) = game.records.last() {
-            if let Some(proof) = proofs.and_then(|proofs| proofs.proof_of(head)) {
+            if let Some(proof) = proofs.and_then(|proofs| proofs.whole_proof(&game.records)) {
                 let section = proof.report_section(&game.id, head).map_err(|e| Error::Internal(e.to_string()))?;
                 text.push('\n');
                 text.push_str(section.trim_end());

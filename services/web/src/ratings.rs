@@ -6,15 +6,17 @@
 //! (`Projections::ratings`, `stats_by_year_and_ruleset`: the read models ledgerd keeps).
 //! Players by pseudonym, by name for who may see names (organiser, jury).
 
-use super::analyst::csv_field;
+use super::analyst::{csv_field, select, year};
 use super::auth::Viewer;
 use super::i18n::{Lang, PageLang};
 use super::layout::{esc, shell};
+use super::refusal::Say;
 use super::{blocking, PageError, WebState};
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
-use ledger::Role;
+use ledger::{Role, Ruleset};
+use ledger_house::error::Error;
 use ledger_house::auth::Access;
 use ledger_house::facade::ratings::{self, Period, PlayerLine, RatingsView};
 use ledger_house::ratings::Model;
@@ -23,22 +25,63 @@ use serde::Deserialize;
 /// The players whose history the chart draws, at most.
 const CHARTED: usize = 8;
 
+/// The points a player's line is drawn with, at most: a long history is drawn from evenly
+/// spaced games and its last, so the chart costs the same after 8 games and after 8,000.
+const POINTS_PER_LINE: usize = 120;
+
+/// `history` thinned to at most [`POINTS_PER_LINE`] points, its first and last kept.
+fn sampled(history: &[ledger_house::ratings::Point]) -> Vec<ledger_house::ratings::Point> {
+    if history.len() <= POINTS_PER_LINE {
+        return history.to_vec();
+    }
+    let last = history.len() - 1;
+    (0..POINTS_PER_LINE).map(|i| history[i * last / (POINTS_PER_LINE - 1)]).collect()
+}
+
+/// The page's query: the model, and the filters (a year's players; a ruleset's periods).
 #[derive(Deserialize, Default)]
 pub(crate) struct Which {
     model: Option<String>,
+    year: Option<String>,
+    ruleset: Option<String>,
 }
 
-/// The model asked for, and whether this viewer sees pseudonyms.
-fn asked(state: &WebState, viewer: &Viewer, which: &Which) -> Result<(Model, bool), PageError> {
+impl Which {
+    /// The query string of the same filters under `model`, for the links to the other models and
+    /// to the CSV and JSON forms.
+    fn query(&self, model: Model, year: Option<i32>, ruleset: Option<Ruleset>) -> String {
+        let mut query = format!("?model={}", model.as_str());
+        if let Some(year) = year {
+            query.push_str(&format!("&year={year}"));
+        }
+        if let Some(ruleset) = ruleset {
+            query.push_str(&format!("&ruleset={}", ruleset.as_str()));
+        }
+        query
+    }
+
+    /// The ruleset asked for: none when empty, refused in the reader's language when unknown.
+    fn ruleset(&self) -> Result<Option<Ruleset>, PageError> {
+        let Some(name) = self.ruleset.as_deref().map(str::trim).filter(|r| !r.is_empty()) else { return Ok(None) };
+        Ruleset::parse(name).map(Some).ok_or_else(|| {
+            let quoted = ledger::rejection::quote(name);
+            PageError::from(Error::InvalidArgument(format!("unknown ruleset `{quoted}`")))
+                .saying(Say::new("error-bad-ruleset").arg("ruleset", quoted))
+        })
+    }
+}
+
+/// The model and year asked for, and whether this viewer sees pseudonyms.
+fn asked(state: &WebState, viewer: &Viewer, which: &Which) -> Result<(Model, Option<i32>, bool), PageError> {
     state.auth.authorize(&viewer.metadata, Access::RoleStats)?;
     let public = state.auth.authorize(&viewer.metadata, Access::Standings { public: false }).is_err();
-    Ok((ratings::model(which.model.as_deref().unwrap_or(""))?, public))
+    Ok((ratings::model(which.model.as_deref().unwrap_or(""))?, year(&which.year)?, public))
 }
 
 async fn view(state: &WebState, viewer: &Viewer, which: &Which) -> Result<RatingsView, PageError> {
-    let (model, public) = asked(state, viewer, which)?;
+    let (model, year, public) = asked(state, viewer, which)?;
     let facade = state.facade.clone();
-    blocking(move || Ok(facade.ratings(model, public)?.value)).await
+    blocking(move || Ok(facade.ratings(model, public, year)?.value)).await
 }
 
 /// A float as `lang` writes it with `places` decimals.
@@ -119,12 +162,13 @@ fn history_chart(lang: Lang, players: &[PlayerLine]) -> String {
     if charted.is_empty() {
         return String::new();
     }
-    let mut ends: Vec<u64> = charted.iter().flat_map(|p| p.history.iter().map(|h| h.end_position)).collect();
+    let lines: Vec<Vec<ledger_house::ratings::Point>> = charted.iter().map(|p| sampled(&p.history)).collect();
+    let mut ends: Vec<u64> = lines.iter().flat_map(|line| line.iter().map(|h| h.end_position)).collect();
     ends.sort_unstable();
     ends.dedup();
-    let (low, high) = charted
+    let (low, high) = lines
         .iter()
-        .flat_map(|p| p.history.iter().map(|h| h.mu))
+        .flat_map(|line| line.iter().map(|h| h.mu))
         .fold((ledger_house::ratings::MU, ledger_house::ratings::MU), |(l, h), mu| (l.min(mu), h.max(mu)));
     let (low, high) = ((low - 1.0).floor(), (high + 1.0).ceil());
     const WIDTH: f64 = 600.0;
@@ -150,14 +194,14 @@ fn history_chart(lang: Lang, players: &[PlayerLine]) -> String {
     }
     // Each line's name at its last point, moved apart so that no two overlap (13 px a line).
     let mut names: Vec<(usize, f64)> =
-        charted.iter().enumerate().map(|(i, p)| (i, p.history.last().map_or(0.0, |h| y(h.mu)))).collect();
+        lines.iter().enumerate().map(|(i, line)| (i, line.last().map_or(0.0, |h| y(h.mu)))).collect();
     names.sort_by(|a, b| a.1.total_cmp(&b.1));
     for i in 1..names.len() {
         names[i].1 = names[i].1.max(names[i - 1].1 + 13.0);
     }
     for (index, player) in charted.iter().enumerate() {
         let points: Vec<String> =
-            player.history.iter().map(|h| format!("{:.1},{:.1}", x(h.end_position), y(h.mu))).collect();
+            lines[index].iter().map(|h| format!("{:.1},{:.1}", x(h.end_position), y(h.mu))).collect();
         let last = names.iter().find(|(i, _)| *i == index).map_or(0.0, |(_, at)| *at);
         svg.push_str(&format!(
             "<polyline class=\"line s{index}\" data-player=\"{name}\" points=\"{}\"><title>{name}</title></polyline>\
@@ -172,7 +216,7 @@ fn history_chart(lang: Lang, players: &[PlayerLine]) -> String {
     svg
 }
 
-fn trends_table(lang: Lang, periods: &[Period]) -> String {
+fn trends_table(lang: Lang, periods: &[Period], csv_query: &str) -> String {
     if periods.is_empty() {
         return String::new();
     }
@@ -210,7 +254,7 @@ fn trends_table(lang: Lang, periods: &[Period]) -> String {
         })
         .collect();
     format!(
-        "<h2>{}</h2><p class=\"hint\">{} <a href=\"/analyst/trends.csv\" id=\"trends-csv\" download=\"trends.csv\">{}</a></p>\
+        "<h2>{}</h2><p class=\"hint\">{} <a href=\"/analyst/trends.csv{csv_query}\" id=\"trends-csv\" download=\"trends.csv\">{}</a></p>\
          <table class=\"stats\" id=\"trends\"><thead><tr><th>{}</th><th>{}</th><th>{}</th>{heads}</tr></thead><tbody>{rows}</tbody></table>",
         esc(&lang.t("ratings-trends-title")),
         esc(&lang.t("ratings-trends-lead")),
@@ -221,16 +265,29 @@ fn trends_table(lang: Lang, periods: &[Period]) -> String {
     )
 }
 
+/// The periods (year and ruleset) the filters keep.
+async fn periods(state: &WebState, year: Option<i32>, ruleset: Option<Ruleset>) -> Result<Vec<Period>, PageError> {
+    let facade = state.facade.clone();
+    let mut periods = blocking(move || Ok(facade.stats_by_year_and_ruleset()?)).await?;
+    periods.retain(|p| year.is_none_or(|y| p.year == y) && ruleset.is_none_or(|r| p.ruleset == r));
+    Ok(periods)
+}
+
 pub(crate) async fn page(
     State(state): State<WebState>,
     viewer: Viewer,
     PageLang(lang): PageLang,
     Query(which): Query<Which>,
 ) -> Result<Html<String>, PageError> {
+    let ruleset = which.ruleset()?;
     let view = view(&state, &viewer, &which).await?;
-    let facade = state.facade.clone();
-    let periods = blocking(move || Ok(facade.stats_by_year_and_ruleset()?)).await?;
-    let model = view.model.as_str();
+    let every_period = periods(&state, None, None).await?;
+    let shown: Vec<Period> = every_period
+        .iter()
+        .filter(|p| view.year.is_none_or(|y| p.year == y) && ruleset.is_none_or(|r| p.ruleset == r))
+        .cloned()
+        .collect();
+    let query = which.query(view.model, view.year, ruleset);
     let switch: String = Model::ALL
         .iter()
         .map(|m| {
@@ -238,11 +295,30 @@ pub(crate) async fn page(
             if *m == view.model {
                 format!("<strong id=\"model-{0}\">{name}</strong>", m.as_str())
             } else {
-                format!("<a id=\"model-{0}\" href=\"/analyst/ratings?model={0}\">{name}</a>", m.as_str())
+                format!("<a id=\"model-{0}\" href=\"/analyst/ratings{1}\">{name}</a>", m.as_str(), esc(&which.query(*m, view.year, ruleset)))
             }
         })
         .collect::<Vec<_>>()
         .join(" · ");
+    let mut years: Vec<String> = every_period.iter().map(|p| p.year.to_string()).collect();
+    years.dedup();
+    let year_refs: Vec<&str> = years.iter().map(String::as_str).collect();
+    let rulesets: Vec<&str> = Ruleset::ALL.iter().map(|r| r.as_str()).collect();
+    let asked_year = view.year.map(|y| y.to_string());
+    let filters = format!(
+        "<form class=\"filters\" method=\"get\" action=\"/analyst/ratings\" id=\"ratings-filters\">\
+         <input type=\"hidden\" name=\"model\" value=\"{}\">{}{}<button type=\"submit\" id=\"filter-go\">{}</button></form>",
+        view.model.as_str(),
+        select(lang, "year", asked_year.as_deref(), &year_refs, None),
+        select(lang, "ruleset", ruleset.map(Ruleset::as_str), &rulesets, Some("ruleset")),
+        esc(&lang.t("filter-go")),
+    );
+    let year_note = view.year.map_or_else(String::new, |year| {
+        format!(
+            "<p class=\"hint\" id=\"ratings-year\" data-year=\"{year}\">{}</p>",
+            esc(&lang.t_args("ratings-year-lead", &[("year", year.to_string().into()), ("games", view.games.into())]))
+        )
+    });
     let prediction = view.prediction.share.map_or_else(String::new, |share| {
         let said = lang.t_args(
             "ratings-prediction",
@@ -260,16 +336,17 @@ pub(crate) async fn page(
     } else {
         format!("{}{}", history_chart(lang, &view.players), players_table(lang, &view))
     };
+    let query = esc(&query);
     let body = format!(
-        "<h1>{}</h1><p class=\"hint\">{}</p><p>{}: {switch} · <a href=\"/analyst/ratings.csv?model={model}\" id=\"ratings-csv\" download=\"ratings.csv\">{}</a> · \
-         <a href=\"/analyst/ratings.json?model={model}\" id=\"ratings-json\">{}</a></p>{prediction}{players}{}{}",
+        "<h1>{}</h1><p class=\"hint\">{}</p>{filters}<p>{}: {switch} · <a href=\"/analyst/ratings.csv{query}\" id=\"ratings-csv\" download=\"ratings.csv\">{}</a> · \
+         <a href=\"/analyst/ratings.json{query}\" id=\"ratings-json\">{}</a></p>{year_note}{prediction}{players}{}{}",
         esc(&lang.t("ratings-title")),
         esc(&lang.t("ratings-lead")),
         esc(&lang.t("ratings-model")),
         esc(&lang.t("ratings-csv")),
         esc(&lang.t("ratings-json")),
         roles_table(lang, &view),
-        trends_table(lang, &periods),
+        trends_table(lang, &shown, &query),
     );
     Ok(Html(shell(lang, &lang.t("ratings-page"), Some(&viewer), &body, &[])))
 }
@@ -329,10 +406,14 @@ pub(crate) async fn json(
 
 /// `year,ruleset,kind,name,games,wins,win_rate,wilson_low,wilson_high,average_score` per role and
 /// nation of each year and ruleset.
-pub(crate) async fn trends_csv(State(state): State<WebState>, viewer: Viewer) -> Result<Response, PageError> {
+/// The page's filters keep their periods here too.
+pub(crate) async fn trends_csv(
+    State(state): State<WebState>,
+    viewer: Viewer,
+    Query(which): Query<Which>,
+) -> Result<Response, PageError> {
     state.auth.authorize(&viewer.metadata, Access::RoleStats)?;
-    let facade = state.facade.clone();
-    let periods = blocking(move || Ok(facade.stats_by_year_and_ruleset()?)).await?;
+    let periods = periods(&state, year(&which.year)?, which.ruleset()?).await?;
     let mut out = String::from("year,ruleset,kind,name,games,wins,win_rate,wilson_low,wilson_high,average_score\n");
     for p in &periods {
         let json = p.stats.to_json();

@@ -295,21 +295,6 @@ impl LatestCheckpoint for Proofs {
         Some(self.cosigned(signed.checkpoint.size).unwrap_or_else(|| (signed.note.clone(), Vec::new())))
     }
 
-    fn proof_of(&self, record: &Recorded) -> Option<GameProof> {
-        let position = record.envelope.position;
-        let signed = self.at_least(position)?;
-        let hashes = match self.inclusion(position - 1, signed.checkpoint.size) {
-            Ok(hashes) => hashes,
-            Err(error) => {
-                tracing::error!(%error, position, "an inclusion proof could not be read");
-                return None;
-            }
-        };
-        let mut bundle = Bundle::new(signed.note.clone());
-        bundle.push(record, &hashes);
-        Some(GameProof { bundle, tree_size: signed.checkpoint.size, reason: signed.reason.clone() })
-    }
-
     fn whole_proof(&self, records: &[Recorded]) -> Option<GameProof> {
         let head = records.last()?;
         let signed = self.checkpoints.read().expect("not poisoned").at_least_with_heads(head.envelope.position)?;

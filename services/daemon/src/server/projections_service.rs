@@ -187,9 +187,11 @@ impl pb::projections_server::Projections for ProjectionsService {
         self.auth.authorize(request.metadata(), Access::RoleStats)?;
         // Real names to who may see them in standings (organiser, jury); pseudonyms otherwise.
         let public = self.auth.authorize(request.metadata(), Access::Standings { public: false }).is_err();
-        let model = facade::ratings::model(&request.into_inner().model)?;
+        let asked = request.into_inner();
+        let model = facade::ratings::model(&asked.model)?;
+        let year = (asked.year != 0).then_some(asked.year);
         let facade = self.facade.clone();
-        let ratings = blocking(move || facade.ratings(model, public)).await?;
+        let ratings = blocking(move || facade.ratings(model, public, year)).await?;
         Ok(projection(ratings, RatingsView::to_json_string, RatingsView::text))
     }
 }

@@ -6,7 +6,7 @@
 
 use super::{At, Projections, Source};
 use crate::error::Error;
-use crate::ratings::{Model, PlayerRating, Prediction, Rating};
+use crate::ratings::{Model, PlayerRating, Prediction, Rating, RoleResults};
 use crate::readmodels::Kept;
 use ledger::Role;
 use serde::Serialize;
@@ -16,6 +16,10 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RatingsView {
     pub model: Model,
+    /// The year asked for: the players of that year, each as after their last game of it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<i32>,
+    /// The games rated (in the year asked for, when one is).
     pub games: u64,
     pub players: Vec<PlayerLine>,
     /// The role terms (role-aware and role-only models).
@@ -77,15 +81,32 @@ impl From<Prediction> for PredictionLine {
 }
 
 impl RatingsView {
-    fn of(kept: &Kept, model: Model, public: bool) -> RatingsView {
+    fn of(kept: &Kept, model: Model, public: bool, year: Option<i32>) -> RatingsView {
         let ratings = kept.ratings(model);
         let shown = kept.shown_names(public);
-        let mut players: Vec<PlayerLine> =
-            ratings.players.iter().map(|(id, p)| player_line(id, p, &shown, public)).collect();
+        let mut players: Vec<PlayerLine> = match year {
+            None => ratings.players.iter().map(|(id, p)| player_line(id, p, &shown, public)).collect(),
+            Some(year) => {
+                let of_year = of_year(kept, year);
+                ratings
+                    .players
+                    .iter()
+                    .filter_map(|(id, p)| {
+                        let rating = as_of_year(p, year, of_year.get(id.as_str())?)?;
+                        Some(player_line(id, &rating, &shown, public))
+                    })
+                    .collect()
+            }
+        };
         players.sort_by(|a, b| b.rating.ordinal.total_cmp(&a.rating.ordinal).then_with(|| a.player.cmp(&b.player)));
+        let games = match year {
+            None => ratings.games,
+            Some(year) => kept.rated_games().filter(|g| g.year == Some(year) && g.seats.len() == 4).count() as u64,
+        };
         RatingsView {
             model,
-            games: ratings.games,
+            year,
+            games,
             players,
             roles: ratings.roles.iter().map(|(&role, &r)| (role, r.into())).collect(),
             prediction: ratings.prediction.into(),
@@ -99,7 +120,10 @@ impl RatingsView {
 
     /// As a text table.
     pub fn text(&self) -> String {
-        let mut out = format!("{} model, {} games\n", self.model.as_str(), self.games);
+        let mut out = match self.year {
+            None => format!("{} model, {} games\n", self.model.as_str(), self.games),
+            Some(year) => format!("{} model, {year}: {} games (each player as after their last of them)\n", self.model.as_str(), self.games),
+        };
         if let Some(share) = self.prediction.share {
             out.push_str(&format!("winner predicted: {:.1}% of {} games\n", share * 100.0, self.prediction.games));
         }
@@ -120,6 +144,33 @@ impl RatingsView {
         }
         out
     }
+}
+
+/// Each player's results per role in `year`'s rated games.
+fn of_year(kept: &Kept, year: i32) -> BTreeMap<&str, BTreeMap<Role, RoleResults>> {
+    let mut players: BTreeMap<&str, BTreeMap<Role, RoleResults>> = BTreeMap::new();
+    for game in kept.rated_games().filter(|g| g.year == Some(year) && g.seats.len() == 4) {
+        for seat in &game.seats {
+            let results = players.entry(seat.player.as_str()).or_default().entry(seat.role).or_default();
+            results.games += 1;
+            results.wins += u64::from(seat.won);
+            results.score_sum = results.score_sum + seat.score;
+        }
+    }
+    players
+}
+
+/// A player as after their last game of `year`: that rating, the year's games and results per
+/// role, the history up to it. `None` for a player who did not play that year.
+fn as_of_year(p: &PlayerRating, year: i32, roles: &BTreeMap<Role, RoleResults>) -> Option<PlayerRating> {
+    let last = p.history.iter().rposition(|point| point.year == Some(year))?;
+    let point = p.history[last];
+    Some(PlayerRating {
+        rating: Rating { mu: point.mu, sigma: point.sigma },
+        games: roles.values().map(|r| r.games).sum(),
+        roles: roles.clone(),
+        history: p.history[..=last].to_vec(),
+    })
 }
 
 fn player_line(id: &str, p: &PlayerRating, shown: &BTreeMap<String, String>, public: bool) -> PlayerLine {
@@ -159,18 +210,18 @@ pub fn model(name: &str) -> Result<Model, Error> {
 }
 
 impl<S: Source> Projections<S> {
-    /// One model's ratings, players under pseudonyms if `public`.
+    /// One model's ratings, players under pseudonyms if `public`; with `year`, that year's
+    /// players, each as after their last game of it, with that year's games and results.
     ///
     /// # Errors
     /// The source's failure.
-    pub fn ratings(&self, model: Model, public: bool) -> Result<At<RatingsView>, Error> {
+    pub fn ratings(&self, model: Model, public: bool, year: Option<i32>) -> Result<At<RatingsView>, Error> {
         if let Some(models) = self.kept()? {
-            return Ok(
-                models.read(|kept| At { value: RatingsView::of(kept, model, public), as_of_position: kept.position })
-            );
+            return Ok(models
+                .read(|kept| At { value: RatingsView::of(kept, model, public, year), as_of_position: kept.position }));
         }
         let kept = Kept::rebuild(&self.source)?;
-        Ok(At { value: RatingsView::of(&kept, model, public), as_of_position: kept.position })
+        Ok(At { value: RatingsView::of(&kept, model, public, year), as_of_position: kept.position })
     }
 }
 
@@ -190,6 +241,19 @@ impl<S: Source> Projections<S> {
     /// # Errors
     /// As [`Projections::role_stats`].
     pub fn stats_by_year_and_ruleset(&self) -> Result<Vec<Period>, Error> {
+        if let Some(models) = self.kept()? {
+            return models.read(|kept| {
+                Ok(kept.periods()?.iter().map(|(year, ruleset, stats)| Period { year: *year, ruleset: *ruleset, stats: stats.clone() }).collect())
+            });
+        }
+        self.replayed_stats_by_year_and_ruleset()
+    }
+
+    /// [`Projections::stats_by_year_and_ruleset`] by replaying the tournaments' streams.
+    ///
+    /// # Errors
+    /// As [`Projections::role_stats`].
+    pub fn replayed_stats_by_year_and_ruleset(&self) -> Result<Vec<Period>, Error> {
         let season = self.season(super::season::SeasonScope { andes: false })?.value;
         let periods: std::collections::BTreeSet<(i32, ledger::Ruleset)> =
             season.tournaments.iter().filter_map(|t| t.year.map(|y| (y, t.ruleset))).collect();

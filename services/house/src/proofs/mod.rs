@@ -27,10 +27,6 @@ pub trait LatestCheckpoint: Send + Sync {
     /// witnesses' names (none when none did); `None` before the first checkpoint.
     fn latest_note(&self) -> Option<(String, Vec<String>)>;
 
-    /// `record` with its inclusion proof against the first checkpoint that holds it; `None`
-    /// before one does (or when the proof cannot be read, which ledgerd logs).
-    fn proof_of(&self, record: &Recorded) -> Option<GameProof>;
-
     /// A stream's `records` (all of them, in order) each with its inclusion proof, and the
     /// stream's head proved in the heads map, against the first checkpoint that holds the last
     /// of them and commits to the heads: the file `ledgerctl prove` writes against that
@@ -39,9 +35,8 @@ pub trait LatestCheckpoint: Send + Sync {
     fn whole_proof(&self, records: &[Recorded]) -> Option<GameProof>;
 }
 
-/// A stream's events proved in a signed checkpoint: its last (what `ledgerctl audit --report`
-/// hands over: the last event's chain hash covers every event before it) or all of them with its
-/// head (the jury page's download, the file of `ledgerctl prove`).
+/// A stream's events proved in a signed checkpoint: all of them with its head (the jury's
+/// download and report, `ledgerctl audit --report`, the file of `ledgerctl prove`).
 pub struct GameProof {
     pub bundle: Bundle,
     /// The events the checkpoint's tree holds.
@@ -58,14 +53,34 @@ impl GameProof {
     /// The bundle cannot be written as JSON (it always can).
     pub fn report_section(&self, stream: &StreamId, head: &Recorded) -> Result<String, serde_json::Error> {
         let json = serde_json::to_string_pretty(&self.bundle)?;
+        let (what, check) = if self.bundle.heads.is_empty() {
+            (
+                format!(
+                    "{stream}'s events 1 to {} (chain head {}) are in the ledger's checkpoint of {} events ({}); the \
+                     checkpoint does not commit to the streams' heads, so the file cannot show that no event came after",
+                    head.envelope.seq,
+                    ledger::envelope::short_digest(&head.envelope.hash),
+                    self.tree_size,
+                    self.reason,
+                ),
+                "`ledgerctl verify-proof proof.json --key <the ledger's public key>`",
+            )
+        } else {
+            (
+                format!(
+                    "Every event of {stream}, 1 to {} (chain head {}), is in the ledger's checkpoint of {} events ({}), \
+                     which commits to event {0} as the game's last: the file proves the game whole, as of that checkpoint",
+                    head.envelope.seq,
+                    ledger::envelope::short_digest(&head.envelope.hash),
+                    self.tree_size,
+                    self.reason,
+                ),
+                "`ledgerctl verify-proof --whole proof.json --key <the ledger's public key>`",
+            )
+        };
         Ok(format!(
-            "## In the ledger's signed log\n\n{stream} event {} (its last, chain head {}) is in the ledger's checkpoint \
-             of {} events ({}); its chain hash covers every event before it. Save the block below as `proof.json` and \
-             check it offline with `ledgerctl verify-proof proof.json --key <the ledger's public key>`.\n\n```json\n{json}\n```\n",
-            head.envelope.seq,
-            ledger::envelope::short_digest(&head.envelope.hash),
-            self.tree_size,
-            self.reason,
+            "## In the ledger's signed log\n\n{what}. Save the block below as `proof.json` and check it offline with \
+             {check}.\n\n```json\n{json}\n```\n"
         ))
     }
 }

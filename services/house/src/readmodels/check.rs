@@ -87,5 +87,16 @@ pub fn check<S: Source + Clone>(kept: &Kept, source: &S) -> Result<Vec<String>, 
     if replay.replayed_desk()?.value != kept.desk() {
         differences.push("the jury's desk differs from a replay".to_owned());
     }
+    let periods = (kept.periods().map(<[_]>::to_vec), replay.stats_by_year_and_ruleset());
+    match periods {
+        (Ok(kept), Ok(replayed))
+            if kept.len() == replayed.len()
+                && kept.iter().zip(&replayed).all(|((y, r, s), p)| (*y, *r, s) == (p.year, p.ruleset, &p.stats)) => {}
+        (Err(kept), Err(replayed)) if kept == replayed => {}
+        _ => differences.push("the statistics by year and ruleset differ from a replay".to_owned()),
+    }
+    if rebuilt.indexes != kept.indexes {
+        differences.push("what the questions read differs from a rebuild's".to_owned());
+    }
     Ok(differences)
 }

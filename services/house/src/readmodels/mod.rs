@@ -20,6 +20,7 @@
 
 mod check;
 pub mod derive;
+mod indexes;
 mod query;
 
 pub use check::{check, Upto};
@@ -58,6 +59,9 @@ pub struct Kept {
     /// One per [`Model::ALL`], in that order.
     #[serde(skip)]
     ratings: Vec<Ratings>,
+    /// What the questions read (the desk's games, the season's lines, the statistics in parts).
+    #[serde(skip)]
+    indexes: indexes::Indexes,
 }
 
 impl Default for Kept {
@@ -85,6 +89,7 @@ impl Kept {
             scheduled_by: BTreeMap::new(),
             rated: BTreeMap::new(),
             ratings: Vec::new(),
+            indexes: indexes::Indexes::default(),
         };
         kept.reindex();
         kept
@@ -180,6 +185,8 @@ impl Kept {
 
     /// Takes a batch's changes in.
     pub fn install(&mut self, changes: Changes) {
+        let tournaments_changed: BTreeSet<StreamId> = changes.tournaments.keys().cloned().collect();
+        let games_changed: BTreeSet<StreamId> = changes.games.keys().cloned().collect();
         for (id, summary) in changes.tournaments {
             if let Some(old) = self.tournaments.remove(&id) {
                 for (game, _) in &old.games {
@@ -227,11 +234,14 @@ impl Kept {
                 }
             }
         }
+        self.indexes.mend(&self.tournaments, &self.games, &self.scheduled_by, &tournaments_changed, &games_changed);
         self.position = self.position.max(changes.upto);
     }
 
-    /// The indexes that are not saved: who schedules each game, the rated games, the ratings.
+    /// The indexes that are not saved: who schedules each game, the rated games, the ratings,
+    /// what the questions read.
     fn reindex(&mut self) {
+        self.indexes = indexes::Indexes::of(&self.tournaments, &self.games);
         self.scheduled_by = self
             .tournaments
             .iter()

@@ -10,7 +10,6 @@ use replay::season::GameProgress;
 use replay::stats::{Filter, Stats};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 
 /// A call for the jury not yet ruled on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -58,60 +57,35 @@ impl Kept {
 
     /// The season's tournaments, newest first.
     pub fn tournament_lines(&self) -> Vec<TournamentLine> {
-        let mut lines: Vec<TournamentLine> = self
-            .tournaments
-            .iter()
-            .map(|(id, t)| {
-                let state = replay::season::phase(&t.facts(), |g| Ok::<_, Infallible>(self.progress(g)))
-                    .unwrap_or_else(|never| match never {});
-                TournamentLine {
-                    tournament: id.clone(),
-                    name: t.name.clone(),
-                    ruleset: t.ruleset,
-                    year: t.year,
-                    players: usize::try_from(t.players).unwrap_or(usize::MAX),
-                    withdrawn: usize::try_from(t.withdrawn).unwrap_or(usize::MAX),
-                    state,
-                    first_position: t.first_position,
-                }
-            })
-            .collect();
+        let mut lines: Vec<TournamentLine> = self.indexes.lines().cloned().collect();
         lines.sort_by_key(|t| std::cmp::Reverse(t.first_position));
         lines
     }
 
-    /// Role and nation statistics of the ended tournament games `filter` admits.
+    /// Role and nation statistics of the ended tournament games `filter` admits: added up from
+    /// each tournament's parts, the season's total kept whole.
     ///
     /// # Errors
     /// `FailedPrecondition`: an ended game of an admitted tournament cannot be scored.
     pub fn stats(&self, filter: &Filter) -> Result<Stats, Error> {
-        let mut out = Stats::default();
-        for (tid, t) in &self.tournaments {
-            if filter.tournament.as_deref().is_some_and(|wanted| wanted != tid.id()) {
-                continue;
-            }
-            for (game, _) in &t.games {
-                let Some(summary) = StreamId::game(game).ok().and_then(|g| self.games.get(&g)) else { continue };
-                let played = match &summary.played {
-                    None => continue,
-                    Some(Err(why)) => return Err(Error::FailedPrecondition(why.clone())),
-                    Some(Ok(played)) => played,
-                };
-                if !filter.admits_parts(Some(&played.tournament), played.ruleset, Some(played.stage), played.year) {
-                    continue;
-                }
-                let roles = played.roles.iter().filter_map(|r| r.score.map(|s| (r.role, r.won, s)));
-                let nations = played.nations.iter().filter_map(|(n, s, won)| s.map(|s| (*n, *won, s)));
-                out.count(Some((&played.tournament, &played.tournament_name)), roles, nations);
-            }
-        }
-        Ok(out)
+        self.indexes.stats(filter).map_err(Error::FailedPrecondition)
     }
 
-    /// The jury's desk.
+    /// The statistics of each year and ruleset the tournaments were played in, oldest first;
+    /// periods without an ended game left out.
+    ///
+    /// # Errors
+    /// As [`Kept::stats`].
+    pub fn periods(&self) -> Result<&[(i32, ledger::Ruleset, Stats)], Error> {
+        self.indexes.periods().map_err(Error::FailedPrecondition)
+    }
+
+    /// The jury's desk: the games with an open call or without their fate horizon, and nothing
+    /// else, are looked at.
     pub fn desk(&self) -> Desk {
         let mut desk = Desk::default();
-        for (id, game) in &self.games {
+        for id in self.indexes.desk() {
+            let Some(game) = self.games.get(id) else { continue };
             desk.calls.extend(game.calls.iter().map(|c| DeskCall {
                 game: id.clone(),
                 seq: c.seq,
@@ -127,16 +101,7 @@ impl Kept {
 
     /// How each player is shown: the pseudonym (`public`) or the name of their newest
     /// tournament's registration; a player no tournament registers, by id.
-    pub fn shown_names(&self, public: bool) -> BTreeMap<String, String> {
-        let mut tournaments: Vec<_> = self.tournaments.values().collect();
-        tournaments.sort_by_key(|t| t.first_position);
-        let mut shown = BTreeMap::new();
-        for t in tournaments {
-            let names = if public { &t.pseudonyms } else { &t.names };
-            for (player, name) in names {
-                shown.insert(player.clone(), name.clone());
-            }
-        }
-        shown
+    pub fn shown_names(&self, public: bool) -> &BTreeMap<String, String> {
+        self.indexes.shown(public)
     }
 }

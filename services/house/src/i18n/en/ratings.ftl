@@ -27,4 +27,8 @@ ratings-trends-lead = Each role's win rate in the games of each year and ruleset
 ratings-col-year = Year
 ratings-col-ruleset = Ruleset
 ratings-trends-csv = these numbers as CSV
+ratings-year-lead = { $year }: the players of that year, each as after their last game of it; games and results by role are that year's ({ $games ->
+    [one] one game
+   *[other] { $games } games
+}). The roles' terms and the prediction cover every year.
 ratings-link = Player ratings and the balance over time

@@ -87,6 +87,7 @@ error-jury-signin = The replay viewer needs the jury's token: sign in.
 error-jury-only = The replay viewer is for the jury; { $actor } is cleared as { $clearance }.
 # $year (String) - what was typed
 error-bad-year = “{ $year }” is not a year.
+error-bad-ruleset = “{ $ruleset }” is not a ruleset: wm2015, cafe2019 or cafe2023.
 # $max (String)
 error-too-many-live = This ledgerd already serves { $max } live pages: reload later.
 error-too-many-live-yours = You already follow { $max } live pages: close some, or reload later.

@@ -27,4 +27,8 @@ ratings-trends-lead = El porcentaje de victorias de cada papel en las partidas d
 ratings-col-year = Año
 ratings-col-ruleset = Reglamento
 ratings-trends-csv = estos números en CSV
+ratings-year-lead = { $year }: los jugadores de ese año, cada uno como quedó tras su última partida del año; partidas y resultados por papel son de ese año ({ $games ->
+    [one] una partida
+   *[other] { $games } partidas
+}). Los términos de los papeles y la predicción abarcan todos los años.
 ratings-link = Clasificación de los jugadores y el equilibrio a lo largo del tiempo

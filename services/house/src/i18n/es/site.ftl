@@ -96,6 +96,7 @@ error-jury-only = El visor de repetición es para el jurado; { $actor } tiene au
 }.
 # $year (String)
 error-bad-year = «{ $year }» no es un año.
+error-bad-ruleset = «{ $ruleset }» no es un reglamento: wm2015, cafe2019 o cafe2023.
 # $max (String)
 error-too-many-live = Este ledgerd ya sirve { $max } páginas en directo: recargue más tarde.
 error-too-many-live-yours = Ya sigue { $max } páginas en directo: cierre alguna o recargue más tarde.
