@@ -147,11 +147,12 @@ pub struct Stats {
 }
 
 /// A tournament whose games a [`Stats`] counted: what its records name it by (the filter's
-/// `tournament`, a stream id when the house gathers them) and its name.
+/// `tournament`, a stream id when the house gathers them) and its name. Shared text: a season's
+/// kept statistics hand out their list of tournaments without copying a name.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Covered {
-    pub id: String,
-    pub name: String,
+    pub id: std::sync::Arc<str>,
+    pub name: std::sync::Arc<str>,
 }
 
 /// Folds the records the filter admits; games that have not ended are left out.
@@ -183,8 +184,8 @@ impl Stats {
     ) {
         self.games += 1;
         if let Some((id, name)) = tournament {
-            if !self.tournaments.iter().any(|t| t.id == id) {
-                self.tournaments.push(Covered { id: id.to_owned(), name: name.to_owned() });
+            if !self.tournaments.iter().any(|t| *t.id == *id) {
+                self.tournaments.push(Covered { id: id.into(), name: name.into() });
             }
         }
         for (role, won, score) in roles {

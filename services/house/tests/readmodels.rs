@@ -258,3 +258,21 @@ fn a_years_ratings_are_each_player_as_after_their_last_game_of_that_year() {
     }
     assert!(season.ratings(Model::Plain, false, Some(2024)).unwrap().value.players.is_empty());
 }
+
+/// The desk lists at most what it is asked for and counts the rest, kept and replayed alike:
+/// five CAFE 2023 tournaments, whose ended games Prussia did not win defensively have no fate
+/// horizon.
+#[test]
+fn the_desk_lists_at_most_what_it_is_asked_and_counts_the_rest() {
+    use ledger_house::facade::Projections;
+    let mut season = Season { records: Records::new(), position: 0 };
+    let models = ReadModels::new(Kept::new());
+    let batch: Vec<Entry> = (1..=5).flat_map(copy_of).map(|(id, e)| season.push(id, e)).collect();
+    models.follow(&season.records, &batch).unwrap();
+    let whole = Projections::new(season.records.clone()).replayed_desk(usize::MAX).unwrap().value;
+    assert!(whole.horizons.len() > 10, "{}", whole.horizons.len());
+    let kept = models.read(|kept| kept.desk(10));
+    assert_eq!((kept.horizons.len(), kept.horizons_waiting, kept.calls_waiting), (10, whole.horizons.len(), 0));
+    assert_eq!(kept, Projections::new(season.records.clone()).replayed_desk(10).unwrap().value);
+    assert_eq!(whole.horizons[..10], kept.horizons[..], "the first 10 of the whole list");
+}

@@ -24,8 +24,9 @@ use ledger_house::error::Error;
 use ledger_store::{AppendError, AppendRequest};
 use std::sync::Arc;
 
-/// The most open calls the desk lists (the oldest first).
-const MAX_LISTED: usize = 200;
+/// The most open calls, and games without their fate horizon, the desk lists (the oldest calls
+/// first): a desk the jury can work down; the lead counts them all.
+const MAX_LISTED: usize = 25;
 
 /// `/jury`: every open call of the season's games, oldest first, and the ended games still
 /// without their fate horizon; live, shared by every jury member reading it in that language.
@@ -73,11 +74,10 @@ pub(crate) struct LiveQuery {
 /// ([`super::shared_live`]), never per viewer.
 pub(crate) async fn render_desk(state: &WebState, lang: Lang) -> Result<String, PageError> {
     let facade = state.facade.clone();
-    let desk = blocking(move || Ok(facade.desk()?.value)).await?;
-    let mut calls = desk.calls;
+    let desk = blocking(move || Ok(facade.desk(MAX_LISTED)?.value)).await?;
+    let calls = desk.calls;
     let horizons: Vec<(StreamId, u32, u64)> = desk.horizons.into_iter().map(|h| (h.game, h.turn, h.version)).collect();
-    let waiting = calls.len();
-    calls.truncate(MAX_LISTED);
+    let waiting = desk.calls_waiting;
     let rows: String = calls
         .iter()
         .map(|c| {
@@ -111,13 +111,13 @@ pub(crate) async fn render_desk(state: &WebState, lang: Lang) -> Result<String, 
     Ok(format!(
         "<p class=\"muted\" id=\"desk-lead\">{}</p>{list}{}",
         esc(&lang.t_args("desk-lead", &[("count", waiting.into())])),
-        horizons_html(lang, &horizons),
+        horizons_html(lang, &horizons, desk.horizons_waiting),
     ))
 }
 
 /// The ended CAFE 2023 games still without their fate horizon, each with a form to record it
 /// (the turn prefilled with the game's last).
-fn horizons_html(lang: Lang, games: &[(StreamId, u32, u64)]) -> String {
+fn horizons_html(lang: Lang, games: &[(StreamId, u32, u64)], waiting: usize) -> String {
     if games.is_empty() {
         return String::new();
     }
@@ -136,8 +136,14 @@ fn horizons_html(lang: Lang, games: &[(StreamId, u32, u64)]) -> String {
             )
         })
         .collect();
+    let more = if waiting > games.len() {
+        let said = lang.t_args("desk-horizons-more", &[("shown", games.len().into()), ("count", waiting.into())]);
+        format!("<p class=\"muted\" id=\"desk-horizons-more\" data-waiting=\"{waiting}\">{}</p>", esc(&said))
+    } else {
+        String::new()
+    };
     format!(
-        "<h2>{}</h2><p class=\"hint\">{}</p><table class=\"season\" id=\"desk-horizons\"><tbody>{rows}</tbody></table>",
+        "<h2>{}</h2><p class=\"hint\">{}</p><table class=\"season\" id=\"desk-horizons\"><tbody>{rows}</tbody></table>{more}",
         esc(&lang.t("desk-horizons-title")),
         esc(&lang.t("desk-horizons-hint")),
     )

@@ -27,7 +27,7 @@ const CHARTED: usize = 8;
 
 /// The points a player's line is drawn with, at most: a long history is drawn from evenly
 /// spaced games and its last, so the chart costs the same after 8 games and after 8,000.
-const POINTS_PER_LINE: usize = 120;
+const POINTS_PER_LINE: usize = 60;
 
 /// `history` thinned to at most [`POINTS_PER_LINE`] points, its first and last kept.
 fn sampled(history: &[ledger_house::ratings::Point]) -> Vec<ledger_house::ratings::Point> {
@@ -200,8 +200,12 @@ fn history_chart(lang: Lang, players: &[PlayerLine]) -> String {
         names[i].1 = names[i].1.max(names[i - 1].1 + 13.0);
     }
     for (index, player) in charted.iter().enumerate() {
-        let points: Vec<String> =
-            lines[index].iter().map(|h| format!("{:.1},{:.1}", x(h.end_position), y(h.mu))).collect();
+        // Whole pixels of the 600-wide view: a line costs a few integers a point.
+        #[allow(clippy::cast_possible_truncation)] // within the view box
+        let points: Vec<String> = lines[index]
+            .iter()
+            .map(|h| format!("{},{}", x(h.end_position).round() as i64, y(h.mu).round() as i64))
+            .collect();
         let last = names.iter().find(|(i, _)| *i == index).map_or(0.0, |(_, at)| *at);
         svg.push_str(&format!(
             "<polyline class=\"line s{index}\" data-player=\"{name}\" points=\"{}\"><title>{name}</title></polyline>\

@@ -1,6 +1,6 @@
 //! The jury's desk (issue 36; issue 43, item 5): every call for the jury not yet ruled on, and
 //! the ended CAFE 2023 games still without their fate horizon. From the read models when
-//! ledgerd keeps them (a walk over one summary per game), else by reading every game stream
+//! ledgerd keeps them (the games on the desk alone are looked at), else by reading every game stream
 //! ([`Projections::replayed_desk`], the full replay they are checked against).
 
 use super::{At, Projections, Source};
@@ -10,15 +10,16 @@ use crate::readmodels::{Desk, DeskCall, DeskHorizon};
 use ledger::{Event, Ruleset, StreamKind};
 
 impl<S: Source> Projections<S> {
-    /// The desk, as of the newest position.
+    /// The desk, as of the newest position: at most `most` of its calls and of its games
+    /// without a fate horizon, with how many there are.
     ///
     /// # Errors
     /// The source's failure.
-    pub fn desk(&self) -> Result<At<Desk>, Error> {
+    pub fn desk(&self, most: usize) -> Result<At<Desk>, Error> {
         if let Some(models) = self.kept()? {
-            return Ok(models.read(|kept| At { value: kept.desk(), as_of_position: kept.position }));
+            return Ok(models.read(|kept| At { value: kept.desk(most), as_of_position: kept.position }));
         }
-        self.replayed_desk()
+        self.replayed_desk(most)
     }
 
     /// The desk by reading every game stream (and, for a game with an end, the tournament
@@ -26,7 +27,7 @@ impl<S: Source> Projections<S> {
     ///
     /// # Errors
     /// The source's failure.
-    pub fn replayed_desk(&self) -> Result<At<Desk>, Error> {
+    pub fn replayed_desk(&self, most: usize) -> Result<At<Desk>, Error> {
         let mut desk = Desk::default();
         let mut newest = 0;
         for id in self.source.streams()?.into_iter().filter(|s| s.kind() == StreamKind::Game) {
@@ -53,6 +54,6 @@ impl<S: Source> Projections<S> {
                 }
             }
         }
-        Ok(At { value: desk.sorted(), as_of_position: newest })
+        Ok(At { value: desk.listing(most), as_of_position: newest })
     }
 }

@@ -85,8 +85,10 @@ impl TournamentStats {
 /// The indexes over what is kept.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Indexes {
-    /// Games with an open call or a missing fate horizon.
-    desk: BTreeSet<StreamId>,
+    /// Games with an open call.
+    calls: BTreeSet<StreamId>,
+    /// Ended CAFE 2023 games without their fate horizon.
+    horizons: BTreeSet<StreamId>,
     /// Each tournament's line of the season list.
     lines: BTreeMap<StreamId, TournamentLine>,
     /// Each tournament's statistics, in parts.
@@ -103,7 +105,8 @@ pub struct Indexes {
 impl Default for Indexes {
     fn default() -> Self {
         Indexes {
-            desk: BTreeSet::new(),
+            calls: BTreeSet::new(),
+            horizons: BTreeSet::new(),
             lines: BTreeMap::new(),
             stats: BTreeMap::new(),
             total: Ok(Stats::default()),
@@ -117,7 +120,8 @@ impl Indexes {
     /// Made whole from the summaries.
     pub fn of(tournaments: &BTreeMap<StreamId, TournamentSummary>, games: &BTreeMap<StreamId, GameSummary>) -> Indexes {
         let mut indexes = Indexes {
-            desk: games.iter().filter(|(_, g)| on_the_desk(g)).map(|(id, _)| id.clone()).collect(),
+            calls: games.iter().filter(|(_, g)| !g.calls.is_empty()).map(|(id, _)| id.clone()).collect(),
+            horizons: games.iter().filter(|(_, g)| g.horizon.is_some()).map(|(id, _)| id.clone()).collect(),
             ..Indexes::default()
         };
         for (id, tournament) in tournaments {
@@ -140,10 +144,16 @@ impl Indexes {
         games_changed: &BTreeSet<StreamId>,
     ) {
         for id in games_changed {
-            if games.get(id).is_some_and(on_the_desk) {
-                self.desk.insert(id.clone());
-            } else {
-                self.desk.remove(id);
+            let game = games.get(id);
+            for (set, on) in [
+                (&mut self.calls, game.is_some_and(|g| !g.calls.is_empty())),
+                (&mut self.horizons, game.is_some_and(|g| g.horizon.is_some())),
+            ] {
+                if on {
+                    set.insert(id.clone());
+                } else {
+                    set.remove(id);
+                }
             }
         }
         let touched: BTreeSet<&StreamId> = tournaments_changed
@@ -217,9 +227,19 @@ impl Indexes {
         self.periods.as_deref().map_err(Clone::clone)
     }
 
-    /// The games on the jury's desk, in stream order.
-    pub fn desk(&self) -> impl Iterator<Item = &StreamId> {
-        self.desk.iter()
+    /// The games with an open call, in stream order.
+    pub fn calls(&self) -> impl Iterator<Item = &StreamId> {
+        self.calls.iter()
+    }
+
+    /// The ended CAFE 2023 games without their fate horizon, in stream order.
+    pub fn horizons(&self) -> impl Iterator<Item = &StreamId> {
+        self.horizons.iter()
+    }
+
+    /// How many games wait for their fate horizon.
+    pub fn horizons_waiting(&self) -> usize {
+        self.horizons.len()
     }
 
     /// The season's tournaments, in stream order.
@@ -231,11 +251,6 @@ impl Indexes {
     pub fn shown(&self, public: bool) -> &BTreeMap<String, String> {
         &self.shown[usize::from(public)]
     }
-}
-
-/// A game the jury's desk lists: an open call, or an ended game without its fate horizon.
-fn on_the_desk(game: &GameSummary) -> bool {
-    !game.calls.is_empty() || game.horizon.is_some()
 }
 
 /// A tournament's line of the season list.

@@ -29,19 +29,28 @@ pub struct DeskHorizon {
     pub version: u64,
 }
 
-/// What the jury's desk shows: every open call, oldest first (by when it was recorded; games in
+/// What the jury's desk shows: the open calls, oldest first (by when it was recorded; games in
 /// stream order, then seq, where two were recorded at once), and the games without a fate
-/// horizon, in stream order.
+/// horizon, in stream order; at most as many of each as asked for, with how many there are.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Desk {
     pub calls: Vec<DeskCall>,
     pub horizons: Vec<DeskHorizon>,
+    /// Every open call, listed or not.
+    pub calls_waiting: usize,
+    /// Every game without its fate horizon, listed or not.
+    pub horizons_waiting: usize,
 }
 
 impl Desk {
-    /// Sorts the calls as the desk lists them.
-    pub fn sorted(mut self) -> Desk {
+    /// Sorts the calls as the desk lists them, counts both lists and keeps at most `most` of
+    /// each.
+    pub fn listing(mut self, most: usize) -> Desk {
         self.calls.sort_by_key(|c| c.recorded_at_ms);
+        self.calls_waiting = self.calls.len();
+        self.horizons_waiting = self.horizons_waiting.max(self.horizons.len());
+        self.calls.truncate(most);
+        self.horizons.truncate(most);
         self
     }
 }
@@ -80,11 +89,11 @@ impl Kept {
         self.indexes.periods().map_err(Error::FailedPrecondition)
     }
 
-    /// The jury's desk: the games with an open call or without their fate horizon, and nothing
-    /// else, are looked at.
-    pub fn desk(&self) -> Desk {
-        let mut desk = Desk::default();
-        for id in self.indexes.desk() {
+    /// The jury's desk, at most `most` of each list: only the games with an open call, and the
+    /// first `most` without their fate horizon, are looked at.
+    pub fn desk(&self, most: usize) -> Desk {
+        let mut desk = Desk { horizons_waiting: self.indexes.horizons_waiting(), ..Desk::default() };
+        for id in self.indexes.calls() {
             let Some(game) = self.games.get(id) else { continue };
             desk.calls.extend(game.calls.iter().map(|c| DeskCall {
                 game: id.clone(),
@@ -92,11 +101,13 @@ impl Kept {
                 reason: c.reason.clone(),
                 recorded_at_ms: c.recorded_at_ms,
             }));
-            if let Some(turn) = game.horizon {
+        }
+        for id in self.indexes.horizons().take(most) {
+            if let Some((turn, game)) = self.games.get(id).and_then(|g| Some((g.horizon?, g))) {
                 desk.horizons.push(DeskHorizon { game: id.clone(), turn, version: game.version });
             }
         }
-        desk.sorted()
+        desk.listing(most)
     }
 
     /// How each player is shown: the pseudonym (`public`) or the name of their newest

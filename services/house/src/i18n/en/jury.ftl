@@ -29,6 +29,7 @@ index-jury = The jury's desk: every call waiting for a ruling
 desk-horizons-title = Games ended without the fate horizon
 desk-horizons-hint = The CAFE 2023 sTCC tie-breaker needs, for a game Prussia did not win defensively, the turn the Cards of Fate would have ended it. Record it while the table remembers: without it the tie-breaker is unavailable for these players.
 desk-horizon-turn = Turn
+desk-horizons-more = The first { $shown } of { $count } games are listed; each one recorded brings the next.
 jury-proof-title = In the ledger's signed log
 jury-proof-lead = The game's { $seq } events, from its first to its last (chain head { $digest }), are in the ledger's signed checkpoint of { $size } events, which commits to the game's last event as its head: the proof file shows the game whole, nothing left out at either end. Save it and check it offline with the ledger's public key.
 jury-proof-download = Download the proof file

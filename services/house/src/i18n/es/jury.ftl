@@ -29,6 +29,7 @@ index-jury = La mesa del jurado: cada llamada que espera una resolución
 desk-horizons-title = Partidas terminadas sin el horizonte del destino
 desk-horizons-hint = El desempate sTCC de CAFE 2023 necesita, en una partida que Prusia no ganó a la defensiva, el turno en que las cartas del destino la habrían terminado. Regístrelo mientras la mesa lo recuerda: sin él, el desempate no está disponible para estos jugadores.
 desk-horizon-turn = Turno
+desk-horizons-more = Se muestran las { $shown } primeras de { $count } partidas; cada una que se registre trae la siguiente.
 jury-proof-title = En el registro firmado del ledger
 jury-proof-lead = Los { $seq } eventos de la partida, del primero al último (cabeza de la cadena { $digest }), están en el punto de control firmado del ledger de { $size } eventos, que fija el último evento de la partida como su cabeza: el fichero de prueba muestra la partida entera, sin nada omitido en ninguno de sus extremos. Guárdelo y compruébelo sin conexión con la clave pública del ledger.
 jury-proof-download = Descargar el fichero de prueba
