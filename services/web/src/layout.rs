@@ -1,10 +1,9 @@
 //! The shell every page shares (head, navigation, who is signed in), HTML escaping, the assets
 //! compiled into the binary, and the index's forms that open a page by id (the index itself,
-//! the season, is [`super::home`]).
+//! the season, is [`super::public::home`]).
 
 use super::auth::Viewer;
-use super::i18n::{Lang, CATALOGUES};
-use super::refusal::Say;
+use super::i18n::{Lang, Say, CATALOGUES};
 use super::PageError;
 use axum::extract::Path;
 use axum::http::header;

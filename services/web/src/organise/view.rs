@@ -350,7 +350,7 @@ pub(super) fn season(
     } else {
         format!("<ul id=\"season-tournaments\">{rows}</ul>")
     };
-    let refused = refused.map(|e| super::preview::refusal_box(lang, e)).unwrap_or_default();
+    let refused = refused.map(|e| super::super::refusal::refusal_box(lang, e)).unwrap_or_default();
     let body = format!(
         "<h1>{title}</h1>{list}<section class=\"console\" id=\"create\"><h2>{create}</h2>{refused}{form}</section>",
         title = esc(&lang.t("organise-season-title")),
