@@ -3,7 +3,7 @@
 //! game's table time now, which the board shows. The table page asks the projections facade
 //! instead (`Projections::table`, on the table page).
 
-use super::PageError;
+use crate::PageError;
 use ledger::{Recorded, Ruleset, StreamId, StreamKind};
 use ledger_house::error::Error;
 use ledger_house::projections::table::Stored;

@@ -1,11 +1,13 @@
-//! The web pages ledgerd serves with `--http-listen`: the front page with the season's
-//! tournaments and Andes matches ([`home`]), the table's offline app ([`table`], with
-//! its manifest and service worker in [`pwa`]), the public standings board ([`board`]), the
-//! jury's replay viewer ([`jury`]), the Andes board ([`andes`]), the analysts' charts
-//! ([`analyst`]), the organiser's printed paper ([`paper`]), the sheet that makes a tablet trust a hall
-//! without internet ([`trust`]) and the way a table's tablet finds
-//! the game it plays now ([`tables`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
-//! the binary ([`layout`]); Spanish and English from Fluent catalogues ([`i18n`]).
+//! The web pages ledgerd serves with `--http-listen`, a folder for the people each page is for:
+//! the public's ([`public`]: the front page, the standings board, the pairings, the Andes board),
+//! the players' ([`players`]: a player's own page and the links to it), the table's tablet
+//! ([`table`]: the offline app, the Andes recording page, the manifest and service worker), the
+//! organiser's ([`organise`]: the console and the codes), the jury's ([`jury`]: the replay viewer
+//! and the desk), the printed paper ([`paper`]), the hall's door and trust ([`hall`]: sign-in, the
+//! sheet that makes a tablet trust a hall without internet) and the analysts' charts
+//! ([`analysts`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
+//! the binary ([`layout`]); Spanish and English from Fluent catalogues ([`i18n`]), refusals in
+//! the reader's language ([`refusal`]).
 //!
 //! Architecture Invariant: the pages are one more client of the same code the gRPC API runs.
 //! Who may see and record what is `Auth::authorize`/`Auth::recorder` on metadata built from the
@@ -14,8 +16,10 @@
 //! (`replay`'s standings, statistics and clock, the Andes views, the typed
 //! `projections::table::TableView`), never protobuf or the API's JSON read back; the jury's view
 //! is `replay::audit`, and an append is a `store::AppendRequest` decided by the sequencer like
-//! any other. Live pages follow `Log::subscribe` ([`sse`]); the board is rendered once per change
-//! for all its viewers ([`shared_live`]).
+//! any other. Live pages follow `Log::subscribe` ([`live`]), which knows no page: the board, the
+//! Andes board and the jury's desk register how they render (`live::shared::LivePage`) and are
+//! rendered once per change for all their viewers. The folders import one another without a
+//! circle, and none imports this file's router.
 
 mod analysts;
 mod auth;

@@ -6,9 +6,9 @@
 //! written by [`localize`], a layer around every route that reads the request's language; a
 //! page never shows a bare `UNAUTHENTICATED: unknown token`, nor the ledger's English.
 
-use super::i18n::{Lang, Say};
-use super::layout::{esc, shell_in, Head};
-use super::PageError;
+use crate::i18n::{Lang, Say};
+use crate::layout::{esc, shell_in, Head};
+use crate::PageError;
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
@@ -73,7 +73,7 @@ pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
         body.push_str(&format!("<p class=\"muted\" id=\"error-detail\">{}</p>", esc(&words)));
     }
     if matches!(error.code, Code::Unauthenticated | Code::PermissionDenied) {
-        let next = super::auth::local_path(Some(path));
+        let next = crate::auth::local_path(Some(path));
         body.push_str(&format!(
             "<p><a href=\"/signin?next={}\" id=\"error-signin\">{}</a></p>",
             esc(&next),
@@ -111,7 +111,7 @@ pub(crate) fn json(lang: Lang, error: &PageError) -> Response {
 /// Every route's layer: a [`PageError`] a handler returned is written in the request's language,
 /// as a page or, for a JSON route, as JSON.
 pub(crate) async fn localize(request: Request, next: Next) -> Response {
-    let lang = super::i18n::of_request(request.headers());
+    let lang = crate::i18n::of_request(request.headers());
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     if let Some(JsonRefusal(error)) = response.extensions_mut().remove::<JsonRefusal>() {

@@ -16,11 +16,11 @@ mod forms;
 mod preview;
 mod view;
 
-use super::auth::{same_origin, Viewer};
-use super::i18n::{Lang, PageLang, Say};
-use super::layout::short_id;
-use super::refusal::by_the_rules;
-use super::{blocking, PageError, WebState};
+use crate::auth::{same_origin, Viewer};
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::short_id;
+use crate::refusal::by_the_rules;
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};

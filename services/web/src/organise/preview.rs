@@ -2,14 +2,14 @@
 //! The preview ends with the button that records it (the same fields again, with the version
 //! it was planned on) and the form to change it.
 
-use super::super::auth::Viewer;
-use super::super::i18n::{Lang, Say};
-use super::super::layout::{esc, shell};
-use super::super::refusal::refusal_box;
-use super::super::PageError;
 use super::fields::Fields;
 use super::forms;
 use super::view::{name, role_name, section_of};
+use crate::auth::Viewer;
+use crate::i18n::{Lang, Say};
+use crate::layout::{esc, shell};
+use crate::refusal::refusal_box;
+use crate::PageError;
 use ledger::draw::QualifyingDraw;
 use ledger::rules::TournamentState;
 use ledger::{Event, Role};
