@@ -185,7 +185,31 @@ fn protobuf_statuses_and_imports_of_the_server_stay_where_they_are_listed() {
 /// (`crate::<m>`) without a circle, so each can be read, and split, on its own.
 #[test]
 fn the_stores_modules_import_one_another_without_a_circle() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../store/src");
+    let imports = top_level_imports("../store/src");
+    assert!(imports.values().any(|used| !used.is_empty()), "no module of the store imports another");
+    assert_no_circle("the store's", &imports);
+}
+
+/// The web room's folders and shared files (`web/src/<m>.rs` or `web/src/<m>/`: the pages by
+/// audience, the live plumbing, what every page shares) import one another without a circle;
+/// and the live plumbing imports no page: a live page registers how it renders
+/// (`live::shared::LivePage`), so pages depend on `live/`, never the reverse.
+#[test]
+fn the_web_rooms_folders_import_one_another_without_a_circle() {
+    let imports = top_level_imports("web/src");
+    assert_no_circle("the web room's", &imports);
+    const PAGES: &[&str] = &["public", "players", "table", "organise", "jury", "paper", "hall", "analysts"];
+    for page in PAGES {
+        assert!(imports.contains_key(*page), "no folder web/src/{page}");
+    }
+    let live: Vec<&String> = imports["live"].iter().filter(|m| PAGES.contains(&m.as_str())).collect();
+    assert!(live.is_empty(), "the live plumbing imports pages: {live:?}");
+}
+
+/// What each top-level module of the crate at `src` (relative to `services/`) names of the others
+/// (`crate::<m>`), `lib.rs` left out (it declares them all).
+fn top_level_imports(src: &str) -> HashMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join(src);
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let mut imports: HashMap<String, BTreeSet<String>> = HashMap::new();
@@ -208,23 +232,28 @@ fn the_stores_modules_import_one_another_without_a_circle() {
         }
     }
     assert!(imports.len() > 5, "{} modules in {}", imports.len(), src.display());
-    assert!(imports.values().any(|used| !used.is_empty()), "no module of the store imports another");
+    imports
+}
+
+/// Panics, naming it, at a circle of `imports` (`whose`: whose modules they are).
+fn assert_no_circle(whose: &str, imports: &HashMap<String, BTreeSet<String>>) {
     // A depth-first walk: a module met again while it is still on the path closes a circle.
     fn walk(
+        whose: &str,
         module: &str,
         imports: &HashMap<String, BTreeSet<String>>,
         path: &mut Vec<String>,
         done: &mut BTreeSet<String>,
     ) {
         if let Some(at) = path.iter().position(|m| m == module) {
-            panic!("the store's modules import one another in a circle: {} -> {module}", path[at..].join(" -> "));
+            panic!("{whose} modules import one another in a circle: {} -> {module}", path[at..].join(" -> "));
         }
         if done.contains(module) {
             return;
         }
         path.push(module.to_owned());
         for next in imports.get(module).into_iter().flatten().filter(|m| imports.contains_key(*m)) {
-            walk(next, imports, path, done);
+            walk(whose, next, imports, path, done);
         }
         path.pop();
         done.insert(module.to_owned());
@@ -233,7 +262,7 @@ fn the_stores_modules_import_one_another_without_a_circle() {
     let mut modules: Vec<&String> = imports.keys().collect();
     modules.sort();
     for module in modules {
-        walk(module, &imports, &mut Vec::new(), &mut done);
+        walk(whose, module, imports, &mut Vec::new(), &mut done);
     }
 }
 

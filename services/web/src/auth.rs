@@ -9,8 +9,8 @@
 //! headers would be; no cookie means what no header means there: `anonymous`, `table`. Without a
 //! cookie on a ledgerd with an auth file, the browser is the public.
 
-use super::refusal::Say;
-use super::{PageError, WebState};
+use crate::i18n::Say;
+use crate::{PageError, WebState};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};

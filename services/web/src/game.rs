@@ -1,9 +1,9 @@
 //! One game as the jury's pages need it: its records (with their envelopes, for the chain and
 //! the audit) and the tournaments around it (for its ruleset, clock length and seats); and a
 //! game's table time now, which the board shows. The table page asks the projections facade
-//! instead (`Projections::table`, [`super::table`]).
+//! instead (`Projections::table`, on the table page).
 
-use super::PageError;
+use crate::PageError;
 use ledger::{Recorded, Ruleset, StreamId, StreamKind};
 use ledger_house::error::Error;
 use ledger_house::projections::table::Stored;

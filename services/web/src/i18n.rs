@@ -1,10 +1,12 @@
 //! The language of a request: the `ledger_lang` cookie (set by the switch on every page), else
 //! the best match of the browser's `Accept-Language`, else English. The words themselves are
-//! the house's (`ledger_house::i18n`).
+//! the house's (`ledger_house::i18n`); a page that does not yet know its reader's language keeps
+//! a message with its arguments ([`Say`]).
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{header, HeaderMap};
+use fluent_bundle::FluentValue;
 use ledger_house::i18n::negotiate;
 pub use ledger_house::i18n::{catalogue, Lang, CATALOGUES};
 use std::convert::Infallible;
@@ -38,6 +40,37 @@ pub fn of_request(headers: &HeaderMap) -> Lang {
         let accepted = headers.get(header::ACCEPT_LANGUAGE).and_then(|v| v.to_str().ok()).unwrap_or_default();
         negotiate(accepted)
     })
+}
+
+/// A catalogue message with its arguments, formatted in whichever language reads it.
+#[derive(Debug, Clone)]
+pub(crate) struct Say {
+    id: &'static str,
+    args: Vec<(&'static str, String)>,
+}
+
+impl Say {
+    pub(crate) fn new(id: &'static str) -> Say {
+        Say { id, args: Vec::new() }
+    }
+
+    pub(crate) fn arg(mut self, name: &'static str, value: impl Into<String>) -> Say {
+        self.args.push((name, value.into()));
+        self
+    }
+
+    pub(crate) fn text(&self, lang: Lang) -> String {
+        let args: Vec<(&str, FluentValue<'_>)> =
+            // A whole number goes in as one, so that the catalogue can choose its plural.
+            self.args
+                .iter()
+                .map(|(name, value)| match value.parse::<u32>() {
+                    Ok(number) => (*name, FluentValue::from(number)),
+                    Err(_) => (*name, FluentValue::from(value.as_str())),
+                })
+                .collect();
+        lang.t_args(self.id, &args)
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,10 @@
 //! The shell every page shares (head, navigation, who is signed in), HTML escaping, the assets
 //! compiled into the binary, and the index's forms that open a page by id (the index itself,
-//! the season, is [`super::home`]).
+//! the season, is [`crate::public::home`]).
 
-use super::auth::Viewer;
-use super::i18n::{Lang, CATALOGUES};
-use super::refusal::Say;
-use super::PageError;
+use crate::auth::Viewer;
+use crate::i18n::{Lang, Say, CATALOGUES};
+use crate::PageError;
 use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
@@ -37,7 +36,7 @@ pub(crate) async fn asset(Path(file): Path<String>) -> Response {
         Some((_, kind, body)) => {
             ([(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")], *body).into_response()
         }
-        None => super::plain(Error::NotFound("no such asset".into())),
+        None => crate::plain(Error::NotFound("no such asset".into())),
     }
 }
 

@@ -1,11 +1,13 @@
-//! The web pages ledgerd serves with `--http-listen`: the front page with the season's
-//! tournaments and Andes matches ([`home`]), the table's offline app ([`table`], with
-//! its manifest and service worker in [`pwa`]), the public standings board ([`board`]), the
-//! jury's replay viewer ([`jury`]), the Andes board ([`andes`]), the analysts' charts
-//! ([`analyst`]), the organiser's printed paper ([`paper`]), the sheet that makes a tablet trust a hall
-//! without internet ([`trust`]) and the way a table's tablet finds
-//! the game it plays now ([`tables`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
-//! the binary ([`layout`]); Spanish and English from Fluent catalogues ([`i18n`]).
+//! The web pages ledgerd serves with `--http-listen`, a folder for the people each page is for:
+//! the public's ([`public`]: the front page, the standings board, the pairings, the Andes board),
+//! the players' ([`players`]: a player's own page and the links to it), the table's tablet
+//! ([`table`]: the offline app, the Andes recording page, the manifest and service worker), the
+//! organiser's ([`organise`]: the console and the codes), the jury's ([`jury`]: the replay viewer
+//! and the desk), the printed paper ([`paper`]), the hall's door and trust ([`hall`]: sign-in, the
+//! sheet that makes a tablet trust a hall without internet) and the analysts' charts
+//! ([`analysts`]). Server-rendered HTML with a little plain JavaScript, every asset compiled into
+//! the binary ([`layout`]); Spanish and English from Fluent catalogues ([`i18n`]), refusals in
+//! the reader's language ([`refusal`]).
 //!
 //! Architecture Invariant: the pages are one more client of the same code the gRPC API runs.
 //! Who may see and record what is `Auth::authorize`/`Auth::recorder` on metadata built from the
@@ -14,43 +16,31 @@
 //! (`replay`'s standings, statistics and clock, the Andes views, the typed
 //! `projections::table::TableView`), never protobuf or the API's JSON read back; the jury's view
 //! is `replay::audit`, and an append is a `store::AppendRequest` decided by the sequencer like
-//! any other. Live pages follow `Log::subscribe` ([`sse`]); the board is rendered once per change
-//! for all its viewers ([`shared_live`]).
+//! any other. Live pages follow `Log::subscribe` ([`live`]), which knows no page: the board, the
+//! Andes board and the jury's desk register how they render (`live::shared::LivePage`) and are
+//! rendered once per change for all their viewers. The folders import one another without a
+//! circle, and none imports this file's router.
 
-mod analyst;
-mod andes;
-mod andes_record;
+mod analysts;
 mod auth;
-mod board;
-mod board_sections;
-mod body;
-mod codes;
-mod days;
 mod game;
-mod home;
+mod hall;
 pub mod i18n;
 mod jury;
-mod jury_desk;
 mod layout;
 pub mod links;
+mod live;
 #[cfg(test)]
 mod mirrors;
 mod organise;
-mod pairings;
 mod paper;
-mod player;
-mod player_links;
-mod pwa;
-mod queue;
-mod ratings;
+mod players;
+mod public;
 mod refusal;
-mod shared_live;
-mod signin;
-mod sse;
+mod standings;
 mod table;
-mod tables;
-pub mod trust;
-mod unavailable;
+
+pub use hall::trust;
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -79,25 +69,25 @@ pub struct WebState {
     proofs: Option<Arc<dyn ledger_house::proofs::LatestCheckpoint>>,
     /// The live pages being watched (boards, Andes boards, the jury's desk), each rendered once
     /// per change for all its viewers.
-    shared: Arc<shared_live::SharedPages>,
+    shared: Arc<live::shared::SharedPages>,
     /// The pages are served over HTTPS: cookies are `Secure` and `__Host-`, HSTS is sent.
     https: bool,
     /// The key of the players' personal links (`/me/<tournament>/<code>`).
     player_links: Arc<ledger_house::player_links::PlayerLinks>,
     /// Each tournament's public day, built at most once a second for every player's page.
-    days: Arc<days::Days>,
+    days: Arc<players::days::Days>,
     /// ledgerd's own root for a hall without internet (`--tls-local-ca`): its trust sheet.
     trust: Option<Arc<trust::HallTrust>>,
     /// `--public-origin`: the origin every printed link starts with, behind a proxy.
     public_origin: Option<String>,
     /// A hall with its own root: the plain-HTTP port that serves the reading pages too
-    /// ([`links::reading_router`]); their printed links name it.
+    /// ([`reading_router`]); their printed links name it.
     plain_reading: Option<u16>,
 }
 
 impl WebState {
     pub fn new(log: Arc<Log>, auth: Arc<Auth>, stopping: watch::Receiver<bool>) -> Self {
-        let live_pages = ledger_house::shares::Shares::split(sse::MAX_LIVE_PAGES);
+        let live_pages = ledger_house::shares::Shares::split(live::sse::MAX_LIVE_PAGES);
         let facade = Projections::new(Arc::clone(&log));
         // Without ledgerd's key (pages built by tests), links valid as long as these pages run.
         let player_links = ledger_house::player_links::PlayerLinks::random()
@@ -127,7 +117,7 @@ impl WebState {
     }
 
     /// A hall with its own root whose plain-HTTP port `port` also serves the reading pages
-    /// ([`links::reading_router`]): their links are printed there, and no HSTS is sent.
+    /// ([`reading_router`]): their links are printed there, and no HSTS is sent.
     pub fn with_plain_reading(mut self, port: Option<u16>) -> Self {
         self.plain_reading = port;
         self
@@ -201,41 +191,41 @@ impl WebState {
 /// The pages and their routes.
 pub fn router(state: WebState) -> axum::Router {
     axum::Router::new()
-        .route("/", get(home::index))
+        .route("/", get(public::home::index))
         .route("/assets/{file}", get(layout::asset))
         .route("/open", get(layout::open))
-        .route("/signin", get(signin::signin_page).post(signin::signin))
-        .route("/signout", post(signin::signout))
-        .route("/lang", get(pwa::switch))
-        .route("/sw.js", get(pwa::service_worker))
-        .route("/table.webmanifest", get(pwa::manifest))
-        .route("/assets/i18n/{lang}/{file}", get(pwa::catalogue))
+        .route("/signin", get(hall::signin::signin_page).post(hall::signin::signin))
+        .route("/signout", post(hall::signin::signout))
+        .route("/lang", get(table::pwa::switch))
+        .route("/sw.js", get(table::pwa::service_worker))
+        .route("/table.webmanifest", get(table::pwa::manifest))
+        .route("/assets/i18n/{lang}/{file}", get(table::pwa::catalogue))
         .route("/table/{game}", get(table::page))
         .route("/table/{game}/view", get(table::view))
         .route("/table/{game}/events", post(table::events))
         .route("/table/{game}/live", get(table::live))
-        .route("/board/{tournament}", get(board::page))
-        .route("/board/{tournament}/live", get(board::live))
-        .route("/jury", get(jury_desk::desk))
-        .route("/jury/desk/live", get(jury_desk::live))
-        .route("/jury/{game}", get(jury::page))
-        .route("/jury/{game}/rule", post(jury_desk::rule))
-        .route("/jury/{game}/horizon", post(jury_desk::horizon))
-        .route("/jury/{game}/report.md", get(jury::report))
-        .route("/jury/{game}/proof.json", get(jury::proof))
-        .route("/andes/{match}", get(andes::page))
-        .route("/andes/{match}/live", get(andes::live))
-        .route("/andes/{match}/record", get(andes_record::page))
-        .route("/andes/{match}/record/view", get(andes_record::view))
-        .route("/andes/{match}/record/events", post(andes_record::events))
-        .route("/andes/{match}/record/live", get(andes_record::live))
-        .route("/analyst", get(analyst::page))
-        .route("/analyst/roles.csv", get(analyst::csv))
-        .route("/analyst/ratings", get(ratings::page))
-        .route("/analyst/ratings.csv", get(ratings::csv))
-        .route("/analyst/ratings.json", get(ratings::json))
-        .route("/analyst/trends.csv", get(ratings::trends_csv))
-        .route("/tables/{tournament}/{table}", get(tables::redirect))
+        .route("/board/{tournament}", get(public::board::page))
+        .route("/board/{tournament}/live", get(public::board::live))
+        .route("/jury", get(jury::desk::desk))
+        .route("/jury/desk/live", get(jury::desk::live))
+        .route("/jury/{game}", get(jury::replay::page))
+        .route("/jury/{game}/rule", post(jury::desk::rule))
+        .route("/jury/{game}/horizon", post(jury::desk::horizon))
+        .route("/jury/{game}/report.md", get(jury::replay::report))
+        .route("/jury/{game}/proof.json", get(jury::replay::proof))
+        .route("/andes/{match}", get(public::andes::page))
+        .route("/andes/{match}/live", get(public::andes::live))
+        .route("/andes/{match}/record", get(table::andes_record::page))
+        .route("/andes/{match}/record/view", get(table::andes_record::view))
+        .route("/andes/{match}/record/events", post(table::andes_record::events))
+        .route("/andes/{match}/record/live", get(table::andes_record::live))
+        .route("/analyst", get(analysts::analyst::page))
+        .route("/analyst/roles.csv", get(analysts::analyst::csv))
+        .route("/analyst/ratings", get(analysts::ratings::page))
+        .route("/analyst/ratings.csv", get(analysts::ratings::csv))
+        .route("/analyst/ratings.json", get(analysts::ratings::json))
+        .route("/analyst/trends.csv", get(analysts::ratings::trends_csv))
+        .route("/tables/{tournament}/{table}", get(table::tables::redirect))
         .route("/organise", get(organise::season).post(organise::create))
         .route("/organise/{tournament}", get(organise::console))
         .route("/organise/{tournament}/upload", post(organise::upload))
@@ -244,27 +234,44 @@ pub fn router(state: WebState) -> axum::Router {
         .route("/paper/{tournament}/pairings/{round}", get(paper::pairings))
         .route("/paper/{tournament}/sheets/{round}", get(paper::sheets))
         .route("/paper/{tournament}/standings", get(paper::standings))
-        .route("/paper/{tournament}/players", get(player_links::page))
-        .route("/paper/{tournament}/players.csv", get(player_links::csv))
-        .route("/me/{tournament}/{code}", get(player::page))
-        .route("/me/{tournament}/{code}/view", get(player::view))
-        .route("/pairings/{tournament}", get(pairings::index))
-        .route("/pairings/{tournament}/{round}", get(pairings::round))
+        .route("/paper/{tournament}/players", get(players::player_links::page))
+        .route("/paper/{tournament}/players.csv", get(players::player_links::csv))
+        .route("/me/{tournament}/{code}", get(players::player::page))
+        .route("/me/{tournament}/{code}/view", get(players::player::view))
+        .route("/pairings/{tournament}", get(public::pairings::index))
+        .route("/pairings/{tournament}/{round}", get(public::pairings::round))
         // A hall without internet (issue 34): the sheet that makes a tablet trust ledgerd's root.
         .route("/hall/trust", get(trust::page))
         .route(trust::ROOT_PATH, get(trust::root))
         // The organiser's codes page (issue 33): the tokens ledgerd keeps, issued and revoked.
-        .route("/organise/{tournament}/codes", get(codes::page))
-        .route("/organise/{tournament}/codes/sheet", post(codes::print_sheet))
-        .route("/organise/{tournament}/codes/table/{table}/reissue", post(codes::reissue))
-        .route("/organise/{tournament}/codes/table/{table}/revoke", post(codes::revoke_table))
-        .route("/organise/{tournament}/codes/table/{table}/admit", post(codes::admit_device))
-        .route("/organise/{tournament}/codes/table/{table}/device/{device}/end", post(codes::end_device))
-        .route("/organise/{tournament}/codes/person", post(codes::issue_person))
-        .route("/organise/{tournament}/codes/person/revoke", post(codes::revoke_person))
+        .route("/organise/{tournament}/codes", get(organise::codes::page))
+        .route("/organise/{tournament}/codes/sheet", post(organise::codes::print_sheet))
+        .route("/organise/{tournament}/codes/table/{table}/reissue", post(organise::codes::reissue))
+        .route("/organise/{tournament}/codes/table/{table}/revoke", post(organise::codes::revoke_table))
+        .route("/organise/{tournament}/codes/table/{table}/admit", post(organise::codes::admit_device))
+        .route("/organise/{tournament}/codes/table/{table}/device/{device}/end", post(organise::codes::end_device))
+        .route("/organise/{tournament}/codes/person", post(organise::codes::issue_person))
+        .route("/organise/{tournament}/codes/person/revoke", post(organise::codes::revoke_person))
         .layer(axum::middleware::from_fn_with_state(state.clone(), auth::scheme_of_forms))
         .layer(axum::middleware::from_fn(refusal::localize))
         .layer(axum::middleware::map_response_with_state(state.clone(), security_headers))
+        .with_state(state)
+}
+
+/// The pages of a hall's plain-HTTP port besides the trust sheet (issue 41, [`links`]): a
+/// player's page, the public pairings and the board, with their live parts, for the public only
+/// (no cookie is read but the language), with the pages' own security headers and no HSTS.
+pub fn reading_router(state: WebState) -> axum::Router {
+    axum::Router::new()
+        .route("/me/{tournament}/{code}", get(players::player::page))
+        .route("/me/{tournament}/{code}/view", get(players::player::view))
+        .route("/pairings/{tournament}", get(public::pairings::index))
+        .route("/pairings/{tournament}/{round}", get(public::pairings::round))
+        .route("/board/{tournament}", get(public::board::page))
+        .route("/board/{tournament}/live", get(public::board::live))
+        .layer(axum::middleware::from_fn(refusal::localize))
+        .layer(axum::middleware::map_response_with_state(state.clone(), security_headers))
+        .layer(axum::middleware::map_request(links::only_the_language))
         .with_state(state)
 }
 
@@ -312,7 +319,7 @@ pub(crate) struct PageError {
     code: Code,
     /// `CODE: the ledger's sentence`, as `ledgerctl` prints it.
     message: String,
-    say: refusal::Say,
+    say: i18n::Say,
     /// The refusal of the rules behind it, with its own words (`ledger::Reason`): the page
     /// says them under the sentence, in the reader's language.
     refused: Option<ledger::Rejection>,
@@ -320,13 +327,13 @@ pub(crate) struct PageError {
 
 impl PageError {
     /// The same refusal, said as `say` in a page.
-    fn saying(mut self, say: refusal::Say) -> Self {
+    fn saying(mut self, say: i18n::Say) -> Self {
         self.say = say;
         self
     }
 
     /// A "not found" said as `say` (a page that knows what it looked for).
-    fn when_not_found(self, say: refusal::Say) -> Self {
+    fn when_not_found(self, say: i18n::Say) -> Self {
         if self.code == Code::NotFound {
             self.saying(say)
         } else {
@@ -359,7 +366,7 @@ impl From<Error> for PageError {
             Error::Refused(rejection) if rejection.reason.is_some() => Some(rejection.clone()),
             _ => None,
         };
-        PageError { code: error.code(), message: error.text(), say: refusal::Say::of_error(&error), refused }
+        PageError { code: error.code(), message: error.text(), say: i18n::Say::of_error(&error), refused }
     }
 }
 

@@ -8,14 +8,13 @@
 //!
 //! In a hall with ledgerd's own root (`--tls-local-ca`), the pages that only read what is public
 //! — a player's page, the public pairings, the board — are served on the plain-HTTP port too
-//! ([`reading_router`]), and their printed links name that port: a phone that never installed
+//! ([`crate::reading_router`]), and their printed links name that port: a phone that never installed
 //! the root opens them without a certificate warning. Pages that record (a table, the jury, the
 //! console) and the sign-in stay on HTTPS, and the plain port sends them there. The plain port
 //! reads no cookie (every request there is the public's) and the HTTPS port sends no HSTS in
 //! such a hall (a browser that trusts the root would otherwise turn the printed plain links into
 //! HTTPS ones on the plain port). The threat is in docs/RELIABILITY.md ("Plain links in a hall").
 
-use super::WebState;
 use axum::http::{header, HeaderMap};
 use ledger_house::error::Error;
 
@@ -113,27 +112,9 @@ pub fn public_origin(text: &str) -> Result<String, String> {
     Ok(with_port(scheme, &host, port, if scheme == "https" { 443 } else { 80 }))
 }
 
-/// The pages of a hall's plain-HTTP port besides the trust sheet: a player's page, the public
-/// pairings and the board, with their live parts, for the public only (no cookie is read), with
-/// the pages' own security headers and no HSTS.
-pub fn reading_router(state: WebState) -> axum::Router {
-    use axum::routing::get;
-    axum::Router::new()
-        .route("/me/{tournament}/{code}", get(super::player::page))
-        .route("/me/{tournament}/{code}/view", get(super::player::view))
-        .route("/pairings/{tournament}", get(super::pairings::index))
-        .route("/pairings/{tournament}/{round}", get(super::pairings::round))
-        .route("/board/{tournament}", get(super::board::page))
-        .route("/board/{tournament}/live", get(super::board::live))
-        .layer(axum::middleware::from_fn(super::refusal::localize))
-        .layer(axum::middleware::map_response_with_state(state.clone(), super::security_headers))
-        .layer(axum::middleware::map_request(only_the_language))
-        .with_state(state)
-}
-
 /// A request on the plain port is the public's: of its cookies only the language is read (the
 /// sign-in's are `Secure` and never sent there; any other was not set by these pages).
-async fn only_the_language(mut request: axum::extract::Request) -> axum::extract::Request {
+pub(crate) async fn only_the_language(mut request: axum::extract::Request) -> axum::extract::Request {
     let kept = language_cookie(request.headers());
     let headers = request.headers_mut();
     headers.remove(header::COOKIE);
@@ -151,7 +132,7 @@ fn language_cookie(headers: &HeaderMap) -> Option<String> {
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(';'))
         .map(str::trim)
-        .find(|pair| pair.split_once('=').is_some_and(|(name, _)| name == super::i18n::COOKIE_LANG))
+        .find(|pair| pair.split_once('=').is_some_and(|(name, _)| name == crate::i18n::COOKIE_LANG))
         .map(str::to_owned)
 }
 

@@ -6,45 +6,16 @@
 //! written by [`localize`], a layer around every route that reads the request's language; a
 //! page never shows a bare `UNAUTHENTICATED: unknown token`, nor the ledger's English.
 
-use super::i18n::Lang;
-use super::layout::{esc, shell_in, Head};
-use super::PageError;
+use crate::i18n::{Lang, Say};
+use crate::layout::{esc, shell_in, Head};
+use crate::PageError;
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::{Html, IntoResponse, Response};
-use fluent_bundle::FluentValue;
 use ledger_house::error::{Code, Error};
 
-/// A catalogue message with its arguments, formatted in whichever language reads it.
-#[derive(Debug, Clone)]
-pub(crate) struct Say {
-    id: &'static str,
-    args: Vec<(&'static str, String)>,
-}
-
+/// The sentences of failures ([`Say`] is a catalogue message with its arguments, [`crate::i18n`]).
 impl Say {
-    pub(crate) fn new(id: &'static str) -> Say {
-        Say { id, args: Vec::new() }
-    }
-
-    pub(crate) fn arg(mut self, name: &'static str, value: impl Into<String>) -> Say {
-        self.args.push((name, value.into()));
-        self
-    }
-
-    pub(crate) fn text(&self, lang: Lang) -> String {
-        let args: Vec<(&str, FluentValue<'_>)> =
-            // A whole number goes in as one, so that the catalogue can choose its plural.
-            self.args
-                .iter()
-                .map(|(name, value)| match value.parse::<u32>() {
-                    Ok(number) => (*name, FluentValue::from(number)),
-                    Err(_) => (*name, FluentValue::from(value.as_str())),
-                })
-                .collect();
-        lang.t_args(self.id, &args)
-    }
-
     /// What a failure of the house says when the page did not name its cause: the sentence of
     /// its code.
     pub(crate) fn of_error(error: &Error) -> Say {
@@ -102,7 +73,7 @@ pub(crate) fn page(lang: Lang, path: &str, error: &PageError) -> Response {
         body.push_str(&format!("<p class=\"muted\" id=\"error-detail\">{}</p>", esc(&words)));
     }
     if matches!(error.code, Code::Unauthenticated | Code::PermissionDenied) {
-        let next = super::auth::local_path(Some(path));
+        let next = crate::auth::local_path(Some(path));
         body.push_str(&format!(
             "<p><a href=\"/signin?next={}\" id=\"error-signin\">{}</a></p>",
             esc(&next),
@@ -140,7 +111,7 @@ pub(crate) fn json(lang: Lang, error: &PageError) -> Response {
 /// Every route's layer: a [`PageError`] a handler returned is written in the request's language,
 /// as a page or, for a JSON route, as JSON.
 pub(crate) async fn localize(request: Request, next: Next) -> Response {
-    let lang = super::i18n::of_request(request.headers());
+    let lang = crate::i18n::of_request(request.headers());
     let path = request.uri().path().to_owned();
     let mut response = next.run(request).await;
     if let Some(JsonRefusal(error)) = response.extensions_mut().remove::<JsonRefusal>() {
@@ -154,6 +125,57 @@ pub(crate) async fn localize(request: Request, next: Next) -> Response {
     match response.extensions_mut().remove::<PageError>() {
         Some(error) => page(lang, &path, &error),
         None => response,
+    }
+}
+
+/// The refusal in the reader's language: the page's sentence, and under it the rules' own
+/// words for it, also in the reader's language (the ledger's text stays in `data-ledger`).
+pub(crate) fn refusal_box(lang: Lang, error: &PageError) -> String {
+    let code = error.code.name();
+    let detail =
+        detail(lang, error).map(|words| format!("<p id=\"refusal-detail\">{}</p>", esc(&words))).unwrap_or_default();
+    format!(
+        "<div class=\"refusal\" id=\"refusal\" data-code=\"{code}\" data-ledger=\"{}\" role=\"alert\"><p>{}</p>{detail}</div>",
+        esc(machine(error)),
+        esc(&error.say.text(lang)),
+    )
+}
+
+/// A refusal of the rules (a precondition, a malformed value), said to the organiser or the
+/// jury as what it is — the rules do not allow it — with the ledger's own sentence beneath;
+/// any other failure keeps its sentence.
+pub(crate) fn by_the_rules(error: Error) -> PageError {
+    let refused = PageError::from(error);
+    match refused.code {
+        Code::FailedPrecondition | Code::InvalidArgument => refused.saying(Say::new("organise-refused-rules")),
+        _ => refused,
+    }
+}
+
+/// A JSON route's failure: `{"error": "…", "code": "PERMISSION_DENIED"}` with the HTTP status.
+#[derive(Debug)]
+pub(crate) struct JsonError(PageError);
+
+impl From<PageError> for JsonError {
+    fn from(error: PageError) -> Self {
+        JsonError(error)
+    }
+}
+
+impl From<Error> for JsonError {
+    fn from(error: Error) -> Self {
+        JsonError(PageError::from(error))
+    }
+}
+
+impl IntoResponse for JsonError {
+    /// In English here; [`localize`] writes its `text` again in the reader's
+    /// language.
+    fn into_response(self) -> Response {
+        self.0.log_failure();
+        let mut response = json(Lang::En, &self.0);
+        response.extensions_mut().insert(JsonRefusal(self.0));
+        response
     }
 }
 

@@ -332,7 +332,7 @@ pub async fn run(config: Config, shutdown: impl Future<Output = ()> + Send + 'st
             let gate = Gate::new(Port::Http, limits.max_connections, limits.idle_timeout, Arc::clone(&stats));
             let incoming = connections::incoming(listener, gate);
             let tls = web_certificate.as_ref().map(crate::tls::WebCertificate::server_config);
-            let reading = plain_reading.map(|_| ledger_web::links::reading_router(state.clone()));
+            let reading = plain_reading.map(|_| ledger_web::reading_router(state.clone()));
             let web =
                 tokio::spawn(http::serve(ledger_web::router(state), incoming, limits, tls, Arc::clone(&stats), stop));
             Some((web, local.port(), reading))

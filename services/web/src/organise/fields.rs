@@ -3,8 +3,8 @@
 //! role, a ruleset) with a sentence in the reader's language, and everything else — whether
 //! the tournament takes it — is the rules' to say when the command is planned.
 
-use super::super::refusal::Say;
-use super::super::PageError;
+use crate::i18n::Say;
+use crate::PageError;
 use ledger::{Role, Ruleset};
 use ledger_house::commands::roster::{self, Registration};
 use ledger_house::commands::Command;

@@ -1,9 +1,9 @@
 //! The console's forms, each drawn with the values it was posted with (empty on the console;
 //! the organiser's own when a preview or a refusal shows the form again to change it).
 
-use super::super::i18n::Lang;
-use super::super::layout::esc;
 use super::fields::Fields;
+use crate::i18n::Lang;
+use crate::layout::esc;
 use ledger::rules::TournamentState;
 use ledger::{Role, Ruleset};
 

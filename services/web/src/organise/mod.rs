@@ -10,16 +10,17 @@
 //! is recorded and the preview is shown again as it now stands. Its event ids are made from
 //! that version and the events, so a double click or a resent form records once.
 
+pub(crate) mod codes;
 mod fields;
 mod forms;
-pub(crate) mod preview;
+mod preview;
 mod view;
 
-use super::auth::{same_origin, Viewer};
-use super::i18n::{Lang, PageLang};
-use super::layout::short_id;
-use super::refusal::Say;
-use super::{blocking, PageError, WebState};
+use crate::auth::{same_origin, Viewer};
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::short_id;
+use crate::refusal::by_the_rules;
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
@@ -237,19 +238,6 @@ async fn final_order(
         Ok(replay::standings::checks::final_choice(&rules, &player, &standings))
     })
     .await
-}
-
-/// A refusal of the rules (a precondition, a malformed value), said to the organiser or the
-/// jury as what it is — the rules do not allow it — with the ledger's own sentence beneath;
-/// any other failure keeps its sentence.
-pub(crate) fn by_the_rules(error: Error) -> PageError {
-    let refused = PageError::from(error);
-    match refused.code {
-        ledger_house::error::Code::FailedPrecondition | ledger_house::error::Code::InvalidArgument => {
-            refused.saying(Say::new("organise-refused-rules"))
-        }
-        _ => refused,
-    }
 }
 
 /// The append of `plan` at the version its preview was planned on, with ids made from it

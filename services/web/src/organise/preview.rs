@@ -2,14 +2,14 @@
 //! The preview ends with the button that records it (the same fields again, with the version
 //! it was planned on) and the form to change it.
 
-use super::super::auth::Viewer;
-use super::super::i18n::Lang;
-use super::super::layout::{esc, shell};
-use super::super::refusal::Say;
-use super::super::PageError;
 use super::fields::Fields;
 use super::forms;
 use super::view::{name, role_name, section_of};
+use crate::auth::Viewer;
+use crate::i18n::{Lang, Say};
+use crate::layout::{esc, shell};
+use crate::refusal::refusal_box;
+use crate::PageError;
 use ledger::draw::QualifyingDraw;
 use ledger::rules::TournamentState;
 use ledger::{Event, Role};
@@ -33,20 +33,6 @@ pub(super) fn refused_lines(tournament: &Tournament, command: &Command) -> Vec<R
             .map(|r| RefusedLine { registration: registrations[r.index].clone(), refused: r.rejection })
             .collect(),
     }
-}
-
-/// The refusal in the reader's language: the page's sentence, and under it the rules' own
-/// words for it, also in the reader's language (the ledger's text stays in `data-ledger`).
-pub(crate) fn refusal_box(lang: Lang, error: &PageError) -> String {
-    let code = error.code.name();
-    let detail = super::super::refusal::detail(lang, error)
-        .map(|words| format!("<p id=\"refusal-detail\">{}</p>", esc(&words)))
-        .unwrap_or_default();
-    format!(
-        "<div class=\"refusal\" id=\"refusal\" data-code=\"{code}\" data-ledger=\"{}\" role=\"alert\"><p>{}</p>{detail}</div>",
-        esc(super::super::refusal::machine(error)),
-        esc(&error.say.text(lang)),
-    )
 }
 
 /// The page of a refused action: why, the refused lines of a list, and the form again.

@@ -3,12 +3,12 @@
 //! when it applies. Names are real names (the organiser's page); numbers come from the
 //! projections facade, as on every page.
 
-use super::super::auth::Viewer;
-use super::super::i18n::Lang;
-use super::super::layout::{esc, shell};
-use super::super::{blocking, wall_ms, PageError, WebState};
 use super::fields::Fields;
 use super::forms;
+use crate::auth::Viewer;
+use crate::i18n::Lang;
+use crate::layout::{esc, shell};
+use crate::{blocking, wall_ms, PageError, WebState};
 use ledger::rules::TournamentState;
 use ledger::{Role, Stage};
 use ledger_house::commands::Tournament;
@@ -350,7 +350,7 @@ pub(super) fn season(
     } else {
         format!("<ul id=\"season-tournaments\">{rows}</ul>")
     };
-    let refused = refused.map(|e| super::preview::refusal_box(lang, e)).unwrap_or_default();
+    let refused = refused.map(|e| crate::refusal::refusal_box(lang, e)).unwrap_or_default();
     let body = format!(
         "<h1>{title}</h1>{list}<section class=\"console\" id=\"create\"><h2>{create}</h2>{refused}{form}</section>",
         title = esc(&lang.t("organise-season-title")),

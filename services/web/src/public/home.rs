@@ -8,10 +8,10 @@
 //! from its tournament's board and paper, or by id through the forms (docs/DECISIONS.md).
 //! On a phone the tables stack, a card per row, each cell labelled (`table.season`).
 
-use super::auth::Viewer;
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, shell};
-use super::{blocking, PageError, WebState};
+use crate::auth::Viewer;
+use crate::i18n::{Lang, PageLang};
+use crate::layout::{esc, shell};
+use crate::{blocking, PageError, WebState};
 use axum::extract::State;
 use axum::response::Html;
 use ledger_house::auth::Access;

@@ -4,7 +4,7 @@
 //! the reader's language (`input-body-*` of `refusals.ftl`, the field and what was wrong read
 //! from serde's message by `ledger_house::words::input`), never axum's English.
 
-use super::table::JsonError;
+use crate::refusal::JsonError;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;

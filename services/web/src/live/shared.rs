@@ -1,18 +1,21 @@
-//! Live pages rendered once per change and shared by every viewer: a tournament's board, an
-//! Andes match's board and the jury's desk. One task per page that has viewers follows the log;
-//! a commit that changes the page re-renders it once per variant being watched (a language, and
-//! what that clearance may see), at most [`RENDERS_A_SECOND`] times a second, off the append
-//! path, and puts the HTML (one `Arc<str>`) into that variant's `watch` channel. Every viewer of
-//! the variant is sent those same bytes; one that falls behind gets the latest, never a backlog.
-//! The task ends with its last viewer: a page nobody watches costs nothing.
+//! Live pages rendered once per change and shared by every viewer (a tournament's board, an
+//! Andes match's board, the jury's desk: each page says so by implementing [`LivePage`], and
+//! this module knows none of them). One task per page that has viewers follows the log; a
+//! commit that changes the page re-renders it once per variant being watched (a language, and
+//! the page's own choice: what that clearance may see, a side), at most [`RENDERS_A_SECOND`]
+//! times a second, off the append path, and puts the HTML (one `Arc<str>`) into that variant's
+//! `watch` channel. Every viewer of the variant is sent those same bytes; one that falls behind
+//! gets the latest, never a backlog. The task ends with its last viewer: a page nobody watches
+//! costs nothing.
 
-use super::i18n::Lang;
-use super::layout::esc;
-use super::WebState;
-use ledger::andes::Side;
-use ledger::{Event, Recorded, StreamId, StreamKind};
+use crate::i18n::Lang;
+use crate::layout::esc;
+use crate::{PageError, WebState};
+use ledger::{Recorded, StreamId};
 use ledger_store::Filter;
 use std::collections::{BTreeSet, HashMap};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -22,34 +25,50 @@ use tokio::time::Instant;
 /// A burst of commits is one render: at most this many renders of one variant a second.
 pub(crate) const RENDERS_A_SECOND: u32 = 4;
 
-/// A page shared by its viewers.
+/// Which page is shared, as the page names it: the SSE event its frames are sent as (`board`,
+/// `andes`, `desk`; also its name in the logs) and the stream it is of, if any. Viewers of the
+/// same key share one task.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) enum Subject {
-    /// A tournament's board: the tournament and the games it shows.
-    Board(StreamId),
-    /// An Andes match's public board.
-    Andes(StreamId),
-    /// The jury's desk: the calls waiting for a ruling and the games without a fate horizon.
-    Desk,
+pub(crate) struct Key {
+    pub event: &'static str,
+    pub of: Option<StreamId>,
 }
 
-/// What one viewer of a page may see, and how: its language, and the page's own choice.
+/// What one viewer of a page may see, and how: its language, and the page's own choice
+/// ([`LivePage::view`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Variant {
-    pub lang: Lang,
-    pub view: View,
+struct Variant {
+    lang: Lang,
+    view: &'static str,
 }
 
-/// A page's own choice of what a variant shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum View {
-    /// The board, with the clocks or without (the public may see them; a viewer whose
-    /// clearance may not sees the board without them).
-    Board { clocks: bool },
-    /// The Andes board seen from one side.
-    Andes { side: Side },
-    /// The jury's desk.
-    Desk,
+/// A live page as it registers here: which page it is, what changes it, and how one variant of
+/// it renders. The pages implement it and hand it to [`watch`]; so the pages import this
+/// module, and it imports none of them.
+pub(crate) trait LivePage: Send + Sync + 'static {
+    /// Which page this is.
+    fn key(&self) -> Key;
+
+    /// The variant's own choice beside the language (the board with the clocks or without, the
+    /// Andes board from one side; `""` for none): viewers with the same one share its renders.
+    fn view(&self) -> &'static str;
+
+    /// Whether `record` changes the page; `follows` is what its last render said it follows
+    /// ([`Rendered::follows`]; empty before that).
+    fn changes(&self, follows: &BTreeSet<String>, record: &Recorded) -> bool;
+
+    /// This variant's HTML in `lang`.
+    fn render<'a>(&'a self, state: &'a WebState, lang: Lang) -> Rendering<'a>;
+}
+
+/// A render under way.
+pub(crate) type Rendering<'a> = Pin<Box<dyn Future<Output = Result<Rendered, PageError>> + Send + 'a>>;
+
+/// A page's render: its HTML, and what it follows now (a board: the games it shows), if it
+/// follows more than its own key says; `None` keeps what it followed.
+pub(crate) struct Rendered {
+    pub html: String,
+    pub follows: Option<BTreeSet<String>>,
 }
 
 /// A page as last rendered for one variant: the SSE event's name (the page's, or `refused` with
@@ -64,17 +83,23 @@ pub(crate) struct Frame {
 /// A variant's latest frame; `None` until its first render.
 pub(crate) type Frames = watch::Receiver<Option<Frame>>;
 
+/// One variant being watched: where its frames go, and the page that renders it.
+struct Slot {
+    frames: watch::Sender<Option<Frame>>,
+    page: Arc<dyn LivePage>,
+}
+
 /// A page being watched: its variants, and what wakes its task when one is added or a viewer
 /// leaves.
 struct Watched {
-    variants: HashMap<Variant, watch::Sender<Option<Frame>>>,
+    variants: HashMap<Variant, Slot>,
     wake: Arc<Notify>,
 }
 
 /// Every page being watched, and how many renders they took (for tests and benchmarks).
 #[derive(Default)]
 pub(crate) struct SharedPages {
-    watched: Mutex<HashMap<Subject, Watched>>,
+    watched: Mutex<HashMap<Key, Watched>>,
     renders: AtomicU64,
 }
 
@@ -92,182 +117,159 @@ pub(crate) struct Viewing {
     pub leaving: Arc<Notify>,
 }
 
-/// Starts watching `subject` as `variant`: the variant's frames, rendered by the page's task
-/// (started here for its first viewer).
-pub(crate) fn watch(state: &WebState, subject: &Subject, variant: Variant) -> Viewing {
+/// Starts watching `page` in `lang`: the variant's frames, rendered by the page's task (started
+/// here for its first viewer).
+pub(crate) fn watch(state: &WebState, page: impl LivePage, lang: Lang) -> Viewing {
+    let page: Arc<dyn LivePage> = Arc::new(page);
+    let key = page.key();
+    let variant = Variant { lang, view: page.view() };
     let mut watched = state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner);
-    let page = match watched.get_mut(subject) {
-        Some(page) => page,
+    let watching = match watched.get_mut(&key) {
+        Some(watching) => watching,
         None => {
             let wake = Arc::new(Notify::new());
-            tokio::spawn(render_while_watched(state.clone(), subject.clone(), Arc::clone(&wake)));
-            watched.entry(subject.clone()).or_insert(Watched { variants: HashMap::new(), wake })
+            tokio::spawn(render_while_watched(state.clone(), key.clone(), Arc::clone(&page), Arc::clone(&wake)));
+            watched.entry(key).or_insert(Watched { variants: HashMap::new(), wake })
         }
     };
-    let frames = match page.variants.get(&variant) {
-        Some(slot) => slot.subscribe(),
+    let frames = match watching.variants.get(&variant) {
+        Some(slot) => slot.frames.subscribe(),
         None => {
             let (slot, frames) = watch::channel(None);
-            page.variants.insert(variant, slot);
+            watching.variants.insert(variant, Slot { frames: slot, page });
             // Its first render.
-            page.wake.notify_one();
+            watching.wake.notify_one();
             frames
         }
     };
-    Viewing { frames, leaving: Arc::clone(&page.wake) }
+    Viewing { frames, leaving: Arc::clone(&watching.wake) }
 }
 
-/// The variants still watched, those never rendered first; `None` (and the page forgotten)
-/// when nobody watches any more. Under the same lock as [`watch`], so a viewer arriving now
-/// either finds the task still running or starts a new one.
-fn still_watched(state: &WebState, subject: &Subject) -> Option<Vec<(Variant, bool)>> {
+/// A variant still watched: its page, and whether it was never rendered.
+struct Due {
+    variant: Variant,
+    page: Arc<dyn LivePage>,
+    first: bool,
+}
+
+/// The variants still watched; `None` (and the page forgotten) when nobody watches any more.
+/// Under the same lock as [`watch`], so a viewer arriving now either finds the task still
+/// running or starts a new one.
+fn still_watched(state: &WebState, key: &Key) -> Option<Vec<Due>> {
     let mut watched = state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner);
-    let page = watched.get_mut(subject)?;
-    page.variants.retain(|_, slot| slot.receiver_count() > 0);
-    if page.variants.is_empty() {
-        watched.remove(subject);
+    let watching = watched.get_mut(key)?;
+    watching.variants.retain(|_, slot| slot.frames.receiver_count() > 0);
+    if watching.variants.is_empty() {
+        watched.remove(key);
         return None;
     }
-    Some(page.variants.iter().map(|(variant, slot)| (*variant, slot.borrow().is_none())).collect())
+    let due = watching.variants.iter().map(|(variant, slot)| Due {
+        variant: *variant,
+        page: Arc::clone(&slot.page),
+        first: slot.frames.borrow().is_none(),
+    });
+    Some(due.collect())
 }
 
 /// Sends `frame` to every viewer of `variant`.
-fn publish(state: &WebState, subject: &Subject, variant: Variant, frame: Frame) {
+fn publish(state: &WebState, key: &Key, variant: Variant, frame: Frame) {
     let watched = state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(slot) = watched.get(subject).and_then(|page| page.variants.get(&variant)) {
-        slot.send_replace(Some(frame));
+    if let Some(slot) = watched.get(key).and_then(|watching| watching.variants.get(&variant)) {
+        slot.frames.send_replace(Some(frame));
     }
 }
 
 /// Forgets the page (its viewers' streams end; their scripts reconnect).
-fn forget(state: &WebState, subject: &Subject) {
-    state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner).remove(subject);
-}
-
-/// Whether `record` changes the page: the board's tournament or one of the games it showed
-/// (`games`, from its last render), the match, or for the desk a game's call, ruling, void, end
-/// or fate horizon.
-fn changes(subject: &Subject, games: &BTreeSet<String>, record: &Recorded) -> bool {
-    let stream = &record.envelope.stream;
-    match subject {
-        Subject::Board(tournament) => {
-            stream == tournament || (stream.kind() == StreamKind::Game && games.contains(stream.id()))
-        }
-        Subject::Andes(id) => stream == id,
-        Subject::Desk => {
-            stream.kind() == StreamKind::Game
-                && matches!(
-                    record.event,
-                    Event::JuryCalled { .. }
-                        | Event::JuryRuling { .. }
-                        | Event::EventVoided { .. }
-                        | Event::GameEnded { .. }
-                        | Event::FateHorizonRecorded { .. }
-                )
-        }
-    }
+fn forget(state: &WebState, key: &Key) {
+    state.shared.watched.lock().unwrap_or_else(PoisonError::into_inner).remove(key);
 }
 
 /// The page's task: follows the log from now; renders a new variant at once, and every
-/// variant again after a commit that changes the page, at most [`RENDERS_A_SECOND`] times a
-/// second. Ends when the last viewer leaves or ledgerd stops.
-async fn render_while_watched(state: WebState, subject: Subject, wake: Arc<Notify>) {
+/// variant again after a commit that changes the page (`page` says which do), at most
+/// [`RENDERS_A_SECOND`] times a second. Ends when the last viewer leaves or ledgerd stops.
+async fn render_while_watched(state: WebState, key: Key, page: Arc<dyn LivePage>, wake: Arc<Notify>) {
     let start = match state.log.last_position() {
         Ok(position) => position,
         Err(error) => {
             tracing::error!(%error, "a live page could not start");
-            return forget(&state, &subject);
+            return forget(&state, &key);
         }
     };
     let mut events = state.log.subscribe(Filter::All, start.saturating_add(1));
     let mut stopping = state.stopping.clone();
     let gap = Duration::from_secs(1) / RENDERS_A_SECOND;
-    let mut games: BTreeSet<String> = BTreeSet::new();
+    let mut follows: BTreeSet<String> = BTreeSet::new();
     let mut position = start;
     let mut changed = false;
     let mut last_render: Option<Instant> = None;
     loop {
-        let Some(variants) = still_watched(&state, &subject) else { return };
+        let Some(variants) = still_watched(&state, &key) else { return };
         if changed {
             // A burst is one render: wait out the gap, then take in whatever came meanwhile.
             if let Some(at) = last_render {
                 tokio::select! {
-                    _ = stopping.wait_for(|stop| *stop) => return forget(&state, &subject),
+                    _ = stopping.wait_for(|stop| *stop) => return forget(&state, &key),
                     () = tokio::time::sleep_until(at + gap) => {}
                 }
             }
             while let Ok(next) = events.try_recv() {
                 match next {
                     Ok(record) => position = record.envelope.position,
-                    Err(error) => return ended_by(&state, &subject, &error),
+                    Err(error) => return ended_by(&state, &key, &error),
                 }
             }
         }
-        let due: Vec<Variant> =
-            variants.iter().filter(|(_, first)| changed || *first).map(|(variant, _)| *variant).collect();
+        let due: Vec<Due> = variants.into_iter().filter(|due| changed || due.first).collect();
         if !due.is_empty() {
-            for variant in due {
-                let (frame, shown) = render(&state, &subject, variant, position).await;
-                if let Some(shown) = shown {
-                    games = shown;
+            for Due { variant, page, .. } in due {
+                let (frame, now_follows) = render(&state, &key, &*page, variant.lang, position).await;
+                if let Some(now_follows) = now_follows {
+                    follows = now_follows;
                 }
-                publish(&state, &subject, variant, frame);
+                publish(&state, &key, variant, frame);
             }
             last_render = Some(Instant::now());
             changed = false;
             continue;
         }
         let next = tokio::select! {
-            _ = stopping.wait_for(|stop| *stop) => return forget(&state, &subject),
+            _ = stopping.wait_for(|stop| *stop) => return forget(&state, &key),
             () = wake.notified() => continue,
             next = events.recv() => next,
         };
         let record = match next {
             Some(Ok(record)) => record,
-            Some(Err(error)) => return ended_by(&state, &subject, &error),
-            None => return forget(&state, &subject),
+            Some(Err(error)) => return ended_by(&state, &key, &error),
+            None => return forget(&state, &key),
         };
         position = record.envelope.position;
-        changed = changes(&subject, &games, &record);
+        changed = page.changes(&follows, &record);
         // Whatever else is already here belongs to the same render.
         while let Ok(next) = events.try_recv() {
             match next {
                 Ok(record) => {
                     position = record.envelope.position;
-                    changed |= changes(&subject, &games, &record);
+                    changed |= page.changes(&follows, &record);
                 }
-                Err(error) => return ended_by(&state, &subject, &error),
+                Err(error) => return ended_by(&state, &key, &error),
             }
         }
     }
 }
 
-/// One render of one variant, counted; with the games a board follows when it rendered.
+/// One render of one variant, counted; with what the page follows when it rendered.
 async fn render(
     state: &WebState,
-    subject: &Subject,
-    variant: Variant,
+    key: &Key,
+    page: &dyn LivePage,
+    lang: Lang,
     position: u64,
 ) -> (Frame, Option<BTreeSet<String>>) {
     state.shared.renders.fetch_add(1, Ordering::Relaxed);
-    let rendered = match (subject, variant.view) {
-        (Subject::Board(tournament), View::Board { clocks }) => {
-            super::board::render_variant(state, tournament, variant.lang, clocks)
-                .await
-                .map(|(html, games)| ("board", html, Some(games)))
-        }
-        (Subject::Andes(id), View::Andes { side }) => {
-            super::andes::render_board(state, id, side, variant.lang).await.map(|html| ("andes", html, None))
-        }
-        (Subject::Desk, View::Desk) => {
-            super::jury_desk::render_desk(state, variant.lang).await.map(|html| ("desk", html, None))
-        }
-        (subject, view) => unreachable!("{subject:?} is never watched as {view:?}"),
-    };
-    match rendered {
-        Ok((name, html, games)) => (Frame { name, position, html: html.into() }, games),
+    match page.render(state, lang).await {
+        Ok(Rendered { html, follows }) => (Frame { name: key.event, position, html: html.into() }, follows),
         Err(error) => {
-            let html = esc(&error.say.text(variant.lang));
+            let html = esc(&error.say.text(lang));
             (Frame { name: "refused", position, html: html.into() }, None)
         }
     }
@@ -275,9 +277,9 @@ async fn render(
 
 /// The page's subscription ended by a failure of the log: logged here, where it is handled
 /// (the page is forgotten; its viewers' scripts reconnect).
-fn ended_by(state: &WebState, subject: &Subject, error: &ledger_store::StoreError) {
-    tracing::error!(%error, ?subject, "a live page's subscription failed");
-    forget(state, subject);
+fn ended_by(state: &WebState, key: &Key, error: &ledger_store::StoreError) {
+    tracing::error!(%error, ?key, "a live page's subscription failed");
+    forget(state, key);
 }
 
 #[cfg(test)]

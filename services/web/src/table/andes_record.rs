@@ -3,19 +3,20 @@
 //! shell kept by the service worker; its script (`andes-table.js`) draws the board from Sol's
 //! side or Luna's, both 12-minute clocks and the reserves, decides every tap with the Andes laws
 //! mirrored in `andes-rules.js` (refusing an illegal move on the tablet, naming its article),
-//! keeps it in IndexedDB and sends the queue through [`super::queue`] like the table page.
+//! keeps it in IndexedDB and sends the queue through [`crate::table::queue`] like the table page.
 //!
 //! The tablet sends only what the table records (`game_started`, `move_played`, `flag_fell`,
 //! `resigned`); the ledger appends what a move derives, which the tablet's mirror predicts.
-//! The read-only board viewer stays at `/andes/<match>` ([`super::andes`]).
+//! The read-only board viewer stays at `/andes/<match>` ([`crate::public::andes`]).
 
-use super::auth::Viewer;
-use super::i18n::PageLang;
-use super::layout::{esc, shell_in, short_id, Head};
-use super::queue::{self, Queue, Sent};
-use super::sse::Live;
-use super::table::{JsonError, LiveQuery, TablePayload};
-use super::{blocking, wall_ms, PageError, WebState};
+use crate::auth::Viewer;
+use crate::i18n::PageLang;
+use crate::layout::{esc, shell_in, short_id, Head};
+use crate::live::sse::Live;
+use crate::refusal::JsonError;
+use crate::table::queue::{self, Queue, Sent};
+use crate::table::{LiveQuery, TablePayload};
+use crate::{blocking, wall_ms, PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
@@ -93,7 +94,7 @@ pub(crate) async fn events(
     headers: HeaderMap,
     viewer: Viewer,
     Path(name): Path<String>,
-    super::body::JsonBody(queue): super::body::JsonBody<Queue>,
+    crate::table::body::JsonBody(queue): crate::table::body::JsonBody<Queue>,
 ) -> Result<Json<Sent>, JsonError> {
     let stream = match_id(&name)?;
     queue::append(&state, &headers, &viewer, stream, queue).await
@@ -108,5 +109,5 @@ pub(crate) async fn live(
 ) -> Result<Live, PageError> {
     let id = match_id(&name)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Andes))?;
-    queue::follow_version(&state, &super::sse::Claim::of(&viewer), id, query.from.unwrap_or(1))
+    queue::follow_version(&state, &crate::live::sse::Claim::of(&viewer), id, query.from.unwrap_or(1))
 }

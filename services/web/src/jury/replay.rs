@@ -6,18 +6,16 @@
 //!
 //! Behind the jury's credentials: a jury token, or on an open ledgerd the jury clearance.
 
-use super::auth::Viewer;
-use super::game::{game_id, Game};
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, shell};
-use super::refusal::Say;
-use super::{blocking, PageError, WebState};
+use crate::auth::Viewer;
+use crate::game::{game_id, Game};
+use crate::i18n::{Lang, PageLang, Say};
+use crate::jury::jury_only;
+use crate::layout::{esc, shell};
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::envelope::{short_digest, verify_chain};
-use ledger::StreamKind;
-use ledger_house::auth::{Access, Role};
 use ledger_house::error::Error;
 use ledger_house::projections;
 use ledger_house::proofs::LatestCheckpoint;
@@ -25,25 +23,6 @@ use ledger_house::words;
 use replay::audit::{self, table_time_text, AuditError, Auditor};
 use serde::Deserialize;
 use std::sync::Arc;
-
-/// The jury alone: whoever reads the game's stream, and then the jury ([`Access::ReplayViewer`]
-/// in the access table, on an open ledgerd too); a refusal is said in the jury's words.
-pub(crate) fn jury_only(state: &WebState, viewer: &Viewer) -> Result<(), PageError> {
-    state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    let refused = match state.auth.authorize(&viewer.metadata, Access::ReplayViewer) {
-        Ok(_) => return Ok(()),
-        Err(error) => error,
-    };
-    let say = match (&refused, &viewer.identity) {
-        (Error::Unauthenticated(_), Some(who)) if who.role == Role::Public => Say::new("error-jury-signin"),
-        // The catalogue names the clearance in the reader's language (a Fluent selector).
-        (Error::PermissionDenied(_), Some(who)) => {
-            Say::new("error-jury-only").arg("actor", who.actor.clone()).arg("clearance", who.role.as_str())
-        }
-        _ => Say::of_error(&refused),
-    };
-    Err(PageError::from(refused).saying(say))
-}
 
 fn audit_error(error: AuditError) -> PageError {
     Error::FailedPrecondition(error.to_string()).into()
@@ -82,8 +61,8 @@ pub(crate) async fn page(
             String::new()
         };
         let values =
-            query.correct.map(|seq| super::jury_desk::RuleForm::correcting(&game.records, seq)).unwrap_or_default();
-        let rule = super::jury_desk::form(lang, &game.id, &game.records, &values);
+            query.correct.map(|seq| crate::jury::desk::RuleForm::correcting(&game.records, seq)).unwrap_or_default();
+        let rule = crate::jury::desk::form(lang, &game.id, &game.records, &values);
         let proof = proof_section(lang, &game, proofs.as_deref());
         Ok(format!("{ruled}{}{rule}{proof}", render(lang, &game, query.at, query.diff)?))
     })

@@ -7,15 +7,14 @@
 //! The page follows the log by asking for its fragment (`/me/…/view?at=<position>`) every few
 //! seconds (`assets/me.js`; without script the page reloads itself every half minute). Each ask
 //! is a cut of the tournament's day, built at most once a second for all its players
-//! ([`super::days`]); nothing changed since `at` is answered `204` with no body.
+//! ([`crate::players::days`]); nothing changed since `at` is answered `204` with no body.
 
-use super::auth::Viewer;
-use super::days;
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, shell, short_id};
-use super::refusal::Say;
-use super::sse::status_line;
-use super::{PageError, WebState};
+use crate::auth::Viewer;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{esc, shell, short_id};
+use crate::live::sse::status_line;
+use crate::players::days;
+use crate::{PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -247,7 +246,7 @@ fn scores_html(lang: Lang, view: &PlayerView) -> String {
             Shown::Player(_) => String::new(),
         };
     };
-    let number = |value| esc(&lang.decimal(&super::board::shown_number(view.ruleset, value)));
+    let number = |value| esc(&lang.decimal(&crate::standings::shown_number(view.ruleset, value)));
     let scores: String = Role::ALL
         .iter()
         .map(|role| {

@@ -1,5 +1,5 @@
 //! The table page of one game: an offline web app that runs on the table's tablet. The page
-//! itself is a shell (kept by the service worker, [`super::pwa`]); its script (`table.js`)
+//! itself is a shell (kept by the service worker, [`pwa`]); its script (`table.js`)
 //! draws the chess clock, the stops, the stopwatch and the entry forms from the game's
 //! [`TableView`], decides every tap with the rules mirrored in `table-rules.js`, keeps it in the
 //! tablet's IndexedDB and sends the queue here.
@@ -9,22 +9,33 @@
 //! (the game's new version whenever it changes).
 //! A table token (or, on an open ledgerd, the table clearance) records; anyone who may read
 //! the game sees it.
+//!
+//! Beside it, the rest of what a table's tablet uses: where it finds the game it plays now
+//! ([`tables`]), the Andes recording page ([`andes_record`]), the app's manifest, service worker
+//! and catalogues ([`pwa`]), the queue both recording pages send ([`queue`]) and how a refused
+//! body of theirs is said ([`body`]).
 
-use super::auth::Viewer;
-use super::game::game_id;
-use super::i18n::PageLang;
-use super::layout::{esc, shell_in, Head};
-use super::queue::{self, Queue, Sent};
-use super::sse::Live;
-use super::{blocking, wall_ms, PageError, WebState};
+pub(crate) mod andes_record;
+mod body;
+pub(crate) mod pwa;
+pub(crate) mod queue;
+pub(crate) mod tables;
+
+use crate::auth::Viewer;
+use crate::game::game_id;
+use crate::i18n::PageLang;
+use crate::layout::{esc, shell_in, Head};
+use crate::live::sse::Live;
+use crate::refusal::JsonError;
+use crate::{blocking, wall_ms, PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
 use ledger::StreamKind;
 use ledger_house::auth::Access;
-use ledger_house::error::Error;
 use ledger_house::projections::table::TableView;
+use queue::{Queue, Sent};
 use serde::{Deserialize, Serialize};
 
 pub(crate) async fn page(
@@ -117,37 +128,10 @@ pub(crate) async fn events(
     headers: HeaderMap,
     viewer: Viewer,
     Path(game): Path<String>,
-    super::body::JsonBody(queue): super::body::JsonBody<Queue>,
+    crate::table::body::JsonBody(queue): crate::table::body::JsonBody<Queue>,
 ) -> Result<Json<Sent>, JsonError> {
     let stream = game_id(&game)?;
     queue::append(&state, &headers, &viewer, stream, queue).await
-}
-
-/// A JSON route's failure: `{"error": "…", "code": "PERMISSION_DENIED"}` with the HTTP status.
-#[derive(Debug)]
-pub(crate) struct JsonError(PageError);
-
-impl From<PageError> for JsonError {
-    fn from(error: PageError) -> Self {
-        JsonError(error)
-    }
-}
-
-impl From<Error> for JsonError {
-    fn from(error: Error) -> Self {
-        JsonError(PageError::from(error))
-    }
-}
-
-impl IntoResponse for JsonError {
-    /// In English here; [`super::refusal::localize`] writes its `text` again in the reader's
-    /// language.
-    fn into_response(self) -> Response {
-        self.0.log_failure();
-        let mut response = super::refusal::json(super::i18n::Lang::En, &self.0);
-        response.extensions_mut().insert(super::refusal::JsonRefusal(self.0));
-        response
-    }
 }
 
 #[derive(Deserialize)]
@@ -164,5 +148,5 @@ pub(crate) async fn live(
 ) -> Result<Live, PageError> {
     let id = game_id(&game)?;
     state.auth.authorize(&viewer.metadata, Access::ReadStream(StreamKind::Game))?;
-    queue::follow_version(&state, &super::sse::Claim::of(&viewer), id, query.from.unwrap_or(1))
+    queue::follow_version(&state, &crate::live::sse::Claim::of(&viewer), id, query.from.unwrap_or(1))
 }

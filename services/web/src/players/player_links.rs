@@ -4,15 +4,14 @@
 //! pseudonyms and each player's link. The links are [`ledger_house::player_links`]'s codes, so
 //! every printout and every list gives the same link to the same player.
 
-use super::analyst::csv_field;
-use super::auth::Viewer;
-use super::days;
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, short_id};
-use super::links::Leads;
-use super::refusal::Say;
-use super::tables::tournament_facts;
-use super::{blocking, PageError, WebState};
+use crate::analysts::analyst::csv_field;
+use crate::auth::Viewer;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{esc, short_id};
+use crate::links::Leads;
+use crate::players::days;
+use crate::table::tables::tournament_facts;
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{Html, IntoResponse, Response};
@@ -99,7 +98,7 @@ pub(crate) async fn page(
         csv = esc(&format!("/paper/{}/players.csv", short_id(&tournament))),
         csv_label = esc(&lang.t("links-csv")),
     );
-    Ok(super::paper::page(lang, &viewer, &title, &content))
+    Ok(crate::paper::page(lang, &viewer, &title, &content))
 }
 
 /// `/paper/<tournament>/players.csv`: `player,name,pseudonym,link`, one line per player, for a

@@ -12,12 +12,11 @@
 //! for the address the organiser's browser used (its `Host` and whether the pages are HTTPS).
 //! A page that shows a code is never cached.
 
-use super::auth::{same_origin, Viewer};
-use super::i18n::{Lang, PageLang};
-use super::layout::{clearance_name, esc, shell, short_id};
-use super::refusal::Say;
-use super::tables::tournament_facts;
-use super::{blocking, PageError, WebState};
+use crate::auth::{same_origin, Viewer};
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{clearance_name, esc, shell, short_id};
+use crate::table::tables::tournament_facts;
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{Html, IntoResponse, Redirect, Response};
@@ -78,9 +77,9 @@ fn listed_here(token: &KeptToken, tournament: &str, organiser: &Identity) -> boo
 }
 
 /// `http(s)://<host>`: where the sign-in links lead (a sign-in is HTTPS wherever the pages
-/// have it), as [`super::links`] makes every printed link.
+/// have it), as [`crate::links`] makes every printed link.
 fn site(state: &WebState, headers: &HeaderMap) -> Result<String, PageError> {
-    state.site(headers, super::links::Leads::ToRecording)
+    state.site(headers, crate::links::Leads::ToRecording)
 }
 
 /// An answer holding a code in clear: never kept by a cache or the browser's history store.
@@ -323,7 +322,7 @@ pub(crate) async fn revoke_table(
 /// A table's signed-in devices (issue 42), each with when it signed in and a button that ends
 /// it; and, once a code of the table is spent by its first sign-in, the button that lets one
 /// more device sign in with it.
-fn devices_cell(lang: super::i18n::Lang, base: &str, table: u32, devices: &[&KeptToken], spent: bool) -> String {
+fn devices_cell(lang: crate::i18n::Lang, base: &str, table: u32, devices: &[&KeptToken], spent: bool) -> String {
     let mut html = String::from("<td class=\"devices\"><ul>");
     for device in devices {
         let since = esc(&lang.t_args("codes-device-since", &[("time", clock_time(device.issued_at_ms).into())]));

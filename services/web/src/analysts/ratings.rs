@@ -6,12 +6,11 @@
 //! (`Projections::ratings`, `stats_by_year_and_ruleset`: the read models ledgerd keeps).
 //! Players by pseudonym, by name for who may see names (organiser, jury).
 
-use super::analyst::{csv_field, select, year};
-use super::auth::Viewer;
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, shell};
-use super::refusal::Say;
-use super::{blocking, PageError, WebState};
+use crate::analysts::analyst::{csv_field, select, year};
+use crate::auth::Viewer;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{esc, shell};
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};

@@ -5,23 +5,23 @@
 //! in one append at the version the preview was planned on (`ledger_house::commands::jury`, the
 //! layer `ledgerctl rule` calls too). Jury only.
 
-use super::auth::{same_origin, Viewer};
-use super::game::game_id;
-use super::i18n::{Lang, PageLang};
-use super::jury::jury_only;
-use super::layout::{esc, shell};
-use super::refusal::Say;
-use super::shared_live::{self, Subject, Variant, View};
-use super::sse::{shared, status_line, Live};
-use super::{blocking, PageError, WebState};
+use crate::auth::{same_origin, Viewer};
+use crate::game::game_id;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::jury::jury_only;
+use crate::layout::{esc, shell};
+use crate::live::shared::{self, Key, LivePage, Rendered, Rendering};
+use crate::live::sse::{status_line, Live};
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::Form;
-use ledger::{Event, Recorded, RejectionKind, StreamId};
+use ledger::{Event, Recorded, RejectionKind, StreamId, StreamKind};
 use ledger_house::commands::jury::{self, Game, Ruling};
 use ledger_house::error::Error;
 use ledger_store::{AppendError, AppendRequest};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// The most open calls, and games without their fate horizon, the desk lists (the oldest calls
@@ -48,7 +48,7 @@ pub(crate) async fn desk(
 }
 
 /// `/jury/desk/live`: the desk's content whenever a call, a ruling, a void, a game's end or a
-/// fate horizon changes it ([`super::shared_live`]).
+/// fate horizon changes it ([`LiveDesk`]).
 pub(crate) async fn live(
     State(state): State<WebState>,
     viewer: Viewer,
@@ -56,11 +56,41 @@ pub(crate) async fn live(
     Query(query): Query<LiveQuery>,
 ) -> Result<Live, PageError> {
     jury_only(&state, &viewer)?;
-    let viewing = shared_live::watch(&state, &Subject::Desk, Variant { lang, view: View::Desk });
+    let viewing = shared::watch(&state, LiveDesk, lang);
     let asking = state.clone();
-    let claim = super::sse::Claim::of(&viewer);
+    let claim = crate::live::sse::Claim::of(&viewer);
     let still_jury = move || jury_only(&asking, &viewer);
-    shared(&state, &claim, query.from.unwrap_or(1), viewing, lang, still_jury)
+    crate::live::sse::shared(&state, &claim, query.from.unwrap_or(1), viewing, lang, still_jury)
+}
+
+/// The desk as a live page: one for the whole season.
+struct LiveDesk;
+
+impl LivePage for LiveDesk {
+    fn key(&self) -> Key {
+        Key { event: "desk", of: None }
+    }
+
+    fn view(&self) -> &'static str {
+        ""
+    }
+
+    /// A game's call, ruling, void, end or fate horizon.
+    fn changes(&self, _: &BTreeSet<String>, record: &Recorded) -> bool {
+        record.envelope.stream.kind() == StreamKind::Game
+            && matches!(
+                record.event,
+                Event::JuryCalled { .. }
+                    | Event::JuryRuling { .. }
+                    | Event::EventVoided { .. }
+                    | Event::GameEnded { .. }
+                    | Event::FateHorizonRecorded { .. }
+            )
+    }
+
+    fn render<'a>(&'a self, state: &'a WebState, lang: Lang) -> Rendering<'a> {
+        Box::pin(async move { Ok(Rendered { html: render_desk(state, lang).await?, follows: None }) })
+    }
 }
 
 #[derive(serde::Deserialize)]
@@ -71,8 +101,8 @@ pub(crate) struct LiveQuery {
 /// The desk's content in `lang`: the open calls and the games without a fate horizon, from the
 /// facade's desk (the read models ledgerd keeps as events commit, so a view costs the same
 /// however long the season; issue 43, item 5). Rendered once per change for all the jury
-/// ([`super::shared_live`]), never per viewer.
-pub(crate) async fn render_desk(state: &WebState, lang: Lang) -> Result<String, PageError> {
+/// ([`LiveDesk`]), never per viewer.
+async fn render_desk(state: &WebState, lang: Lang) -> Result<String, PageError> {
     let facade = state.facade.clone();
     let desk = blocking(move || Ok(facade.desk(MAX_LISTED)?.value)).await?;
     let calls = desk.calls;
@@ -167,7 +197,7 @@ pub(crate) async fn horizon(
 ) -> Result<Response, PageError> {
     let (id, recorder, loaded) = jury_recording(&state, &headers, &viewer, &game).await?;
     let events = jury::fate_horizon(&Game::read(&id, &loaded.records, loaded.ruleset), form.turn)
-        .map_err(super::organise::by_the_rules)?;
+        .map_err(crate::refusal::by_the_rules)?;
     let request = AppendRequest {
         stream: id.clone(),
         events: ledger_house::commands::proposed("jury", &id, form.version, &events),
@@ -177,7 +207,7 @@ pub(crate) async fn horizon(
     };
     match state.log.append(request).await {
         Ok(_) => Ok(Redirect::to("/jury").into_response()),
-        Err(AppendError::Rejected(r)) => Err(super::organise::by_the_rules(Error::Refused(r))),
+        Err(AppendError::Rejected(r)) => Err(crate::refusal::by_the_rules(Error::Refused(r))),
         Err(AppendError::Storage(e)) => Err(PageError::from(e)),
     }
 }
@@ -189,14 +219,14 @@ async fn jury_recording(
     headers: &HeaderMap,
     viewer: &Viewer,
     game: &str,
-) -> Result<(StreamId, ledger_house::auth::Recorder, super::game::Game), PageError> {
+) -> Result<(StreamId, ledger_house::auth::Recorder, crate::game::Game), PageError> {
     same_origin(headers)?;
     jury_only(state, viewer)?;
     let id = game_id(game)?;
     let recorder = state.auth.recorder(&viewer.metadata)?;
     recorder.may_write(&id, &*state.log)?;
     let (log, read) = (Arc::clone(&state.log), id.clone());
-    let loaded = blocking(move || super::game::Game::load(&log, read)).await?;
+    let loaded = blocking(move || crate::game::Game::load(&log, read)).await?;
     Ok((id, recorder, loaded))
 }
 
@@ -339,14 +369,14 @@ pub(crate) async fn rule(
     let game = Game::read(&id, &loaded.records, loaded.ruleset);
     let planned = form
         .ruling(&loaded.records, Say::new)
-        .and_then(|ruling| Ok((jury::plan(&game, ruling.clone()).map_err(super::organise::by_the_rules)?, ruling)));
+        .and_then(|ruling| Ok((jury::plan(&game, ruling.clone()).map_err(crate::refusal::by_the_rules)?, ruling)));
     let (events, ruling) = match planned {
         Ok(planned) => planned,
         Err(error) => {
             let body = format!(
                 "<h1>{}</h1>{}<p class=\"muted\">{}</p>{}",
                 esc(&lang.t("organise-refused-title")),
-                super::organise::preview::refusal_box(lang, &error),
+                crate::refusal::refusal_box(lang, &error),
                 esc(&lang.t("organise-nothing-recorded")),
                 self::form(lang, &id, &loaded.records, &form)
             );
@@ -372,7 +402,7 @@ pub(crate) async fn rule(
                     preview(lang, &viewer, &loaded, &game, &events, &form, &ruling, Some(Say::new("organise-changed")));
                 Ok((StatusCode::CONFLICT, Html(html)).into_response())
             }
-            Err(AppendError::Rejected(r)) => Err(super::organise::by_the_rules(Error::Refused(r))),
+            Err(AppendError::Rejected(r)) => Err(crate::refusal::by_the_rules(Error::Refused(r))),
             Err(AppendError::Storage(e)) => Err(PageError::from(e)),
         };
     }
@@ -381,7 +411,7 @@ pub(crate) async fn rule(
 
 /// The game's score sheet after `extra` events are added to its records, in `lang` (a game
 /// that cannot be scored says why); `html_id` names its table.
-fn sheet_after(lang: Lang, loaded: &super::game::Game, extra: &[Event], html_id: &str) -> String {
+fn sheet_after(lang: Lang, loaded: &crate::game::Game, extra: &[Event], html_id: &str) -> String {
     let mut events: Vec<(u64, Event)> = loaded.records.iter().map(|r| (r.envelope.seq, r.event.clone())).collect();
     let next = events.len() as u64;
     events.extend(extra.iter().cloned().enumerate().map(|(i, e)| (next + 1 + i as u64, e)));
@@ -397,7 +427,7 @@ fn sheet_after(lang: Lang, loaded: &super::game::Game, extra: &[Event], html_id:
 fn preview(
     lang: Lang,
     viewer: &Viewer,
-    loaded: &super::game::Game,
+    loaded: &crate::game::Game,
     game: &Game,
     events: &[Event],
     form: &RuleForm,

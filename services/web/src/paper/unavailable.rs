@@ -5,7 +5,7 @@
 //! and words it from paper.ftl, with the role names of rules.ftl. (The board shows only the
 //! tie-breakers that have a value, so it never needs this.)
 
-use super::i18n::Lang;
+use crate::i18n::Lang;
 use replay::sheet::NoStcc;
 use replay::standings::{NotScorable, Unavailable};
 

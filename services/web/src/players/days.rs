@@ -5,8 +5,8 @@
 //! while the others wait for that build, so the cost of the players' pages is one read and fold
 //! of the tournament a second, and a cut of it per phone.
 
-use super::refusal::Say;
-use super::{blocking, PageError, WebState};
+use crate::i18n::Say;
+use crate::{blocking, PageError, WebState};
 use ledger::StreamId;
 use ledger_house::error::Code;
 use ledger_house::facade::At;

@@ -12,9 +12,9 @@
 //! port ([`plain_router`]); the certificate is public, only its key is secret (it never leaves
 //! ledgerd's data directory).
 
-use super::i18n::{Lang, PageLang};
-use super::layout::{self, esc};
-use super::WebState;
+use crate::i18n::{Lang, PageLang};
+use crate::layout::{self, esc};
+use crate::WebState;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
@@ -92,13 +92,13 @@ pub fn plain_router(trust: HallTrust) -> axum::Router {
         )
         .route(ROOT_PATH, axum::routing::get(move || async move { root_of(&trust) }))
         .route("/assets/{file}", axum::routing::get(layout::asset))
-        .route("/lang", axum::routing::get(super::pwa::switch))
+        .route("/lang", axum::routing::get(crate::table::pwa::switch))
         .layer(axum::middleware::map_response(plain_headers))
 }
 
 /// The pages' headers that fit plain HTTP too (no HSTS): no script, no framing, no sniffing.
 async fn plain_headers(mut response: Response) -> Response {
-    super::page_policy(
+    crate::page_policy(
         response.headers_mut(),
         "default-src 'self'; script-src 'none'; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'none'",
     );

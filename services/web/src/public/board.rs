@@ -4,28 +4,28 @@
 //! turn, players and chess clocks, and the final. A withdrawn player's row stays, marked; stand-ins
 //! are not ranked and are labelled as stand-ins wherever a game names its players. It follows the
 //! log: every commit to the tournament or one of its games re-renders the board once for all
-//! its viewers of a language and clearance ([`shared_live`]), pushed as a server-sent event
+//! its viewers of a language and clearance ([`LiveBoard`], a [`LivePage`]), pushed as a server-sent event
 //! within the second.
 
-use super::auth::Viewer;
-use super::board_sections;
-use super::game::table_now_ms;
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, hms, shell, short_id};
-use super::refusal::Say;
-use super::shared_live::{self, Subject, Variant, View};
-use super::sse::{shared, status_line, Live};
-use super::{blocking, wall_ms, PageError, WebState};
-use ledger::{Event, Recorded, Role, Ruleset, StreamId};
+use crate::auth::Viewer;
+use crate::game::table_now_ms;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{esc, hms, shell, short_id};
+use crate::live::shared::{self, Key, LivePage, Rendered, Rendering};
+use crate::live::sse::{status_line, Live};
+use crate::public::board_sections;
+use crate::standings::{
+    shown_number, shown_player, stand_in_label, tie_breaker_name, tie_breaker_value, withdrawn_note,
+};
+use crate::{blocking, wall_ms, PageError, WebState};
+use ledger::{Event, Recorded, Role, StreamId, StreamKind};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
 use ledger_house::facade::Projections;
 use ledger_store::Log;
 use replay::clock::ClockView;
-use replay::exact::json_rounded;
-use replay::sheet::display_places;
-use replay::standings::{Decider, FinalDecider, TournamentFacts};
-use replay::{Rational, Standings};
+use replay::standings::{Decider, TournamentFacts};
+use replay::Standings;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 use tonic::metadata::MetadataMap;
@@ -75,7 +75,7 @@ fn may_see(state: &WebState, metadata: &MetadataMap) -> Result<bool, PageError> 
 }
 
 /// The board's content in `lang`, with the running games' clocks or without, and the games it
-/// follows: what every viewer of that language and clearance is sent ([`shared_live`]).
+/// follows: what every viewer of that language and clearance is sent ([`LiveBoard`]).
 pub(super) async fn render_variant(
     state: &WebState,
     tournament: &StreamId,
@@ -156,45 +156,6 @@ async fn scheduled_games(
     Ok((ledger_house::projections::tournament_games(&events).into_iter().collect(), facts))
 }
 
-/// A pseudonym as the board shows it: a stand-in (`stand-in 2` in the public standings) by its
-/// number in the page's language, marked as a stand-in.
-pub(super) fn shown_player(lang: Lang, facts: &TournamentFacts, player: &str) -> String {
-    match facts.stand_ins.iter().position(|(p, _)| p == player) {
-        Some(n) => format!("<span class=\"stand-in\">{}</span>", esc(&stand_in_label(lang, n + 1))),
-        None => esc(player),
-    }
-}
-
-/// The `n`th stand-in (from 1, registration order) in `lang`.
-fn stand_in_label(lang: Lang, n: usize) -> String {
-    lang.t_args("board-stand-in", &[("n", n.into())])
-}
-
-/// `text` with every stand-in the public standings name (`stand-in 2`) named in `lang`.
-fn stand_ins_named(lang: Lang, text: &str) -> String {
-    const STAND_IN: &str = "stand-in ";
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(STAND_IN) {
-        let after = &rest[at + STAND_IN.len()..];
-        let digits = after.find(|c: char| !c.is_ascii_digit()).unwrap_or(after.len());
-        out.push_str(&rest[..at]);
-        match after[..digits].parse::<usize>() {
-            Ok(n) => out.push_str(&stand_in_label(lang, n)),
-            Err(_) => out.push_str(STAND_IN),
-        }
-        rest = &after[digits..];
-    }
-    out.push_str(rest);
-    out
-}
-
-/// The mark beside a player who withdrew from round `from_round` on: the last round played.
-pub(super) fn withdrawn_note(lang: Lang, from_round: u32) -> String {
-    let after = lang.t_args("board-withdrawn", &[("after", from_round.saturating_sub(1).into())]);
-    format!(" <span class=\"withdrawn-note\">{}</span>", esc(&after))
-}
-
 /// What put a row below the one above (`replay`'s [`Decider`]), in `lang`.
 fn decided(lang: Lang, decider: Option<Decider>) -> String {
     match decider {
@@ -206,61 +167,6 @@ fn decided(lang: Lang, decider: Option<Decider>) -> String {
         ),
         None => String::new(),
     }
-}
-
-/// A number of the standings as their JSON writes it (rounded to the ruleset's places).
-pub(super) fn shown_number(ruleset: Ruleset, value: Rational) -> String {
-    json_rounded(value, display_places(ruleset)).to_string()
-}
-
-/// What decided the final, by the name the catalogues give it (`final-decided-<name>`).
-pub(super) fn final_decider_name(decider: FinalDecider) -> &'static str {
-    match decider {
-        FinalDecider::NotEnded => "not_ended",
-        FinalDecider::OnlyWinner => "only_winner",
-        FinalDecider::MostWinningNations => "most_winning_nations",
-        FinalDecider::FewestQualifyingWins => "fewest_qualifying_wins",
-        FinalDecider::CafeRoleOrder => "cafe_role_order",
-        FinalDecider::Lot => "lot",
-        FinalDecider::Unresolved => "unresolved",
-    }
-}
-
-/// A tie-breaker's name (`replay`'s `TieBreaker::as_str`) in `lang`.
-fn tie_breaker_name(lang: Lang, name: &str) -> String {
-    lang.t(&format!("tiebreak-{name}"))
-}
-
-/// A tie-breaker's value as `replay` shows it (`13.1 (elisabeth 6.7 + maria_theresa 6.4)`,
-/// `0.654 (game q3-t1)`, `σ 1.2 (variance 3/2, game q1-t1)`, `drawn 3`) in `lang`: its few words
-/// and the roles it names from the catalogues, its decimals as `lang` writes them. Ids and
-/// pseudonyms are capitalised or carry digits, and are left alone.
-pub(super) fn tie_breaker_value(lang: Lang, display: &str) -> String {
-    let named = stand_ins_named(lang, display);
-    let display = named.as_str();
-    let word = |w: &str| match w {
-        "frederick" | "elisabeth" | "maria_theresa" | "pompadour" => Some(lang.t(&format!("role-{w}"))),
-        "game" | "variance" | "drawn" => Some(lang.t(&format!("board-tb-{w}"))),
-        _ => None,
-    };
-    let mut out = String::with_capacity(display.len());
-    let mut rest = display;
-    while let Some(start) = rest.find(|c: char| c.is_ascii_lowercase()) {
-        let (before, from) = rest.split_at(start);
-        out.push_str(before);
-        let end = from.find(|c: char| !(c.is_ascii_lowercase() || c == '_')).unwrap_or(from.len());
-        let (w, after) = from.split_at(end);
-        // A word inside an id (`q3-t1`, `open26`) is part of the id.
-        let inside = out.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '-')
-            || after.starts_with(|c: char| c.is_alphanumeric() || c == '-');
-        match word(w).filter(|_| !inside) {
-            Some(said) => out.push_str(&said),
-            None => out.push_str(w),
-        }
-        rest = after;
-    }
-    out.push_str(rest);
-    lang.decimal(&out)
 }
 
 /// The games of the tournament as they stand: those running now, and those nobody has started.
@@ -502,34 +408,52 @@ pub(crate) async fn live(
         let error = PageError::from(Error::NotFound(format!("no tournament {id}")));
         return Err(error.saying(Say::new("error-no-tournament").arg("id", id.id())));
     }
-    let viewing = shared_live::watch(&state, &Subject::Board(id), Variant { lang, view: View::Board { clocks } });
+    let viewing = shared::watch(&state, LiveBoard { tournament: id, clocks }, lang);
     let asking = state.clone();
-    let claim = super::sse::Claim::of(&viewer);
+    let claim = crate::live::sse::Claim::of(&viewer);
     let may_see_still = move || may_see(&asking, &viewer.metadata).map(drop);
-    shared(&state, &claim, query.from.unwrap_or(1), viewing, lang, may_see_still)
+    crate::live::sse::shared(&state, &claim, query.from.unwrap_or(1), viewing, lang, may_see_still)
+}
+
+/// The board as a live page: one tournament's, with the running games' clocks or without.
+struct LiveBoard {
+    tournament: StreamId,
+    clocks: bool,
+}
+
+impl LivePage for LiveBoard {
+    fn key(&self) -> Key {
+        Key { event: "board", of: Some(self.tournament.clone()) }
+    }
+
+    fn view(&self) -> &'static str {
+        if self.clocks {
+            "clocks"
+        } else {
+            "no clocks"
+        }
+    }
+
+    /// The tournament's stream, or one of the games the board showed last.
+    fn changes(&self, games: &BTreeSet<String>, record: &Recorded) -> bool {
+        let stream = &record.envelope.stream;
+        *stream == self.tournament || (stream.kind() == StreamKind::Game && games.contains(stream.id()))
+    }
+
+    fn render<'a>(&'a self, state: &'a WebState, lang: Lang) -> Rendering<'a> {
+        Box::pin(async move {
+            let (html, games) = render_variant(state, &self.tournament, lang, self.clocks).await?;
+            Ok(Rendered { html, follows: Some(games) })
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ledger::Ruleset;
+    use replay::Rational;
     use std::collections::BTreeMap;
-
-    #[test]
-    fn a_tie_breakers_value_reads_in_each_language() {
-        let sum = "13.1 (elisabeth 6.7 + maria_theresa 6.4)";
-        assert_eq!(tie_breaker_value(Lang::En, sum), "13.1 (Elisabeth 6.7 + Maria Theresa 6.4)");
-        assert_eq!(tie_breaker_value(Lang::Es, sum), "13,1 (Isabel 6,7 + María Teresa 6,4)");
-        let spread = "σ 1.25 (variance 25/16, game q3-t1)";
-        assert_eq!(tie_breaker_value(Lang::Es, spread), "σ 1,25 (varianza 25/16, partida q3-t1)");
-        assert_eq!(tie_breaker_value(Lang::Es, "drawn 3"), "n.º 3");
-        // Pseudonyms and ids are not words.
-        assert_eq!(tie_breaker_value(Lang::Es, "91.2 (Otter, Fox, game-q1)"), "91,2 (Otter, Fox, game-q1)");
-        // A stand-in the public standings name, in the page's language.
-        assert_eq!(
-            tie_breaker_value(Lang::Es, "88.8 (Zorro 3, stand-in 1, Zorro 16)"),
-            "88,8 (Zorro 3, suplente 1, Zorro 16)"
-        );
-    }
 
     #[test]
     fn a_withdrawal_and_a_stand_in_are_marked_in_each_language() {

@@ -6,25 +6,25 @@
 //! for a viewer who may see them (`Access::AndesProjection`); it follows the log like the
 //! standings board.
 
-use super::auth::Viewer;
-use super::blocking;
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, hms, shell, short_id};
-use super::refusal::Say;
-use super::shared_live::{self, Subject, Variant, View};
-use super::sse::{shared, status_line, Live};
-use super::{PageError, WebState};
+use crate::auth::Viewer;
+use crate::blocking;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{esc, hms, shell, short_id};
+use crate::live::shared::{self, Key, LivePage, Rendered, Rendering};
+use crate::live::sse::{status_line, Live};
+use crate::{PageError, WebState};
 use axum::extract::{Path, Query, State};
 use axum::response::Html;
 use ledger::andes::notation::{parse_position, reading_order};
 use ledger::andes::{Colour, Side, Square};
-use ledger::StreamId;
+use ledger::{Recorded, StreamId};
 use ledger_house::auth::Access;
 use ledger_house::error::Error;
 use ledger_house::projections::andes::{BoardView, WhichBoard};
 use replay::andes::render::PieceJson;
 use replay::andes::MatchJson;
 use serde::Deserialize;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use tonic::metadata::MetadataMap;
 
@@ -61,8 +61,8 @@ async fn render(
 }
 
 /// The board section now, as every viewer of `lang` and `side` is sent it live
-/// ([`super::shared_live`]; each viewer's clearance is asked apart).
-pub(crate) async fn render_board(state: &WebState, id: &StreamId, side: Side, lang: Lang) -> Result<String, PageError> {
+/// ([`LiveAndes`]; each viewer's clearance is asked apart).
+async fn render_board(state: &WebState, id: &StreamId, side: Side, lang: Lang) -> Result<String, PageError> {
     board_at(state, id, side, None, lang).await
 }
 
@@ -357,6 +357,41 @@ pub(crate) async fn live(
         let error = PageError::from(Error::NotFound(format!("there is no match {id}")));
         return Err(error.saying(Say::new("error-no-match").arg("id", id.id())));
     }
-    let viewing = shared_live::watch(&state, &Subject::Andes(id), Variant { lang, view: View::Andes { side } });
-    shared(&state, &super::sse::Claim::of(&viewer), query.from.unwrap_or(1), viewing, lang, may_see)
+    let viewing = shared::watch(&state, LiveAndes { id, side }, lang);
+    crate::live::sse::shared(
+        &state,
+        &crate::live::sse::Claim::of(&viewer),
+        query.from.unwrap_or(1),
+        viewing,
+        lang,
+        may_see,
+    )
+}
+
+/// The Andes board as a live page: one match's, seen from one side.
+struct LiveAndes {
+    id: StreamId,
+    side: Side,
+}
+
+impl LivePage for LiveAndes {
+    fn key(&self) -> Key {
+        Key { event: "andes", of: Some(self.id.clone()) }
+    }
+
+    fn view(&self) -> &'static str {
+        self.side.as_str()
+    }
+
+    /// The match's own stream.
+    fn changes(&self, _: &BTreeSet<String>, record: &Recorded) -> bool {
+        record.envelope.stream == self.id
+    }
+
+    fn render<'a>(&'a self, state: &'a WebState, lang: Lang) -> Rendering<'a> {
+        Box::pin(async move {
+            let html = render_board(state, &self.id, self.side, lang).await?;
+            Ok(Rendered { html, follows: None })
+        })
+    }
 }

@@ -9,15 +9,16 @@
 //! The report sheet is the one the CAFE rules give Pompadour (section F): the players' names,
 //! then blanks for the start time and the first Card of Fate, and for the scores the jury notes
 //! when the game ends (each nation's as it leaves the game, each player's), with a QR code that
-//! opens the game's table page.
+//! opens the game's table page. Why a tie-breaker is unavailable is worded in [`unavailable`].
 
-use super::auth::Viewer;
-use super::board::{final_decider_name, shown_number};
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, shell_in, short_id, Head};
-use super::refusal::Say;
-use super::tables::tournament_facts;
-use super::{blocking, PageError, WebState};
+mod unavailable;
+
+use crate::auth::Viewer;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{esc, shell_in, short_id, Head};
+use crate::standings::{final_decider_name, shown_number, tie_breaker_value};
+use crate::table::tables::tournament_facts;
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::Html;
@@ -271,7 +272,7 @@ pub(crate) async fn sheets(
     let games = round_games(&facts, round)?;
     let title = format!("{} · {}", lang.t("paper-sheets"), round_label(lang, round, &games));
     // The QR code opens the table's recording page: HTTPS wherever the pages have it.
-    let site = state.site(&headers, super::links::Leads::ToRecording)?;
+    let site = state.site(&headers, crate::links::Leads::ToRecording)?;
     let mut content = String::new();
     for game in games {
         content.push_str(&sheet(lang, &facts, game, &site)?);
@@ -421,7 +422,7 @@ pub(crate) async fn standings(
         let tbs: String = row
             .tie_breakers
             .iter()
-            .map(|tb| match super::unavailable::reason_and_game(lang, &tb.display) {
+            .map(|tb| match unavailable::reason_and_game(lang, &tb.display) {
                 // Said once under the table; the cell gives the note's number.
                 Some((reason, game)) => {
                     let named = lang.t(&format!("paper-tb-{}", tb.tie_breaker.as_str()));
@@ -431,7 +432,7 @@ pub(crate) async fn standings(
                     )
                 }
                 None => {
-                    let shown = super::board::tie_breaker_value(lang, &tb.display);
+                    let shown = tie_breaker_value(lang, &tb.display);
                     let shown = match tb.tie_breaker {
                         replay::standings::TieBreaker::OpponentsQuality => opponents_named(&facts, &shown),
                         _ => shown,

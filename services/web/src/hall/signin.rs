@@ -5,11 +5,10 @@
 //! day), and signing out revokes it (`Auth::end_session`); the code itself, a table's printed
 //! one say, keeps working for the next sign-in.
 
-use super::auth::{local_path, same_origin, Viewer, COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
-use super::i18n::{Lang, PageLang};
-use super::layout::{clearance_name, esc, shell};
-use super::refusal::Say;
-use super::{PageError, WebState};
+use crate::auth::{local_path, same_origin, Viewer, COOKIE_ACTOR, COOKIE_CLEARANCE, COOKIE_TOKEN};
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{clearance_name, esc, shell};
+use crate::{PageError, WebState};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, HeaderValue};
 use axum::response::{Html, IntoResponse, Redirect, Response};
@@ -103,9 +102,9 @@ pub(crate) struct SigninForm {
 }
 
 /// A sign-in cookie; over HTTPS `Secure` and named with the `__Host-` prefix
-/// ([`super::auth::cookie_name`]).
+/// ([`crate::auth::cookie_name`]).
 fn set_cookie(name: &str, value: &str, max_age: u32, https: bool) -> (header::HeaderName, HeaderValue) {
-    let (name, secure) = (super::auth::cookie_name(name, https), if https { "; Secure" } else { "" });
+    let (name, secure) = (crate::auth::cookie_name(name, https), if https { "; Secure" } else { "" });
     let text = format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}");
     (header::SET_COOKIE, HeaderValue::from_str(&text).expect("hex and role names are valid header text"))
 }
@@ -122,7 +121,7 @@ pub(crate) async fn signin(
     // The form again, with the refusal in the reader's language (its code in `data-code`).
     let refuse = |error: Error, say: Say| {
         let html = signin_html(&state, &viewer, lang, &next, Some((error.code().name(), say)));
-        (super::http_status(error.code()), Html(html)).into_response()
+        (crate::http_status(error.code()), Html(html)).into_response()
     };
     let cookies = match *state.auth {
         Auth::Tokens(_) => {
@@ -145,7 +144,7 @@ pub(crate) async fn signin(
             // The cookie holds a sign-in of this browser's own, which signing out revokes; the
             // code stays good for the next sign-in.
             let (auth, presented) = (std::sync::Arc::clone(&state.auth), token.to_owned());
-            let session = super::blocking(move || auth.open_session(&presented).map_err(PageError::from)).await?;
+            let session = crate::blocking(move || auth.open_session(&presented).map_err(PageError::from)).await?;
             let kept = session.unwrap_or_else(|| token.to_owned());
             vec![set_cookie(COOKIE_TOKEN, &hex::encode(kept), COOKIE_MAX_AGE_SECS, state.https)]
         }
@@ -172,11 +171,11 @@ pub(crate) async fn signin(
 /// the cookies.
 pub(crate) async fn signout(State(state): State<WebState>, headers: HeaderMap) -> Result<Response, PageError> {
     same_origin(&headers)?;
-    let metadata = super::auth::metadata_of(&state.auth, &headers, state.https);
+    let metadata = crate::auth::metadata_of(&state.auth, &headers, state.https);
     let bearer = metadata.get("authorization").and_then(|v| v.to_str().ok());
     if let Some(token) = bearer.and_then(|b| b.strip_prefix("Bearer ")).map(str::to_owned) {
         let auth = std::sync::Arc::clone(&state.auth);
-        super::blocking(move || auth.end_session(&token).map_err(PageError::from)).await?;
+        crate::blocking(move || auth.end_session(&token).map_err(PageError::from)).await?;
     }
     let mut response = Redirect::to("/").into_response();
     for name in [COOKIE_TOKEN, COOKIE_ACTOR, COOKIE_CLEARANCE] {

@@ -11,11 +11,11 @@
 //!
 //! [`Folded::pending_derived`]: ledger::Folded::pending_derived
 
-use super::auth::same_origin;
-use super::i18n::Lang;
-use super::sse::{follow, html_event, Live};
-use super::table::JsonError;
-use super::{blocking, PageError, WebState};
+use crate::auth::same_origin;
+use crate::i18n::Lang;
+use crate::live::sse::{follow, html_event, Live};
+use crate::refusal::JsonError;
+use crate::{blocking, PageError, WebState};
 use axum::http::HeaderMap;
 use axum::Json;
 use ledger::{Folded, Recorded, Rejection, StreamId, StreamState};
@@ -122,7 +122,7 @@ struct Batched {
 pub(crate) async fn append(
     state: &WebState,
     headers: &HeaderMap,
-    viewer: &super::auth::Viewer,
+    viewer: &crate::auth::Viewer,
     stream: StreamId,
     queue: Queue,
 ) -> Result<Json<Sent>, JsonError> {
@@ -143,7 +143,7 @@ pub(crate) async fn append(
     let bytes = queue.events.iter().map(|queued| queued.event.to_string().len()).sum();
     recorder.take(queue.events.len(), bytes)?;
     let (stored, mut head) = read_what_the_queue_needs(state, &stream, &queue).await?;
-    let lang = super::i18n::of_request(headers);
+    let lang = crate::i18n::of_request(headers);
     let mut results = Vec::new();
     let mut batch: Vec<Batched> = Vec::new();
     let mut expected = None;
@@ -318,7 +318,7 @@ fn strip_event_prefix(message: &str, event: Option<u32>) -> String {
 /// fetches its view again.
 pub(crate) fn follow_version(
     state: &WebState,
-    claim: &super::sse::Claim,
+    claim: &crate::live::sse::Claim,
     stream: StreamId,
     from: u64,
 ) -> Result<Live, PageError> {

@@ -4,11 +4,10 @@
 //! form (`replay::stats::StatsJson`, the bytes `ledgerctl stats roles --json` prints), so the
 //! page, the CSV and the CLI cannot disagree.
 
-use super::auth::Viewer;
-use super::i18n::{Lang, PageLang};
-use super::layout::{esc, shell};
-use super::refusal::Say;
-use super::{blocking, PageError, WebState};
+use crate::auth::Viewer;
+use crate::i18n::{Lang, PageLang, Say};
+use crate::layout::{esc, shell};
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};

@@ -2,8 +2,8 @@
 //! keeps the page and its assets on the tablet (`assets/sw.js`), the catalogues the page's
 //! script formats with, and the language switch every page carries.
 
-use super::i18n::{self, Lang, PageLang, COOKIE_LANG};
-use super::layout::{asset_names, asset_version};
+use crate::i18n::{self, Lang, PageLang, COOKIE_LANG};
+use crate::layout::{asset_names, asset_version};
 use axum::extract::{Path, Query};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -14,7 +14,7 @@ use serde::Deserialize;
 /// browser's HTTP cache, so a new ledgerd's worker is seen at the next visit.
 pub(crate) async fn service_worker() -> Response {
     let assets: Vec<String> = asset_names().map(|name| format!("/assets/{name}")).collect();
-    let body = include_str!("assets/sw.js")
+    let body = include_str!("../assets/sw.js")
         .replace("__VERSION__", asset_version())
         .replace("__ASSETS__", &serde_json::to_string(&assets).expect("names serialise"));
     ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], body)
@@ -44,7 +44,7 @@ pub(crate) async fn catalogue(Path((lang, file)): Path<(String, String)>) -> Res
             ([(header::CONTENT_TYPE, "text/plain; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")], text)
                 .into_response()
         }
-        None => super::plain(Error::NotFound("no such catalogue".into())),
+        None => crate::plain(Error::NotFound("no such catalogue".into())),
     }
 }
 
@@ -57,8 +57,8 @@ pub(crate) struct Switch {
 /// `/lang?to=es&next=/board/wm26`: remembers the language for a year and goes back.
 pub(crate) async fn switch(Query(query): Query<Switch>, headers: axum::http::HeaderMap) -> Response {
     let Some(lang) = Lang::from_code(&query.to) else {
-        let refused = super::PageError::from(Error::NotFound("no such language".into()));
-        return refused.saying(super::refusal::Say::new("error-no-language")).into_response();
+        let refused = crate::PageError::from(Error::NotFound("no such language".into()));
+        return refused.saying(crate::i18n::Say::new("error-no-language")).into_response();
     };
     // Back where the switch was pressed: the `next` given, else the page it was on.
     let referer = headers
@@ -66,7 +66,7 @@ pub(crate) async fn switch(Query(query): Query<Switch>, headers: axum::http::Hea
         .and_then(|r| r.to_str().ok())
         .and_then(|r| r.split_once("://"))
         .and_then(|(_, rest)| rest.find('/').map(|at| rest[at..].to_owned()));
-    let next = super::auth::local_path(query.next.as_deref().or(referer.as_deref()));
+    let next = crate::auth::local_path(query.next.as_deref().or(referer.as_deref()));
     let cookie = format!("{COOKIE_LANG}={}; Path=/; Max-Age=31536000; SameSite=Lax", lang.code());
     ([(header::SET_COOKIE, cookie)], Redirect::to(&next)).into_response()
 }

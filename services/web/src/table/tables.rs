@@ -5,10 +5,10 @@
 //! The tablets' printed sign-in links (`ledgerctl tournament tables`) lead here, so one sign-in
 //! serves a table the whole tournament.
 
-use super::auth::Viewer;
-use super::layout::short_id;
-use super::refusal::Say;
-use super::{blocking, PageError, WebState};
+use crate::auth::Viewer;
+use crate::i18n::Say;
+use crate::layout::short_id;
+use crate::{blocking, PageError, WebState};
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};

@@ -1,13 +1,13 @@
-//! The parts of the board that depend on where the day stands ([`board`](super::board) puts
+//! The parts of the board that depend on where the day stands ([`board`](crate::public::board) puts
 //! them together): the champion, announced above everything once the final has ended; before
 //! any game has ended, the line-up (every registered player by pseudonym, with the table the
 //! draw gave them) instead of a table of players all tied at nothing; the next round's tables,
 //! the games nobody has started yet; the final's seats. All of them from the public standings
 //! and the tournament under pseudonyms: no real name reaches the board.
 
-use super::board::{final_decider_name, shown_player, withdrawn_note};
-use super::i18n::Lang;
-use super::layout::esc;
+use crate::i18n::Lang;
+use crate::layout::esc;
+use crate::standings::{final_decider_name, shown_player, withdrawn_note};
 use ledger::{Role, Stage};
 use replay::standings::{FinalResult, ScheduledGame, StandingRow, TournamentFacts};
 use replay::Standings;

@@ -3,15 +3,14 @@
 //! which global position it was rendered; the subscription catches up from there, so nothing
 //! committed between rendering and connecting is missed. A burst of events (a group commit,
 //! an import) is rendered once. The board, the Andes board and the jury's desk are rendered
-//! once per change for all their viewers ([`super::shared_live`]) and [`shared`] sends each
+//! once per change for all their viewers ([`crate::live::shared`]) and [`shared`] sends each
 //! viewer those frames.
 
-use super::auth::Viewer;
-use super::i18n::Lang;
-use super::layout::esc;
-use super::refusal::Say;
-use super::shared_live::Viewing;
-use super::{PageError, WebState};
+use crate::auth::Viewer;
+use crate::i18n::{Lang, Say};
+use crate::layout::esc;
+use crate::live::shared::Viewing;
+use crate::{PageError, WebState};
 use axum::response::sse::{Event, KeepAlive, KeepAliveStream, Sse};
 use ledger::Recorded;
 use ledger_house::error::Error;
@@ -45,7 +44,7 @@ impl Claim {
 
 pub(crate) type Live = Sse<KeepAliveStream<ReceiverStream<Result<Event, Infallible>>>>;
 
-/// Sends a viewer the frames of a shared live page ([`super::shared_live`]) that
+/// Sends a viewer the frames of a shared live page ([`crate::live::shared`]) that
 /// are newer than its page, rendered from global position `from` on: a frame at once if the
 /// latest is, then each new one. A viewer whose browser reads slowly skips to the latest frame.
 /// Ends when the browser goes away, the page's task ends or ledgerd shuts down. `may_see` is

@@ -1,16 +1,15 @@
 //! The public pairings, for the wall and for phones: `/pairings/<tournament>` lists the rounds,
 //! `/pairings/<tournament>/<round>` says where everyone sits, alphabetically by pseudonym (a
 //! stand-in, who has none, as `stand-in N`, after the players): pseudonym → table, role. No
-//! real name, so no sign-in; the same day the players' pages cut from ([`super::days`]), and a
+//! real name, so no sign-in; the same day the players' pages cut from ([`crate::players::days`]), and a
 //! page that prints on one A4 sheet.
 
-use super::auth::Viewer;
-use super::days;
-use super::i18n::PageLang;
-use super::layout::{esc, shell, short_id};
-use super::player::{role_name, shown};
-use super::refusal::Say;
-use super::{PageError, WebState};
+use crate::auth::Viewer;
+use crate::i18n::{PageLang, Say};
+use crate::layout::{esc, shell, short_id};
+use crate::players::days;
+use crate::players::player::{role_name, shown};
+use crate::{PageError, WebState};
 use axum::extract::{Path, State};
 use axum::response::Html;
 use ledger::{Stage, StreamId};
@@ -44,7 +43,7 @@ pub(crate) async fn index(
             format!(
                 "<li><a href=\"/pairings/{t}/{round}\">{name}</a></li>",
                 t = esc(&day.tournament),
-                name = esc(&super::paper::round_name(lang, round, is_final))
+                name = esc(&crate::paper::round_name(lang, round, is_final))
             )
         })
         .collect();
@@ -86,7 +85,7 @@ pub(crate) async fn round(
             format!(
                 "<a href=\"/pairings/{t}/{r}\" id=\"{id}\" rel=\"{id}\">{label}</a> · ",
                 t = esc(&day.tournament),
-                label = esc(&lang.t_args(key, &[("round", super::paper::round_name(lang, *r, *fin).into())])),
+                label = esc(&lang.t_args(key, &[("round", crate::paper::round_name(lang, *r, *fin).into())])),
             )
         })
         .unwrap_or_default()
@@ -108,7 +107,7 @@ pub(crate) async fn round(
             )
         })
         .collect();
-    let title = format!("{} · {}", super::paper::round_name(lang, round, is_final), day.name);
+    let title = format!("{} · {}", crate::paper::round_name(lang, round, is_final), day.name);
     let body = format!(
         "<section class=\"pairings-wall\"><h1>{title}</h1><table class=\"pairings-public\" id=\"pairings\"><thead><tr>\
          <th>{player}</th><th class=\"num\">{table}</th><th>{role}</th></tr></thead><tbody>{rows}</tbody></table>\
