@@ -3,7 +3,8 @@
 //! its seq and position, nothing else, every tournament's games scheduled before they started),
 //! and the appends that were in flight, retried by id.
 
-use super::events::{acks_of, event_of, is_ours, with_identity, Attempt};
+use super::append::{acks_of, with_identity, Attempt};
+use super::events::{event_of, is_ours};
 use super::model::Model;
 use super::tournament::CrossStream;
 use ledger::envelope::verify_chain;
@@ -313,7 +314,8 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crash::events::{event_at, own_event_id, own_stream, Ack};
+    use crate::crash::append::Ack;
+    use crate::crash::events::{event_at, own_event_id, own_stream};
     use ledger::envelope::{Draft, GENESIS};
     use ledger::StreamId;
 

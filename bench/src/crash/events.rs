@@ -1,4 +1,6 @@
-//! What the crash test appends, and how one append is described so that it can be retried.
+//! What every stream of the crash test holds at each seq: what the writers append, and what a
+//! stream read back is compared with, event by event. How one append is sent and acknowledged
+//! is [`super::append`]'s.
 //!
 //! The writers' streams are stand-alone games whose `seq`-th event is a fixed function of
 //! `seq` ([`event_at`]): `game_started`, then `turn_started` 1 to 23 (a game's last turn), then,
@@ -12,21 +14,19 @@
 //! 23 lost before the first; the read-back below still sees those); and reading a stream back,
 //! every event can be compared with what its seq must hold.
 //!
-//! Tournaments ([`super::tournament`]) follow the same rule: a tournament stream's `seq`-th
-//! event and each of its games' are fixed functions of the seq too ([`event_of`]).
+//! Tournaments follow the same rule: a tournament stream's `seq`-th event and each of its
+//! games' are fixed functions of the seq too ([`tournament_event_at`]); their organiser, who
+//! writes them, is the tournament module's. [`event_of`] answers for any stream.
 
-use super::tournament;
+use ledger::event::Seats;
 use ledger::rules::MAX_TURNS;
-use ledger::{Event, Nation, Ruleset};
-use ledger_house::auth::{ACTOR_HEADER, CLEARANCE_HEADER};
-use ledger_proto::convert::ToProto;
-use ledger_proto::v1 as pb;
+use ledger::{Event, Nation, Ruleset, Stage};
 
 /// 2026-09-01, the games' table time at seq 0; each event is a second later than the one before.
 pub const STARTED_AT_MS: u64 = 1_788_220_800_000;
 
 /// Every game stream of the crash test starts with this (a tournament's games too).
-pub const STREAM_PREFIX: &str = "game/crash-";
+pub const GAME_PREFIX: &str = "game/crash-";
 
 /// The event every stand-alone game holds at `seq` (1-based).
 pub fn event_at(seq: u64) -> Event {
@@ -66,24 +66,24 @@ fn at_ms(seq: u64) -> u64 {
 }
 
 /// The event `stream` holds at `seq`: a tournament's or one of its games' (see
-/// [`tournament::event_of`]), else a stand-alone game's.
+/// [`tournament_event_at`]), else a stand-alone game's.
 pub fn event_of(stream: &str, seq: u64) -> Event {
-    tournament::event_of(stream, seq).unwrap_or_else(|| event_at(seq))
+    tournament_event_at(stream, seq).unwrap_or_else(|| event_at(seq))
 }
 
 /// Whether the crash program writes `stream` (every stream it reads back).
 pub fn is_ours(stream: &str) -> bool {
-    stream.starts_with(STREAM_PREFIX) || stream.starts_with(tournament::STREAM_PREFIX)
+    stream.starts_with(GAME_PREFIX) || stream.starts_with(TOURNAMENT_PREFIX)
 }
 
 /// The name of a writer's own stream.
 pub fn own_stream(writer: &str, idx: usize) -> String {
-    format!("{STREAM_PREFIX}{writer}-{idx}")
+    format!("{GAME_PREFIX}{writer}-{idx}")
 }
 
 /// The name of a stream every unary writer appends to, with expected versions.
 pub fn shared_stream(idx: usize) -> String {
-    format!("{STREAM_PREFIX}shared-{idx}")
+    format!("{GAME_PREFIX}shared-{idx}")
 }
 
 /// The id of an event on a writer's own stream: one event per seq, so the seq names it.
@@ -91,118 +91,84 @@ pub fn own_event_id(stream: &str, seq: u64) -> String {
     format!("{stream}#{seq}")
 }
 
-/// One append, as sent: enough to send exactly the same request again after a crash.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Attempt {
-    pub stream: String,
-    /// The seq the first event gets if the append is stored now.
-    pub first_seq: u64,
-    pub event_ids: Vec<String>,
-    /// Set on shared streams (always `first_seq - 1`), where writers race.
-    pub expected_version: Option<u64>,
+// Tournaments: a tournament stream and its games, each event a fixed function of the seq.
+
+/// Every tournament stream of the crash program starts with this.
+pub const TOURNAMENT_PREFIX: &str = "tournament/crash-";
+
+/// `tournament_created` and four `player_registered`.
+pub const SETUP: u64 = 5;
+
+/// Events in one tournament game: `game_started` and turns 1 to 23.
+pub const GAME_EVENTS: u64 = 24;
+
+/// The tournament stream of tournament `idx`.
+pub fn tournament_stream(idx: usize) -> String {
+    format!("{TOURNAMENT_PREFIX}t{idx}")
 }
 
-impl Attempt {
-    pub fn n_events(&self) -> u64 {
-        self.event_ids.len() as u64
-    }
-
-    pub fn last_seq(&self) -> u64 {
-        self.first_seq + self.n_events() - 1
-    }
-
-    pub fn is_shared(&self) -> bool {
-        self.expected_version.is_some()
-    }
-
-    pub fn request(&self) -> pb::AppendRequest {
-        pb::AppendRequest {
-            stream: self.stream.clone(),
-            events: (self.first_seq..)
-                .zip(&self.event_ids)
-                .map(|(seq, id)| pb::ProposedEvent {
-                    event_id: id.clone(),
-                    event: Some(event_of(&self.stream, seq).to_proto()),
-                })
-                .collect(),
-            expected_version: self.expected_version,
-        }
-    }
-
-    /// The request, sent by `actor` with the clearance its stream needs: a tournament's events
-    /// need an organiser, a game's a table.
-    pub fn signed(&self, actor: &str) -> tonic::Request<pb::AppendRequest> {
-        let clearance = if self.stream.starts_with(tournament::STREAM_PREFIX) { "organiser" } else { "table" };
-        with_clearance(self.request(), actor, clearance)
-    }
-
-    /// `game/crash-u1-0 seq 17–19`, for messages.
-    pub fn describe(&self) -> String {
-        if self.n_events() == 1 {
-            format!("{} seq {}", self.stream, self.first_seq)
-        } else {
-            format!("{} seq {}–{}", self.stream, self.first_seq, self.last_seq())
-        }
-    }
+/// The stream of game `n` (from 1) of tournament `idx`.
+pub fn game_stream(idx: usize, n: u64) -> String {
+    format!("{GAME_PREFIX}t{idx}-g{n}")
 }
 
-/// One event the ledger acknowledged: where it said the event is stored.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ack {
-    pub stream: String,
-    pub seq: u64,
-    pub event_id: String,
-    pub position: u64,
+/// What a stream of a tournament is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Tournament { idx: usize },
+    Game { idx: usize, n: u64 },
 }
 
-/// Checks an answer against the append it answers and lists the events it acknowledges.
-///
-/// # Errors
-/// The answer names another stream, other seqs, positions that are not one per event, or says
-/// `duplicate` where the caller did not expect it: the ledger's promise would be broken.
-pub fn acks_of(attempt: &Attempt, answer: &pb::AppendResponse, duplicate_expected: bool) -> Result<Vec<Ack>, String> {
-    let n = attempt.n_events();
-    let consistent = answer.stream == attempt.stream
-        && answer.first_seq == attempt.first_seq
-        && answer.last_seq == attempt.last_seq()
-        && answer.last_position.checked_sub(answer.first_position) == Some(n - 1)
-        && answer.first_position >= 1;
-    if !consistent || (answer.duplicate && !duplicate_expected) {
-        return Err(format!(
-            "{}: the answer does not match the append: stream {} seq {}–{} positions {}–{} duplicate {}",
-            attempt.describe(),
-            answer.stream,
-            answer.first_seq,
-            answer.last_seq,
-            answer.first_position,
-            answer.last_position,
-            answer.duplicate
-        ));
+/// Which tournament stream `stream` is, if it is one.
+pub fn part_of(stream: &str) -> Option<Part> {
+    let number = |text: &str| text.parse::<u64>().ok();
+    if let Some(rest) = stream.strip_prefix(TOURNAMENT_PREFIX).and_then(|r| r.strip_prefix('t')) {
+        return Some(Part::Tournament { idx: usize::try_from(number(rest)?).ok()? });
     }
-    Ok((0..n)
-        .zip(&attempt.event_ids)
-        .map(|(k, id)| Ack {
-            stream: attempt.stream.clone(),
-            seq: attempt.first_seq + k,
-            event_id: id.clone(),
-            position: answer.first_position + k,
-        })
-        .collect())
+    let (idx, n) = stream.strip_prefix(GAME_PREFIX)?.strip_prefix('t')?.split_once("-g")?;
+    Some(Part::Game { idx: usize::try_from(number(idx)?).ok()?, n: number(n)? })
 }
 
-/// Open mode trusts these headers; every game event here needs table clearance only.
-pub fn with_identity<T>(message: T, actor: &str) -> tonic::Request<T> {
-    with_clearance(message, actor, "table")
+fn player(k: u64) -> String {
+    format!("p{k}")
 }
 
-/// `message` from `actor` with `clearance` (trusted in open mode).
-fn with_clearance<T>(message: T, actor: &str, clearance: &'static str) -> tonic::Request<T> {
-    let mut request = tonic::Request::new(message);
-    if let Ok(actor) = actor.parse() {
-        request.metadata_mut().insert(ACTOR_HEADER, actor);
-    }
-    request.metadata_mut().insert(CLEARANCE_HEADER, tonic::metadata::MetadataValue::from_static(clearance));
-    request
+/// The event a tournament's stream or one of its games holds at `seq`; `None` for any other
+/// stream.
+fn tournament_event_at(stream: &str, seq: u64) -> Option<Event> {
+    Some(match part_of(stream)? {
+        Part::Tournament { idx } => match seq {
+            0 | 1 => Event::TournamentCreated {
+                name: format!("Crash cup {idx}"),
+                ruleset: Ruleset::Cafe2023,
+                clock_ms_per_side: None,
+            },
+            2..=SETUP => Event::PlayerRegistered {
+                player: player(seq - 1),
+                name: format!("Player {}", seq - 1),
+                pseudonym: None,
+            },
+            _ => {
+                let n = seq - SETUP;
+                let game = game_stream(idx, n).trim_start_matches("game/").to_owned();
+                let round = u32::try_from(n).unwrap_or(u32::MAX);
+                let seats = Seats {
+                    frederick: player(1),
+                    elisabeth: player(2),
+                    maria_theresa: player(3),
+                    pompadour: player(4),
+                };
+                Event::GameScheduled { game, stage: Stage::Qualifying, round, table: 1, seats }
+            }
+        },
+        // No ruleset: the tournament that scheduled the game gives it.
+        Part::Game { idx, .. } if seq <= 1 => Event::GameStarted {
+            at_ms: STARTED_AT_MS,
+            ruleset: None,
+            tournament: Some(tournament_stream(idx).trim_start_matches("tournament/").to_owned()),
+        },
+        Part::Game { .. } => turn_at(seq),
+    })
 }
 
 #[cfg(test)]
@@ -215,6 +181,15 @@ mod tests {
     /// and so is a skip of one or two, except onto a stage's start: the rules accept one whenever
     /// no stage is open (a whole stage lost, or turn 23 lost before the stages, which the
     /// read-back still sees).
+    #[test]
+    fn streams_are_told_apart() {
+        assert_eq!(part_of(&tournament_stream(3)), Some(Part::Tournament { idx: 3 }));
+        assert_eq!(part_of(&game_stream(1, 17)), Some(Part::Game { idx: 1, n: 17 }));
+        for other in ["game/crash-u0-1", "game/crash-shared-0", "game/crash-p1-3", "game/crash-tx-g1"] {
+            assert_eq!(part_of(other), None, "{other}");
+        }
+    }
+
     #[test]
     fn the_sequence_is_a_valid_game_and_each_event_fits_only_its_seq() {
         let stream = StreamId::parse(&own_stream("u0", 0)).unwrap();

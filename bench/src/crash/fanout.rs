@@ -232,7 +232,8 @@ fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crash::events::{event_at, own_event_id, Ack};
+    use crate::crash::append::Ack;
+    use crate::crash::events::{event_at, own_event_id};
     use ledger::envelope::Draft;
     use ledger::StreamId;
 

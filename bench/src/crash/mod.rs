@@ -7,7 +7,8 @@
 //! One cycle:
 //! 1. unary and pipelined writers append to their own streams and race on shared ones
 //!    ([`writers`]), organisers write tournaments and their games together ([`tournament`]),
-//!    every acknowledgement is noted ([`model`]);
+//!    each stream's events a fixed function of the seq ([`events`]), each append kept so that it
+//!    can be sent again ([`append`]), every acknowledgement noted ([`model`]);
 //! 2. after a delay drawn from the seed (and at least one acknowledgement), SIGKILL;
 //! 3. a copy of the data directory, as the crash left it, is verified by the store's own
 //!    verification, and must hold every acknowledged event ([`check::verify_on_disk`]);
@@ -31,6 +32,7 @@
 //! printed first; the timing of a kill against the load cannot be replayed exactly, so a seed
 //! reproduces the schedule, not the interleaving.
 
+pub mod append;
 pub mod check;
 pub mod daemon;
 pub mod events;

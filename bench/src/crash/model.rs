@@ -1,7 +1,7 @@
 //! What the ledger has promised: every event it acknowledged, by stream and seq, with the id and
 //! the global position it named. After a crash and a restart the log must hold exactly this.
 
-use super::events::Ack;
+use super::append::Ack;
 use std::collections::{BTreeMap, HashMap};
 
 /// One acknowledged event.

@@ -8,92 +8,16 @@
 //! which a restart rebuilds from the log. The first game a cycle starts was scheduled before the
 //! crash, so every cycle asks a freshly restarted ledgerd to remember a schedule that a power cut
 //! may have torn at. After each restart [`CrossStream`] checks that every started game was
-//! scheduled by its tournament at an earlier global position.
+//! scheduled by its tournament at an earlier global position. What each of its streams holds at
+//! a seq is [`super::events`]'s.
 
-use super::events::{acks_of, own_event_id, turn_at, Attempt, STARTED_AT_MS, STREAM_PREFIX as GAME_PREFIX};
+use super::append::{acks_of, Attempt};
+use super::events::{game_stream, own_event_id, part_of, tournament_stream, Part, GAME_EVENTS, SETUP};
 use super::model::Model;
 use super::rng::Rng;
 use super::writers::{Cycle, Outcome};
-use ledger::event::Seats;
-use ledger::{Event, Recorded, Ruleset, Stage};
+use ledger::{Event, Recorded};
 use std::collections::HashMap;
-
-/// Every tournament stream of the crash program starts with this.
-pub const STREAM_PREFIX: &str = "tournament/crash-";
-
-/// `tournament_created` and four `player_registered`.
-const SETUP: u64 = 5;
-
-/// Events in one game: `game_started` and turns 1 to 23.
-const GAME_EVENTS: u64 = 24;
-
-/// The tournament stream of tournament `idx`.
-pub fn tournament_stream(idx: usize) -> String {
-    format!("{STREAM_PREFIX}t{idx}")
-}
-
-/// The stream of game `n` (from 1) of tournament `idx`.
-pub fn game_stream(idx: usize, n: u64) -> String {
-    format!("{GAME_PREFIX}t{idx}-g{n}")
-}
-
-/// What a stream of a tournament is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Part {
-    Tournament { idx: usize },
-    Game { idx: usize, n: u64 },
-}
-
-fn part_of(stream: &str) -> Option<Part> {
-    let number = |text: &str| text.parse::<u64>().ok();
-    if let Some(rest) = stream.strip_prefix(STREAM_PREFIX).and_then(|r| r.strip_prefix('t')) {
-        return Some(Part::Tournament { idx: usize::try_from(number(rest)?).ok()? });
-    }
-    let (idx, n) = stream.strip_prefix(GAME_PREFIX)?.strip_prefix('t')?.split_once("-g")?;
-    Some(Part::Game { idx: usize::try_from(number(idx)?).ok()?, n: number(n)? })
-}
-
-fn player(k: u64) -> String {
-    format!("p{k}")
-}
-
-/// The event a tournament's stream or one of its games holds at `seq`; `None` for any other
-/// stream.
-pub fn event_of(stream: &str, seq: u64) -> Option<Event> {
-    Some(match part_of(stream)? {
-        Part::Tournament { idx } => match seq {
-            0 | 1 => Event::TournamentCreated {
-                name: format!("Crash cup {idx}"),
-                ruleset: Ruleset::Cafe2023,
-                clock_ms_per_side: None,
-            },
-            2..=SETUP => Event::PlayerRegistered {
-                player: player(seq - 1),
-                name: format!("Player {}", seq - 1),
-                pseudonym: None,
-            },
-            _ => {
-                let n = seq - SETUP;
-                let game = game_stream(idx, n).trim_start_matches("game/").to_owned();
-                let round = u32::try_from(n).unwrap_or(u32::MAX);
-                let seats = Seats {
-                    frederick: player(1),
-                    elisabeth: player(2),
-                    maria_theresa: player(3),
-                    pompadour: player(4),
-                };
-                Event::GameScheduled { game, stage: Stage::Qualifying, round, table: 1, seats }
-            }
-        },
-        // No ruleset: the tournament that scheduled the game gives it.
-        Part::Game { idx, .. } if seq <= 1 => Event::GameStarted {
-            at_ms: STARTED_AT_MS,
-            ruleset: None,
-            tournament: Some(tournament_stream(idx).trim_start_matches("tournament/").to_owned()),
-        },
-        Part::Game { .. } => turn_at(seq),
-    })
-}
 
 /// Where one tournament stands: its stream's version and each scheduled game's.
 #[derive(Debug, Clone)]
@@ -233,16 +157,8 @@ impl CrossStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ledger::{StreamId, StreamState};
-
-    #[test]
-    fn streams_are_told_apart() {
-        assert_eq!(part_of(&tournament_stream(3)), Some(Part::Tournament { idx: 3 }));
-        assert_eq!(part_of(&game_stream(1, 17)), Some(Part::Game { idx: 1, n: 17 }));
-        for other in ["game/crash-u0-1", "game/crash-shared-0", "game/crash-p1-3", "game/crash-tx-g1"] {
-            assert_eq!(part_of(other), None, "{other}");
-        }
-    }
+    use crate::crash::events::event_of;
+    use ledger::{Ruleset, StreamId, StreamState};
 
     #[test]
     fn the_plan_writes_valid_streams_with_one_game_scheduled_ahead() {
@@ -253,7 +169,7 @@ mod tests {
             let attempt = plan.next_attempt(&mut rng, 5);
             let events = streams.entry(attempt.stream.clone()).or_default();
             assert_eq!(attempt.first_seq, events.len() as u64 + 1, "{}", attempt.describe());
-            events.extend((attempt.first_seq..=attempt.last_seq()).map(|seq| event_of(&attempt.stream, seq).unwrap()));
+            events.extend((attempt.first_seq..=attempt.last_seq()).map(|seq| event_of(&attempt.stream, seq)));
             plan.acknowledged(&attempt);
             let unstarted = plan.games.iter().filter(|&&v| v == 0).count();
             assert!(unstarted <= 1, "at most one game scheduled ahead: {:?}", plan.games);

@@ -6,7 +6,8 @@
 //! and every append that was sent (or about to be) but never answered: those may or may not be
 //! stored, and are retried by id after the restart ([`super::check::resolve`]).
 
-use super::events::{acks_of, own_event_id, with_identity, Ack, Attempt};
+use super::append::{acks_of, with_identity, Ack, Attempt};
+use super::events::own_event_id;
 use super::rng::Rng;
 use ledger_proto::v1 as pb;
 use ledger_proto::v1::ledger_client::LedgerClient;

@@ -9,9 +9,10 @@
 
 use clap::Parser;
 use ledger::envelope::verify_chain;
+use ledger_bench::crash::append::{acks_of, with_identity, Attempt};
 use ledger_bench::crash::check::read_stream;
 use ledger_bench::crash::daemon::Daemon;
-use ledger_bench::crash::events::{acks_of, event_at, own_event_id, with_identity, Attempt};
+use ledger_bench::crash::events::{event_at, own_event_id};
 use ledger_bench::crash::report::CrashReport;
 use ledger_bench::crash::{run, CrashArgs};
 use ledger_bench::jetstream::find_fsync_server;

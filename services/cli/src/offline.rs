@@ -6,8 +6,9 @@ use super::common::CliError;
 use ledger::check::{check_stream, parse_lines, Line, LineError};
 use ledger::{StreamId, StreamKind};
 use ledger_house::error::Code;
-use ledger_house::facade::{Projections, Records};
+use ledger_house::facade::Projections;
 use ledger_house::projections::{self, Streams};
+use ledger_house::source::Records;
 use std::collections::BTreeMap;
 
 /// A line the rules refuse: `line N: CODE: message`.

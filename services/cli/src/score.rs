@@ -8,7 +8,7 @@ use super::output::print_projection;
 use super::{values, Cli};
 use ledger::check::{check_stream, parse_lines};
 use ledger::{Ruleset, StreamId};
-use ledger_house::facade::Records;
+use ledger_house::source::Records;
 use ledger_proto::v1 as pb;
 use std::path::PathBuf;
 

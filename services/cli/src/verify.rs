@@ -170,7 +170,7 @@ fn check_read_models(copy: &Path) -> Result<ModelsChecked, CliError> {
         Err(why) => return Ok(Some((0, vec![why]))),
     };
     let log = std::sync::Arc::new(Log::open_sled(copy).map_err(|e| failed(&e))?);
-    let differences = ledger_house::readmodels::check(&kept, &log).map_err(|e| failed(&e));
+    let differences = ledger_house::facade::check_read_models(&kept, &log).map_err(|e| failed(&e));
     log.close();
     Ok(Some((kept.position, differences?)))
 }

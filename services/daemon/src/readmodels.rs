@@ -10,8 +10,8 @@
 //! start from nothing: the models are rebuilt by following the log from its first record.
 //! Nothing here is on the append path: the writer only wakes one more subscriber.
 
-use ledger_house::facade::Entry;
 use ledger_house::readmodels::{Kept, ReadModels};
+use ledger_house::source::Entry;
 use ledger_store::{Filter, Log};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -186,7 +186,7 @@ mod tests {
         assert!(tokio::task::spawn_blocking(move || waiting.caught_up(last, Duration::from_secs(20))).await.unwrap());
         let rebuilt = Kept::rebuild(&log).unwrap();
         assert!(models.read(|kept| *kept == rebuilt), "the followed models equal a rebuild");
-        assert!(models.read(|kept| ledger_house::readmodels::check(kept, &log)).unwrap().is_empty());
+        assert!(models.read(|kept| ledger_house::facade::check_read_models(kept, &log)).unwrap().is_empty());
         stop.send(true).unwrap();
         keeper.await.unwrap();
         // Saved at stop: read back, they are what was kept, and a restart resumes from them.

@@ -1,6 +1,6 @@
 //! What ledgerd (`ledger-daemon`), its web pages (`ledger-web`) and `ledgerctl` (`ledger-cli`)
 //! share: the organiser's commands ([`commands`]), the typed projections facade ([`facade`], over [`projections`]), the one error type
-//! ([`error`]), who may do what ([`auth`]), the tournament's cross-stream checks
+//! ([`error`]), where streams are read ([`source`]: the log or a file, for the facade and the read models), who may do what ([`auth`]), the tournament's cross-stream checks
 //! ([`cross_check`]), the words in Spanish and English ([`i18n`], [`html`]; the ledger's typed
 //! values — refusals, events, score sheets — said in them by [`words`]), the organiser's
 //! paper ([`paper`]), the proofs' file formats ([`proofs`]), the live streams' fair shares
@@ -23,6 +23,7 @@ pub mod proofs;
 pub mod ratings;
 pub mod readmodels;
 pub mod shares;
+pub mod source;
 pub mod words;
 
 pub use auth::ACTOR_HEADER;

@@ -9,7 +9,9 @@ pub mod andes_table;
 pub mod player;
 pub mod table;
 
-use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind};
+use ledger::rules::Rules;
+use ledger::{Event, Recorded, Ruleset, StreamId, StreamKind, StreamState};
+use replay::season::GameProgress;
 use replay::standings::TournamentFacts;
 use replay::stats::{self, Filter, GameRecord, Stats};
 use replay::{ScoreError, ScoreSheet, Standings, StandingsError};
@@ -71,6 +73,19 @@ pub fn created_tournament(id: &StreamId, records: &[Recorded]) -> Result<Tournam
 /// The game ids a tournament's events schedule, in schedule order.
 pub fn tournament_games(tournament_events: &[(u64, Event)]) -> Vec<String> {
     TournamentFacts::fold(tournament_events).games.into_iter().map(|g| g.game).collect()
+}
+
+/// A game's progress after its stream's `events`, as the ledger's rules fold them (voids
+/// applied): the facade's replay and the read models' summaries both ask it, so they agree.
+pub fn game_progress<'a>(game: &StreamId, events: impl IntoIterator<Item = &'a Event>) -> GameProgress {
+    let mut state = StreamState::new(game, None);
+    for event in events {
+        state.evolve(event);
+    }
+    match state.rules() {
+        Rules::Game(game) => GameProgress { started: game.started, ended: game.ended.is_some() },
+        _ => GameProgress::default(),
+    }
 }
 
 /// A game's score sheet, as of a seq if given.

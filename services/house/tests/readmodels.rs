@@ -3,13 +3,14 @@
 //! recorded again), calls and rulings, fate horizons, a void in a tournament's stream — are
 //! followed in random batches; after every batch (and after every event of the disturbances)
 //! what is kept equals a rebuild from scratch and the facade's replay paths
-//! (`readmodels::check`), and a restart at a random point (the saved bytes read back) resumes
+//! (`facade::check_read_models`), and a restart at a random point (the saved bytes read back) resumes
 //! to the same models.
 
 use ledger::{Event, StreamId, StreamKind};
-use ledger_house::facade::{Entry, Records, Source};
+use ledger_house::facade::check_read_models;
 use ledger_house::ratings::Model;
-use ledger_house::readmodels::{check, Kept, ReadModels};
+use ledger_house::readmodels::{Kept, ReadModels};
+use ledger_house::source::{Entry, Records, Source};
 use proptest::prelude::*;
 
 const OPEN26: &str = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/tournament-open26.jsonl"));
@@ -127,7 +128,7 @@ impl Season {
 }
 
 fn assert_replays(models: &ReadModels, season: &Season) {
-    let differences = models.read(|kept| check(kept, &season.records)).unwrap();
+    let differences = models.read(|kept| check_read_models(kept, &season.records)).unwrap();
     assert!(differences.is_empty(), "at position {}: {differences:?}", season.position);
     assert_eq!(models.position(), season.position);
 }

@@ -132,7 +132,7 @@ pub async fn keep(
             obtained = order::obtain(&config, &store, &challenges) => obtained,
             _ = stop.wait_for(|stop| *stop) => return,
         };
-        match obtained.and_then(|(chain, key)| store.save_certificate(&chain, &key)) {
+        match obtained.and_then(|(chain, key)| Ok(store.save_certificate(&chain, &key)?)) {
             Ok(()) => match certificate.reload() {
                 Ok(()) => {
                     failures = 0;

@@ -2,7 +2,7 @@
 //! challenges answered through [`Challenges`], a new key and its signing request, the chain.
 
 use super::challenges::Challenges;
-use super::store::Store;
+use super::store::{Store, StoreError};
 use super::AcmeConfig;
 use instant_acme::{
     Account, AuthorizationStatus, ChallengeType, Identifier, NewAccount, NewOrder, OrderStatus, RetryPolicy,
@@ -18,8 +18,8 @@ pub enum OrderError {
     Key(#[from] rcgen::Error),
     #[error("{0}")]
     Refused(String),
-    #[error("cannot keep {path}: {reason}")]
-    Store { path: String, reason: String },
+    #[error(transparent)]
+    Store(#[from] StoreError),
 }
 
 /// The account `config.directory` knows this ledgerd by: the one kept in the data directory,

@@ -4,7 +4,6 @@
 //! reuses both instead of asking the authority again (Let's Encrypt limits how often it issues
 //! a certificate for the same names).
 
-use super::order::OrderError;
 use instant_acme::AccountCredentials;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::CertificateDer;
@@ -43,8 +42,16 @@ impl Held {
     }
 }
 
-fn failed(path: &Path, reason: impl ToString) -> OrderError {
-    OrderError::Store { path: path.display().to_string(), reason: reason.to_string() }
+/// A file of `<data dir>/acme/` that cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot keep {path}: {reason}")]
+pub struct StoreError {
+    pub path: String,
+    pub reason: String,
+}
+
+fn failed(path: &Path, reason: impl ToString) -> StoreError {
+    StoreError { path: path.display().to_string(), reason: reason.to_string() }
 }
 
 impl Store {
@@ -60,13 +67,13 @@ impl Store {
         self.dir.join("account.json")
     }
 
-    fn make_dir(&self) -> Result<(), OrderError> {
+    fn make_dir(&self) -> Result<(), StoreError> {
         use std::os::unix::fs::DirBuilderExt;
         std::fs::DirBuilder::new().recursive(true).mode(0o700).create(&self.dir).map_err(|e| failed(&self.dir, e))
     }
 
     /// The kept account, if it belongs to `directory` (another authority's is not used).
-    pub(super) fn account(&self, directory: &str) -> Result<Option<AccountCredentials>, OrderError> {
+    pub(super) fn account(&self, directory: &str) -> Result<Option<AccountCredentials>, StoreError> {
         let path = self.account_path();
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
@@ -77,7 +84,7 @@ impl Store {
         Ok((kept.directory == directory).then_some(kept.credentials))
     }
 
-    pub(super) fn save_account(&self, directory: &str, credentials: AccountCredentials) -> Result<(), OrderError> {
+    pub(super) fn save_account(&self, directory: &str, credentials: AccountCredentials) -> Result<(), StoreError> {
         self.make_dir()?;
         let path = self.account_path();
         let kept = KeptAccount { directory: directory.to_owned(), credentials };
@@ -86,7 +93,7 @@ impl Store {
     }
 
     /// The kept certificate; `None` when there is none yet.
-    pub(super) fn certificate(&self) -> Result<Option<Held>, OrderError> {
+    pub(super) fn certificate(&self) -> Result<Option<Held>, StoreError> {
         let path = self.certificate_path();
         match std::fs::read(&path) {
             Ok(pem) => held(&pem).map(Some).map_err(|e| failed(&path, e)),
@@ -97,7 +104,7 @@ impl Store {
 
     /// Replaces the certificate and its key in one file; a chain that cannot be read is refused
     /// and the old file stays.
-    pub(super) fn save_certificate(&self, chain: &str, key: &str) -> Result<(), OrderError> {
+    pub(super) fn save_certificate(&self, chain: &str, key: &str) -> Result<(), StoreError> {
         self.make_dir()?;
         let path = self.certificate_path();
         let text = format!("{}\n{key}", chain.trim_end());

@@ -1,12 +1,12 @@
 //! The two certificates rcgen makes: the hall's root (a CA that signs only end certificates,
 //! for the hall's names and private addresses only) and the pages' certificate it signs (a
-//! server's, for the hall's names and addresses).
+//! server's, for the hall's names and addresses). Certificates only: where they are kept is
+//! the store's, which asks for the root here when it has none.
 
 use super::limits::Permitted;
-use super::store::{failed, LocalCaError, Root};
 use super::{HallName, BACKDATE, ROOT_LIFETIME, SERVER_LIFETIME};
 use rcgen::{
-    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,
+    BasicConstraints, CertificateParams, DistinguishedName, DnType, ExtendedKeyUsagePurpose, IsCa, Issuer, KeyPair,
     KeyUsagePurpose, SanType,
 };
 use std::time::SystemTime;
@@ -41,10 +41,15 @@ pub(super) fn root(key: &KeyPair, names: &[HallName], now: SystemTime) -> Result
     Ok(params.self_signed(key)?.pem())
 }
 
-/// A new key and the pages' certificate for `names`, signed by `root`: the certificate, then
-/// the key, in PEM (the file the pages' port reads). Never valid past the root.
-pub(super) fn server(root: &Root, names: &[HallName], now: SystemTime) -> Result<String, LocalCaError> {
-    let fail = |e: rcgen::Error| failed(std::path::Path::new("server.pem"), e);
+/// A new key and the pages' certificate for `names`, signed by the hall's root (`root`, valid
+/// until `root_not_after`): the certificate, then the key, in PEM (the file the pages' port
+/// reads). Never valid past the root.
+pub(super) fn server(
+    root: &Issuer<'_, &KeyPair>,
+    root_not_after: SystemTime,
+    names: &[HallName],
+    now: SystemTime,
+) -> Result<String, rcgen::Error> {
     let mut params = CertificateParams::default();
     params.subject_alt_names = names
         .iter()
@@ -52,8 +57,7 @@ pub(super) fn server(root: &Root, names: &[HallName], now: SystemTime) -> Result
             HallName::Dns(dns) => dns.clone().try_into().map(SanType::DnsName),
             HallName::Ip(ip) => Ok(SanType::IpAddress(*ip)),
         })
-        .collect::<Result<_, _>>()
-        .map_err(fail)?;
+        .collect::<Result<_, _>>()?;
     let mut subject = DistinguishedName::new();
     subject.push(DnType::CommonName, names[0].host().chars().take(MAX_COMMON_NAME).collect::<String>());
     params.distinguished_name = subject;
@@ -62,9 +66,8 @@ pub(super) fn server(root: &Root, names: &[HallName], now: SystemTime) -> Result
     params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
     params.use_authority_key_identifier_extension = true;
     params.not_before = (now - BACKDATE).into();
-    params.not_after = (now + SERVER_LIFETIME).min(root.not_after()).into();
-    let key = KeyPair::generate().map_err(fail)?;
-    let issuer = root.issuer().map_err(fail)?;
-    let cert = params.signed_by(&key, &issuer).map_err(fail)?;
+    params.not_after = (now + SERVER_LIFETIME).min(root_not_after).into();
+    let key = KeyPair::generate()?;
+    let cert = params.signed_by(&key, root)?;
     Ok(format!("{}\n{}", cert.pem().trim_end(), key.serialize_pem()))
 }

@@ -162,7 +162,7 @@ pub fn prepare(config: &LocalCaConfig, data_dir: &Path, now: SystemTime) -> Resu
         }
     };
     if reissue {
-        store.save_server(&issue::server(&root, &config.names, now)?)?;
+        store.save_server(&sign_server(&root, &config.names, now)?)?;
         tracing::info!(names = ?config.hosts(), "local CA: a new certificate for the pages, signed by the hall's root");
     }
     if root.not_after() < now + Duration::from_secs(365 * 86_400) {
@@ -183,6 +183,14 @@ pub fn prepare(config: &LocalCaConfig, data_dir: &Path, now: SystemTime) -> Resu
         path: store.root_path(),
         limited_to: root.permitted().map(|permitted| permitted.dns.clone()),
     })
+}
+
+/// The pages' certificate for `names`, signed by `root`; what rcgen refuses is said of
+/// `server.pem`, the file it was for.
+fn sign_server(root: &store::Root, names: &[HallName], now: SystemTime) -> Result<String, LocalCaError> {
+    let fail = |e: rcgen::Error| store::failed(Path::new("server.pem"), e);
+    let issuer = root.issuer().map_err(fail)?;
+    issue::server(&issuer, root.not_after(), names, now).map_err(fail)
 }
 
 /// Keeps the pages' certificate valid until `stop`: sleeps until a third of its validity is

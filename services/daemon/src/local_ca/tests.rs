@@ -152,7 +152,7 @@ fn the_root_vouches_only_for_the_halls_names_and_private_addresses() {
         ("evilhall.example", false),
         ("8.8.8.8", false),
     ] {
-        let pem = issue::server(&kept, &names(&[name]).names, day_one()).unwrap();
+        let pem = sign_server(&kept, &names(&[name]).names, day_one()).unwrap();
         let leaf = CertificateDer::pem_slice_iter(pem.as_bytes()).next().unwrap().unwrap();
         assert_eq!(verify(&root.der, &leaf, name, day_one()).is_ok(), vouched, "{name}");
     }

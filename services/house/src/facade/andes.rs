@@ -4,10 +4,11 @@
 //! checks of a request that are rules of the game (a side, game 1 or 2, a player named) are
 //! here, so that every caller refuses them alike.
 
-use super::{At, Loaded, Projections, Source};
+use super::{At, Loaded, Projections};
 use crate::error::Error;
 use crate::projections::andes::{self, BoardView, LevelsView, MatchView, PlayerLevelView, ScoreView, WhichBoard};
 use crate::projections::{ProjectionError, Streams};
+use crate::source::Source;
 use ledger::andes::Side;
 use ledger::{StreamId, StreamKind};
 
@@ -105,7 +106,7 @@ impl<S: Source> Projections<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::facade::Records;
+    use crate::source::Records;
     use ledger::andes::testing::seeded_match;
     use ledger::Event;
 

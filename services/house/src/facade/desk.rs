@@ -3,10 +3,11 @@
 //! ledgerd keeps them (the games on the desk alone are looked at), else by reading every game stream
 //! ([`Projections::replayed_desk`], the full replay they are checked against).
 
-use super::{At, Projections, Source};
+use super::{At, Projections};
 use crate::error::Error;
 use crate::readmodels::derive;
 use crate::readmodels::{Desk, DeskCall, DeskHorizon};
+use crate::source::Source;
 use ledger::{Event, Ruleset, StreamKind};
 
 impl<S: Source> Projections<S> {

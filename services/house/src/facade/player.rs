@@ -2,11 +2,11 @@
 //! pairings per round, each player's own page). One read of the tournament and its games gives
 //! every player's view, so the pages build it once per change and cut each phone's page from it.
 
-use super::season::progress_of;
-use super::{At, Projections, Source};
+use super::{At, Projections};
 use crate::error::Error;
 use crate::projections::player::PublicDay;
 use crate::projections::{self, NoTournament};
+use crate::source::Source;
 use ledger::StreamId;
 use replay::season::GameProgress;
 
@@ -26,7 +26,9 @@ impl<S: Source> Projections<S> {
         }
         let standings = projections::public_standings(&loaded.streams, tournament)?;
         let progress = |game: &str| match StreamId::game(game) {
-            Ok(id) => progress_of(&id, loaded.streams.get(&id).into_iter().flatten().map(|(_, event)| event)),
+            Ok(id) => {
+                projections::game_progress(&id, loaded.streams.get(&id).into_iter().flatten().map(|(_, event)| event))
+            }
             Err(_) => GameProgress::default(),
         };
         let day = PublicDay::fold(tournament.id(), events, standings, progress).ok_or_else(missing)?;

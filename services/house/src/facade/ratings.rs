@@ -4,10 +4,11 @@
 //! of them over the source (`ledgerctl` offline). Players are shown by pseudonym unless the
 //! caller may see names (organiser, jury).
 
-use super::{At, Projections, Source};
+use super::{At, Projections};
 use crate::error::Error;
 use crate::ratings::{Model, PlayerRating, Prediction, Rating, RoleResults};
 use crate::readmodels::Kept;
+use crate::source::Source;
 use ledger::Role;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -11,19 +11,22 @@
 //! So a season of ended tournaments costs a tournament stream and a final game each, however
 //! many games were played.
 
-use super::{At, Projections, Source};
+use super::{At, Projections};
 use crate::error::Error;
 use crate::projections::andes::{self as andes_views, MatchSummary};
-use crate::projections::Streams;
+use crate::projections::{self, Streams};
+use crate::source::Source;
 use ledger::andes::AndesEvent;
-use ledger::rules::Rules;
-use ledger::{Event, Ruleset, StreamId, StreamKind, StreamState};
-use replay::season::{GameProgress, Phase};
+use ledger::{Event, StreamId, StreamKind};
+use replay::season::GameProgress;
 use replay::standings::TournamentFacts;
 use replay::stats::year_of_unix_ms;
 use serde::Serialize;
 use std::cell::Cell;
 use std::fmt;
+
+/// One tournament of the season: the read models' answer, the same when replayed.
+pub use crate::readmodels::TournamentLine;
 
 /// The tournaments and (for those who may see them) the Andes matches of the ledger, each list
 /// newest first: by the global position of its stream's first event, descending.
@@ -33,25 +36,6 @@ pub struct Season {
     /// `None`: the caller may not see Andes matches (the public); the key is then left out.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub andes: Option<Vec<AndesLine>>,
-}
-
-/// One tournament of the season.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct TournamentLine {
-    #[serde(serialize_with = "andes_views::as_text")]
-    pub tournament: StreamId,
-    pub name: String,
-    pub ruleset: Ruleset,
-    /// The year its stream's first event was recorded (UTC); `None` where the source does not
-    /// say when (a file's lines without `recorded_at_ms`).
-    pub year: Option<i32>,
-    /// Registered players, those who withdrew included; stand-ins are not players.
-    pub players: usize,
-    pub withdrawn: usize,
-    #[serde(flatten)]
-    pub state: Phase,
-    /// The global position of the stream's first event: the order of the list.
-    pub first_position: u64,
 }
 
 /// One Andes match of the season.
@@ -68,25 +52,13 @@ pub struct SeasonScope {
     pub andes: bool,
 }
 
-/// A game's progress after its stream's `events`, as the ledger's rules fold them (voids applied).
-pub(crate) fn progress_of<'a>(game: &StreamId, events: impl IntoIterator<Item = &'a Event>) -> GameProgress {
-    let mut state = StreamState::new(game, None);
-    for event in events {
-        state.evolve(event);
-    }
-    match state.rules() {
-        Rules::Game(game) => GameProgress { started: game.started, ended: game.ended.is_some() },
-        _ => GameProgress::default(),
-    }
-}
-
 impl<S: Source> Projections<S> {
     /// A game's progress as the ledger's rules fold its stream (voids applied), and the newest
     /// position read (0 for a game with no events).
     fn progress_at(&self, game: &StreamId) -> Result<(GameProgress, u64), Error> {
         let entries = self.source.read_stream(game)?;
         let last = entries.iter().map(|entry| entry.position).max().unwrap_or(0);
-        Ok((progress_of(game, entries.iter().map(|entry| &entry.event)), last))
+        Ok((projections::game_progress(game, entries.iter().map(|entry| &entry.event)), last))
     }
 
     /// Whether a game's stream holds a start and an end that no void took back.
@@ -262,8 +234,10 @@ impl fmt::Display for Season {
 mod tests {
     use super::*;
     use crate::facade::tests::records;
-    use crate::facade::Records;
+    use crate::source::Records;
     use ledger::andes::testing::seeded_match;
+    use ledger::Ruleset;
+    use replay::season::Phase;
 
     #[test]
     fn the_example_tournament_awaits_its_final_and_a_new_one_registers_newest_first() {

@@ -8,11 +8,12 @@
 //! follows the log from there misses nothing appended meanwhile. That position is the view's
 //! `position` and the answer's `as_of_position`.
 
-use super::{At, Entry, Projections, Source};
+use super::{At, Projections};
 use crate::error::Error;
 use crate::projections;
 use crate::projections::andes_table::{andes_table_view, AndesTableView};
 use crate::projections::table::{table_now_ms, table_view, Stored, TableView};
+use crate::source::{Entry, Source};
 use ledger::rules::Rules;
 use ledger::{StreamId, StreamState};
 
@@ -75,7 +76,7 @@ impl<S: Source> Projections<S> {
 mod tests {
     use super::super::tests::{log, records};
     use super::*;
-    use crate::facade::Records;
+    use crate::source::Records;
     use ledger::andes::testing::seeded_match;
     use ledger::Event;
     use std::sync::Arc;

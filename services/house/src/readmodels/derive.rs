@@ -2,8 +2,8 @@
 //! game, what its tournament says of it): pure functions, the same ones a rebuild from scratch
 //! and the keeper following the log call, so the two cannot disagree.
 
-use crate::facade::Entry;
-use crate::projections::{pseudonyms, ProjectionError};
+use crate::projections::{game_progress, pseudonyms, ProjectionError};
+use crate::source::Entry;
 use ledger::rules::ScheduledGame as Slot;
 use ledger::{Event, Nation, Outcome, Role, Ruleset, Stage, StreamId};
 use replay::exact::Rational;
@@ -193,7 +193,7 @@ pub type Context<'a> = Option<(&'a StreamId, &'a TournamentSummary)>;
 /// A game's summary from its stream's entries and its tournament.
 pub fn game(id: &StreamId, entries: &[Entry], tournament: Context<'_>) -> GameSummary {
     let events: Vec<(u64, Event)> = entries.iter().map(|e| (e.seq, e.event.clone())).collect();
-    let progress = crate::facade::season::progress_of(id, events.iter().map(|(_, e)| e));
+    let progress = game_progress(id, events.iter().map(|(_, e)| e));
     let ruleset = tournament
         .map(|(_, t)| t.ruleset)
         .or_else(|| events.iter().find_map(|(_, e)| replay::sheet::started_with(e).flatten()));

@@ -16,20 +16,18 @@
 //! Pure but for the [`Source`] it reads streams from; the keeping — following the log, saving
 //! [`Kept::encode`]'s bytes with their position in the data directory, resuming from them — is
 //! ledgerd's (`ledger_daemon::readmodels`). A rebuild from scratch is [`Kept::rebuild`]; the
-//! facade's replay paths are the full replay both are checked against.
+//! facade's replay paths are the full replay both are checked against
+//! (`crate::facade::check_read_models`). The facade asks these models; they know nothing of it.
 
-mod check;
 pub mod derive;
 mod indexes;
 mod query;
 
-pub use check::{check, Upto};
-
-pub use query::{Desk, DeskCall, DeskHorizon};
+pub use query::{Desk, DeskCall, DeskHorizon, TournamentLine};
 
 use crate::error::Error;
-use crate::facade::{Entry, Source};
 use crate::ratings::{Model, RatedGame, Ratings};
+use crate::source::{Entry, Source};
 use derive::{GameSummary, TournamentSummary};
 use ledger::{StreamId, StreamKind};
 use serde::{Deserialize, Serialize};
@@ -265,6 +263,12 @@ impl Kept {
     pub fn ratings(&self, model: Model) -> &Ratings {
         let index = Model::ALL.iter().position(|&m| m == model).unwrap_or(0);
         &self.ratings[index]
+    }
+
+    /// Whether what the questions read (mended batch by batch) equals `other`'s: a rebuild's,
+    /// in the check against a full replay.
+    pub fn reads_as(&self, other: &Kept) -> bool {
+        self.indexes == other.indexes
     }
 
     /// The games rated, in the ratings' order.

@@ -1,15 +1,35 @@
 //! The questions the pages and gRPC ask of what is kept: the season's tournaments, the role and
 //! nation statistics under a filter, the jury's desk and the ratings. Each walks summaries
-//! (one per tournament or game), never events.
+//! (one per tournament or game), never events. The answers' types are here, below the facade
+//! that replays the same answers when nothing is kept.
 
 use super::Kept;
 use crate::error::Error;
-use crate::facade::season::TournamentLine;
-use ledger::StreamId;
-use replay::season::GameProgress;
+use crate::projections::andes as andes_views;
+use ledger::{Ruleset, StreamId};
+use replay::season::{GameProgress, Phase};
 use replay::stats::{Filter, Stats};
 use serde::Serialize;
 use std::collections::BTreeMap;
+
+/// One tournament of the season (`crate::facade::season`), as kept and as replayed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TournamentLine {
+    #[serde(serialize_with = "andes_views::as_text")]
+    pub tournament: StreamId,
+    pub name: String,
+    pub ruleset: Ruleset,
+    /// The year its stream's first event was recorded (UTC); `None` where the source does not
+    /// say when (a file's lines without `recorded_at_ms`).
+    pub year: Option<i32>,
+    /// Registered players, those who withdrew included; stand-ins are not players.
+    pub players: usize,
+    pub withdrawn: usize,
+    #[serde(flatten)]
+    pub state: Phase,
+    /// The global position of the stream's first event: the order of the list.
+    pub first_position: u64,
+}
 
 /// A call for the jury not yet ruled on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
