@@ -142,8 +142,9 @@ pub struct Stats {
     pub games: u64,
     pub roles: BTreeMap<Role, Line>,
     pub nations: BTreeMap<Nation, Line>,
-    /// The tournaments at least one counted game was played in, in the order first counted.
-    pub tournaments: Vec<Covered>,
+    /// The tournaments at least one counted game was played in, in the order first counted;
+    /// shared, so that a kept count is handed out without copying the list.
+    pub tournaments: std::sync::Arc<Vec<Covered>>,
 }
 
 /// A tournament whose games a [`Stats`] counted: what its records name it by (the filter's
@@ -185,7 +186,7 @@ impl Stats {
         self.games += 1;
         if let Some((id, name)) = tournament {
             if !self.tournaments.iter().any(|t| *t.id == *id) {
-                self.tournaments.push(Covered { id: id.into(), name: name.into() });
+                std::sync::Arc::make_mut(&mut self.tournaments).push(Covered { id: id.into(), name: name.into() });
             }
         }
         for (role, won, score) in roles {
@@ -201,9 +202,13 @@ impl Stats {
     /// their counts in parts, a tournament's games by what a filter can ask).
     pub fn merge(&mut self, other: &Stats) {
         self.games += other.games;
-        for covered in &other.tournaments {
-            if !self.tournaments.iter().any(|t| t.id == covered.id) {
-                self.tournaments.push(covered.clone());
+        if self.tournaments.is_empty() {
+            self.tournaments = std::sync::Arc::clone(&other.tournaments);
+        } else {
+            for covered in other.tournaments.iter() {
+                if !self.tournaments.iter().any(|t| t.id == covered.id) {
+                    std::sync::Arc::make_mut(&mut self.tournaments).push(covered.clone());
+                }
             }
         }
         for (role, line) in &other.roles {
@@ -301,7 +306,7 @@ impl Stats {
             games: self.games,
             roles: self.roles.iter().map(|(r, l)| (*r, l.to_json())).collect(),
             nations: self.nations.iter().map(|(n, l)| (*n, l.to_json())).collect(),
-            tournaments: self.tournaments.clone(),
+            tournaments: self.tournaments.to_vec(),
         }
     }
 }

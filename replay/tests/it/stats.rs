@@ -48,7 +48,7 @@ fn counts_wins_and_averages_per_role_and_nation() {
     assert!(!all.nations.contains_key(&Nation::Hanover));
     // The tournament its counted games came from, once; the game of no tournament adds none.
     let covered = [Covered { id: "Test Open".into(), name: "Test Open".into() }];
-    assert_eq!(all.tournaments, covered);
+    assert_eq!(*all.tournaments, covered);
     assert!(stats(&records(), &Filter { year: Some(2019), ..Filter::default() }).tournaments.is_empty());
 }
 

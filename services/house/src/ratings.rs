@@ -126,7 +126,8 @@ pub struct PlayerRating {
     pub rating: Rating,
     pub games: u64,
     pub roles: BTreeMap<Role, RoleResults>,
-    pub history: Vec<Point>,
+    /// Shared, so that a view of the ratings is handed out without copying every game's point.
+    pub history: std::sync::Arc<Vec<Point>>,
 }
 
 /// How often the predicted winner scored most: `right` is the sum over games of the share of
@@ -242,7 +243,7 @@ impl Ratings {
                 results.score_sum = results.score_sum + seat.score;
                 let point =
                     Point { end_position: game.end_position, year: game.year, mu: rating.mu, sigma: rating.sigma };
-                player.history.push(point);
+                std::sync::Arc::make_mut(&mut player.history).push(point);
             }
             match self.model {
                 Model::Plain => {}

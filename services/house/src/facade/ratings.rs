@@ -55,7 +55,7 @@ pub struct PlayerLine {
     pub rating: RatingLine,
     pub games: u64,
     pub roles: BTreeMap<Role, RoleLine>,
-    pub history: Vec<crate::ratings::Point>,
+    pub history: std::sync::Arc<Vec<crate::ratings::Point>>,
 }
 
 /// A player's results in one role.
@@ -170,7 +170,7 @@ fn as_of_year(p: &PlayerRating, year: i32, roles: &BTreeMap<Role, RoleResults>) 
         rating: Rating { mu: point.mu, sigma: point.sigma },
         games: roles.values().map(|r| r.games).sum(),
         roles: roles.clone(),
-        history: p.history[..=last].to_vec(),
+        history: std::sync::Arc::new(p.history[..=last].to_vec()),
     })
 }
 

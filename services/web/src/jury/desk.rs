@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// The most open calls, and games without their fate horizon, the desk lists (the oldest calls
 /// first): a desk the jury can work down; the lead counts them all.
-const MAX_LISTED: usize = 25;
+const MAX_LISTED: usize = 10;
 
 /// `/jury`: every open call of the season's games, oldest first, and the ended games still
 /// without their fate horizon; live, shared by every jury member reading it in that language.
