@@ -221,9 +221,10 @@ pub(super) async fn report_section(
         }
         Err(status) => return Err(from_status(&status)),
     };
-    let parsed = Note::parse(&signed.note).map_err(|e| CliError::Failed(format!("the checkpoint is no signed note: {e}")))?;
-    let checkpoint =
-        Checkpoint::parse_text(parsed.text()).map_err(|e| CliError::Failed(format!("the checkpoint does not parse: {e}")))?;
+    let parsed =
+        Note::parse(&signed.note).map_err(|e| CliError::Failed(format!("the checkpoint is no signed note: {e}")))?;
+    let checkpoint = Checkpoint::parse_text(parsed.text())
+        .map_err(|e| CliError::Failed(format!("the checkpoint does not parse: {e}")))?;
     let bundle = stream_bundle(&mut proofs, signed.note.clone(), &checkpoint, game, records).await?;
     let proof = GameProof { bundle, tree_size: signed.tree_size, reason: signed.reason };
     let section = proof.report_section(game, head).map_err(|e| CliError::Failed(e.to_string()))?;

@@ -248,7 +248,10 @@ fn a_years_ratings_are_each_player_as_after_their_last_game_of_that_year() {
     // 2025 as the log stood at its end: the ratings of last year's tournament alone.
     let alone = Projections::new(first_only).ratings(Model::Plain, false, None).unwrap().value;
     let line = |p: &ledger_house::facade::ratings::PlayerLine| (p.player.clone(), p.rating, p.games, p.roles.clone());
-    assert_eq!(of_2025.players.iter().map(line).collect::<Vec<_>>(), alone.players.iter().map(line).collect::<Vec<_>>());
+    assert_eq!(
+        of_2025.players.iter().map(line).collect::<Vec<_>>(),
+        alone.players.iter().map(line).collect::<Vec<_>>()
+    );
     // 2026: everyone's rating now, with this year's four games each, not eight.
     for player in &of_2026.players {
         let now = whole.players.iter().find(|p| p.player == player.player).unwrap();

@@ -159,22 +159,43 @@ async fn in_chromium(daemon: &Daemon, rated: usize) {
         until(&browser, "return document.querySelectorAll('#role-terms').length;", json!(0), lang).await;
         // The filters: this season's one year (its players as after their last game of it, the
         // CSV of the same), then a ruleset none of its games was played under.
-        js(&browser, "const y = document.getElementById('filter-year'); y.value = y.options[1].value; \
-                      document.getElementById('filter-go').click(); return null;")
-            .await;
+        js(
+            &browser,
+            "const y = document.getElementById('filter-year'); y.value = y.options[1].value; \
+                      document.getElementById('filter-go').click(); return null;",
+        )
+        .await;
         let filtered = "return [!!document.getElementById('ratings-year'), document.querySelectorAll('#ratings tbody tr').length, \
                         document.querySelectorAll('#trends tbody tr').length, \
                         document.getElementById('ratings-csv').getAttribute('href').includes('year=')];";
         until(&browser, filtered, json!([true, rated, 1, true]), lang).await;
         std::fs::write(format!("/tmp/ratings-{lang}-year.png"), browser.screenshot().await.unwrap()).unwrap();
-        js(&browser, "document.getElementById('filter-ruleset').value = 'cafe2019'; \
-                      document.getElementById('filter-go').click(); return null;")
-            .await;
-        until(&browser, "return [location.search.includes('ruleset=cafe2019'), document.querySelectorAll('#trends').length];", json!([true, 0]), lang).await;
-        js(&browser, "document.getElementById('filter-year').value = ''; document.getElementById('filter-ruleset').value = ''; \
-                      document.getElementById('filter-go').click(); return null;")
-            .await;
-        until(&browser, "return [!!document.getElementById('ratings-year'), document.querySelectorAll('#trends tbody tr').length];", json!([false, 1]), lang).await;
+        js(
+            &browser,
+            "document.getElementById('filter-ruleset').value = 'cafe2019'; \
+                      document.getElementById('filter-go').click(); return null;",
+        )
+        .await;
+        until(
+            &browser,
+            "return [location.search.includes('ruleset=cafe2019'), document.querySelectorAll('#trends').length];",
+            json!([true, 0]),
+            lang,
+        )
+        .await;
+        js(
+            &browser,
+            "document.getElementById('filter-year').value = ''; document.getElementById('filter-ruleset').value = ''; \
+                      document.getElementById('filter-go').click(); return null;",
+        )
+        .await;
+        until(
+            &browser,
+            "return [!!document.getElementById('ratings-year'), document.querySelectorAll('#trends tbody tr').length];",
+            json!([false, 1]),
+            lang,
+        )
+        .await;
     }
     browser.close().await.unwrap();
 }

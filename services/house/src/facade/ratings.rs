@@ -123,7 +123,11 @@ impl RatingsView {
     pub fn text(&self) -> String {
         let mut out = match self.year {
             None => format!("{} model, {} games\n", self.model.as_str(), self.games),
-            Some(year) => format!("{} model, {year}: {} games (each player as after their last of them)\n", self.model.as_str(), self.games),
+            Some(year) => format!(
+                "{} model, {year}: {} games (each player as after their last of them)\n",
+                self.model.as_str(),
+                self.games
+            ),
         };
         if let Some(share) = self.prediction.share {
             out.push_str(&format!("winner predicted: {:.1}% of {} games\n", share * 100.0, self.prediction.games));
@@ -244,7 +248,11 @@ impl<S: Source> Projections<S> {
     pub fn stats_by_year_and_ruleset(&self) -> Result<Vec<Period>, Error> {
         if let Some(models) = self.kept()? {
             return models.read(|kept| {
-                Ok(kept.periods()?.iter().map(|(year, ruleset, stats)| Period { year: *year, ruleset: *ruleset, stats: stats.clone() }).collect())
+                Ok(kept
+                    .periods()?
+                    .iter()
+                    .map(|(year, ruleset, stats)| Period { year: *year, ruleset: *ruleset, stats: stats.clone() })
+                    .collect())
             });
         }
         self.replayed_stats_by_year_and_ruleset()

@@ -25,7 +25,12 @@ struct PartKey {
 
 impl PartKey {
     fn of(played: &Played) -> PartKey {
-        PartKey { tournament: played.tournament.clone(), ruleset: played.ruleset, stage: played.stage, year: played.year }
+        PartKey {
+            tournament: played.tournament.clone(),
+            ruleset: played.ruleset,
+            stage: played.stage,
+            year: played.year,
+        }
     }
 
     fn admitted_by(&self, filter: &Filter) -> bool {
@@ -156,10 +161,8 @@ impl Indexes {
                 }
             }
         }
-        let touched: BTreeSet<&StreamId> = tournaments_changed
-            .iter()
-            .chain(games_changed.iter().filter_map(|g| scheduled_by.get(g.id())))
-            .collect();
+        let touched: BTreeSet<&StreamId> =
+            tournaments_changed.iter().chain(games_changed.iter().filter_map(|g| scheduled_by.get(g.id()))).collect();
         if touched.is_empty() {
             return;
         }
@@ -261,8 +264,8 @@ fn line(id: &StreamId, t: &TournamentSummary, games: &BTreeMap<StreamId, GameSum
             .and_then(|g| games.get(&g))
             .map_or_else(GameProgress::default, |g| GameProgress { started: g.started, ended: g.ended })
     };
-    let state = replay::season::phase(&t.facts(), |g| Ok::<_, Infallible>(progress(g)))
-        .unwrap_or_else(|never| match never {});
+    let state =
+        replay::season::phase(&t.facts(), |g| Ok::<_, Infallible>(progress(g))).unwrap_or_else(|never| match never {});
     TournamentLine {
         tournament: id.clone(),
         name: t.name.clone(),

@@ -38,8 +38,11 @@ pub(crate) fn year(value: &Option<String>) -> Result<Option<i32>, PageError> {
     given(value)
         .map(|y| {
             y.parse::<i32>().map_err(|_| {
-                PageError::from(Error::InvalidArgument(format!("year `{}` is not a year", ledger::rejection::quote(&y))))
-                    .saying(Say::new("error-bad-year").arg("year", ledger::rejection::quote(&y)))
+                PageError::from(Error::InvalidArgument(format!(
+                    "year `{}` is not a year",
+                    ledger::rejection::quote(&y)
+                )))
+                .saying(Say::new("error-bad-year").arg("year", ledger::rejection::quote(&y)))
             })
         })
         .transpose()

@@ -15,8 +15,8 @@ use axum::extract::{Query, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 use ledger::{Role, Ruleset};
-use ledger_house::error::Error;
 use ledger_house::auth::Access;
+use ledger_house::error::Error;
 use ledger_house::facade::ratings::{self, Period, PlayerLine, RatingsView};
 use ledger_house::ratings::Model;
 use serde::Deserialize;
@@ -298,7 +298,11 @@ pub(crate) async fn page(
             if *m == view.model {
                 format!("<strong id=\"model-{0}\">{name}</strong>", m.as_str())
             } else {
-                format!("<a id=\"model-{0}\" href=\"/analyst/ratings{1}\">{name}</a>", m.as_str(), esc(&which.query(*m, view.year, ruleset)))
+                format!(
+                    "<a id=\"model-{0}\" href=\"/analyst/ratings{1}\">{name}</a>",
+                    m.as_str(),
+                    esc(&which.query(*m, view.year, ruleset))
+                )
             }
         })
         .collect::<Vec<_>>()
